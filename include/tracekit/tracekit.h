@@ -1,0 +1,22 @@
+/* libtracekit: read, write, convert and report perf.data, CTF, CPEL and
+ * DCPI files. This umbrella header is the only one to include. */
+#ifndef TRACEKIT_TRACEKIT_H
+#define TRACEKIT_TRACEKIT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "status.h"
+#include "model.h"
+#include "source.h"
+#include "sink.h"
+#include "perf.h"
+
+#define TRACEKIT_VERSION "0.1.0"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tracekit needs to build and test (when root),
+# or prints the exact command to run. Usage: install-deps.sh [build|test|demo]
+set -euo pipefail
+what=${1:-test}
+pkgs=(cmake make gcc clang pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd)
+case $what in
+  test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3) ;;
+  demo) pkgs+=(linux-perf) ;;
+  bench) pkgs+=(linux-perf babeltrace2 hyperfine time) ;;
+esac
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "install-deps: missing packages; run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,239 @@
+/* Input medium: mmap for regular files, a bounded buffer for pipes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/bytes.h"
+#include "base/input.h"
+
+struct tk_input {
+	const uint8_t *data; /* mapped or memory input */
+	uint64_t size;
+	bool mapped;
+	bool stream;
+	int fd;
+	bool own_fd;
+	bool eof;
+	/* stream window: buf[0] holds the byte at file offset buf_off */
+	uint8_t *buf;
+	size_t buf_len;
+	size_t buf_cap;
+	uint64_t buf_off;
+	char name[256];
+};
+
+static tk_input *input_new(const char *name)
+{
+	tk_input *in = calloc(1, sizeof *in);
+	if (!in)
+		return NULL;
+	in->fd = -1;
+	size_t n = strlen(name);
+	if (n >= sizeof in->name)
+		n = sizeof in->name - 1;
+	memcpy(in->name, name, n);
+	return in;
+}
+
+static tk_status open_stream(tk_input *in, int fd, bool own, tk_error *err)
+{
+	in->stream = true;
+	in->fd = fd;
+	in->own_fd = own;
+	in->size = UINT64_MAX;
+	in->buf_cap = 1 << 20;
+	in->buf = malloc(in->buf_cap);
+	if (!in->buf)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "cannot allocate input buffer");
+	return TK_OK;
+}
+
+tk_status tk_input_open(const char *path, tk_input **out, tk_error *err)
+{
+	*out = NULL;
+	tk_error_set_file(err, path);
+	tk_input *in = input_new(path);
+	if (!in)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st = TK_OK;
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open: %s", strerror(errno));
+		goto out;
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot stat: %s", strerror(errno));
+		if (fd != STDIN_FILENO)
+			close(fd);
+		goto out;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "is a directory");
+		close(fd);
+		goto out;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		st = open_stream(in, fd, fd != STDIN_FILENO, err);
+		goto out;
+	}
+	in->size = (uint64_t)sb.st_size;
+	in->fd = fd;
+	in->own_fd = fd != STDIN_FILENO;
+	if (in->size == 0) {
+		in->data = (const uint8_t *)"";
+		goto out;
+	}
+	void *map = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot map: %s", strerror(errno));
+		goto out;
+	}
+	madvise(map, (size_t)in->size, MADV_SEQUENTIAL | MADV_WILLNEED);
+	in->data = map;
+	in->mapped = true;
+out:
+	if (st != TK_OK) {
+		tk_input_close(in);
+		return st;
+	}
+	*out = in;
+	return TK_OK;
+}
+
+tk_status tk_input_open_memory(const void *data, size_t size, const char *name, tk_input **out,
+			       tk_error *err)
+{
+	tk_error_set_file(err, name);
+	*out = input_new(name);
+	if (!*out)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	(*out)->data = size ? data : (const uint8_t *)"";
+	(*out)->size = size;
+	return TK_OK;
+}
+
+tk_status tk_input_open_fd_stream(int fd, const char *name, tk_input **out, tk_error *err)
+{
+	tk_error_set_file(err, name);
+	tk_input *in = input_new(name);
+	if (!in)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st = open_stream(in, fd, false, err);
+	if (st != TK_OK) {
+		tk_input_close(in);
+		return st;
+	}
+	*out = in;
+	return TK_OK;
+}
+
+void tk_input_close(tk_input *in)
+{
+	if (!in)
+		return;
+	if (in->mapped)
+		munmap((void *)in->data, (size_t)in->size);
+	if (in->own_fd && in->fd >= 0)
+		close(in->fd);
+	free(in->buf);
+	free(in);
+}
+
+const char *tk_input_name(const tk_input *in) { return in->name; }
+bool tk_input_is_stream(const tk_input *in) { return in->stream; }
+uint64_t tk_input_size(const tk_input *in) { return in->size; }
+const uint8_t *tk_input_data(const tk_input *in) { return in->stream ? NULL : in->data; }
+
+/* Reads more bytes into the window; returns bytes read, 0 at EOF, -1 on error. */
+static ssize_t fill(tk_input *in)
+{
+	if (in->eof)
+		return 0;
+	for (;;) {
+		ssize_t n = read(in->fd, in->buf + in->buf_len, in->buf_cap - in->buf_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			in->eof = true;
+		if (n > 0)
+			in->buf_len += (size_t)n;
+		return n;
+	}
+}
+
+static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p, tk_error *err)
+{
+	if (off < in->buf_off)
+		return tk_error_set(err, TK_ERR_USAGE, off, "stream input cannot go back to offset 0x%llx",
+				    (unsigned long long)off);
+	if (len > TK_INPUT_MAX_FETCH)
+		return tk_error_set(err, TK_ERR_LIMIT, off, "range of %zu bytes is too large", len);
+	/* Drop what lies before off; when off is past the window, read through. */
+	for (;;) {
+		uint64_t end = in->buf_off + in->buf_len;
+		if (off <= end) {
+			size_t drop = (size_t)(off - in->buf_off);
+			memmove(in->buf, in->buf + drop, in->buf_len - drop);
+			in->buf_len -= drop;
+			in->buf_off = off;
+			break;
+		}
+		in->buf_off = end;
+		in->buf_len = 0;
+		ssize_t n = fill(in);
+		if (n < 0)
+			return tk_error_set(err, TK_ERR_IO, in->buf_off, "read failed: %s", strerror(errno));
+		if (n == 0)
+			return tk_error_set(err, TK_ERR_TRUNCATED, in->buf_off,
+					    "input ends before offset 0x%llx", (unsigned long long)off);
+	}
+	if (len > in->buf_cap) {
+		size_t cap = in->buf_cap;
+		while (cap < len)
+			cap *= 2;
+		uint8_t *nb = realloc(in->buf, cap);
+		if (!nb)
+			return tk_error_set(err, TK_ERR_NOMEM, off, "cannot grow input buffer to %zu", cap);
+		in->buf = nb;
+		in->buf_cap = cap;
+	}
+	while (in->buf_len < len) {
+		ssize_t n = fill(in);
+		if (n < 0)
+			return tk_error_set(err, TK_ERR_IO, in->buf_off + in->buf_len, "read failed: %s",
+					    strerror(errno));
+		if (n == 0) {
+			if (in->buf_len == 0 && len > 0)
+				return TK_END;
+			return tk_error_set(err, TK_ERR_TRUNCATED, in->buf_off,
+					    "need %zu bytes, input ends after %zu", len, in->buf_len);
+		}
+	}
+	*p = in->buf;
+	return TK_OK;
+}
+
+tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p, tk_error *err)
+{
+	if (in->stream)
+		return stream_fetch(in, off, len, p, err);
+	if (off == in->size && len > 0)
+		return TK_END;
+	if (!tk_range_ok(off, len, in->size))
+		return tk_error_set(err, TK_ERR_TRUNCATED, off,
+				    "need %zu bytes, file has %llu after this offset", len,
+				    (unsigned long long)(off < in->size ? in->size - off : 0));
+	*p = in->data + off;
+	return TK_OK;
+}
+
+void tk_input_release(tk_input *in, uint64_t off)
+{
+	(void)in;
+	(void)off; /* the window is compacted lazily by the next fetch */
+}

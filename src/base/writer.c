@@ -1,0 +1,404 @@
+/* Buffered writer, number formatting and atomic files; see writer.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/writer.h"
+
+#define WRITER_BUF_SIZE (1u << 20)
+
+static tk_status writer_new(int fd, bool own, tk_writer **out, tk_error *err)
+{
+	tk_writer *w = calloc(1, sizeof *w);
+	if (w)
+		w->buf = malloc(WRITER_BUF_SIZE);
+	if (!w || !w->buf) {
+		free(w);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "cannot allocate output buffer");
+	}
+	w->cap = WRITER_BUF_SIZE;
+	w->fd = fd;
+	w->own_fd = own;
+	*out = w;
+	return TK_OK;
+}
+
+tk_status tk_writer_open_fd(int fd, const char *name, tk_writer **out, tk_error *err)
+{
+	(void)name;
+	return writer_new(fd, false, out, err);
+}
+
+tk_status tk_writer_open_memory(tk_writer **out, tk_error *err)
+{
+	return writer_new(-1, false, out, err);
+}
+
+tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err)
+{
+	tk_error_set_file(err, path);
+	size_t n = strlen(path) + 32;
+	char *tmp = malloc(n);
+	char *final = strdup(path);
+	if (!tmp || !final) {
+		free(tmp);
+		free(final);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	/* Beside the target (same file system, so rename is atomic), and hidden
+	 * so a half-written output is never mistaken for the real one. */
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	snprintf(tmp, n, "%.*s.%s.tk-XXXXXX", dirlen, path, slash ? slash + 1 : path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		tk_status st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s", tmp,
+					    strerror(errno));
+		free(tmp);
+		free(final);
+		return st;
+	}
+	fchmod(fd, 0644);
+	tk_status st = writer_new(fd, true, out, err);
+	if (st != TK_OK) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		free(final);
+		return st;
+	}
+	(*out)->path = final;
+	(*out)->tmp_path = tmp;
+	return TK_OK;
+}
+
+const char *tk_writer_data(const tk_writer *w, size_t *len)
+{
+	*len = w->pos;
+	return w->buf;
+}
+
+static void write_out(tk_writer *w)
+{
+	size_t done = 0;
+	while (done < w->pos && !w->error) {
+		ssize_t n = write(w->fd, w->buf + done, w->pos - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			w->error = n < 0 ? errno : EIO;
+		else
+			done += (size_t)n;
+	}
+	w->written += w->pos;
+	w->pos = 0;
+}
+
+bool tk_writer_reserve_slow(tk_writer *w, size_t n)
+{
+	if (w->fd >= 0) {
+		write_out(w);
+		if (w->cap - w->pos >= n)
+			return !w->error;
+	}
+	size_t cap = w->cap;
+	while (cap - w->pos < n)
+		cap *= 2;
+	char *nb = realloc(w->buf, cap);
+	if (!nb) {
+		w->error = ENOMEM;
+		return false;
+	}
+	w->buf = nb;
+	w->cap = cap;
+	return true;
+}
+
+tk_status tk_writer_flush(tk_writer *w, tk_error *err)
+{
+	if (w->fd >= 0)
+		write_out(w);
+	if (w->error)
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed: %s", strerror(w->error));
+	return TK_OK;
+}
+
+tk_status tk_writer_commit(tk_writer *w, tk_error *err)
+{
+	tk_status st = tk_writer_flush(w, err);
+	if (st == TK_OK && w->tmp_path) {
+		if (close(w->fd) != 0)
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "close failed: %s", strerror(errno));
+		w->fd = -1;
+		if (st == TK_OK && rename(w->tmp_path, w->path) != 0)
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename into place: %s",
+					  strerror(errno));
+		if (st == TK_OK) {
+			free(w->tmp_path);
+			w->tmp_path = NULL;
+		}
+	}
+	tk_writer_abort(w);
+	return st;
+}
+
+void tk_writer_abort(tk_writer *w)
+{
+	if (!w)
+		return;
+	if (w->tmp_path) {
+		if (w->fd >= 0)
+			close(w->fd);
+		unlink(w->tmp_path);
+		w->fd = -1;
+	}
+	if (w->own_fd && w->fd >= 0)
+		close(w->fd);
+	free(w->tmp_path);
+	free(w->path);
+	free(w->buf);
+	free(w);
+}
+
+size_t tk_fmt_u64(char *buf, uint64_t v)
+{
+	static const char digits2[] = "00010203040506070809"
+				      "10111213141516171819"
+				      "20212223242526272829"
+				      "30313233343536373839"
+				      "40414243444546474849"
+				      "50515253545556575859"
+				      "60616263646566676869"
+				      "70717273747576777879"
+				      "80818283848586878889"
+				      "90919293949596979899";
+	char tmp[24];
+	char *p = tmp + sizeof tmp;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	size_t n = (size_t)(tmp + sizeof tmp - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+void tk_put_u64(tk_writer *w, uint64_t v)
+{
+	if (!tk_writer_reserve(w, 24))
+		return;
+	w->pos += tk_fmt_u64(w->buf + w->pos, v);
+}
+
+void tk_put_i64(tk_writer *w, int64_t v)
+{
+	if (v < 0) {
+		tk_put_char(w, '-');
+		tk_put_u64(w, (uint64_t)0 - (uint64_t)v);
+	} else {
+		tk_put_u64(w, (uint64_t)v);
+	}
+}
+
+void tk_put_u64_pad(tk_writer *w, uint64_t v, unsigned width, char pad)
+{
+	char tmp[24];
+	size_t n = tk_fmt_u64(tmp, v);
+	for (size_t i = n; i < width; i++)
+		tk_put_char(w, pad);
+	tk_put_mem(w, tmp, n);
+}
+
+void tk_put_i64_pad(tk_writer *w, int64_t v, unsigned width)
+{
+	char tmp[24];
+	size_t n;
+	if (v < 0) {
+		tmp[0] = '-';
+		n = 1 + tk_fmt_u64(tmp + 1, (uint64_t)0 - (uint64_t)v);
+	} else {
+		n = tk_fmt_u64(tmp, (uint64_t)v);
+	}
+	for (size_t i = n; i < width; i++)
+		tk_put_char(w, ' ');
+	tk_put_mem(w, tmp, n);
+}
+
+static size_t fmt_hex(char *buf, uint64_t v, unsigned width)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0;
+	do {
+		tmp[n++] = hexdig[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n < width && n < sizeof tmp)
+		tmp[n++] = '0';
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+void tk_put_hex(tk_writer *w, uint64_t v)
+{
+	if (tk_writer_reserve(w, 16))
+		w->pos += fmt_hex(w->buf + w->pos, v, 0);
+}
+
+void tk_put_hex_pad(tk_writer *w, uint64_t v, unsigned width)
+{
+	if (width > 16) {
+		tk_put_spaces(w, 0);
+		for (unsigned i = 16; i < width; i++)
+			tk_put_char(w, '0');
+		width = 16;
+	}
+	if (tk_writer_reserve(w, 16))
+		w->pos += fmt_hex(w->buf + w->pos, v, width);
+}
+
+void tk_put_oct(tk_writer *w, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + (v & 7));
+		v >>= 3;
+	} while (v);
+	while (n)
+		tk_put_char(w, tmp[--n]);
+}
+
+void tk_put_bin(tk_writer *w, uint64_t v, unsigned width)
+{
+	for (unsigned i = width; i-- > 0;)
+		tk_put_char(w, (char)('0' + ((v >> i) & 1)));
+}
+
+void tk_put_spaces(tk_writer *w, unsigned n)
+{
+	while (n--)
+		tk_put_char(w, ' ');
+}
+
+void tk_put_double(tk_writer *w, double v, const char *printf_fmt)
+{
+	char tmp[64];
+	int n = snprintf(tmp, sizeof tmp, printf_fmt ? printf_fmt : "%g", v);
+	if (n > 0)
+		tk_put_mem(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* Length of the valid UTF-8 sequence at s (max n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t min;
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xE0) == 0xC0) {
+		len = 2;
+		min = 0x80;
+	} else if ((c & 0xF0) == 0xE0) {
+		len = 3;
+		min = 0x800;
+	} else if ((c & 0xF8) == 0xF0) {
+		len = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	uint32_t cp = c & (0x7F >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+void tk_put_json_str(tk_writer *w, const char *s, size_t n)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	tk_put_char(w, '"');
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		while (run < n && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run > i) {
+			tk_put_mem(w, p + i, run - i);
+			i = run;
+			continue;
+		}
+		unsigned char c = p[i];
+		if (c == '"' || c == '\\') {
+			char e[2] = {'\\', (char)c};
+			tk_put_mem(w, e, 2);
+			i++;
+		} else if (c == '\n') {
+			tk_put_mem(w, "\\n", 2);
+			i++;
+		} else if (c == '\t') {
+			tk_put_mem(w, "\\t", 2);
+			i++;
+		} else if (c == '\r') {
+			tk_put_mem(w, "\\r", 2);
+			i++;
+		} else if (c < 0x20) {
+			char e[6] = {'\\', 'u', '0', '0', hexdig[c >> 4], hexdig[c & 15]};
+			tk_put_mem(w, e, 6);
+			i++;
+		} else {
+			size_t len = utf8_len(p + i, n - i);
+			if (len) {
+				tk_put_mem(w, p + i, len);
+				i += len;
+			} else {
+				tk_put_mem(w, "\\ufffd", 6);
+				i++;
+			}
+		}
+	}
+	tk_put_char(w, '"');
+}
+
+void tk_put_fmt(tk_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[512];
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		tk_put_mem(w, tmp, (size_t)n);
+		return;
+	}
+	if (!tk_writer_reserve(w, (size_t)n + 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->buf + w->pos, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	w->pos += (size_t)n;
+}

@@ -1,0 +1,34 @@
+/* Dispatch of the source and sink calls to their format's ops. */
+#include "model/source_impl.h"
+
+tk_status tk_source_next(tk_source *src, const tk_event **out, tk_error *err)
+{
+	return src->ops->next(src, out, err);
+}
+
+const tk_trace_info *tk_source_info(const tk_source *src)
+{
+	return &src->info;
+}
+
+void tk_source_close(tk_source *src)
+{
+	if (src)
+		src->ops->close(src);
+}
+
+tk_status tk_sink_write(tk_sink *sink, const tk_event *ev, tk_error *err)
+{
+	return sink->ops->write(sink, ev, err);
+}
+
+tk_status tk_sink_close(tk_sink *sink, tk_error *err)
+{
+	return sink->ops->close(sink, err);
+}
+
+void tk_sink_abort(tk_sink *sink)
+{
+	if (sink)
+		sink->ops->abort(sink);
+}

@@ -1,0 +1,185 @@
+/* Unit tests for the base layer: writer formatting, input medium, arena,
+ * hash map, error object. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/arena.h"
+#include "base/bytes.h"
+#include "base/hashmap.h"
+#include "base/input.h"
+#include "base/writer.h"
+#include "test_support.h"
+
+static void expect_written(tk_writer *w, const char *want)
+{
+	size_t n;
+	const char *got = tk_writer_data(w, &n);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(got, want, n);
+}
+
+static void test_writer_numbers(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	tk_put_u64(w, 0);
+	tk_put_char(w, ' ');
+	tk_put_u64(w, UINT64_MAX);
+	tk_put_char(w, ' ');
+	tk_put_i64(w, INT64_MIN);
+	tk_put_char(w, ' ');
+	tk_put_hex(w, 0xdeadbeef);
+	tk_put_char(w, ' ');
+	tk_put_hex_pad(w, 0xab, 8);
+	tk_put_char(w, ' ');
+	tk_put_u64_pad(w, 42, 5, '0');
+	tk_put_char(w, ' ');
+	tk_put_i64_pad(w, -7, 4);
+	tk_put_char(w, ' ');
+	tk_put_oct(w, 8);
+	expect_written(w, "0 18446744073709551615 -9223372036854775808 deadbeef 000000ab 00042   -7 10");
+	tk_writer_abort(w);
+}
+
+static void test_writer_json_escape(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	const char in[] = "a\"b\\c\n\x01\xc3\xa9\xff";
+	tk_put_json_str(w, in, sizeof in - 1);
+	expect_written(w, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\\ufffd\"");
+	tk_writer_abort(w);
+}
+
+static void test_writer_atomic(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tk-test-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/out.txt", dir);
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_atomic(path, &w, NULL), TK_OK);
+	tk_put_str(w, "hello");
+	assert_int_equal(access(path, F_OK), -1); /* not there before commit */
+	assert_int_equal(tk_writer_commit(w, NULL), TK_OK);
+	size_t n;
+	uint8_t *got = tk_test_read_file(path, &n);
+	assert_non_null(got);
+	assert_int_equal(n, 5);
+	free(got);
+	/* An aborted writer leaves nothing behind. */
+	snprintf(path, sizeof path, "%s/aborted.txt", dir);
+	assert_int_equal(tk_writer_open_atomic(path, &w, NULL), TK_OK);
+	tk_put_str(w, "x");
+	tk_writer_abort(w);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
+static void test_input_memory_bounds(void **state)
+{
+	(void)state;
+	static const uint8_t data[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+	tk_input *in;
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_input_open_memory(data, sizeof data, "mem", &in, &err), TK_OK);
+	const uint8_t *p;
+	assert_int_equal(tk_input_fetch(in, 2, 4, &p, &err), TK_OK);
+	assert_int_equal(p[0], 3);
+	assert_int_equal(tk_input_fetch(in, 10, 1, &p, &err), TK_END);
+	assert_int_equal(tk_input_fetch(in, 8, 4, &p, &err), TK_ERR_TRUNCATED);
+	assert_int_equal(err.offset, 8);
+	assert_int_equal(tk_input_fetch(in, UINT64_MAX - 1, 4, &p, &err), TK_ERR_TRUNCATED);
+	tk_input_close(in);
+}
+
+static void test_input_stream(void **state)
+{
+	(void)state;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	uint8_t data[3000];
+	for (size_t i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)i;
+	assert_int_equal(write(fds[1], data, sizeof data), (ssize_t)sizeof data);
+	close(fds[1]);
+	tk_input *in;
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_input_open_fd_stream(fds[0], "pipe", &in, &err), TK_OK);
+	assert_true(tk_input_is_stream(in));
+	const uint8_t *p;
+	assert_int_equal(tk_input_fetch(in, 0, 16, &p, &err), TK_OK);
+	assert_int_equal(p[15], 15);
+	assert_int_equal(tk_input_fetch(in, 1000, 100, &p, &err), TK_OK);
+	assert_int_equal(p[0], (uint8_t)1000);
+	assert_int_equal(tk_input_fetch(in, 500, 1, &p, &err), TK_ERR_USAGE); /* released */
+	assert_int_equal(tk_input_fetch(in, 2990, 20, &p, &err), TK_ERR_TRUNCATED);
+	tk_input_close(in);
+	close(fds[0]);
+}
+
+static void test_arena_and_hashmap(void **state)
+{
+	(void)state;
+	tk_arena a;
+	tk_arena_init(&a, 128);
+	char *s = tk_arena_strdup(&a, "hello");
+	assert_string_equal(s, "hello");
+	void *big = tk_arena_alloc(&a, 10000);
+	assert_non_null(big);
+	assert_int_equal((uintptr_t)big % 8, 0);
+	tk_arena_reset(&a);
+	assert_non_null(tk_arena_alloc(&a, 64));
+	tk_arena_free(&a);
+
+	tk_hashmap m;
+	tk_hashmap_init(&m);
+	for (uint64_t k = 0; k < 1000; k++)
+		assert_true(tk_hashmap_put(&m, k * 7919, k));
+	for (uint64_t k = 0; k < 1000; k++) {
+		uint64_t *v = tk_hashmap_get(&m, k * 7919);
+		assert_non_null(v);
+		assert_int_equal(*v, k);
+	}
+	assert_null(tk_hashmap_get(&m, 3));
+	tk_hashmap_free(&m);
+}
+
+static void test_bytes_and_status(void **state)
+{
+	(void)state;
+	const uint8_t be[4] = {0x12, 0x34, 0x56, 0x78};
+	assert_int_equal(tk_load_be32(be), 0x12345678);
+	assert_int_equal(tk_load_le32(be), 0x78563412);
+	assert_int_equal(tk_reverse_bits8(0x01), 0x80);
+	assert_int_equal(tk_reverse_bits8(0x0f), 0xf0);
+	assert_false(tk_range_ok(UINT64_MAX, 2, 100));
+	assert_true(tk_range_ok(98, 2, 100));
+	assert_string_equal(tk_status_str(TK_ERR_TRUNCATED), "truncated input");
+	assert_string_equal(tk_status_str((tk_status)1234), "unknown status");
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_error_set(&err, TK_ERR_FORMAT, 0x1f40, "size %d", 0), TK_ERR_FORMAT);
+	assert_string_equal(err.message, "size 0");
+	assert_int_equal(err.offset, 0x1f40);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_writer_numbers),    cmocka_unit_test(test_writer_json_escape),
+		cmocka_unit_test(test_writer_atomic),     cmocka_unit_test(test_input_memory_bounds),
+		cmocka_unit_test(test_input_stream),      cmocka_unit_test(test_arena_and_hashmap),
+		cmocka_unit_test(test_bytes_and_status),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

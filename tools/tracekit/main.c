@@ -1,0 +1,67 @@
+/* tracekit: the command-line tool. Dispatches to one cmd_<verb>.c each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char tk_usage_text[] =
+	"usage: tracekit COMMAND [OPTIONS] FILE...\n"
+	"\n"
+	"Read, print, convert and report perf.data, CTF, CPEL/elog and DCPI files.\n"
+	"The input format is detected from the content; '-' reads stdin.\n"
+	"\n"
+	"commands:\n"
+	"  info FILE...              what is in it: format, header, features, streams, counts\n"
+	"  stats FILE...             counts per record/event type, per CPU, lost, time span\n"
+	"  print FILE... [options]   one line per event, in time order\n"
+	"  convert IN... -o OUT      convert between formats (--to FORMAT)\n"
+	"  report FILE... [options]  aggregations (top symbols, latency, state)\n"
+	"\n"
+	"options:\n"
+	"  -f, --format STYLE        print style: text, json (and per format: babeltrace,\n"
+	"                            metadata, perf-script, cpeldump, dcpicat)\n"
+	"  -a, --all                 perf: every record, not only samples\n"
+	"      --raw-order           file order instead of time order\n"
+	"  -n, --limit N             stop after N events\n"
+	"      --begin T, --end T    time range (seconds such as 176.5, or integer ns)\n"
+	"  -e, --event NAMES         only these events (comma-separated globs)\n"
+	"      --pid P, --tid T, --cpu C   only this process, thread or CPU\n"
+	"  -I, --input-format F      perf, ctf, cpel, elog, dcpi (skip detection)\n"
+	"  -o, --output OUT          convert: output path ('-' for stdout where possible)\n"
+	"  -t, --to F                convert: ctf, perf, cpel, dcpi, chrome, json, folded\n"
+	"      --clock-gmt           babeltrace style: print times in UTC\n"
+	"  -q, --quiet               no warnings\n"
+	"  -v, --verbose             more detail\n"
+	"  -h, --help                this text\n"
+	"  -V, --version             the version\n"
+	"\n"
+	"exit status: 0 success, 1 bad input or failed output, 2 usage error.\n";
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(tk_usage_text, stderr);
+		return TK_EXIT_USAGE;
+	}
+	const char *verb = argv[1];
+	if (strcmp(verb, "-h") == 0 || strcmp(verb, "--help") == 0 || strcmp(verb, "help") == 0) {
+		fputs(tk_usage_text, stdout);
+		return 0;
+	}
+	if (strcmp(verb, "-V") == 0 || strcmp(verb, "--version") == 0) {
+		printf("tracekit %s\n", TRACEKIT_VERSION);
+		return 0;
+	}
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} commands[] = {
+		{"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
+		{"convert", tk_cmd_convert}, {"report", tk_cmd_report},
+	};
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(verb, commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tracekit: unknown command '%s' (try tracekit --help)\n", verb);
+	return TK_EXIT_USAGE;
+}
