@@ -1,0 +1,483 @@
+/* tracekit print for perf.data: one line per sample (per record with
+ * --all), as readable text or JSON lines. Hand-written formatting into the
+ * output buffer; the only per-event allocation is the tracepoint scratch
+ * arena, which is reset (not freed) for each sample. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/hashmap.h"
+#include "model/filter.h"
+#include "output/model_print.h"
+#include "output/perf_render.h"
+
+/* tid -> comm, from COMM records, so text lines can show the command. */
+typedef struct comm_table {
+	tk_hashmap by_tid; /* tid -> index in names */
+	char (*names)[16];
+	size_t n, cap;
+} comm_table;
+
+static void comm_set(comm_table *t, uint32_t tid, const char *comm)
+{
+	uint64_t *idx = tk_hashmap_get(&t->by_tid, tid);
+	size_t i;
+	if (idx) {
+		i = (size_t)*idx;
+	} else {
+		if (t->n == t->cap) {
+			size_t cap = t->cap ? t->cap * 2 : 64;
+			char(*nn)[16] = realloc(t->names, cap * sizeof *nn);
+			if (!nn)
+				return;
+			t->names = nn;
+			t->cap = cap;
+		}
+		i = t->n++;
+		if (!tk_hashmap_put(&t->by_tid, tid, i))
+			return;
+	}
+	strncpy(t->names[i], comm, 15);
+	t->names[i][15] = '\0';
+}
+
+static const char *comm_get(const comm_table *t, uint32_t tid)
+{
+	const uint64_t *idx = tk_hashmap_get(&t->by_tid, tid);
+	return idx ? t->names[*idx] : ":-1";
+}
+
+typedef struct printer {
+	tk_writer *w;
+	bool json;
+	bool all;
+	tk_perf_file *f;
+	comm_table comms;
+	tk_arena scratch;
+	tk_value *tp_values;
+	size_t tp_cap;
+	tk_filter filter;
+} printer;
+
+static void key(printer *p, const char *k)
+{
+	if (p->json) {
+		tk_put_str(p->w, ",\"");
+		tk_put_str(p->w, k);
+		tk_put_str(p->w, "\":");
+	} else {
+		tk_put_char(p->w, ' ');
+		tk_put_str(p->w, k);
+		tk_put_char(p->w, '=');
+	}
+}
+
+static void kv_u64(printer *p, const char *k, uint64_t v)
+{
+	key(p, k);
+	tk_put_u64(p->w, v);
+}
+
+static void kv_i64(printer *p, const char *k, int64_t v)
+{
+	key(p, k);
+	tk_put_i64(p->w, v);
+}
+
+static void kv_hex(printer *p, const char *k, uint64_t v)
+{
+	key(p, k);
+	tk_put_str(p->w, p->json ? "\"0x" : "0x");
+	tk_put_hex(p->w, v);
+	if (p->json)
+		tk_put_char(p->w, '"');
+}
+
+static void kv_str(printer *p, const char *k, const char *s)
+{
+	key(p, k);
+	if (p->json)
+		tk_put_json_str(p->w, s ? s : "", s ? strlen(s) : 0);
+	else
+		tk_put_str(p->w, s ? s : "");
+}
+
+static void kv_bytes_hex(printer *p, const char *k, const uint8_t *b, size_t n)
+{
+	key(p, k);
+	if (p->json)
+		tk_put_char(p->w, '"');
+	for (size_t i = 0; i < n; i++)
+		tk_put_hex_pad(p->w, b[i], 2);
+	if (p->json)
+		tk_put_char(p->w, '"');
+}
+
+static void put_time(tk_writer *w, uint64_t ns)
+{
+	tk_put_u64(w, ns / 1000000000u);
+	tk_put_char(w, '.');
+	tk_put_u64_pad(w, ns % 1000000000u, 9, '0');
+}
+
+/* "sample", "mmap2", "finished_round", ...: the record type in lower case. */
+static void put_type_lower(tk_writer *w, uint32_t type)
+{
+	const char *name = tk_perf_record_type_name(type);
+	if (!name) {
+		tk_put_str(w, "unknown");
+		return;
+	}
+	for (; *name; name++)
+		tk_put_char(w, (char)(*name >= 'A' && *name <= 'Z' ? *name + 32 : *name));
+}
+
+/* The common head of a line: type/event/time/cpu/pid/tid. */
+static void head(printer *p, const tk_perf_record *rec, uint32_t pid, uint32_t tid, bool has_pid)
+{
+	tk_writer *w = p->w;
+	const tk_perf_sample_id *sid = &rec->sid;
+	if (p->json) {
+		tk_put_str(w, "{\"type\":\"");
+		put_type_lower(w, rec->type);
+		tk_put_char(w, '"');
+		if (rec->type == TK_PERF_RECORD_SAMPLE && rec->attr && rec->attr->name)
+			kv_str(p, "event", rec->attr->name);
+		if (rec->has_time)
+			kv_u64(p, "time", sid->time);
+		if (sid->present & TK_PERF_SAMPLE_CPU)
+			kv_u64(p, "cpu", sid->cpu);
+		if (has_pid) {
+			kv_i64(p, "pid", (int32_t)pid);
+			kv_i64(p, "tid", (int32_t)tid);
+		}
+		return;
+	}
+	if (has_pid) {
+		const char *comm = comm_get(&p->comms, tid);
+		tk_put_str(w, comm);
+		size_t n = strlen(comm);
+		tk_put_spaces(w, n < 16 ? (unsigned)(16 - n) : 1);
+		tk_put_i64_pad(w, (int32_t)pid, 7);
+		tk_put_char(w, '/');
+		tk_put_i64(w, (int32_t)tid);
+	} else {
+		tk_put_spaces(w, 16 + 7);
+	}
+	if (sid->present & TK_PERF_SAMPLE_CPU) {
+		tk_put_str(w, " [");
+		tk_put_u64_pad(w, sid->cpu, 3, '0');
+		tk_put_char(w, ']');
+	}
+	tk_put_char(w, ' ');
+	if (rec->has_time)
+		put_time(w, sid->time);
+	tk_put_str(w, ": ");
+	if (rec->type == TK_PERF_RECORD_SAMPLE)
+		tk_put_str(w, rec->attr && rec->attr->name ? rec->attr->name : "?");
+	else
+		tk_perf_put_record_type(w, rec->type);
+	tk_put_char(w, ':');
+}
+
+static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_perf_record *rec,
+				  tk_error *err)
+{
+	const tk_perf_tracing *tr = tk_perf_get_tracing(p->f);
+	if (!tr || !rec->attr || rec->attr->type != TK_PERF_TYPE_TRACEPOINT || !s->raw)
+		return TK_OK;
+	const tk_perf_tp_format *fmt = tk_perf_tracing_format(tr, rec->attr->config);
+	if (!fmt)
+		return TK_OK;
+	if (fmt->n_fields > p->tp_cap) {
+		tk_value *nv = realloc(p->tp_values, fmt->n_fields * sizeof *nv);
+		if (!nv)
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+		p->tp_values = nv;
+		p->tp_cap = fmt->n_fields;
+	}
+	tk_arena_reset(&p->scratch);
+	tk_status st = tk_perf_tp_decode(tr, fmt, s->raw, s->raw_size, &p->scratch, p->tp_values, err);
+	if (st != TK_OK)
+		return st;
+	const tk_field_class *cls = fmt->payload;
+	if (p->json)
+		tk_put_str(p->w, ",\"fields\":{");
+	for (size_t i = fmt->n_common, j = 0; i < fmt->n_fields; i++, j++) {
+		const tk_value *v = &p->tp_values[i];
+		if (!v->cls && cls && j < cls->n_members)
+			continue;
+		if (p->json) {
+			if (j)
+				tk_put_char(p->w, ',');
+			tk_put_json_str(p->w, fmt->fields[i].name, strlen(fmt->fields[i].name));
+			tk_put_char(p->w, ':');
+			tk_value_write_json(p->w, v);
+		} else {
+			tk_put_char(p->w, ' ');
+			tk_put_str(p->w, fmt->fields[i].name);
+			tk_put_char(p->w, '=');
+			tk_value_write_text(p->w, v);
+		}
+	}
+	if (p->json)
+		tk_put_char(p->w, '}');
+	return TK_OK;
+}
+
+static tk_status print_sample(printer *p, const tk_perf_record *rec, tk_error *err)
+{
+	tk_perf_sample s;
+	tk_status st = tk_perf_parse_sample(p->f, rec, &s, err);
+	if (st != TK_OK)
+		return st;
+	bool has_pid = s.sample_type & TK_PERF_SAMPLE_TID;
+	head(p, rec, s.pid, s.tid, has_pid);
+	tk_writer *w = p->w;
+	if (p->json) {
+		if (s.sample_type & TK_PERF_SAMPLE_IP)
+			kv_hex(p, "ip", s.ip);
+		if (s.sample_type & TK_PERF_SAMPLE_ADDR)
+			kv_hex(p, "addr", s.addr);
+		if (s.sample_type & (TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_IDENTIFIER))
+			kv_u64(p, "id", s.sample_type & TK_PERF_SAMPLE_ID ? s.id : s.identifier);
+		if (s.sample_type & TK_PERF_SAMPLE_PERIOD)
+			kv_u64(p, "period", s.period);
+		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+			tk_put_str(w, ",\"callchain\":[");
+			for (uint64_t i = 0; i < s.callchain_nr; i++) {
+				tk_put_str(w, i ? ",\"0x" : "\"0x");
+				tk_put_hex(w, tk_perf_u64_at(s.callchain, i, s.swap));
+				tk_put_char(w, '"');
+			}
+			tk_put_char(w, ']');
+		}
+		st = print_tracepoint(p, &s, rec, err);
+		tk_put_str(w, "}\n");
+		return st;
+	}
+	if (s.sample_type & TK_PERF_SAMPLE_PERIOD) {
+		tk_put_char(w, ' ');
+		tk_put_u64_pad(w, s.period, 10, ' ');
+	}
+	if (s.sample_type & TK_PERF_SAMPLE_IP) {
+		tk_put_char(w, ' ');
+		tk_put_hex_pad(w, s.ip, 16);
+	}
+	if (s.sample_type & TK_PERF_SAMPLE_ADDR)
+		kv_hex(p, "addr", s.addr);
+	st = print_tracepoint(p, &s, rec, err);
+	tk_put_char(w, '\n');
+	if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+		for (uint64_t i = 0; i < s.callchain_nr; i++) {
+			tk_put_char(w, '\t');
+			tk_put_hex_pad(w, tk_perf_u64_at(s.callchain, i, s.swap), 16);
+			tk_put_char(w, '\n');
+		}
+	}
+	return st;
+}
+
+/* A non-sample record's own fields. */
+static void print_event_fields(printer *p, const tk_perf_event *e)
+{
+	switch (e->type) {
+	case TK_PERF_RECORD_MMAP:
+		kv_hex(p, "start", e->u.mmap.start);
+		kv_hex(p, "len", e->u.mmap.len);
+		kv_hex(p, "pgoff", e->u.mmap.pgoff);
+		kv_str(p, "filename", e->u.mmap.filename);
+		break;
+	case TK_PERF_RECORD_MMAP2:
+		kv_hex(p, "start", e->u.mmap2.start);
+		kv_hex(p, "len", e->u.mmap2.len);
+		kv_hex(p, "pgoff", e->u.mmap2.pgoff);
+		if (e->u.mmap2.build_id_size) {
+			kv_bytes_hex(p, "build_id", e->u.mmap2.build_id, e->u.mmap2.build_id_size);
+		} else {
+			kv_u64(p, "maj", e->u.mmap2.maj);
+			kv_u64(p, "min", e->u.mmap2.min);
+			kv_u64(p, "ino", e->u.mmap2.ino);
+			kv_u64(p, "ino_generation", e->u.mmap2.ino_generation);
+		}
+		kv_u64(p, "prot", e->u.mmap2.prot);
+		kv_u64(p, "flags", e->u.mmap2.flags);
+		kv_str(p, "filename", e->u.mmap2.filename);
+		break;
+	case TK_PERF_RECORD_LOST:
+		kv_u64(p, "lost_id", e->u.lost.id);
+		kv_u64(p, "lost", e->u.lost.lost);
+		break;
+	case TK_PERF_RECORD_COMM:
+		kv_str(p, "comm", e->u.comm.comm);
+		break;
+	case TK_PERF_RECORD_FORK:
+	case TK_PERF_RECORD_EXIT:
+		kv_u64(p, "ppid", e->u.fork.ppid);
+		kv_u64(p, "ptid", e->u.fork.ptid);
+		break;
+	case TK_PERF_RECORD_THROTTLE:
+	case TK_PERF_RECORD_UNTHROTTLE:
+		kv_u64(p, "stream_id", e->u.throttle.stream_id);
+		break;
+	case TK_PERF_RECORD_LOST_SAMPLES:
+		kv_u64(p, "lost", e->u.lost_samples.lost);
+		break;
+	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
+		kv_u64(p, "next_prev_pid", e->u.switch_cpu_wide.next_prev_pid);
+		kv_u64(p, "next_prev_tid", e->u.switch_cpu_wide.next_prev_tid);
+		break;
+	case TK_PERF_RECORD_AUX:
+		kv_u64(p, "aux_offset", e->u.aux.aux_offset);
+		kv_u64(p, "aux_size", e->u.aux.aux_size);
+		kv_u64(p, "flags", e->u.aux.flags);
+		break;
+	case TK_PERF_RECORD_KSYMBOL:
+		kv_hex(p, "addr", e->u.ksymbol.addr);
+		kv_u64(p, "len", e->u.ksymbol.len);
+		kv_u64(p, "ksym_type", e->u.ksymbol.ksym_type);
+		kv_str(p, "name", e->u.ksymbol.name);
+		break;
+	case TK_PERF_RECORD_BPF_EVENT:
+		kv_u64(p, "bpf_type", e->u.bpf_event.type);
+		kv_u64(p, "bpf_id", e->u.bpf_event.id);
+		break;
+	case TK_PERF_RECORD_CGROUP:
+		kv_u64(p, "cgroup_id", e->u.cgroup.id);
+		kv_str(p, "path", e->u.cgroup.path);
+		break;
+	case TK_PERF_RECORD_TEXT_POKE:
+		kv_hex(p, "addr", e->u.text_poke.addr);
+		kv_u64(p, "old_len", e->u.text_poke.old_len);
+		kv_u64(p, "new_len", e->u.text_poke.new_len);
+		break;
+	case TK_PERF_RECORD_HEADER_BUILD_ID:
+		kv_bytes_hex(p, "build_id", e->u.build_id.build_id, e->u.build_id.size);
+		kv_str(p, "filename", e->u.build_id.filename);
+		break;
+	case TK_PERF_RECORD_AUXTRACE:
+		kv_u64(p, "size", e->u.auxtrace.size);
+		kv_hex(p, "offset", e->u.auxtrace.offset);
+		kv_u64(p, "idx", e->u.auxtrace.idx);
+		break;
+	case TK_PERF_RECORD_TIME_CONV:
+		kv_u64(p, "time_shift", e->u.time_conv.time_shift);
+		kv_u64(p, "time_mult", e->u.time_conv.time_mult);
+		kv_u64(p, "time_zero", e->u.time_conv.time_zero);
+		break;
+	case TK_PERF_RECORD_HEADER_FEATURE:
+		kv_u64(p, "feat_id", e->u.header_feature.feat_id);
+		break;
+	case TK_PERF_RECORD_ID_INDEX:
+		kv_u64(p, "nr", e->u.id_index.nr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void record_pid(const tk_perf_event *e, const tk_perf_record *rec, uint32_t *pid, uint32_t *tid,
+		       bool *has)
+{
+	*has = true;
+	switch (e ? e->type : 0) {
+	case TK_PERF_RECORD_MMAP: *pid = e->u.mmap.pid; *tid = e->u.mmap.tid; return;
+	case TK_PERF_RECORD_MMAP2: *pid = e->u.mmap2.pid; *tid = e->u.mmap2.tid; return;
+	case TK_PERF_RECORD_COMM: *pid = e->u.comm.pid; *tid = e->u.comm.tid; return;
+	case TK_PERF_RECORD_FORK:
+	case TK_PERF_RECORD_EXIT: *pid = e->u.fork.pid; *tid = e->u.fork.tid; return;
+	default: break;
+	}
+	*has = rec->sid.present & TK_PERF_SAMPLE_TID;
+	*pid = rec->sid.pid;
+	*tid = rec->sid.tid;
+}
+
+static tk_status print_other(printer *p, const tk_perf_record *rec, tk_error *err)
+{
+	tk_perf_event e;
+	tk_status st = tk_perf_parse_event(p->f, rec, &e, err);
+	bool typed = st == TK_OK;
+	if (st != TK_OK && st != TK_ERR_UNSUPPORTED)
+		return st;
+	if (typed && e.type == TK_PERF_RECORD_COMM)
+		comm_set(&p->comms, e.u.comm.tid, e.u.comm.comm);
+	if (!p->all)
+		return TK_OK;
+	uint32_t pid, tid;
+	bool has_pid;
+	record_pid(typed ? &e : NULL, rec, &pid, &tid, &has_pid);
+	if (p->filter.pid >= 0 && (!has_pid || (int32_t)pid != p->filter.pid))
+		return TK_OK;
+	head(p, rec, pid, tid, has_pid);
+	if (typed) {
+		print_event_fields(p, &e);
+	} else {
+		kv_u64(p, "record_type", rec->type);
+		kv_u64(p, "size", rec->size);
+	}
+	tk_put_str(p->w, p->json ? "}\n" : "\n");
+	return TK_OK;
+}
+
+static bool sample_wanted(const printer *p, const tk_perf_record *rec)
+{
+	const tk_filter *f = &p->filter;
+	const tk_perf_sample_id *sid = &rec->sid;
+	if ((f->has_begin || f->has_end) && !rec->has_time)
+		return false;
+	if (f->has_begin && sid->time < f->begin_ns)
+		return false;
+	if (f->has_end && sid->time > f->end_ns)
+		return false;
+	if (f->pid >= 0 && (!(sid->present & TK_PERF_SAMPLE_TID) || (int32_t)sid->pid != f->pid))
+		return false;
+	if (f->tid >= 0 && (!(sid->present & TK_PERF_SAMPLE_TID) || (int32_t)sid->tid != f->tid))
+		return false;
+	if (f->cpu >= 0 && (!(sid->present & TK_PERF_SAMPLE_CPU) || (int32_t)sid->cpu != f->cpu))
+		return false;
+	if (f->events && !(rec->attr && rec->attr->name && tk_filter_name_matches(f->events, rec->attr->name)))
+		return false;
+	return true;
+}
+
+tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+{
+	bool json = strcmp(opt->style, "json") == 0;
+	if (!json && strcmp(opt->style, "text") != 0)
+		return TK_ERR_UNSUPPORTED;
+	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	printer p = {
+		.w = w,
+		.json = json,
+		.all = opt->all_records,
+		.filter = {.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
+			   .end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
+			   .cpu = opt->cpu},
+	};
+	tk_status st = tk_perf_open(path, &po, &p.f, err);
+	if (st != TK_OK)
+		return st;
+	tk_hashmap_init(&p.comms.by_tid);
+	tk_arena_init(&p.scratch, 16 * 1024);
+	const tk_perf_record *rec;
+	uint64_t n = 0;
+	while ((st = tk_perf_next(p.f, &rec, err)) == TK_OK) {
+		if (rec->type != TK_PERF_RECORD_SAMPLE) {
+			st = print_other(&p, rec, err);
+		} else if (sample_wanted(&p, rec)) {
+			st = print_sample(&p, rec, err);
+			n++;
+		}
+		if (st != TK_OK || (opt->limit && n >= opt->limit))
+			break;
+	}
+	if (st == TK_END || (st == TK_OK && opt->limit))
+		st = TK_OK;
+	tk_arena_free(&p.scratch);
+	free(p.tp_values);
+	free(p.comms.names);
+	tk_hashmap_free(&p.comms.by_tid);
+	tk_perf_close(p.f);
+	return st;
+}

@@ -1,0 +1,189 @@
+/* tracekit stats for perf.data: records per type, samples per event and per
+ * CPU, lost and throttled counts, the time span (like perf report --stats).
+ * One pass in file order: no sorting, no sample decoding. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/perf_render.h"
+
+#define MAX_TYPES 65536
+
+typedef struct perf_stats {
+	uint64_t total;
+	uint64_t *per_type;   /* MAX_TYPES counters, by record type */
+	uint64_t *per_attr;   /* samples per attr index */
+	size_t n_attr_cap;
+	uint64_t *per_cpu;    /* samples per cpu */
+	size_t n_cpu_cap;
+	uint64_t samples_no_attr, samples_no_cpu;
+	uint64_t lost_events, lost_samples;
+	uint64_t first_time, last_time;
+	bool has_time;
+} perf_stats;
+
+static bool grow(uint64_t **arr, size_t *cap, size_t need)
+{
+	if (need < *cap)
+		return true;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap <= need)
+		ncap *= 2;
+	uint64_t *n = realloc(*arr, ncap * sizeof **arr);
+	if (!n)
+		return false;
+	for (size_t i = *cap; i < ncap; i++)
+		n[i] = 0;
+	*arr = n;
+	*cap = ncap;
+	return true;
+}
+
+static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
+{
+	const tk_perf_record *rec;
+	tk_status st;
+	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
+		s->total++;
+		s->per_type[rec->type < MAX_TYPES ? rec->type : MAX_TYPES - 1]++;
+		if (rec->has_time) {
+			if (!s->has_time || rec->sid.time < s->first_time)
+				s->first_time = rec->sid.time;
+			if (!s->has_time || rec->sid.time > s->last_time)
+				s->last_time = rec->sid.time;
+			s->has_time = true;
+		}
+		if (rec->type == TK_PERF_RECORD_SAMPLE) {
+			if (rec->attr) {
+				if (!grow(&s->per_attr, &s->n_attr_cap, rec->attr->index))
+					return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+				s->per_attr[rec->attr->index]++;
+			} else {
+				s->samples_no_attr++;
+			}
+			if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
+				if (rec->sid.cpu > 1u << 20)
+					s->samples_no_cpu++;
+				else if (!grow(&s->per_cpu, &s->n_cpu_cap, rec->sid.cpu))
+					return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+				else
+					s->per_cpu[rec->sid.cpu]++;
+			}
+		} else if (rec->type == TK_PERF_RECORD_LOST || rec->type == TK_PERF_RECORD_LOST_SAMPLES) {
+			tk_perf_event ev;
+			if (tk_perf_parse_event(f, rec, &ev, NULL) == TK_OK) {
+				if (rec->type == TK_PERF_RECORD_LOST)
+					s->lost_events += ev.u.lost.lost;
+				else
+					s->lost_samples += ev.u.lost_samples.lost;
+			}
+		}
+	}
+	return st == TK_END ? TK_OK : st;
+}
+
+static void put_type_line(tk_writer *w, const char *name, uint64_t n, uint64_t total)
+{
+	size_t len = strlen(name);
+	tk_put_spaces(w, len < 13 ? (unsigned)(13 - len) : 0);
+	tk_put_str(w, name);
+	tk_put_str(w, " events: ");
+	tk_put_u64_pad(w, n, 10, ' ');
+	if (total)
+		tk_put_fmt(w, "  (%4.1f%%)", 100.0 * (double)n / (double)total);
+	tk_put_char(w, '\n');
+}
+
+static void put_time(tk_writer *w, uint64_t ns)
+{
+	tk_put_u64(w, ns / 1000000000u);
+	tk_put_char(w, '.');
+	tk_put_u64_pad(w, ns % 1000000000u, 9, '0');
+}
+
+static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
+{
+	tk_put_str(w, "Aggregated stats:\n");
+	put_type_line(w, "TOTAL", s->total, 0);
+	for (uint32_t t = 0; t < MAX_TYPES; t++) {
+		if (!s->per_type[t])
+			continue;
+		const char *name = tk_perf_record_type_name(t);
+		char buf[32];
+		if (!name) {
+			snprintf(buf, sizeof buf, "UNKNOWN(%u)", t);
+			name = buf;
+		}
+		put_type_line(w, name, s->per_type[t], s->total);
+	}
+	for (size_t i = 0; i < tk_perf_attr_count(f); i++) {
+		const tk_perf_attr *a = tk_perf_attr_at(f, i);
+		uint64_t n = i < s->n_attr_cap ? s->per_attr[i] : 0;
+		tk_put_str(w, a->name ? a->name : "?");
+		tk_put_str(w, " stats:\n");
+		put_type_line(w, "SAMPLE", n, 0);
+	}
+	if (s->samples_no_attr) {
+		tk_put_str(w, "samples of no known event: ");
+		tk_put_u64(w, s->samples_no_attr);
+		tk_put_char(w, '\n');
+	}
+	bool any_cpu = false;
+	for (size_t c = 0; c < s->n_cpu_cap; c++) {
+		if (!s->per_cpu[c])
+			continue;
+		if (!any_cpu)
+			tk_put_str(w, "Samples per CPU:\n");
+		any_cpu = true;
+		tk_put_str(w, "  cpu ");
+		tk_put_u64_pad(w, c, 4, ' ');
+		tk_put_str(w, ": ");
+		tk_put_u64_pad(w, s->per_cpu[c], 10, ' ');
+		tk_put_char(w, '\n');
+	}
+	tk_put_str(w, "Lost: ");
+	tk_put_u64(w, s->lost_events);
+	tk_put_str(w, " events in ");
+	tk_put_u64(w, s->per_type[TK_PERF_RECORD_LOST]);
+	tk_put_str(w, " LOST records, ");
+	tk_put_u64(w, s->lost_samples);
+	tk_put_str(w, " samples in ");
+	tk_put_u64(w, s->per_type[TK_PERF_RECORD_LOST_SAMPLES]);
+	tk_put_str(w, " LOST_SAMPLES records\nThrottled: ");
+	tk_put_u64(w, s->per_type[TK_PERF_RECORD_THROTTLE]);
+	tk_put_str(w, " throttle, ");
+	tk_put_u64(w, s->per_type[TK_PERF_RECORD_UNTHROTTLE]);
+	tk_put_str(w, " unthrottle\n");
+	if (s->has_time) {
+		tk_put_str(w, "Time span: ");
+		put_time(w, s->first_time);
+		tk_put_str(w, " .. ");
+		put_time(w, s->last_time);
+		tk_put_str(w, " (");
+		put_time(w, s->last_time - s->first_time);
+		tk_put_str(w, " s)\n");
+	}
+}
+
+tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+{
+	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};
+	tk_perf_file *f;
+	tk_status st = tk_perf_open(path, &po, &f, err);
+	if (st != TK_OK)
+		return st;
+	perf_stats s = {0};
+	s.per_type = calloc(MAX_TYPES, sizeof *s.per_type);
+	if (!s.per_type) {
+		tk_perf_close(f);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	st = count(&s, f, err);
+	/* What was counted before an error is still worth showing. */
+	render(&s, f, w);
+	free(s.per_type);
+	free(s.per_attr);
+	free(s.per_cpu);
+	tk_perf_close(f);
+	return st;
+}
