@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "convert/formats.h"
+#include "output/text_sinks.h"
 
 static const tk_format_ops *const registry[] = {
 	&tk_perf_format_ops, &tk_ctf_format_ops, &tk_cpel_format_ops,
@@ -88,6 +89,11 @@ tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *inf
 {
 	*out = NULL;
 	tk_error_set_file(err, path);
+	/* Output-only formats have no reader, hence no registry entry. */
+	if (fmt == TK_FORMAT_JSON)
+		return tk_jsonl_sink_open(path, info, opt, out, err);
+	if (fmt == TK_FORMAT_CHROME)
+		return tk_chrome_sink_open(path, info, opt, out, err);
 	const tk_format_ops *ops = tk_format_ops_for(fmt);
 	if (!ops || !ops->sink_open)
 		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "no writer for format %s",

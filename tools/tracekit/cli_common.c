@@ -117,7 +117,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	enum {
 		OPT_RAW_ORDER = 256, OPT_BEGIN, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_CLOCK_GMT,
 		OPT_SORT, OPT_TOP, OPT_STATE, OPT_LATENCY, OPT_LINREG, OPT_BYTE_ORDER, OPT_COMPRESS,
-		OPT_PACKET_SIZE, OPT_PACKETIZED, OPT_TRACKS,
+		OPT_PACKET_SIZE, OPT_PACKETIZED, OPT_TRACKS, OPT_PROGRESS, OPT_NO_PROGRESS,
 	};
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
@@ -144,6 +144,8 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		{"ctf-packet-size", required_argument, NULL, OPT_PACKET_SIZE},
 		{"ctf-packetized-metadata", no_argument, NULL, OPT_PACKETIZED},
 		{"cpel-tracks", required_argument, NULL, OPT_TRACKS},
+		{"progress", no_argument, NULL, OPT_PROGRESS},
+		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -152,6 +154,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	memset(cli, 0, sizeof *cli);
 	cli->opt.style = "text";
 	cli->opt.pid = cli->opt.tid = cli->opt.cpu = -1;
+	cli->progress = -1;
 	cli->opt.log = tk_cli_log;
 	cli->opt.log_user = &cli->opt;
 	cli->sink.log = tk_cli_log;
@@ -227,6 +230,8 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 				goto bad_value;
 			cli->sink.tracks = optarg;
 			break;
+		case OPT_PROGRESS: cli->progress = 1; break;
+		case OPT_NO_PROGRESS: cli->progress = 0; break;
 		case 'q': cli->opt.quiet = true; break;
 		case 'v': cli->opt.verbose = true; break;
 		case 'h': fputs(tk_usage_text, stdout); exit(0);

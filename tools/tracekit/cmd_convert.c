@@ -1,10 +1,24 @@
-/* tracekit convert: native copy when input and output formats match and
- * nothing is filtered; else source -> filters -> sink through the model. */
+/* tracekit convert: a native copy when input and output formats match and
+ * nothing is filtered; else sources -> muxer -> filters -> sink through the
+ * model. The output appears complete or not at all: sinks write beside OUT
+ * and rename at the end; an error or a signal removes what was written. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "convert/pipeline.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
 
 /* The output format from --to, else from OUT's name (DESIGN.md). */
 static tk_format output_format(const tk_cli *cli)
@@ -23,7 +37,7 @@ static tk_format output_format(const tk_cli *cli)
 		const char *ext;
 		tk_format fmt;
 	} by_ext[] = {
-		{".data", TK_FORMAT_PERF},  {".cpel", TK_FORMAT_CPEL},  {".json", TK_FORMAT_CHROME},
+		{".data", TK_FORMAT_PERF},  {".cpel", TK_FORMAT_CPEL},     {".json", TK_FORMAT_CHROME},
 		{".jsonl", TK_FORMAT_JSON}, {".folded", TK_FORMAT_FOLDED}, {".prof", TK_FORMAT_DCPI},
 	};
 	for (size_t i = 0; i < sizeof by_ext / sizeof by_ext[0]; i++)
@@ -36,6 +50,81 @@ static bool has_filters(const tk_cli_options *o)
 {
 	return o->has_begin || o->has_end || o->events || o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 ||
 	       o->limit;
+}
+
+static uint64_t input_bytes(const tk_cli *cli)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < cli->n_inputs; i++) {
+		struct stat sb;
+		if (stat(cli->inputs[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			total += (uint64_t)sb.st_size;
+	}
+	return total;
+}
+
+static int run_pipeline(tk_cli *cli, tk_format to)
+{
+	tk_error err;
+	tk_error_clear(&err);
+	int rc = 0;
+	tk_sink *sink = NULL;
+	tk_source **srcs = calloc((size_t)cli->n_inputs, sizeof *srcs);
+	if (!srcs) {
+		tk_error_set(&err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		return tk_cli_fail(&err, NULL);
+	}
+	tk_open_options oo = {
+		.format = cli->input_format,
+		.all_records = cli->opt.all_records,
+		.raw_order = cli->opt.raw_order,
+		.log = tk_cli_log,
+		.log_user = &cli->opt,
+	};
+	for (int i = 0; i < cli->n_inputs; i++) {
+		if (tk_source_open(cli->inputs[i], &oo, &srcs[i], &err) != TK_OK) {
+			rc = tk_cli_fail(&err, cli->inputs[i]);
+			goto out;
+		}
+	}
+	if (tk_sink_open(cli->output, to, tk_source_info(srcs[0]), &cli->sink, &sink, &err) != TK_OK) {
+		rc = tk_cli_fail(&err, cli->output);
+		goto out;
+	}
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	tk_pipeline_options po = {
+		.filter = {.has_begin = cli->opt.has_begin, .has_end = cli->opt.has_end,
+			   .begin_ns = cli->opt.begin_ns, .end_ns = cli->opt.end_ns,
+			   .events = cli->opt.events, .pid = cli->opt.pid, .tid = cli->opt.tid,
+			   .cpu = cli->opt.cpu},
+		.limit = cli->opt.limit,
+		.progress = cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
+		.total_bytes = input_bytes(cli),
+		.stop = &stop_requested,
+	};
+	uint64_t n = 0;
+	if (tk_pipeline_run(srcs, (size_t)cli->n_inputs, sink, &po, &n, &err) != TK_OK) {
+		tk_sink_abort(sink);
+		sink = NULL;
+		rc = tk_cli_fail(&err, err.file[0] ? NULL : cli->inputs[0]);
+		goto out;
+	}
+	tk_error_clear(&err);
+	tk_status st = tk_sink_close(sink, &err);
+	sink = NULL;
+	if (st != TK_OK)
+		rc = tk_cli_fail(&err, cli->output);
+	else if (cli->opt.verbose)
+		fprintf(stderr, "tracekit: wrote %llu events to %s\n", (unsigned long long)n, cli->output);
+out:
+	tk_sink_abort(sink);
+	for (int i = 0; i < cli->n_inputs; i++)
+		tk_source_close(srcs[i]);
+	free(srcs);
+	return rc;
 }
 
 int tk_cmd_convert(int argc, char **argv)
@@ -63,7 +152,5 @@ int tk_cmd_convert(int argc, char **argv)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;
 	}
-	tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "conversion from %s to %s is not supported yet",
-		     in_ops->name, tk_format_name(to));
-	return tk_cli_fail(&err, cli.inputs[0]);
+	return run_pipeline(&cli, to);
 }
