@@ -244,7 +244,13 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		}
 		continue;
 	bad_value:
-		fprintf(stderr, "tracekit %s: invalid value '%s' for %s\n", verb, optarg, argv[optind - 1]);
+		for (const struct option *o = longopts; o->name; o++) {
+			if (o->val == c) {
+				fprintf(stderr, "tracekit %s: invalid value '%s' for --%s\n", verb, optarg, o->name);
+				return TK_EXIT_USAGE;
+			}
+		}
+		fprintf(stderr, "tracekit %s: invalid value '%s'\n", verb, optarg);
 		return TK_EXIT_USAGE;
 	}
 	cli->inputs = (const char **)(argv + optind);
