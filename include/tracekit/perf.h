@@ -532,6 +532,18 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 			    const uint8_t *raw, uint32_t raw_size, void *arena, tk_value *values,
 			    tk_error *err);
 
+/* Renders a RAW payload through the format's print fmt, exactly as
+ * `perf script` prints it after "system:name: " (libtraceevent's
+ * tep_print_event with TEP_PRINT_INFO). Writes at most cap-1 bytes and a
+ * NUL to buf; *len (may be NULL) gets the full length, as snprintf, so
+ * *len >= cap means truncated. raw is bounds-checked first and its
+ * common_type must be fmt->id. TK_ERR_UNSUPPORTED when built without
+ * libtraceevent. Lazily builds a libtraceevent handle inside tr on first
+ * call (not thread-safe, like the rest of tr). */
+tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *fmt,
+			    const uint8_t *raw, uint32_t raw_size, int cpu, char *buf, size_t cap,
+			    size_t *len, tk_error *err);
+
 /* ---- the reader ---- */
 typedef struct tk_perf_open_options {
 	bool raw_order;   /* file order instead of perf's time order */
