@@ -1,8 +1,158 @@
-/* Registry entry for cpel. Placeholder until the cpel reader lands: the
- * format is known by name but has no capabilities yet. */
+/* Registry entry for CPEL: detection, info, stats, print (cpeldump; text and
+ * JSON go through the model printer with the CPEL source), copy and the
+ * CPEL sink. */
+#include <string.h>
+#include <time.h>
+
+#include "base/bytes.h"
 #include "convert/formats.h"
+#include "cpel/cpel_adapters.h"
+#include "cpel/cpel_reader.h"
+#include "output/cpel_dump.h"
+
+static bool cpel_detect(const uint8_t *head, size_t n)
+{
+	return tk_cpel_detect(head, n);
+}
+
+static tk_status cpel_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	if (strcmp(opt->style, "cpeldump") != 0)
+		return TK_ERR_UNSUPPORTED;
+	tk_cpel_file *f;
+	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	if (st != TK_OK)
+		return st;
+	st = tk_cpel_dump(f, out, opt->limit, err);
+	if (st != TK_OK)
+		tk_error_set_file(err, path);
+	tk_cpel_close(f);
+	return st;
+}
+
+static void put_date(tk_writer *out, uint32_t date)
+{
+	time_t t = (time_t)date;
+	struct tm tm;
+	char buf[64];
+	if (gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		tk_put_fmt(out, "%u (%s)", date, buf);
+	else
+		tk_put_fmt(out, "%u", date);
+}
+
+static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	tk_cpel_file *f;
+	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	if (st != TK_OK)
+		return st;
+	tk_put_fmt(out, "file: %s\nformat: CPEL version %u, %s-endian\nfile date: ", path, f->version,
+		   f->little_endian ? "little" : "big");
+	put_date(out, f->file_date);
+	tk_put_fmt(out, "\nsections: %u\n", f->nsections);
+	for (size_t i = 0; i < f->n_sections; i++) {
+		const tk_cpel_section *s = &f->sections[i];
+		tk_put_fmt(out, "  [%zu] offset 0x%llx: type %u (%s), %u bytes", i, (unsigned long long)s->offset,
+			   s->type, tk_cpel_section_name(s->type), s->length);
+		if (s->type >= TK_CPEL_SECTION_SYMTAB && s->type <= TK_CPEL_SECTION_EVENT &&
+		    s->length >= TK_CPEL_TABLE_NAME + 4) {
+			size_t n = strnlen((const char *)s->data, TK_CPEL_TABLE_NAME);
+			tk_put_fmt(out, ", table '%.*s', %u entries", (int)n, (const char *)s->data,
+				   tk_cpel_u32(f, s->data + TK_CPEL_TABLE_NAME));
+		} else if (s->type == TK_CPEL_SECTION_STRTAB) {
+			tk_put_fmt(out, ", name '%s'", (const char *)s->data);
+		}
+		tk_put_char(out, '\n');
+	}
+	size_t n_syms = 0;
+	for (size_t i = 0; i < f->n_symtabs; i++)
+		n_syms += f->symtabs[i].count;
+	tk_put_fmt(out, "string tables: %zu\nsymbols: %zu\nevent definitions: %zu\ntrack definitions: %zu\n",
+		   f->n_strtabs, n_syms, f->n_evtdefs, f->n_trackdefs);
+	if (f->n_duplicate_defs)
+		tk_put_fmt(out, "duplicate definitions (ignored): %zu\n", f->n_duplicate_defs);
+	if (f->n_unknown_sections)
+		tk_put_fmt(out, "unknown sections (skipped): %zu\n", f->n_unknown_sections);
+	tk_put_fmt(out, "events: %llu\n", (unsigned long long)f->n_events);
+	for (size_t i = 0; i < f->n_event_sections; i++) {
+		const tk_cpel_events *s = &f->event_sections[i];
+		tk_put_fmt(out, "event section %zu: %u events, clock %u ticks/s", i, s->count, s->ticks_per_second);
+		if (s->count) {
+			uint64_t lo = UINT64_MAX, hi = 0;
+			for (uint32_t k = 0; k < s->count; k++) {
+				uint64_t t = tk_cpel_event_at(f, s, k).time;
+				lo = t < lo ? t : lo;
+				hi = t > hi ? t : hi;
+			}
+			double span = (double)(hi - lo) / (double)s->ticks_per_second;
+			tk_put_fmt(out, ", ticks %llu..%llu, time span %.9f s", (unsigned long long)lo,
+				   (unsigned long long)hi, span);
+		}
+		tk_put_char(out, '\n');
+	}
+	tk_cpel_close(f);
+	return TK_OK;
+}
+
+static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	tk_cpel_file *f;
+	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	if (st != TK_OK)
+		return st;
+	/* Counts per event code and per track, in first-seen order. */
+	tk_hashmap by_code, by_track;
+	tk_hashmap_init(&by_code);
+	tk_hashmap_init(&by_track);
+	for (size_t i = 0; i < f->n_event_sections && st == TK_OK; i++) {
+		const tk_cpel_events *s = &f->event_sections[i];
+		for (uint32_t k = 0; k < s->count; k++) {
+			tk_cpel_event e = tk_cpel_event_at(f, s, k);
+			uint64_t *c = tk_hashmap_get(&by_code, e.code);
+			uint64_t *t = tk_hashmap_get(&by_track, e.track);
+			if ((!c && !tk_hashmap_put(&by_code, e.code, 1)) || (!t && !tk_hashmap_put(&by_track, e.track, 1))) {
+				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				break;
+			}
+			if (c)
+				(*c)++;
+			if (t)
+				(*t)++;
+		}
+	}
+	if (st == TK_OK) {
+		tk_put_fmt(out, "events: %llu\nper event code:\n", (unsigned long long)f->n_events);
+		for (size_t i = 0; i < by_code.cap; i++) {
+			if (!by_code.used[i])
+				continue;
+			const tk_cpel_evtdef *d = tk_cpel_find_evtdef(f, (uint32_t)by_code.keys[i]);
+			tk_put_fmt(out, "  %10llu  %u %s\n", (unsigned long long)by_code.vals[i],
+				   (unsigned)by_code.keys[i], d ? d->name_format : "(undefined)");
+		}
+		tk_put_str(out, "per track:\n");
+		for (size_t i = 0; i < by_track.cap; i++) {
+			if (!by_track.used[i])
+				continue;
+			const tk_cpel_trackdef *d = tk_cpel_find_trackdef(f, (uint32_t)by_track.keys[i]);
+			tk_put_fmt(out, "  %10llu  %u %s\n", (unsigned long long)by_track.vals[i],
+				   (unsigned)by_track.keys[i], d ? d->format : "(undefined)");
+		}
+	}
+	tk_hashmap_free(&by_code);
+	tk_hashmap_free(&by_track);
+	tk_cpel_close(f);
+	return st;
+}
 
 const tk_format_ops tk_cpel_format_ops = {
 	.format = TK_FORMAT_CPEL,
 	.name = "cpel",
+	.detect_file = cpel_detect,
+	.source_open = tk_cpel_source_open,
+	.info = cpel_info,
+	.stats = cpel_stats,
+	.print = cpel_print,
+	.copy = tk_cpel_copy,
+	.sink_open = tk_cpel_sink_open,
 };
