@@ -12,6 +12,7 @@ extern "C" {
 #include "source.h"
 #include "sink.h"
 #include "perf.h"
+#include "cpel.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

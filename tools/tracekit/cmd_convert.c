@@ -152,5 +152,7 @@ int tk_cmd_convert(int argc, char **argv)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;
 	}
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_ELOG && to == TK_FORMAT_CPEL && !has_filters(&cli.opt))
+		return tk_cpel_convert_elog(cli.inputs[0], cli.output, &cli.sink, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
 	return run_pipeline(&cli, to);
 }
