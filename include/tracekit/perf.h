@@ -424,6 +424,10 @@ typedef struct tk_perf_sample {
 	uint64_t phys_addr, cgroup, data_page_size, code_page_size;
 	uint64_t aux_size;
 	const uint8_t *aux;
+	/* READ without GROUP: value, [id], [lost] gathered here (file byte
+	 * order); read_values then points here, so do not copy the struct
+	 * and keep using read_values of the copy. */
+	uint8_t read_buf[24];
 } tk_perf_sample;
 
 /* A non-sample record decoded into its fields (strings point into the
@@ -527,7 +531,9 @@ const char *tk_perf_tracing_cmdlines(const tk_perf_tracing *tr, size_t *len);
 /* Decodes a RAW payload into values[n_fields] (all fields, common first).
  * Strings and arrays point into raw or are allocated in `arena` (an opaque
  * tk_arena*). Out-of-bounds __data_loc gives an error, never a read past
- * raw_size. */
+ * raw_size; err->offset is then relative to raw[0] (add the payload's file
+ * offset). Event payload = struct value {cls = fmt->payload, items =
+ * values + fmt->n_common, n = fmt->n_fields - fmt->n_common}. */
 tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *fmt,
 			    const uint8_t *raw, uint32_t raw_size, void *arena, tk_value *values,
 			    tk_error *err);
@@ -543,6 +549,15 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *fmt,
 			    const uint8_t *raw, uint32_t raw_size, int cpu, char *buf, size_t cap,
 			    size_t *len, tk_error *err);
+
+/* Kernel symbol lookup for the renderer's %pS / %ps / %pF: returns the
+ * name of the symbol holding addr (kept alive by the caller while tr is
+ * used) and sets *start to its address, or returns NULL. perf resolves
+ * these through its kernel map; without a resolver (or for unknown
+ * addresses) they print as hex, as libtraceevent does. Set it before or
+ * between renders; fn NULL removes it. */
+typedef const char *(*tk_perf_ksym_fn)(void *user, uint64_t addr, uint64_t *start);
+void tk_perf_tracing_set_ksym_resolver(tk_perf_tracing *tr, tk_perf_ksym_fn fn, void *user);
 
 /* ---- the reader ---- */
 typedef struct tk_perf_open_options {

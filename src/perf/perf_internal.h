@@ -1,0 +1,164 @@
+/* Internals of the perf.data reader shared by src/perf/perf_*.c.
+ *
+ * Pipeline, bottom to top:
+ *   perf_records.c  raw records in file order from the input(s): data
+ *                   section or pipe stream, AUXTRACE / pipe TRACING_DATA
+ *                   payloads, --threads directories, zstd COMPRESSED(2)
+ *   perf_meta.c     metadata records (HEADER_ATTR, HEADER_FEATURE,
+ *                   ID_INDEX, TRACING_DATA...) applied as they are read
+ *   perf_order.c    perf's FINISHED_ROUND time ordering (ordered-events.c)
+ *   perf_sample.c   sample and sample_id trailer decoding
+ *   perf_event.c    typed views of non-sample records
+ * Attrs live in the metadata arena and never move (records point at them). */
+#ifndef TK_PERF_INTERNAL_H
+#define TK_PERF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/bytes.h"
+#include "base/hashmap.h"
+#include "base/input.h"
+#include "tracekit/tracekit.h"
+
+#define TK_PERF_MAX_INPUTS 4096
+/* The smallest attr perf ever wrote (PERF_ATTR_SIZE_VER0). */
+#define TK_PERF_ATTR_MIN_SIZE 64
+
+/* One input file: the single file, or one file of a --threads directory. */
+typedef struct perf_input {
+	tk_input *in;
+	const uint8_t *map;   /* whole file when mapped or in memory, else NULL */
+	char *path;           /* malloc'd */
+	uint64_t pos;         /* next record offset */
+	uint64_t end;         /* end of the data (UINT64_MAX for pipes: EOF) */
+	bool done;
+	/* zstd: one stream per input file, fed in file order */
+	void *zstd;           /* ZSTD_DCtx*, created on the first COMPRESSED */
+	uint8_t *dbuf;        /* decompressed bytes not yet handed out */
+	size_t dbuf_cap, dbuf_len, dbuf_pos;
+	const uint8_t *zin;   /* compressed payload being consumed */
+	size_t zin_size, zin_pos;
+	uint64_t zrec_offset; /* offset of the COMPRESSED record being fed */
+} perf_input;
+
+/* A queued record waiting for its time-ordered turn (24 bytes). */
+typedef struct perf_qentry {
+	uint64_t time;
+	const uint8_t *rec;   /* the record bytes (mmap, or a copy) */
+	uint64_t meta;        /* offset (bits 0..55) | flags */
+} perf_qentry;
+
+#define PERF_Q_COPIED ((uint64_t)1 << 63)
+#define PERF_Q_COMPRESSED ((uint64_t)1 << 62)
+#define PERF_Q_OFFSET_MASK (((uint64_t)1 << 56) - 1)
+
+typedef struct perf_copy_chunk perf_copy_chunk;
+
+struct tk_perf_file {
+	tk_perf_open_options opt;
+	char name[256];
+	tk_perf_header hdr;
+	bool swap;
+
+	/* inputs: [0] is the main file (header + metadata) */
+	perf_input *inputs;
+	size_t n_inputs;
+	size_t cur_input;      /* directory round robin */
+	uint64_t cur_input_bytes;
+
+	tk_arena meta;         /* attrs, names, features: live until close */
+
+	/* attrs (pointers never move) */
+	tk_perf_attr **attrs;
+	size_t n_attrs, cap_attrs;
+	tk_hashmap id_to_attr; /* id -> index + 1 */
+	int id_pos, is_pos;    /* perf's evlist id_pos / is_pos; -1 = none */
+	bool id_pos_agree;     /* every attr gives the same positions */
+	uint64_t trailer_types_all; /* OR of sample_type over attrs (sanity) */
+
+	/* features */
+	tk_perf_features feat;
+	tk_perf_raw_feature *raw_feats;
+	size_t n_raw_feats, cap_raw_feats;
+	tk_perf_build_id *build_ids; /* growable (pipe HEADER_BUILD_ID) */
+	size_t n_build_ids, cap_build_ids;
+	tk_perf_tracing *tracing;
+
+	/* ordering */
+	perf_qentry *q;        /* [q_head, q_sorted) sorted, [q_sorted, q_len) arrival order */
+	size_t q_head, q_sorted, q_len, q_cap;
+	perf_qentry *q_tmp;    /* merge buffer */
+	size_t q_tmp_cap;
+	size_t q_ready;        /* entries [q_head, q_ready) may be emitted */
+	uint64_t q_max_time, q_next_flush, q_last_flush, q_last_time;
+	uint64_t q_copy_bytes;
+	perf_copy_chunk *copy_cur;
+	const uint8_t *release_copy; /* copy to release at the next call */
+	bool deferred_valid;   /* FINISHED_ROUND to emit after its flush */
+	uint8_t deferred_bytes[16];
+	tk_perf_record deferred;
+	bool eof;
+	bool warned_no_attr, warned_unordered, warned_queue;
+
+	tk_perf_record cur;
+	uint8_t *pipe_hold;    /* stream input: copy of a metadata record */
+	size_t pipe_hold_cap;
+};
+
+/* ---- perf_attr.c ---- */
+/* Decodes an attr of `size` bytes (>= 64) at p. */
+void tk_perf_attr_decode(const uint8_t *p, size_t size, bool swap, tk_perf_attr *a);
+/* Adds an attr (copied) with its ids; returns it or NULL (err set). */
+tk_perf_attr *tk_perf_add_attr(tk_perf_file *f, const tk_perf_attr *a, const uint8_t *ids,
+			       size_t n_ids, bool ids_swap, uint64_t offset, tk_error *err);
+/* Maps an id to attr index (replacing an older mapping). */
+tk_status tk_perf_map_id(tk_perf_file *f, uint64_t id, size_t attr_index, tk_error *err);
+/* Fills in names of attrs that still have none (perf's names, tracepoints). */
+void tk_perf_name_attrs(tk_perf_file *f, bool final);
+/* Recomputes id_pos / is_pos after attrs change. */
+void tk_perf_update_id_pos(tk_perf_file *f);
+/* perf's name for (type, config), NULL when unknown. */
+const char *tk_perf_event_default_name(uint32_t type, uint64_t config);
+
+/* ---- perf_features.c ---- */
+/* Decodes one feature section (also kept raw). offset = file offset or
+ * UINT64_MAX for pipes. Malformed sections are warned about, not fatal. */
+tk_status tk_perf_feature_decode(tk_perf_file *f, unsigned id, const uint8_t *data, uint64_t size,
+				 uint64_t offset, tk_error *err);
+/* Reads the feature section table of a file-mode header. */
+tk_status tk_perf_read_features(tk_perf_file *f, tk_error *err);
+
+/* ---- perf_records.c ---- */
+/* Next record in file order (compressed records expanded). TK_END at the end. */
+tk_status tk_perf_read_raw(tk_perf_file *f, tk_perf_record *r, tk_error *err);
+void tk_perf_records_free(tk_perf_file *f);
+/* Adds a build_id record ({header; pid; id[24]; filename}) to the features. */
+bool tk_perf_build_id_record(tk_perf_file *f, const uint8_t *p, uint64_t size);
+
+/* ---- perf_meta.c ---- */
+/* Applies metadata records (attrs, features, id index, tracing data). */
+tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err);
+/* Finds the attr and sample_id fields of a record (r->attr, r->sid, r->has_time). */
+void tk_perf_classify(tk_perf_file *f, tk_perf_record *r);
+void tk_perf_warn(tk_perf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- perf_sample.c ---- */
+/* Parses the sample_id trailer of a non-sample kernel record. */
+bool tk_perf_parse_trailer(const uint8_t *rec, uint32_t size, uint64_t sample_type, bool swap,
+			   tk_perf_sample_id *sid);
+/* Quick parse of the leading sample fields (identifier, tid, time, id, stream, cpu). */
+bool tk_perf_parse_sample_head(const uint8_t *rec, uint32_t size, uint64_t sample_type, bool swap,
+			       tk_perf_sample_id *sid);
+/* Decodes a sample body with an explicit attr (fuzzing, tests). */
+tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const uint8_t *rec,
+				    uint32_t size, uint64_t offset, tk_perf_sample *out,
+				    tk_error *err);
+
+/* ---- perf_order.c ---- */
+tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_error *err);
+void tk_perf_order_free(tk_perf_file *f);
+
+#endif

@@ -1,0 +1,171 @@
+/* Metadata carried by records (pipe mode, perf inject output): HEADER_ATTR,
+ * HEADER_FEATURE, TRACING_DATA, BUILD_ID, ID_INDEX, EVENT_UPDATE; and the
+ * record -> attr mapping perf does in evlist__event2evsel(). */
+#include <string.h>
+
+#include "perf/perf_internal.h"
+
+#define EVENT_UPDATE_NAME 2
+
+static tk_status apply_header_attr(tk_perf_file *f, const tk_perf_record *r, tk_error *err)
+{
+	if (r->size < 8 + TK_PERF_ATTR_MIN_SIZE)
+		return tk_error_set(err, TK_ERR_FORMAT, r->offset,
+				    "HEADER_ATTR record of %u bytes cannot hold an attr", r->size);
+	uint32_t asz = tk_load_u32(r->data + 12, f->swap);
+	if (asz == 0)
+		asz = TK_PERF_ATTR_MIN_SIZE;
+	if (asz < TK_PERF_ATTR_MIN_SIZE || asz > r->size - 8)
+		return tk_error_set(err, TK_ERR_FORMAT, r->offset + 12,
+				    "HEADER_ATTR attr size %u does not fit a %u-byte record (minimum %d)",
+				    asz, r->size, TK_PERF_ATTR_MIN_SIZE);
+	tk_perf_attr a;
+	tk_perf_attr_decode(r->data + 8, asz, f->swap, &a);
+	size_t n_ids = (r->size - 8 - asz) / 8;
+	if (!tk_perf_add_attr(f, &a, r->data + 8 + asz, n_ids, f->swap, r->offset, err))
+		return err ? err->status : TK_ERR_NOMEM;
+	tk_perf_name_attrs(f, false);
+	return TK_OK;
+}
+
+static tk_status apply_id_index(tk_perf_file *f, const tk_perf_record *r, tk_error *err)
+{
+	tk_perf_event e;
+	tk_status st = tk_perf_parse_event(f, r, &e, err);
+	if (st != TK_OK)
+		return st;
+	unsigned bad = 0;
+	for (uint64_t i = 0; i < e.u.id_index.nr; i++) {
+		const uint8_t *ent = e.u.id_index.entries + i * 32;
+		uint64_t id = tk_load_u64(ent, f->swap), idx = tk_load_u64(ent + 8, f->swap);
+		if (idx >= f->n_attrs) {
+			if (!bad++)
+				tk_perf_warn(f, "ID_INDEX at 0x%llx: attr index %llu out of range",
+					     (unsigned long long)r->offset, (unsigned long long)idx);
+			continue;
+		}
+		if ((st = tk_perf_map_id(f, id, (size_t)idx, err)) != TK_OK)
+			return st;
+	}
+	return TK_OK;
+}
+
+static void apply_event_update(tk_perf_file *f, const tk_perf_record *r)
+{
+	if (r->size <= 24 || tk_load_u64(r->data + 8, f->swap) != EVENT_UPDATE_NAME)
+		return;
+	uint64_t *idx = tk_hashmap_get(&f->id_to_attr, tk_load_u64(r->data + 16, f->swap));
+	if (!idx)
+		return;
+	tk_perf_attr *a = f->attrs[*idx - 1];
+	const char *s = (const char *)r->data + 24;
+	const char *n = tk_arena_strndup(&f->meta, s, strnlen(s, r->size - 24));
+	if (n)
+		a->name = n;
+}
+
+tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err)
+{
+	switch (r->type) {
+	case TK_PERF_RECORD_HEADER_ATTR:
+		if (!f->hdr.pipe_mode)
+			return TK_OK; /* file mode: the attrs section is authoritative */
+		return apply_header_attr(f, r, err);
+	case TK_PERF_RECORD_HEADER_FEATURE:
+		if (r->size < 16)
+			return tk_error_set(err, TK_ERR_FORMAT, r->offset, "FEATURE record of %u bytes",
+					    r->size);
+		if (f->hdr.pipe_mode) {
+			uint64_t id = tk_load_u64(r->data + 8, f->swap);
+			if (id < TK_PERF_FEAT_MAX) {
+				tk_status st = tk_perf_feature_decode(f, (unsigned)id, r->data + 16, r->size - 16,
+								      UINT64_MAX, err);
+				if (st != TK_OK)
+					return st;
+				tk_perf_name_attrs(f, false);
+			}
+		}
+		return TK_OK;
+	case TK_PERF_RECORD_HEADER_TRACING_DATA:
+		if (r->extra && !f->tracing) {
+			tk_error terr;
+			tk_error_clear(&terr);
+			if (tk_perf_tracing_parse(r->extra, (size_t)r->extra_size, r->offset + r->size,
+						  &f->tracing, &terr) != TK_OK) {
+				f->tracing = NULL;
+				tk_perf_warn(f, "tracing data at 0x%llx: %s", (unsigned long long)r->offset,
+					     terr.message);
+			}
+			tk_perf_name_attrs(f, false);
+		}
+		return TK_OK;
+	case TK_PERF_RECORD_HEADER_BUILD_ID:
+		if (f->hdr.pipe_mode && !tk_perf_build_id_record(f, r->data, r->size))
+			tk_perf_warn(f, "bad BUILD_ID record at 0x%llx", (unsigned long long)r->offset);
+		return TK_OK;
+	case TK_PERF_RECORD_ID_INDEX:
+		return apply_id_index(f, r, err);
+	case TK_PERF_RECORD_EVENT_UPDATE:
+		apply_event_update(f, r);
+		return TK_OK;
+	default:
+		return TK_OK;
+	}
+}
+
+/* evlist__event2evsel(): one attr, or no sample_id_all on a non-sample,
+ * or id 0 (synthesized) -> the first attr; else the id's attr. */
+static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
+{
+	tk_perf_attr *first = f->attrs[0];
+	if (f->n_attrs == 1)
+		return first;
+	if (r->type != TK_PERF_RECORD_SAMPLE && !tk_perf_attr_flag(first, TK_PERF_ATTR_SAMPLE_ID_ALL))
+		return first;
+	uint64_t id;
+	uint32_t n = (r->size - 8) / 8;
+	if (r->type == TK_PERF_RECORD_SAMPLE) {
+		if (f->id_pos < 0 || (uint32_t)f->id_pos >= n)
+			return first;
+		id = tk_load_u64(r->data + 8 + 8 * (uint32_t)f->id_pos, f->swap);
+	} else {
+		if (f->is_pos < 0 || (uint32_t)f->is_pos > n)
+			return first;
+		id = tk_load_u64(r->data + 8 + 8 * (n - (uint32_t)f->is_pos), f->swap);
+	}
+	if (!id)
+		return first;
+	uint64_t *idx = tk_hashmap_get(&f->id_to_attr, id);
+	if (idx)
+		return f->attrs[*idx - 1];
+	if (!f->warned_no_attr) {
+		f->warned_no_attr = true;
+		tk_perf_warn(f, "record at 0x%llx has id %llu that no attr owns; using the first attr",
+			     (unsigned long long)r->offset, (unsigned long long)id);
+	}
+	return first;
+}
+
+void tk_perf_classify(tk_perf_file *f, tk_perf_record *r)
+{
+	r->attr = NULL;
+	memset(&r->sid, 0, sizeof r->sid);
+	r->has_time = false;
+	if (r->type >= TK_PERF_RECORD_HEADER_ATTR || f->n_attrs == 0)
+		return;
+	const tk_perf_attr *a = find_attr(f, r);
+	r->attr = a;
+	bool ok;
+	if (r->type == TK_PERF_RECORD_SAMPLE) {
+		if (!a->name)
+			tk_perf_name_attrs(f, true);
+		ok = tk_perf_parse_sample_head(r->data, r->size, a->sample_type, f->swap, &r->sid);
+	} else if (tk_perf_attr_flag(a, TK_PERF_ATTR_SAMPLE_ID_ALL)) {
+		ok = tk_perf_parse_trailer(r->data, r->size, a->sample_type, f->swap, &r->sid);
+	} else {
+		ok = false;
+	}
+	if (!ok)
+		memset(&r->sid, 0, sizeof r->sid);
+	r->has_time = (r->sid.present & TK_PERF_SAMPLE_TIME) != 0;
+}
