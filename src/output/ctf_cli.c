@@ -1,8 +1,121 @@
-/* Registry entry for ctf. Placeholder until the ctf reader lands: the
- * format is known by name but has no capabilities yet. */
+/* Registry entry for CTF: detection of trace directories, the native print
+ * styles ("babeltrace": babeltrace2's pretty text; "metadata": the TSDL
+ * text), info and stats. "json" and "text" go through the generic model
+ * printer with the tk_source adapter (ctf_source.c). */
+#include <stdio.h>
+#include <string.h>
+
 #include "convert/formats.h"
+#include "ctf/ctf_reader.h"
+#include "output/ctf_pretty.h"
+#include "output/ctf_report.h"
+#include "tracekit/ctf.h"
+
+typedef struct discard_ctx {
+	ctf_pretty *pretty;
+	const tk_cli_options *opt;
+} discard_ctx;
+
+static void on_discard(void *user, const ctf_discard *d)
+{
+	discard_ctx *c = user;
+	tk_writer *w;
+	if (tk_writer_open_memory(&w, NULL) != TK_OK)
+		return;
+	ctf_pretty_discard(c->pretty, w, d);
+	tk_put_char(w, 0);
+	size_t len;
+	const char *msg = tk_writer_data(w, &len);
+	if (c->opt->log && !c->opt->quiet)
+		c->opt->log(c->opt->log_user, 0, msg);
+	tk_writer_abort(w);
+}
+
+static bool in_window(const tk_cli_options *opt, const ctf_event_out *ev)
+{
+	if (!ev->has_clock)
+		return true;
+	if (opt->has_begin && ev->ns < 0)
+		return false;
+	if (opt->has_begin && (uint64_t)ev->ns < opt->begin_ns)
+		return false;
+	if (opt->has_end && ev->ns >= 0 && (uint64_t)ev->ns > opt->end_ns)
+		return false;
+	return true;
+}
+
+static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	ctf_reader *r;
+	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
+	if (st != TK_OK)
+		return st;
+	ctf_pretty p;
+	ctf_pretty_init(&p, out, opt->clock_gmt);
+	p.log = opt->log;
+	p.log_user = opt->log_user;
+	discard_ctx dc = {&p, opt};
+	r->on_discard = on_discard;
+	r->discard_user = &dc;
+	uint64_t n = 0;
+	const ctf_event_out *ev;
+	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
+		if (!in_window(opt, ev)) {
+			if (opt->has_end && ev->has_clock && ev->ns >= 0 && (uint64_t)ev->ns > opt->end_ns)
+				break;
+			continue;
+		}
+		ctf_pretty_event(&p, ev);
+		if (opt->limit && ++n >= opt->limit)
+			break;
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	ctf_reader_close(r);
+	return st;
+}
+
+static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	ctf_reader *r;
+	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
+	if (st != TK_OK)
+		return st;
+	for (size_t i = 0; i < r->n_traces; i++) {
+		const ctf_trace_class *tc = r->traces[i]->tc;
+		if (r->n_traces > 1) {
+			tk_put_str(out, "/* trace: ");
+			tk_put_str(out, r->traces[i]->dir);
+			tk_put_str(out, " */\n");
+		}
+		tk_put_mem(out, tc->text, tc->text_len);
+		if (tc->text_len && tc->text[tc->text_len - 1] != '\n')
+			tk_put_char(out, '\n');
+	}
+	ctf_reader_close(r);
+	return TK_OK;
+}
+
+static tk_status ctf_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	if (!strcmp(opt->style, "babeltrace"))
+		return print_babeltrace(path, opt, out, err);
+	if (!strcmp(opt->style, "metadata"))
+		return print_metadata(path, opt, out, err);
+	return TK_ERR_UNSUPPORTED;
+}
+
+static bool ctf_detect_dir(const char *path)
+{
+	return ctf_path_is_ctf(path);
+}
 
 const tk_format_ops tk_ctf_format_ops = {
 	.format = TK_FORMAT_CTF,
 	.name = "ctf",
+	.detect_dir = ctf_detect_dir,
+	.source_open = tk_ctf_source_open,
+	.info = tk_ctf_info,
+	.stats = tk_ctf_stats,
+	.print = ctf_print,
 };

@@ -1,0 +1,200 @@
+/* CTF 1.8 trace class: what the TSDL parser produces and the stream decoder
+ * consumes. Everything lives in the trace class's arena and is freed with
+ * it (ctf_trace_class_free). Field classes are trees: each use of a named
+ * type is a deep copy, so that a relative path inside it resolves in the
+ * context where it is used. Not thread-safe. */
+#ifndef TK_CTF_META_H
+#define TK_CTF_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "tracekit/tracekit.h"
+
+typedef enum ctf_fc_type {
+	CTF_FC_INT,
+	CTF_FC_ENUM, /* an int with mappings */
+	CTF_FC_FLOAT,
+	CTF_FC_STRING,
+	CTF_FC_STRUCT,
+	CTF_FC_VARIANT,
+	CTF_FC_ARRAY,
+	CTF_FC_SEQUENCE,
+} ctf_fc_type;
+
+/* Dynamic scopes, in decoding order. */
+typedef enum ctf_scope {
+	CTF_SCOPE_PACKET_HEADER,
+	CTF_SCOPE_PACKET_CONTEXT,
+	CTF_SCOPE_EVENT_HEADER,
+	CTF_SCOPE_EVENT_COMMON_CONTEXT,
+	CTF_SCOPE_EVENT_CONTEXT,
+	CTF_SCOPE_EVENT_PAYLOAD,
+	CTF_SCOPE_COUNT,
+} ctf_scope;
+
+/* Roles of special fields (the decoder acts on them). */
+typedef enum ctf_meaning {
+	CTF_MEANING_NONE = 0,
+	CTF_MEANING_MAGIC,
+	CTF_MEANING_UUID,
+	CTF_MEANING_STREAM_ID,
+	CTF_MEANING_STREAM_INSTANCE_ID,
+	CTF_MEANING_PACKET_SIZE,
+	CTF_MEANING_CONTENT_SIZE,
+	CTF_MEANING_TS_BEGIN,
+	CTF_MEANING_TS_END,
+	CTF_MEANING_EVENTS_DISCARDED,
+	CTF_MEANING_PACKET_SEQ_NUM,
+	CTF_MEANING_EVENT_ID,
+} ctf_meaning;
+
+#define CTF_MAX_PATH 16
+
+/* Where a sequence's length or a variant's tag lives, resolved once. */
+typedef struct ctf_field_ref {
+	bool relative;       /* true: `up` structs outward from the referring field */
+	ctf_scope scope;     /* absolute: the root scope */
+	unsigned up;         /* relative: 0 = the innermost enclosing struct */
+	unsigned n;          /* path length */
+	uint16_t idx[CTF_MAX_PATH]; /* member indexes from the start struct */
+	const struct ctf_fc *target;
+} ctf_field_ref;
+
+typedef struct ctf_mapping {
+	const char *label;
+	int64_t lo, hi; /* compare as unsigned when the container is unsigned */
+} ctf_mapping;
+
+typedef struct ctf_member ctf_member;
+
+/* A variant option chosen by a range of tag values. */
+typedef struct ctf_var_range {
+	int64_t lo, hi;
+	size_t option;
+} ctf_var_range;
+typedef struct ctf_fc ctf_fc;
+
+struct ctf_fc {
+	ctf_fc_type type;
+	unsigned align;   /* bits */
+	/* INT / ENUM */
+	unsigned size;    /* bits */
+	bool is_signed;
+	bool little_endian;
+	uint8_t byte_order; /* as written: 0 native, 1 le, 2 be (native resolved at finish) */
+	uint8_t base;     /* 2, 8, 10, 16 */
+	bool encoded;     /* encoding = UTF8/ASCII: a character */
+	int clock;        /* index in trace clocks, -1 = none */
+	const char *clock_name; /* map = clock.NAME.value, resolved at finish */
+	ctf_meaning meaning;
+	/* ENUM */
+	ctf_mapping *maps;
+	size_t n_maps;
+	/* FLOAT */
+	unsigned exp_dig, mant_dig;
+	/* STRUCT / VARIANT */
+	ctf_member *members;
+	size_t n_members;
+	/* VARIANT: tag; ARRAY: length; SEQUENCE: length ref */
+	const char *path; /* unresolved tag / length path text */
+	ctf_field_ref ref;
+	const ctf_fc *elem;
+	uint64_t length;
+	ctf_var_range *ranges; /* VARIANT: resolved selection */
+	size_t n_ranges;
+	bool elem_is_text; /* array/sequence of 8-bit encoded ints: printed as a string */
+	/* babeltrace2 keeps only some fields in its IR (see ctf_meta_update_in_ir) */
+	bool in_ir;
+	bool depended_on;
+	uint64_t min_bits; /* smallest encoded size: bounds array lengths */
+	/* model view, built after resolution */
+	tk_field_class *model;
+};
+
+struct ctf_member {
+	const char *name; /* one leading underscore already stripped */
+	const char *orig_name; /* as written (variant options match enum labels with it) */
+	ctf_fc *fc;
+};
+
+typedef struct ctf_clock {
+	tk_clock_info info; /* name, uuid, description, freq, ... */
+	bool has_uuid;
+	uint8_t uuid[16];
+	/* normalised: offset_cycles < freq */
+	int64_t offset_s;
+	uint64_t offset_cycles;
+} ctf_clock;
+
+typedef struct ctf_event_class {
+	tk_event_class info;
+	ctf_fc *context; /* or NULL */
+	ctf_fc *payload; /* or NULL */
+	bool has_id;
+	bool has_stream_id;
+	uint64_t n_seen; /* events read so far (stats) */
+} ctf_event_class;
+
+typedef struct ctf_stream_class {
+	uint64_t id;
+	bool has_id;
+	ctf_fc *packet_context;
+	ctf_fc *event_header;
+	ctf_fc *event_context;
+	int clock; /* default clock, -1 = none */
+	ctf_event_class **events; /* by position */
+	size_t n_events;
+	/* event id -> position: dense table for small ids, else linear search */
+	int32_t *by_id;
+	size_t by_id_len;
+	bool ts_begin_end;    /* packet context has timestamp_begin and _end */
+	bool has_discarded;
+	bool has_seq_num;
+	tk_stream_class info;
+} ctf_stream_class;
+
+typedef struct ctf_trace_class {
+	tk_arena arena;
+	unsigned major, minor;
+	bool has_uuid;
+	uint8_t uuid[16];
+	bool little_endian; /* trace byte order */
+	bool has_byte_order;
+	ctf_fc *packet_header;
+	tk_env_entry *env;
+	size_t n_env;
+	ctf_clock *clocks;
+	size_t n_clocks;
+	ctf_stream_class **streams;
+	size_t n_streams;
+	/* events declared before their stream, with no stream_id */
+	tk_log_fn log;
+	void *log_user;
+	char *text; /* TSDL text (NUL-terminated), owned */
+	size_t text_len;
+	tk_trace_info info;
+} ctf_trace_class;
+
+/* Parses TSDL text into a trace class. name is used in error messages.
+ * Warnings (unknown attributes...) go to log. */
+tk_status ctf_trace_class_parse(const char *text, size_t len, const char *name, tk_log_fn log,
+				void *log_user, ctf_trace_class **out, tk_error *err);
+/* Reads `metadata` (text or packetized) from a file. */
+tk_status ctf_metadata_read_file(const char *path, char **text, size_t *len, bool *packetized,
+				 tk_error *err);
+/* Unpacks packetized metadata in memory into text (malloc'd). */
+tk_status ctf_metadata_unpack(const uint8_t *data, size_t size, char **text, size_t *len,
+			      tk_error *err);
+void ctf_trace_class_free(ctf_trace_class *tc);
+
+ctf_stream_class *ctf_trace_class_stream(const ctf_trace_class *tc, uint64_t id);
+ctf_event_class *ctf_stream_class_event(const ctf_stream_class *sc, uint64_t id);
+
+/* Resolves paths, in-IR flags, model classes, special fields.
+ * Called by the parser at the end. */
+tk_status ctf_trace_class_finish(ctf_trace_class *tc, tk_error *err);
+
+#endif

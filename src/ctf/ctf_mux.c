@@ -1,0 +1,481 @@
+/* Discovery of the traces below a path and the merge of all their streams
+ * by time (a binary heap keyed on each stream's next event). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ctf/ctf_reader.h"
+#include "ctf/ctf_stream.h"
+
+#define MAX_TRACES 4096
+#define MAX_DEPTH 16
+
+static bool is_dir(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static bool is_file(const char *p, uint64_t *size)
+{
+	struct stat sb;
+	if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return false;
+	if (size)
+		*size = (uint64_t)sb.st_size;
+	return true;
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	size_t n = la;
+	if (n && s[n - 1] != '/')
+		s[n++] = '/';
+	memcpy(s + n, b, lb + 1);
+	return s;
+}
+
+static bool has_metadata(const char *dir)
+{
+	char *m = join(dir, "metadata");
+	bool ok = m && is_file(m, NULL);
+	free(m);
+	return ok;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of a directory's entries (no dot files). */
+static tk_status list_dir(const char *dir, char ***out, size_t *n_out, tk_error *err)
+{
+	*out = NULL;
+	*n_out = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open directory %s: %s", dir, strerror(errno));
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **nv = realloc(v, cap * sizeof *v);
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		if (!(v[n] = strdup(e->d_name)))
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof *v, cmp_str);
+	*out = v;
+	*n_out = n;
+	return TK_OK;
+nomem:
+	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Collects trace directories below dir (sorted, depth-limited). */
+static tk_status find_traces(const char *dir, unsigned depth, char ***dirs, size_t *n, size_t *cap, tk_error *err)
+{
+	if (has_metadata(dir)) {
+		if (*n == MAX_TRACES)
+			return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "more than %d traces below the path", MAX_TRACES);
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 8;
+			char **nd = realloc(*dirs, nc * sizeof *nd);
+			if (!nd)
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			*dirs = nd;
+			*cap = nc;
+		}
+		if (!((*dirs)[*n] = strdup(dir)))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		(*n)++;
+		return TK_OK;
+	}
+	if (depth >= MAX_DEPTH)
+		return TK_OK;
+	char **names;
+	size_t nn;
+	tk_status st = list_dir(dir, &names, &nn, err);
+	if (st != TK_OK)
+		return st;
+	for (size_t i = 0; i < nn && st == TK_OK; i++) {
+		char *sub = join(dir, names[i]);
+		if (!sub) {
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			break;
+		}
+		if (is_dir(sub))
+			st = find_traces(sub, depth + 1, dirs, n, cap, err);
+		free(sub);
+	}
+	free_list(names, nn);
+	return st;
+}
+
+bool ctf_path_is_ctf(const char *path)
+{
+	uint64_t size;
+	if (is_file(path, &size)) {
+		const char *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		return strcmp(base, "metadata") == 0;
+	}
+	if (!is_dir(path))
+		return false;
+	if (has_metadata(path))
+		return true;
+	char **dirs = NULL;
+	size_t n = 0, cap = 0;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = find_traces(path, 1, &dirs, &n, &cap, &err);
+	free_list(dirs, n);
+	return st == TK_OK && n > 0;
+}
+
+static void stream_free(ctf_stream *s)
+{
+	if (!s)
+		return;
+	tk_input_close(s->in);
+	free_list(s->files, s->n_files);
+	free(s->name);
+	tk_arena_free(&s->pkt_arena);
+	tk_arena_free(&s->ev_arena);
+	free(s);
+}
+
+static void trace_free(ctf_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_streams; i++)
+		stream_free(t->streams[i]);
+	free(t->streams);
+	ctf_trace_class_free(t->tc);
+	free(t->dir);
+	free(t->name);
+	free(t);
+}
+
+static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name, uint64_t *order, ctf_trace **out,
+			    tk_error *err)
+{
+	*out = NULL;
+	ctf_trace *t = calloc(1, sizeof *t);
+	if (!t || !(t->dir = strdup(dir))) {
+		free(t);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	t->reader = r;
+	char *mpath = join(dir, "metadata");
+	char *text = NULL;
+	size_t len;
+	bool packetized;
+	tk_status st = mpath ? ctf_metadata_read_file(mpath, &text, &len, &packetized, err)
+			     : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	if (st == TK_OK) {
+		tk_error_set_file(err, mpath);
+		st = ctf_trace_class_parse(text, len, mpath, r->log, r->log_user, &t->tc, err);
+	}
+	free(text);
+	free(mpath);
+	if (st != TK_OK)
+		goto fail;
+	/* babeltrace2's trace name: hostname, then the path below the common parent */
+	const char *host = NULL;
+	for (size_t i = 0; i < t->tc->n_env; i++)
+		if (!strcmp(t->tc->env[i].key, "hostname") && !t->tc->env[i].is_int)
+			host = t->tc->env[i].str;
+	size_t nl = (host ? strlen(host) : 0) + strlen(rel_name) + 2;
+	t->name = malloc(nl);
+	if (!t->name) {
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	snprintf(t->name, nl, "%s%s%s", host ? host : "", host && rel_name[0] ? "/" : "", rel_name);
+	char **names;
+	size_t nn;
+	if ((st = list_dir(dir, &names, &nn, err)) != TK_OK)
+		goto fail;
+	t->streams = calloc(nn + 1, sizeof *t->streams);
+	if (!t->streams) {
+		free_list(names, nn);
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		if (!strcmp(names[i], "metadata"))
+			continue;
+		char *p = join(dir, names[i]);
+		uint64_t size;
+		if (!p || !is_file(p, &size) || size == 0) {
+			free(p);
+			if (!p) {
+				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				break;
+			}
+			continue;
+		}
+		ctf_stream *s = calloc(1, sizeof *s);
+		char **files = malloc(sizeof *files);
+		char *name = strdup(p);
+		if (!s || !files || !name) {
+			free(s);
+			free(files);
+			free(name);
+			free(p);
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			break;
+		}
+		files[0] = p;
+		s->files = files;
+		s->n_files = 1;
+		s->name = name;
+		s->trace = t;
+		s->order = (*order)++;
+		s->prev_disc = s->prev_seq = s->prev_begin = s->prev_end = UINT64_MAX;
+		tk_arena_init(&s->pkt_arena, 16 * 1024);
+		tk_arena_init(&s->ev_arena, 16 * 1024);
+		s->pkt_arena.limit = s->ev_arena.limit = (size_t)1 << 30;
+		s->stream_id = t->n_streams;
+		t->streams[t->n_streams++] = s;
+	}
+	free_list(names, nn);
+	if (st != TK_OK)
+		goto fail;
+	*out = t;
+	return TK_OK;
+fail:
+	trace_free(t);
+	return st;
+}
+
+void ctf_reader_close(ctf_reader *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_traces; i++)
+		trace_free(r->traces[i]);
+	free(r->traces);
+	free(r->heap);
+	free(r);
+}
+
+tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err)
+{
+	*out = NULL;
+	tk_error_set_file(err, path);
+	ctf_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	r->log = log;
+	r->log_user = log_user;
+	char *root = NULL;
+	uint64_t size;
+	if (is_file(path, &size)) {
+		/* a metadata file names its directory */
+		const char *slash = strrchr(path, '/');
+		root = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	} else {
+		root = strdup(path);
+	}
+	char **dirs = NULL;
+	size_t n = 0, cap = 0;
+	tk_status st = root ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	if (st == TK_OK && !is_dir(root))
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "not a directory: %s", root);
+	if (st == TK_OK)
+		st = find_traces(root, 0, &dirs, &n, &cap, err);
+	if (st == TK_OK && n == 0)
+		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no CTF trace (no metadata file) below %s", root);
+	if (st == TK_OK) {
+		r->traces = calloc(n, sizeof *r->traces);
+		if (!r->traces)
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	/* names relative to the common parent when there are several traces */
+	size_t common = 0;
+	if (st == TK_OK && n > 1) {
+		common = strlen(dirs[0]);
+		for (size_t i = 1; i < n; i++) {
+			size_t k = 0;
+			while (k < common && dirs[i][k] == dirs[0][k])
+				k++;
+			common = k;
+		}
+		while (common > 0 && dirs[0][common - 1] != '/')
+			common--;
+	}
+	uint64_t order = 0;
+	for (size_t i = 0; st == TK_OK && i < n; i++) {
+		const char *rel = n > 1 ? dirs[i] + common : "";
+		st = open_trace(r, dirs[i], rel, &order, &r->traces[i], err);
+		if (st == TK_OK)
+			r->n_traces++;
+	}
+	free_list(dirs, n);
+	free(root);
+	if (st != TK_OK) {
+		ctf_reader_close(r);
+		return st;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < r->n_traces; i++)
+		total += r->traces[i]->n_streams;
+	r->heap = calloc(total + 1, sizeof *r->heap);
+	if (!r->heap) {
+		ctf_reader_close(r);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	*out = r;
+	return TK_OK;
+}
+
+/* ---- discarded items ---- */
+
+void ctf_stream_report_discards(ctf_stream *s)
+{
+	ctf_reader *r = s->trace->reader;
+	if (!r || !r->on_discard)
+		return;
+	const ctf_trace_class *tc = s->trace->tc;
+	const ctf_clock *clk = s->sc->clock >= 0 ? &tc->clocks[s->sc->clock] : NULL;
+	ctf_discard d;
+	/* events: the counter is free-running, report the difference */
+	if (s->cur_disc != UINT64_MAX &&
+	    ((s->prev_disc == UINT64_MAX && s->cur_disc != 0) ||
+	     (s->prev_disc != UINT64_MAX && s->cur_disc != s->prev_disc))) {
+		memset(&d, 0, sizeof d);
+		d.stream = s;
+		uint64_t b, e;
+		if (s->prev_disc == UINT64_MAX) {
+			d.count = UINT64_MAX;
+			b = s->cur_begin;
+			e = s->cur_end;
+		} else {
+			d.count = s->cur_disc - s->prev_disc;
+			b = s->prev_end;
+			e = s->cur_end;
+		}
+		d.has_range = clk && s->sc->ts_begin_end && b != UINT64_MAX && e != UINT64_MAX &&
+			      ctf_clock_ns(clk, b, &d.begin_ns) && ctf_clock_ns(clk, e, &d.end_ns);
+		r->on_discard(r->discard_user, &d);
+	}
+	/* packets: a gap in packet_seq_num */
+	if (s->cur_seq != UINT64_MAX && s->prev_seq != UINT64_MAX && s->cur_seq > s->prev_seq + 1) {
+		memset(&d, 0, sizeof d);
+		d.stream = s;
+		d.packets = true;
+		d.count = s->cur_seq - s->prev_seq - 1;
+		d.has_range = clk && s->sc->ts_begin_end && s->prev_end != UINT64_MAX && s->cur_begin != UINT64_MAX &&
+			      ctf_clock_ns(clk, s->prev_end, &d.begin_ns) && ctf_clock_ns(clk, s->cur_begin, &d.end_ns);
+		r->on_discard(r->discard_user, &d);
+	}
+}
+
+/* ---- merge ---- */
+
+static bool before(const ctf_stream *a, const ctf_stream *b)
+{
+	if (a->ev.has_clock && b->ev.has_clock && a->ev.ns != b->ev.ns)
+		return a->ev.ns < b->ev.ns;
+	return a->order < b->order;
+}
+
+static void sift_down(ctf_reader *r, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < r->heap_n && before(r->heap[l], r->heap[m]))
+			m = l;
+		if (l + 1 < r->heap_n && before(r->heap[l + 1], r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		ctf_stream *t = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = t;
+		i = m;
+	}
+}
+
+static void sift_up(ctf_reader *r, size_t i)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!before(r->heap[i], r->heap[p]))
+			return;
+		ctf_stream *t = r->heap[i];
+		r->heap[i] = r->heap[p];
+		r->heap[p] = t;
+		i = p;
+	}
+}
+
+tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
+{
+	tk_status st;
+	if (!r->started) {
+		r->started = true;
+		for (size_t i = 0; i < r->n_traces; i++)
+			for (size_t j = 0; j < r->traces[i]->n_streams; j++) {
+				ctf_stream *s = r->traces[i]->streams[j];
+				st = ctf_stream_advance(s, err);
+				if (st == TK_END)
+					continue;
+				if (st != TK_OK)
+					return st;
+				r->heap[r->heap_n++] = s;
+				sift_up(r, r->heap_n - 1);
+			}
+	} else if (r->heap_n) {
+		/* the event returned last time is consumed: advance its stream */
+		ctf_stream *s = r->heap[0];
+		st = ctf_stream_advance(s, err);
+		if (st == TK_END) {
+			r->heap[0] = r->heap[--r->heap_n];
+			if (r->heap_n)
+				sift_down(r, 0);
+		} else if (st != TK_OK) {
+			r->heap_n = 0;
+			return st;
+		} else {
+			sift_down(r, 0);
+		}
+	}
+	if (!r->heap_n)
+		return TK_END;
+	*out = &r->heap[0]->ev;
+	return TK_OK;
+}

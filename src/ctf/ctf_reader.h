@@ -1,0 +1,110 @@
+/* CTF trace reading: discovery of the traces below a path, data streams
+ * (packets, events, clocks, discarded-item accounting) and the merge of
+ * all streams of all traces by time.
+ *
+ * ctf_reader_next() returns borrowed events valid until the next call.
+ * Errors carry the data file name and byte offset. Not thread-safe. */
+#ifndef TK_CTF_READER_H
+#define TK_CTF_READER_H
+
+#include "base/arena.h"
+#include "base/input.h"
+#include "ctf/ctf_decode.h"
+#include "ctf/ctf_meta.h"
+
+typedef struct ctf_trace ctf_trace;
+typedef struct ctf_stream ctf_stream;
+
+/* A discarded events/packets report (babeltrace2's WARNING lines). */
+typedef struct ctf_discard {
+	const ctf_stream *stream;
+	bool packets;        /* false: events */
+	uint64_t count;      /* UINT64_MAX: unknown */
+	bool has_range;
+	int64_t begin_ns, end_ns;
+} ctf_discard;
+
+typedef void (*ctf_discard_fn)(void *user, const ctf_discard *d);
+
+typedef struct ctf_event_out {
+	ctf_stream *stream;
+	const ctf_trace *trace;
+	const ctf_stream_class *sc;
+	const ctf_event_class *ec;
+	bool has_clock;
+	uint64_t clock_raw;
+	int64_t ns; /* from the clock origin */
+	const tk_value *packet_header, *packet_context, *header, *common_context, *context, *payload;
+	uint64_t offset; /* byte offset of the event in its file */
+	int64_t cpu;     /* packet context cpu_id, -1 when absent */
+} ctf_event_out;
+
+struct ctf_reader;
+
+struct ctf_trace {
+	struct ctf_reader *reader;
+	char *dir;
+	char *name; /* babeltrace2's trace name (relative to the common parent) */
+	ctf_trace_class *tc;
+	ctf_stream **streams;
+	size_t n_streams;
+};
+
+struct ctf_stream {
+	ctf_trace *trace;
+	char **files;   /* several with LTTng tracefile rotation */
+	size_t n_files, cur_file;
+	char *name;     /* data file path as babeltrace2 names the stream */
+	tk_input *in;
+	const uint8_t *data;
+	uint64_t size;
+	const ctf_stream_class *sc;
+	uint64_t stream_id;  /* babeltrace2's stream ID */
+	uint64_t order;      /* discovery order, breaks time ties */
+	uint64_t pkt_off;    /* current packet's byte offset */
+	uint64_t pkt_bytes;
+	bool in_packet;
+	tk_arena pkt_arena, ev_arena;
+	ctf_decoder dec;
+	tk_value *pkt_header, *pkt_ctx;
+	int64_t cpu;
+	/* snapshots of the previous and current packet (UINT64_MAX = none) */
+	uint64_t prev_disc, prev_seq, prev_begin, prev_end;
+	uint64_t cur_disc, cur_seq, cur_begin, cur_end;
+	/* lookahead */
+	bool has_event;
+	bool ended;
+	bool failed;
+	tk_error err;
+	ctf_event_out ev;
+	uint64_t n_events, n_packets;
+};
+
+typedef struct ctf_reader {
+	ctf_trace **traces;
+	size_t n_traces;
+	ctf_stream **heap;
+	size_t heap_n;
+	bool started;
+	tk_log_fn log;
+	void *log_user;
+	ctf_discard_fn on_discard;
+	void *discard_user;
+	bool has_begin;
+	int64_t begin_ns;
+} ctf_reader;
+
+/* Finds every trace below path (a trace dir, a metadata file, or a dir
+ * holding traces) and opens their metadata and data streams. */
+tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err);
+void ctf_reader_close(ctf_reader *r);
+/* TK_OK with *out, TK_END, or an error (err has file and offset). */
+tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err);
+
+/* ns from the clock origin the way babeltrace2 computes it; false on overflow. */
+bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns);
+/* True when path is a CTF trace directory, a metadata file, or a
+ * directory with CTF traces below it. */
+bool ctf_path_is_ctf(const char *path);
+
+#endif

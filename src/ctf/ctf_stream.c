@@ -1,0 +1,286 @@
+/* One data stream: its packets one after the other (over several files
+ * with tracefile rotation), each event decoded with the stream class's
+ * field classes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf/ctf_reader.h"
+#include "ctf/ctf_stream.h"
+
+#define NS_PER_S 1000000000LL
+
+static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
+{
+	if (freq == 1000000000ULL)
+		return cycles;
+	double d = (1e9 * (double)cycles) / (double)freq;
+	return d >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+}
+
+bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns)
+{
+	uint64_t freq = c->info.freq;
+	int64_t v;
+	if (__builtin_mul_overflow(c->offset_s, NS_PER_S, &v))
+		return false;
+	uint64_t off_ns = ns_from_value(freq, c->offset_cycles);
+	if (off_ns > INT64_MAX || __builtin_add_overflow(v, (int64_t)off_ns, &v))
+		return false;
+	uint64_t secs = cycles / freq;
+	int64_t secs_ns;
+	if (secs > INT64_MAX || __builtin_mul_overflow((int64_t)secs, NS_PER_S, &secs_ns) ||
+	    __builtin_add_overflow(v, secs_ns, &v))
+		return false;
+	uint64_t rem_ns = ns_from_value(freq, cycles % freq);
+	if (rem_ns > INT64_MAX || __builtin_add_overflow(v, (int64_t)rem_ns, &v))
+		return false;
+	*ns = v;
+	return true;
+}
+
+static tk_status open_file(ctf_stream *s, size_t idx, tk_error *err)
+{
+	tk_input_close(s->in);
+	s->in = NULL;
+	s->cur_file = idx;
+	tk_error_set_file(err, s->files[idx]);
+	tk_status st = tk_input_open(s->files[idx], &s->in, err);
+	if (st != TK_OK)
+		return st;
+	s->size = tk_input_size(s->in);
+	s->data = tk_input_data(s->in);
+	s->pkt_off = 0;
+	s->in_packet = false;
+	return TK_OK;
+}
+
+/* Reads the packet header and context at s->pkt_off; TK_END at the end. */
+static tk_status begin_packet(ctf_stream *s, tk_error *err)
+{
+	tk_status st;
+	for (;;) {
+		if (!s->in) {
+			if ((st = open_file(s, 0, err)) != TK_OK)
+				return st;
+		}
+		if (s->pkt_off < s->size)
+			break;
+		if (s->cur_file + 1 >= s->n_files)
+			return TK_END;
+		if ((st = open_file(s, s->cur_file + 1, err)) != TK_OK)
+			return st;
+	}
+	tk_error_set_file(err, s->files[s->cur_file]);
+	const ctf_trace_class *tc = s->trace->tc;
+	tk_arena_reset(&s->pkt_arena);
+	ctf_decoder *d = &s->dec;
+	d->buf = s->data + s->pkt_off;
+	d->limit_bits = (s->size - s->pkt_off) * 8;
+	d->pos = 0;
+	d->file_off = s->pkt_off;
+	d->arena = &s->pkt_arena;
+	memset(d->roots, 0, sizeof d->roots);
+	memset(d->meaning_set, 0, sizeof d->meaning_set);
+	s->pkt_header = NULL;
+	s->pkt_ctx = NULL;
+	if (tc->packet_header) {
+		d->what = "packet header";
+		if ((st = ctf_decode_scope(d, tc->packet_header, CTF_SCOPE_PACKET_HEADER, &s->pkt_header, err)) != TK_OK)
+			return st;
+		if (d->meaning_set[CTF_MEANING_MAGIC] && d->meaning_val[CTF_MEANING_MAGIC] != 0xC1FC1FC1u)
+			return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+					    "bad packet magic 0x%08llx (expected 0xc1fc1fc1)",
+					    (unsigned long long)d->meaning_val[CTF_MEANING_MAGIC]);
+		const ctf_fc *ph = tc->packet_header;
+		for (size_t i = 0; i < ph->n_members; i++) {
+			const ctf_fc *m = ph->members[i].fc;
+			if (m->meaning != CTF_MEANING_UUID || !tc->has_uuid)
+				continue;
+			const tk_value *a = &s->pkt_header->v.list.items[i];
+			for (size_t k = 0; k < 16 && k < a->v.list.n; k++)
+				if ((uint8_t)a->v.list.items[k].v.u != tc->uuid[k])
+					return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+							    "packet UUID does not match the metadata's trace UUID");
+		}
+	}
+	const ctf_stream_class *sc;
+	if (d->meaning_set[CTF_MEANING_STREAM_ID]) {
+		uint64_t id = d->meaning_val[CTF_MEANING_STREAM_ID];
+		sc = ctf_trace_class_stream(tc, id);
+		if (!sc)
+			return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off, "packet refers to unknown stream class %llu",
+					    (unsigned long long)id);
+	} else if (tc->n_streams == 1) {
+		sc = tc->streams[0];
+	} else {
+		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+				    tc->n_streams ? "packet without a stream_id in a trace with several stream classes"
+						  : "data stream in a trace whose metadata declares no stream");
+	}
+	if (s->sc && s->sc != sc)
+		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off, "stream class changes from %llu to %llu within a stream",
+				    (unsigned long long)s->sc->id, (unsigned long long)sc->id);
+	s->sc = sc;
+	if (sc->packet_context) {
+		d->what = "packet context";
+		if ((st = ctf_decode_scope(d, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT, &s->pkt_ctx, err)) != TK_OK)
+			return st;
+	}
+	uint64_t avail_bits = (s->size - s->pkt_off) * 8;
+	uint64_t psize = d->meaning_set[CTF_MEANING_PACKET_SIZE] ? d->meaning_val[CTF_MEANING_PACKET_SIZE] : UINT64_MAX;
+	uint64_t csize = d->meaning_set[CTF_MEANING_CONTENT_SIZE] ? d->meaning_val[CTF_MEANING_CONTENT_SIZE] : UINT64_MAX;
+	if (psize == UINT64_MAX)
+		psize = csize != UINT64_MAX ? (csize + 7) & ~(uint64_t)7 : avail_bits;
+	if (csize == UINT64_MAX)
+		csize = psize;
+	if (psize % 8 || psize > avail_bits || csize > psize || csize < d->pos || psize == 0)
+		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+				    "bad packet size: packet_size=%llu bits, content_size=%llu bits, %llu bits left in "
+				    "the file, headers take %llu bits",
+				    (unsigned long long)psize, (unsigned long long)csize, (unsigned long long)avail_bits,
+				    (unsigned long long)d->pos);
+	d->limit_bits = csize;
+	s->pkt_bytes = psize / 8;
+	s->in_packet = true;
+	s->n_packets++;
+	/* snapshots for discarded-item accounting */
+	s->cur_disc = d->meaning_set[CTF_MEANING_EVENTS_DISCARDED] ? d->meaning_val[CTF_MEANING_EVENTS_DISCARDED]
+								    : UINT64_MAX;
+	s->cur_seq = d->meaning_set[CTF_MEANING_PACKET_SEQ_NUM] ? d->meaning_val[CTF_MEANING_PACKET_SEQ_NUM] : UINT64_MAX;
+	s->cur_begin = d->meaning_set[CTF_MEANING_TS_BEGIN] ? d->meaning_val[CTF_MEANING_TS_BEGIN] : UINT64_MAX;
+	s->cur_end = d->meaning_set[CTF_MEANING_TS_END] ? d->meaning_val[CTF_MEANING_TS_END] : UINT64_MAX;
+	if (s->cur_begin != UINT64_MAX)
+		ctf_decoder_set_clock(d, s->cur_begin);
+	s->cpu = -1;
+	if (sc->packet_context && s->pkt_ctx)
+		for (size_t i = 0; i < sc->packet_context->n_members; i++)
+			if (!strcmp(sc->packet_context->members[i].name, "cpu_id") &&
+			    (sc->packet_context->members[i].fc->type == CTF_FC_INT ||
+			     sc->packet_context->members[i].fc->type == CTF_FC_ENUM))
+				s->cpu = (int64_t)s->pkt_ctx->v.list.items[i].v.u;
+	ctf_stream_report_discards(s);
+	return TK_OK;
+}
+
+static void end_packet(ctf_stream *s)
+{
+	s->prev_disc = s->cur_disc;
+	s->prev_seq = s->cur_seq;
+	s->prev_begin = s->cur_begin;
+	s->prev_end = s->cur_end;
+	s->pkt_off += s->pkt_bytes;
+	s->in_packet = false;
+}
+
+tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
+{
+	tk_status st;
+	s->has_event = false;
+	if (s->ended)
+		return TK_END;
+	if (s->failed) {
+		*err = s->err;
+		return err->status;
+	}
+	ctf_decoder *d = &s->dec;
+	for (;;) {
+		if (!s->in_packet) {
+			st = begin_packet(s, err);
+			if (st == TK_END) {
+				s->ended = true;
+				return TK_END;
+			}
+			if (st != TK_OK)
+				goto failed;
+		}
+		if (d->pos < d->limit_bits)
+			break;
+		end_packet(s);
+	}
+	tk_error_set_file(err, s->files[s->cur_file]);
+	const ctf_stream_class *sc = s->sc;
+	tk_arena_reset(&s->ev_arena);
+	d->arena = &s->ev_arena;
+	uint64_t ev_off = s->pkt_off + d->pos / 8;
+	d->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
+	d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
+	d->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
+	d->roots[CTF_SCOPE_EVENT_PAYLOAD] = NULL;
+	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
+	ctf_event_out *ev = &s->ev;
+	memset(ev, 0, sizeof *ev);
+	tk_value *v;
+	if (sc->event_header) {
+		d->what = "event header";
+		if ((st = ctf_decode_scope(d, sc->event_header, CTF_SCOPE_EVENT_HEADER, &v, err)) != TK_OK)
+			goto failed;
+		ev->header = v;
+	}
+	const ctf_event_class *ec;
+	if (d->meaning_set[CTF_MEANING_EVENT_ID]) {
+		uint64_t id = d->meaning_val[CTF_MEANING_EVENT_ID];
+		ec = ctf_stream_class_event(sc, id);
+		if (!ec) {
+			st = tk_error_set(err, TK_ERR_FORMAT, ev_off, "no event class with id %llu in stream class %llu",
+					  (unsigned long long)id, (unsigned long long)sc->id);
+			goto failed;
+		}
+	} else if (sc->n_events == 1) {
+		ec = sc->events[0];
+	} else {
+		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
+				  sc->n_events ? "event without an id in a stream class with several event classes"
+					       : "event in a stream class without event classes");
+		goto failed;
+	}
+	if (sc->event_context) {
+		d->what = "stream event context";
+		if ((st = ctf_decode_scope(d, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT, &v, err)) != TK_OK)
+			goto failed;
+		ev->common_context = v;
+	}
+	if (ec->context) {
+		d->what = "event context";
+		if ((st = ctf_decode_scope(d, ec->context, CTF_SCOPE_EVENT_CONTEXT, &v, err)) != TK_OK)
+			goto failed;
+		ev->context = v;
+	}
+	if (ec->payload) {
+		d->what = "event payload";
+		if ((st = ctf_decode_scope(d, ec->payload, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) != TK_OK)
+			goto failed;
+		ev->payload = v;
+	}
+	if (d->pos == (ev_off - s->pkt_off) * 8 && (d->pos & 7) == 0) {
+		/* an event of zero bits would loop forever */
+		st = tk_error_set(err, TK_ERR_FORMAT, ev_off, "event of size zero in packet content");
+		goto failed;
+	}
+	ev->stream = s;
+	ev->trace = s->trace;
+	ev->sc = sc;
+	ev->ec = ec;
+	ev->packet_header = s->pkt_header;
+	ev->packet_context = s->pkt_ctx;
+	ev->offset = ev_off;
+	ev->cpu = s->cpu;
+	if (sc->clock >= 0) {
+		ev->has_clock = true;
+		ev->clock_raw = d->clock;
+		if (!ctf_clock_ns(&s->trace->tc->clocks[sc->clock], d->clock, &ev->ns)) {
+			st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
+					  "clock value %llu cannot be converted to ns from origin (overflow)",
+					  (unsigned long long)d->clock);
+			goto failed;
+		}
+	}
+	s->has_event = true;
+	s->n_events++;
+	((ctf_event_class *)ec)->n_seen++;
+	return TK_OK;
+failed:
+	s->failed = true;
+	s->err = *err;
+	return st;
+}

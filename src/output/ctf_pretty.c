@@ -1,0 +1,395 @@
+/* babeltrace2 pretty output for CTF events (see ctf_pretty.h). */
+#include "output/ctf_pretty.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NS_PER_S 1000000000LL
+
+void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt)
+{
+	memset(p, 0, sizeof *p);
+	p->w = w;
+	p->gmt = gmt;
+	tzset();
+}
+
+static void put_2d(char *b, int v)
+{
+	b[0] = (char)('0' + v / 10 % 10);
+	b[1] = (char)('0' + v % 10);
+}
+
+/* babeltrace2's print_timestamp_wall. */
+static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
+{
+	int64_t ts_sec = ns / NS_PER_S, ts_nsec = ns % NS_PER_S;
+	uint64_t sec_abs, nsec_abs;
+	bool neg;
+	if (ts_sec >= 0 && ts_nsec >= 0) {
+		neg = false;
+		sec_abs = (uint64_t)ts_sec;
+		nsec_abs = (uint64_t)ts_nsec;
+	} else if (ts_sec > 0 && ts_nsec < 0) {
+		neg = false;
+		sec_abs = (uint64_t)(ts_sec - 1);
+		nsec_abs = (uint64_t)(NS_PER_S + ts_nsec);
+	} else if (ts_sec == 0 && ts_nsec < 0) {
+		neg = true;
+		sec_abs = 0;
+		nsec_abs = (uint64_t)-ts_nsec;
+	} else if (ts_sec < 0 && ts_nsec > 0) {
+		neg = true;
+		sec_abs = (uint64_t)-(ts_sec + 1);
+		nsec_abs = (uint64_t)(NS_PER_S - ts_nsec);
+	} else if (ts_sec < 0 && ts_nsec == 0) {
+		neg = true;
+		sec_abs = (uint64_t)-ts_sec;
+		nsec_abs = 0;
+	} else {
+		neg = true;
+		sec_abs = (uint64_t)-ts_sec;
+		nsec_abs = (uint64_t)-ts_nsec;
+	}
+	if (neg) {
+		if (!p->neg_warned) {
+			if (p->log)
+				p->log(p->log_user, 0, "Fallback to [sec.ns] to print negative time value");
+			p->neg_warned = true;
+		}
+		tk_put_str(w, "-");
+		tk_put_u64(w, sec_abs);
+		tk_put_char(w, '.');
+		tk_put_u64_pad(w, nsec_abs, 9, '0');
+		return;
+	}
+	time_t key = (time_t)sec_abs;
+	if (!p->have_tm || p->tm_sec_key != key) {
+		struct tm tm;
+		bool ok = p->gmt ? gmtime_r(&key, &tm) != NULL : localtime_r(&key, &tm) != NULL;
+		if (!ok) {
+			tk_put_u64(w, sec_abs);
+			tk_put_char(w, '.');
+			tk_put_u64_pad(w, nsec_abs, 9, '0');
+			return;
+		}
+		put_2d(p->hms, tm.tm_hour);
+		p->hms[2] = ':';
+		put_2d(p->hms + 3, tm.tm_min);
+		p->hms[5] = ':';
+		put_2d(p->hms + 6, tm.tm_sec);
+		p->tm_sec_key = key;
+		p->have_tm = true;
+	}
+	tk_put_mem(w, p->hms, 8);
+	tk_put_char(w, '.');
+	tk_put_u64_pad(w, nsec_abs, 9, '0');
+}
+
+static void put_escaped(tk_writer *w, const char *s, size_t n)
+{
+	tk_put_char(w, '"');
+	size_t run = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *esc = NULL;
+		char hex[5];
+		if (c == 0)
+			break; /* babeltrace2 strings end at the first NUL */
+		switch (c) {
+		case '\\': esc = "\\\\"; break;
+		case '\'': esc = "\\'"; break;
+		case '"': esc = "\\\""; break;
+		case '?': esc = "\\?"; break;
+		case '\a': esc = "\\a"; break;
+		case '\b': esc = "\\b"; break;
+		case 0x1b: esc = "\\e"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		case '\v': esc = "\\v"; break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				static const char hx[] = "0123456789abcdef";
+				hex[0] = '\\';
+				hex[1] = 'x';
+				hex[2] = hx[c >> 4];
+				hex[3] = hx[c & 15];
+				hex[4] = 0;
+				esc = hex;
+			}
+			break;
+		}
+		if (!esc) {
+			run++;
+			continue;
+		}
+		if (run)
+			tk_put_mem(w, s + i - run, run);
+		run = 0;
+		tk_put_str(w, esc);
+	}
+	size_t end = 0;
+	while (end < n && s[end])
+		end++;
+	if (run)
+		tk_put_mem(w, s + end - run, run);
+	tk_put_char(w, '"');
+}
+
+static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
+{
+	unsigned len = fc->size;
+	switch (fc->base) {
+	case 2:
+		tk_put_str(w, "0b");
+		tk_put_bin(w, len < 64 ? u & (((uint64_t)1 << len) - 1) : u, len);
+		break;
+	case 8:
+		if (fc->is_signed && len < 64) {
+			unsigned r = ((len - 1) / 3 + 1) * 3;
+			if (r < 64)
+				u &= ((uint64_t)1 << r) - 1;
+		}
+		tk_put_char(w, '0');
+		tk_put_oct(w, u);
+		break;
+	case 16: {
+		if (len < 64) {
+			unsigned r = (len + 3) & ~3u;
+			if (r < 64)
+				u &= ((uint64_t)1 << r) - 1;
+		}
+		char buf[17];
+		int n = 0;
+		static const char hx[] = "0123456789ABCDEF";
+		do {
+			buf[16 - ++n] = hx[u & 15];
+			u >>= 4;
+		} while (u);
+		tk_put_str(w, "0x");
+		tk_put_mem(w, buf + 16 - n, (size_t)n);
+		break;
+	}
+	default:
+		if (fc->is_signed)
+			tk_put_i64(w, (int64_t)u);
+		else
+			tk_put_u64(w, u);
+		break;
+	}
+}
+
+static bool in_range(const ctf_fc *fc, uint64_t u, const ctf_mapping *m)
+{
+	if (fc->is_signed)
+		return (int64_t)u >= m->lo && (int64_t)u <= m->hi;
+	return u >= (uint64_t)m->lo && u <= (uint64_t)m->hi;
+}
+
+static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
+{
+	tk_put_str(w, "( ");
+	size_t printed = 0;
+	/* one label per distinct name, in order of first declaration */
+	for (size_t i = 0; i < fc->n_maps; i++) {
+		const char *label = fc->maps[i].label;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(fc->maps[j].label, label);
+		if (seen)
+			continue;
+		bool match = false;
+		for (size_t j = i; j < fc->n_maps && !match; j++)
+			match = !strcmp(fc->maps[j].label, label) && in_range(fc, u, &fc->maps[j]);
+		if (!match)
+			continue;
+		if (printed++)
+			tk_put_str(w, ", ");
+		put_escaped(w, label, strlen(label));
+	}
+	if (!printed)
+		tk_put_str(w, "<unknown>");
+	tk_put_str(w, " : container = ");
+	put_int(w, fc, u);
+	tk_put_str(w, " )");
+}
+
+static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigned depth)
+{
+	switch (fc->type) {
+	case CTF_FC_INT:
+		put_int(w, fc, v->v.u);
+		return;
+	case CTF_FC_ENUM:
+		put_enum(w, fc, v->v.u);
+		return;
+	case CTF_FC_FLOAT: {
+		char buf[64];
+		int n = snprintf(buf, sizeof buf, "%g", v->v.f);
+		tk_put_mem(w, buf, n > 0 ? (size_t)n : 0);
+		return;
+	}
+	case CTF_FC_STRING:
+		put_escaped(w, v->v.str.ptr, v->v.str.len);
+		return;
+	case CTF_FC_STRUCT: {
+		tk_put_char(w, '{');
+		size_t printed = 0;
+		for (size_t i = 0; i < fc->n_members && i < v->v.list.n; i++) {
+			const ctf_member *m = &fc->members[i];
+			if (!m->fc->in_ir)
+				continue;
+			tk_put_str(w, printed++ ? ", " : " ");
+			tk_put_str(w, m->name);
+			tk_put_str(w, " = ");
+			put_value(w, m->fc, &v->v.list.items[i], depth + 1);
+		}
+		tk_put_str(w, " }");
+		return;
+	}
+	case CTF_FC_VARIANT:
+		tk_put_str(w, "{ ");
+		if (v->v.list.n == 1 && v->v.list.index < fc->n_members)
+			put_value(w, fc->members[v->v.list.index].fc, v->v.list.items, depth + 1);
+		tk_put_str(w, " }");
+		return;
+	case CTF_FC_ARRAY:
+	case CTF_FC_SEQUENCE:
+		if (fc->elem_is_text) {
+			put_escaped(w, v->v.str.ptr, v->v.str.len);
+			return;
+		}
+		tk_put_char(w, '[');
+		for (size_t i = 0; i < v->v.list.n; i++) {
+			tk_put_str(w, i ? ", [" : " [");
+			tk_put_u64(w, i);
+			tk_put_str(w, "] = ");
+			put_value(w, fc->elem, &v->v.list.items[i], depth + 1);
+		}
+		tk_put_str(w, " ]");
+		return;
+	}
+}
+
+static const tk_env_entry *env_get(const ctf_trace_class *tc, const char *key)
+{
+	for (size_t i = 0; i < tc->n_env; i++)
+		if (!strcmp(tc->env[i].key, key))
+			return &tc->env[i];
+	return NULL;
+}
+
+void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
+{
+	tk_writer *w = p->w;
+	const ctf_trace_class *tc = ev->trace->tc;
+	if (ev->sc->clock >= 0) {
+		tk_put_char(w, '[');
+		put_wall(p, w, ev->ns);
+		tk_put_str(w, "] (");
+		if (p->have_last) {
+			uint64_t delta = (uint64_t)ev->ns - (uint64_t)p->last_ns;
+			tk_put_char(w, '+');
+			tk_put_u64(w, delta / NS_PER_S);
+			tk_put_char(w, '.');
+			tk_put_u64_pad(w, delta % NS_PER_S, 9, '0');
+		} else {
+			tk_put_str(w, "+?.?????????");
+		}
+		tk_put_str(w, ") ");
+		p->last_ns = ev->ns;
+		p->have_last = true;
+	}
+	bool dom = false;
+	const tk_env_entry *e = env_get(tc, "hostname");
+	if (e && !e->is_int) {
+		tk_put_str(w, e->str);
+		dom = true;
+	}
+	e = env_get(tc, "procname");
+	if (e && !e->is_int) {
+		if (dom)
+			tk_put_char(w, ':');
+		tk_put_str(w, e->str);
+		dom = true;
+	}
+	e = env_get(tc, "vpid");
+	if (e && e->is_int) {
+		if (dom)
+			tk_put_char(w, ':');
+		tk_put_char(w, '(');
+		tk_put_i64(w, e->i);
+		tk_put_char(w, ')');
+		dom = true;
+	}
+	if (dom)
+		tk_put_char(w, ' ');
+	tk_put_str(w, ev->ec->info.name ? ev->ec->info.name : "<unknown>");
+	tk_put_str(w, ": ");
+	bool start = true;
+	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context, ev->ec->payload};
+	const tk_value *vals[4] = {ev->packet_context, ev->common_context, ev->context, ev->payload};
+	for (int i = 0; i < 4; i++) {
+		if (!scopes[i] || !vals[i] || !scopes[i]->in_ir)
+			continue;
+		if (!start)
+			tk_put_str(w, ", ");
+		start = false;
+		put_value(w, scopes[i], vals[i], 0);
+	}
+	tk_put_char(w, '\n');
+}
+
+void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d)
+{
+	const ctf_stream *s = d->stream;
+	const ctf_trace_class *tc = s->trace->tc;
+	const char *elem = d->packets ? "packet" : "event";
+	if (d->count == UINT64_MAX) {
+		tk_put_str(w, "WARNING: Tracer may have discarded ");
+		tk_put_str(w, elem);
+		tk_put_char(w, 's');
+	} else {
+		tk_put_str(w, "WARNING: Tracer discarded ");
+		tk_put_u64(w, d->count);
+		tk_put_char(w, ' ');
+		tk_put_str(w, elem);
+		if (d->count != 1)
+			tk_put_char(w, 's');
+	}
+	tk_put_char(w, ' ');
+	if (d->has_range) {
+		tk_put_str(w, "between [");
+		put_wall(p, w, d->begin_ns);
+		tk_put_str(w, "] and [");
+		put_wall(p, w, d->end_ns);
+		tk_put_char(w, ']');
+	} else {
+		tk_put_str(w, "(unknown time range)");
+	}
+	tk_put_str(w, " in trace \"");
+	tk_put_str(w, s->trace->name);
+	tk_put_str(w, "\" ");
+	if (tc->has_uuid) {
+		static const char hx[] = "0123456789abcdef";
+		tk_put_str(w, "(UUID: ");
+		for (int i = 0; i < 16; i++) {
+			if (i == 4 || i == 6 || i == 8 || i == 10)
+				tk_put_char(w, '-');
+			tk_put_char(w, hx[tc->uuid[i] >> 4]);
+			tk_put_char(w, hx[tc->uuid[i] & 15]);
+		}
+		tk_put_str(w, ") ");
+	} else {
+		tk_put_str(w, "(no UUID) ");
+	}
+	tk_put_str(w, "within stream \"");
+	tk_put_str(w, s->name);
+	tk_put_str(w, "\" (stream class ID: ");
+	tk_put_u64(w, s->sc->id);
+	tk_put_str(w, ", stream ID: ");
+	tk_put_u64(w, s->stream_id);
+	tk_put_str(w, ").");
+}

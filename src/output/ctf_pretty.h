@@ -1,0 +1,33 @@
+/* babeltrace2's default "pretty" text output for CTF events, byte for byte
+ * (src/plugins/text/pretty/print.c, default options): timestamps in local
+ * time (TZ honoured) or UTC with clock_gmt, deltas, trace env host/procname/vpid,
+ * then packet context, stream event context, event context, payload, keeping
+ * only the fields babeltrace2 keeps in its IR. Not thread-safe. */
+#ifndef TK_OUTPUT_CTF_PRETTY_H
+#define TK_OUTPUT_CTF_PRETTY_H
+
+#include <time.h>
+
+#include "base/writer.h"
+#include "ctf/ctf_reader.h"
+
+typedef struct ctf_pretty {
+	tk_writer *w;
+	bool gmt;
+	bool have_last;
+	int64_t last_ns;
+	/* cache of the last broken-down second */
+	bool have_tm;
+	time_t tm_sec_key;
+	char hms[9];
+	bool neg_warned;
+	tk_log_fn log;
+	void *log_user;
+} ctf_pretty;
+
+void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
+void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
+/* "WARNING: Tracer discarded ..." text (without newline) into w. */
+void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d);
+
+#endif

@@ -1,0 +1,65 @@
+#!/bin/sh
+# CTF pretty output against babeltrace2's (testdata/ctf/expected, made with
+# TZ=UTC LC_ALL=C from testdata/ctf). For every trace listed in expected/RC:
+# status 0 -> stdout must equal NAME.pretty byte for byte;
+# status 1 -> we must exit 1 with an error on stderr, after printing the
+# events babeltrace2 printed before the damage (NAME.pretty is a prefix).
+# Also: succeed/meta-ctx-sequence (babeltrace2 2.0.4 aborts on it) must
+# exit 0 with no output.
+set -u
+: "${TK:?}" "${TK_TESTDATA:?}"
+CTF="$TK_TESTDATA/ctf"
+[ -f "$CTF/expected/RC" ] || { echo "no CTF test data in $CTF: skipped"; exit 77; }
+export TZ=UTC LC_ALL=C
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$CTF" || exit 1
+# NAME (path with / -> _) -> path
+find babeltrace barectf -type d | while read -r d; do
+	printf '%s %s\n' "$(printf '%s' "$d" | tr / _)" "$d"
+done >"$tmp/map"
+pass=0 fail=0
+while read -r name rc; do
+	path=$(awk -v n="$name" '$1 == n { print $2; exit }' "$tmp/map")
+	if [ -z "$path" ]; then
+		echo "FAIL $name: trace directory not found"
+		fail=$((fail + 1))
+		continue
+	fi
+	exp="expected/$name.pretty"
+	[ -f "$exp" ] || exp=/dev/null # babeltrace2 printed nothing
+	"$TK" print --format babeltrace "$path" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$rc" = 0 ]; then
+		if [ "$got" = 0 ] && cmp -s "$tmp/out" "$exp"; then
+			pass=$((pass + 1))
+		else
+			echo "FAIL $name: exit $got (want 0), output differs:"
+			diff "$tmp/out" "$exp" | head -5
+			head -3 "$tmp/err"
+			fail=$((fail + 1))
+		fi
+	else
+		n=$(wc -c <"$exp")
+		if [ "$got" = 1 ] && [ -s "$tmp/err" ] && head -c "$n" "$tmp/out" | cmp -s - "$exp"; then
+			pass=$((pass + 1))
+		else
+			echo "FAIL $name: exit $got (want 1 with an error after the valid events)"
+			diff "$tmp/out" "$exp" | head -5
+			head -3 "$tmp/err"
+			fail=$((fail + 1))
+		fi
+	fi
+done <expected/RC
+# babeltrace2 2.0.4 aborts on this metadata; babeltrace 1 accepts it.
+"$TK" print --format babeltrace babeltrace/succeed/meta-ctx-sequence >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ "$got" = 0 ] && [ ! -s "$tmp/out" ]; then
+	pass=$((pass + 1))
+else
+	echo "FAIL meta-ctx-sequence: exit $got, $(wc -c <"$tmp/out") bytes of output"
+	head -3 "$tmp/err"
+	fail=$((fail + 1))
+fi
+echo "ctf_babeltrace: $pass passed, $fail failed"
+[ "$fail" = 0 ]
