@@ -13,10 +13,7 @@ extern "C" {
 #include "sink.h"
 #include "perf.h"
 #include "ctf.h"
-#include "ctf_writer.h"
 #include "cpel.h"
-#include "dcpi.h"
-#include "symbols.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 
