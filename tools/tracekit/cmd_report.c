@@ -1,5 +1,61 @@
-/* tracekit report: aggregations over any input with events. */
+/* tracekit report: per-track time reports over any input with events
+ * (--state EVENT, --latency START,END, --linreg START,END; see
+ * src/analysis/report.h). The common filters (--begin/--end, --event,
+ * --pid/--tid/--cpu, --limit) apply before the events reach the reports. */
+#include <stdio.h>
+
+#include "analysis/report.h"
 #include "cli.h"
+#include "model/filter.h"
+
+static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t n_reps, tk_writer *out)
+{
+	tk_error err;
+	tk_error_clear(&err);
+	const tk_format_ops *ops;
+	if (tk_cli_format_of(cli, path, &ops, &err) != TK_OK)
+		return tk_cli_fail(&err, path);
+	if (!ops->source_open) {
+		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "%s files have no events to report on", ops->name);
+		return tk_cli_fail(&err, path);
+	}
+	const tk_cli_options *opt = &cli->opt;
+	tk_open_options oo = {
+		.format = ops->format,
+		.all_records = opt->all_records,
+		.raw_order = opt->raw_order,
+		.log = opt->log,
+		.log_user = opt->log_user,
+	};
+	tk_filter filter = {
+		.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
+		.end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
+		.cpu = opt->cpu,
+	};
+	tk_source *src;
+	tk_status st = ops->source_open(path, &oo, &src, &err);
+	if (st != TK_OK)
+		return tk_cli_fail(&err, path);
+	uint64_t n = 0;
+	const tk_event *ev;
+	while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
+		if (!tk_filter_match(&filter, ev))
+			continue;
+		for (size_t i = 0; i < n_reps && st == TK_OK; i++)
+			st = tk_report_add(reps[i], ev, &err);
+		if (st != TK_OK || (opt->limit && ++n >= opt->limit))
+			break;
+	}
+	tk_source_close(src);
+	if (st != TK_OK && st != TK_END)
+		return tk_cli_fail(&err, path);
+	for (size_t i = 0; i < n_reps; i++) {
+		if (i)
+			tk_put_char(out, '\n');
+		tk_report_write(reps[i], out);
+	}
+	return 0;
+}
 
 int tk_cmd_report(int argc, char **argv)
 {
@@ -7,8 +63,41 @@ int tk_cmd_report(int argc, char **argv)
 	int rc = tk_cli_parse(&cli, "report", argc, argv);
 	if (rc)
 		return rc;
-	tk_error err;
-	tk_error_clear(&err);
-	tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "report is not implemented yet");
-	return tk_cli_fail(&err, cli.inputs[0]);
+	struct {
+		tk_report_kind kind;
+		const char *spec;
+	} asked[] = {
+		{TK_REPORT_STATE, cli.report_state},
+		{TK_REPORT_LATENCY, cli.report_latency},
+		{TK_REPORT_LINREG, cli.report_linreg},
+	};
+	if (!cli.report_state && !cli.report_latency && !cli.report_linreg) {
+		fprintf(stderr, "tracekit report: choose --state EVENT, --latency START,END or --linreg START,END\n");
+		return TK_EXIT_USAGE;
+	}
+	tk_writer *out = tk_cli_stdout();
+	for (int k = 0; k < cli.n_inputs && rc == 0; k++) {
+		tk_report *reps[3];
+		size_t n_reps = 0;
+		tk_error err;
+		tk_error_clear(&err);
+		for (size_t i = 0; i < 3 && rc == 0; i++) {
+			if (!asked[i].spec)
+				continue;
+			if (tk_report_new(asked[i].kind, asked[i].spec, &reps[n_reps], &err) != TK_OK) {
+				fprintf(stderr, "tracekit report: %s\n", err.message);
+				rc = TK_EXIT_USAGE;
+				break;
+			}
+			n_reps++;
+		}
+		if (rc == 0) {
+			if (cli.n_inputs > 1)
+				tk_put_fmt(out, "%s== %s\n", k ? "\n" : "", cli.inputs[k]);
+			rc = run_one(&cli, cli.inputs[k], reps, n_reps, out);
+		}
+		for (size_t i = 0; i < n_reps; i++)
+			tk_report_free(reps[i]);
+	}
+	return tk_cli_finish(rc);
 }
