@@ -79,7 +79,8 @@ static tk_status decode_int(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_
 	if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
 		v |= ~(uint64_t)0 << fc->size;
 	out->v.u = v;
-	if (fc->clock >= 0)
+	/* timestamp_end says when the packet ends, not when its events happen */
+	if (fc->clock >= 0 && fc->meaning != CTF_MEANING_TS_END)
 		update_clock(d, v, fc->size);
 	if (fc->meaning != CTF_MEANING_NONE) {
 		d->meaning_val[fc->meaning] = v;

@@ -364,6 +364,12 @@ tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_r
 
 /* ---- discarded items ---- */
 
+static void queue_discard(ctf_stream *s, const ctf_discard *d)
+{
+	if (s->n_pending < sizeof s->pending / sizeof s->pending[0])
+		s->pending[s->n_pending++] = *d;
+}
+
 void ctf_stream_report_discards(ctf_stream *s)
 {
 	ctf_reader *r = s->trace->reader;
@@ -390,7 +396,7 @@ void ctf_stream_report_discards(ctf_stream *s)
 		}
 		d.has_range = clk && s->sc->ts_begin_end && b != UINT64_MAX && e != UINT64_MAX &&
 			      ctf_clock_ns(clk, b, &d.begin_ns) && ctf_clock_ns(clk, e, &d.end_ns);
-		r->on_discard(r->discard_user, &d);
+		queue_discard(s, &d);
 	}
 	/* packets: a gap in packet_seq_num */
 	if (s->cur_seq != UINT64_MAX && s->prev_seq != UINT64_MAX && s->cur_seq > s->prev_seq + 1) {
@@ -400,16 +406,32 @@ void ctf_stream_report_discards(ctf_stream *s)
 		d.count = s->cur_seq - s->prev_seq - 1;
 		d.has_range = clk && s->sc->ts_begin_end && s->prev_end != UINT64_MAX && s->cur_begin != UINT64_MAX &&
 			      ctf_clock_ns(clk, s->prev_end, &d.begin_ns) && ctf_clock_ns(clk, s->cur_begin, &d.end_ns);
-		r->on_discard(r->discard_user, &d);
+		queue_discard(s, &d);
 	}
 }
 
 /* ---- merge ---- */
 
+/* A stream's sort key: its first pending discard report, else its event. */
+static bool key_of(const ctf_stream *s, int64_t *ns)
+{
+	if (s->n_pending && s->pending[0].has_range) {
+		*ns = s->pending[0].begin_ns;
+		return true;
+	}
+	if (s->has_event && s->ev.has_clock) {
+		*ns = s->ev.ns;
+		return true;
+	}
+	return false;
+}
+
 static bool before(const ctf_stream *a, const ctf_stream *b)
 {
-	if (a->ev.has_clock && b->ev.has_clock && a->ev.ns != b->ev.ns)
-		return a->ev.ns < b->ev.ns;
+	int64_t ta = 0, tb = 0;
+	bool ha = key_of(a, &ta), hb = key_of(b, &tb);
+	if (ha && hb && ta != tb)
+		return ta < tb;
 	return a->order < b->order;
 }
 
@@ -443,6 +465,13 @@ static void sift_up(ctf_reader *r, size_t i)
 	}
 }
 
+static void heap_remove_top(ctf_reader *r)
+{
+	r->heap[0] = r->heap[--r->heap_n];
+	if (r->heap_n)
+		sift_down(r, 0);
+}
+
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
 {
 	tk_status st;
@@ -452,10 +481,10 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 			for (size_t j = 0; j < r->traces[i]->n_streams; j++) {
 				ctf_stream *s = r->traces[i]->streams[j];
 				st = ctf_stream_advance(s, err);
-				if (st == TK_END)
-					continue;
-				if (st != TK_OK)
+				if (st != TK_OK && st != TK_END)
 					return st;
+				if (st == TK_END && !s->n_pending)
+					continue;
 				r->heap[r->heap_n++] = s;
 				sift_up(r, r->heap_n - 1);
 			}
@@ -463,19 +492,31 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 		/* the event returned last time is consumed: advance its stream */
 		ctf_stream *s = r->heap[0];
 		st = ctf_stream_advance(s, err);
-		if (st == TK_END) {
-			r->heap[0] = r->heap[--r->heap_n];
-			if (r->heap_n)
-				sift_down(r, 0);
-		} else if (st != TK_OK) {
+		if (st != TK_OK && st != TK_END) {
 			r->heap_n = 0;
 			return st;
-		} else {
-			sift_down(r, 0);
 		}
+		if (st == TK_END && !s->n_pending)
+			heap_remove_top(r);
+		else
+			sift_down(r, 0);
 	}
-	if (!r->heap_n)
-		return TK_END;
+	for (;;) {
+		if (!r->heap_n)
+			return TK_END;
+		ctf_stream *s = r->heap[0];
+		if (!s->n_pending)
+			break;
+		ctf_discard d = s->pending[0];
+		s->pending[0] = s->pending[1];
+		s->n_pending--;
+		if (r->on_discard)
+			r->on_discard(r->discard_user, &d);
+		if (!s->has_event && !s->n_pending)
+			heap_remove_top(r);
+		else
+			sift_down(r, 0);
+	}
 	*out = &r->heap[0]->ev;
 	return TK_OK;
 }

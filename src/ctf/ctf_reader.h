@@ -71,10 +71,14 @@ struct ctf_stream {
 	/* snapshots of the previous and current packet (UINT64_MAX = none) */
 	uint64_t prev_disc, prev_seq, prev_begin, prev_end;
 	uint64_t cur_disc, cur_seq, cur_begin, cur_end;
+	/* discard reports of the packet just begun, delivered in time order */
+	ctf_discard pending[2];
+	unsigned n_pending;
 	/* lookahead */
 	bool has_event;
 	bool ended;
 	bool failed;
+	bool uuid_warned;
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets;

@@ -98,10 +98,18 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 			if (m->meaning != CTF_MEANING_UUID || !tc->has_uuid)
 				continue;
 			const tk_value *a = &s->pkt_header->v.list.items[i];
-			for (size_t k = 0; k < 16 && k < a->v.list.n; k++)
-				if ((uint8_t)a->v.list.items[k].v.u != tc->uuid[k])
-					return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
-							    "packet UUID does not match the metadata's trace UUID");
+			/* babeltrace2 reads such packets: warn once per stream and go on */
+			for (size_t k = 0; k < 16 && k < a->v.list.n && !s->uuid_warned; k++)
+				if ((uint8_t)a->v.list.items[k].v.u != tc->uuid[k]) {
+					s->uuid_warned = true;
+					if (tc->log) {
+						char msg[600];
+						snprintf(msg, sizeof msg,
+							 "%s: offset 0x%llx: packet UUID differs from the metadata's trace UUID",
+							 s->files[s->cur_file], (unsigned long long)s->pkt_off);
+						tc->log(tc->log_user, 0, msg);
+					}
+				}
 		}
 	}
 	const ctf_stream_class *sc;
@@ -169,6 +177,11 @@ static void end_packet(ctf_stream *s)
 	s->prev_seq = s->cur_seq;
 	s->prev_begin = s->cur_begin;
 	s->prev_end = s->cur_end;
+	/* the packet end moves the stream's clock (babeltrace2 does this with
+	 * its packet end message): events of a next packet without
+	 * timestamp_begin or own timestamps are at least that late */
+	if (s->cur_end != UINT64_MAX)
+		ctf_decoder_set_clock(&s->dec, s->cur_end);
 	s->pkt_off += s->pkt_bytes;
 	s->in_packet = false;
 }

@@ -107,7 +107,17 @@ static tk_status lex_quoted(tsdl_lexer *lx, tsdl_token *t, char quote, tk_error 
 		case 'b': out[n++] = '\b'; break;
 		case 'f': out[n++] = '\f'; break;
 		case 'v': out[n++] = '\v'; break;
-		case '0': out[n++] = '\0'; break;
+		case '\\': case '\'': case '"': case '?': out[n++] = c; break;
+		case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+			int v = c - '0', k = 1;
+			while (k < 3 && lx->pos < end && lx->s[lx->pos] >= '0' && lx->s[lx->pos] <= '7') {
+				v = v * 8 + (lx->s[lx->pos] - '0');
+				lx->pos++;
+				k++;
+			}
+			out[n++] = (char)v;
+			break;
+		}
 		case 'x': {
 			int v = 0, d, k = 0;
 			while (k < 2 && lx->pos < end && (d = hex_val(lx->s[lx->pos])) >= 0) {
@@ -118,7 +128,9 @@ static tk_status lex_quoted(tsdl_lexer *lx, tsdl_token *t, char quote, tk_error 
 			out[n++] = (char)v;
 			break;
 		}
-		default: out[n++] = c; break;
+		default:
+			return tk_error_set(err, TK_ERR_FORMAT, lx->pos - 2,
+					    "metadata: invalid escape sequence '\\%c' at line %u", c, lx->line);
 		}
 	}
 	out[n] = 0;

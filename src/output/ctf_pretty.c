@@ -348,11 +348,11 @@ void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d)
 	const ctf_trace_class *tc = s->trace->tc;
 	const char *elem = d->packets ? "packet" : "event";
 	if (d->count == UINT64_MAX) {
-		tk_put_str(w, "WARNING: Tracer may have discarded ");
+		tk_put_str(w, "Tracer may have discarded ");
 		tk_put_str(w, elem);
 		tk_put_char(w, 's');
 	} else {
-		tk_put_str(w, "WARNING: Tracer discarded ");
+		tk_put_str(w, "Tracer discarded ");
 		tk_put_u64(w, d->count);
 		tk_put_char(w, ' ');
 		tk_put_str(w, elem);

@@ -27,7 +27,8 @@ typedef struct ctf_pretty {
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
 void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
-/* "WARNING: Tracer discarded ..." text (without newline) into w. */
+/* babeltrace2's "Tracer discarded ..." warning text (after its "WARNING: "
+ * prefix, without newline) into w. */
 void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d);
 
 #endif
