@@ -66,6 +66,8 @@ struct tk_perf_tracing {
 	 * perf_tracing_render.c); NULL until then */
 	struct tp_renderer *render;
 	bool render_failed;
+	tk_perf_ksym_fn ksym_fn; /* kernel symbols for %pS/%ps, or NULL */
+	void *ksym_user;
 };
 
 /* Parses one tracefs `format` file (text, len bytes) of `system` into out.

@@ -65,6 +65,38 @@ static void register_cmdlines(struct tep_handle *tep, const char *text, size_t l
 	}
 }
 
+/* libtraceevent's resolver shape over the caller's tk_perf_ksym_fn. The
+ * name is only read by libtraceevent, never freed. */
+static char *resolve_ksym(void *priv, unsigned long long *addrp, char **modp)
+{
+	const tk_perf_tracing *tr = priv;
+	uint64_t start = *addrp;
+	const char *name = tr->ksym_fn(tr->ksym_user, *addrp, &start);
+	if (!name)
+		return NULL;
+	*addrp = start;
+	*modp = NULL;
+	return (char *)(uintptr_t)name;
+}
+
+static void apply_resolver(const tk_perf_tracing *tr, struct tep_handle *tep)
+{
+	if (tr->ksym_fn)
+		tep_set_function_resolver(tep, resolve_ksym, (void *)(uintptr_t)tr);
+	else
+		tep_reset_function_resolver(tep);
+}
+
+void tk_perf_tracing_set_ksym_resolver(tk_perf_tracing *tr, tk_perf_ksym_fn fn, void *user)
+{
+	if (!tr)
+		return;
+	tr->ksym_fn = fn;
+	tr->ksym_user = user;
+	if (tr->render)
+		apply_resolver(tr, tr->render->tep);
+}
+
 static struct tp_renderer *build(const tk_perf_tracing *tr)
 {
 	struct tp_renderer *r = calloc(1, sizeof *r);
@@ -106,6 +138,7 @@ static struct tp_renderer *build(const tk_perf_tracing *tr)
 		free(p);
 	}
 	register_cmdlines(tep, tr->cmdlines, tr->cmdlines_len);
+	apply_resolver(tr, tep);
 	trace_seq_init(&r->seq);
 	return r;
 }
@@ -192,6 +225,14 @@ tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *
 }
 
 #else /* !TK_HAVE_TRACEEVENT */
+
+void tk_perf_tracing_set_ksym_resolver(tk_perf_tracing *tr, tk_perf_ksym_fn fn, void *user)
+{
+	if (tr) {
+		tr->ksym_fn = fn;
+		tr->ksym_user = user;
+	}
+}
 
 void tp_render_free(tk_perf_tracing *tr)
 {
