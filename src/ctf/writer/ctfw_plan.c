@@ -1,0 +1,436 @@
+/* Compiles model classes into write plans: escaped TSDL names, alignments,
+ * and where each sequence length and variant tag comes from.
+ *
+ * The model keeps a sequence's length field and a variant's tag field as
+ * ordinary earlier members (that is how babeltrace2 shows them), but it does
+ * not say which member they are. A sequence reuses an earlier integer sibling
+ * named like its length (NAME_length, NAME_len, NAME_size, ...); a variant
+ * reuses an earlier enum sibling whose labels name every option. Otherwise
+ * the writer adds its own field just before (`_NAME_length`, `_NAME_tag`).
+ * The encoder checks on every event that a reused field agrees with the data. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf/writer/ctfw_internal.h"
+
+#define CTFW_MAX_DEPTH 48
+
+static const char *const tsdl_keywords[] = {
+	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event",
+	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream", "string",
+	"struct", "trace", "typealias", "typedef", "unsigned", "variant", "void", "_Bool",
+	"_Complex", "_Imaginary",
+};
+
+static bool is_keyword(const char *name)
+{
+	for (size_t i = 0; i < sizeof tsdl_keywords / sizeof tsdl_keywords[0]; i++)
+		if (strcmp(name, tsdl_keywords[i]) == 0)
+			return true;
+	return false;
+}
+
+static char *ident_copy(ctfw_sink *s, const char *name, bool escape)
+{
+	if (!name || !*name)
+		name = "unnamed";
+	size_t n = strlen(name);
+	bool prefix = escape && (name[0] == '_' || is_keyword(name));
+	bool digit = name[0] >= '0' && name[0] <= '9';
+	size_t extra = (prefix || digit) ? 1 : 0;
+	char *out = tk_arena_alloc(&s->arena, n + extra + 1);
+	if (!out)
+		return NULL;
+	if (extra)
+		out[0] = '_';
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '_';
+		out[extra + i] = ok ? c : '_';
+	}
+	out[n + extra] = '\0';
+	return out;
+}
+
+const char *ctfw_tsdl_name(ctfw_sink *s, const char *name) { return ident_copy(s, name, true); }
+const char *ctfw_ident(ctfw_sink *s, const char *name) { return ident_copy(s, name, false); }
+
+static const char *strip_underscores(const char *s)
+{
+	while (*s == '_')
+		s++;
+	return s;
+}
+
+/* Does `cand` (a model member name) look like the length of `seq`? */
+static bool names_length_of(const char *cand, const char *seq)
+{
+	static const char *const suffixes[] = {"_length", "_len", "_size", "_count", "_nr"};
+	const char *c = strip_underscores(cand);
+	const char *q = strip_underscores(seq);
+	size_t ql = strlen(q);
+	if (strncmp(c, q, ql) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+		if (strcmp(c + ql, suffixes[i]) == 0)
+			return true;
+	return false;
+}
+
+static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name, unsigned depth,
+			   ctfw_node *node, tk_error *err);
+
+static const char *synth_name(ctfw_sink *s, const char *tsdl_name, const char *suffix)
+{
+	size_t n = strlen(tsdl_name) + strlen(suffix) + 2;
+	char *out = tk_arena_alloc(&s->arena, n);
+	if (out)
+		snprintf(out, n, "_%s%s", tsdl_name, suffix);
+	return out;
+}
+
+static tk_status resolve_sequence(ctfw_sink *s, const tk_field_class *st, ctfw_node *kids, size_t i,
+				  tk_error *err)
+{
+	ctfw_node *n = &kids[i];
+	for (size_t j = i; j-- > 0;) {
+		const tk_field_class *c = st->members[j].cls;
+		if (c->kind == TK_TYPE_INT && !c->mappings && names_length_of(st->members[j].name, st->members[i].name)) {
+			n->ref = CTFW_REF_SIBLING;
+			n->ref_index = j;
+			n->ref_name = kids[j].name;
+			return TK_OK;
+		}
+	}
+	n->ref = CTFW_REF_SYNTHETIC;
+	n->ref_name = synth_name(s, n->name, "_length");
+	if (!n->ref_name)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	return TK_OK;
+}
+
+static const tk_enum_mapping *find_label(const tk_field_class *e, const char *label)
+{
+	for (size_t k = 0; k < e->n_mappings; k++)
+		if (e->mappings[k].label && strcmp(e->mappings[k].label, label) == 0)
+			return &e->mappings[k];
+	return NULL;
+}
+
+static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_node *kids, size_t i,
+				 tk_error *err)
+{
+	ctfw_node *n = &kids[i];
+	for (size_t j = i; j-- > 0;) {
+		const tk_field_class *e = st->members[j].cls;
+		if (e->kind != TK_TYPE_INT || !e->mappings)
+			continue;
+		size_t k;
+		for (k = 0; k < n->n_kids; k++)
+			if (!find_label(e, n->kids[k].name))
+				break;
+		if (k < n->n_kids)
+			continue;
+		uint64_t *lo = tk_arena_calloc(&s->arena, n->n_kids, sizeof *lo);
+		uint64_t *hi = tk_arena_calloc(&s->arena, n->n_kids, sizeof *hi);
+		if (!lo || !hi)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+		for (k = 0; k < n->n_kids; k++) {
+			const tk_enum_mapping *m = find_label(e, n->kids[k].name);
+			lo[k] = m->lo;
+			hi[k] = m->hi;
+		}
+		n->ref = CTFW_REF_SIBLING;
+		n->ref_index = j;
+		n->ref_name = kids[j].name;
+		n->opt_lo = lo;
+		n->opt_hi = hi;
+		return TK_OK;
+	}
+	n->ref = CTFW_REF_SYNTHETIC;
+	n->tag_bits = n->n_kids <= 256 ? 8 : n->n_kids <= 65536 ? 16 : 32;
+	n->ref_name = synth_name(s, n->name, "_tag");
+	if (!n->ref_name)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	return TK_OK;
+}
+
+static tk_status plan_kids(ctfw_sink *s, const tk_field_class *cls, unsigned depth, ctfw_node *node,
+			   tk_error *err)
+{
+	if (cls->n_members == 0)
+		return TK_OK;
+	if (!cls->members)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: struct class without members");
+	node->kids = tk_arena_calloc(&s->arena, cls->n_members, sizeof *node->kids);
+	if (!node->kids)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	node->n_kids = cls->n_members;
+	for (size_t i = 0; i < cls->n_members; i++) {
+		tk_status st = plan_node(s, cls->members[i].cls, cls->members[i].name, depth + 1, &node->kids[i], err);
+		if (st != TK_OK)
+			return st;
+	}
+	return TK_OK;
+}
+
+static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name, unsigned depth,
+			   ctfw_node *node, tk_error *err)
+{
+	tk_status st;
+	if (!cls)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: field '%s' has no class",
+				    model_name ? model_name : "?");
+	if (depth > CTFW_MAX_DEPTH)
+		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
+				    "ctf writer: field classes nested deeper than %d", CTFW_MAX_DEPTH);
+	node->cls = cls;
+	if (model_name) {
+		node->name = ctfw_tsdl_name(s, model_name);
+		if (!node->name)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	}
+	switch (cls->kind) {
+	case TK_TYPE_INT:
+		if (cls->bits < 1 || cls->bits > 64)
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					    "ctf writer: integer field '%s' has %u bits", model_name ? model_name : "?",
+					    cls->bits);
+		node->align = cls->bits % 8 == 0 ? 8 : 1;
+		return TK_OK;
+	case TK_TYPE_FLOAT:
+		if (cls->bits != 32 && cls->bits != 64)
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					    "ctf writer: float field '%s' has %u bits", model_name ? model_name : "?",
+					    cls->bits);
+		node->align = 8;
+		return TK_OK;
+	case TK_TYPE_STRING:
+	case TK_TYPE_BYTES:
+		node->align = 8;
+		return TK_OK;
+	case TK_TYPE_ARRAY:
+	case TK_TYPE_SEQUENCE:
+		if (!cls->element)
+			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: array '%s' has no element class",
+					    model_name ? model_name : "?");
+		if (cls->element->kind == TK_TYPE_SEQUENCE || cls->element->kind == TK_TYPE_VARIANT ||
+		    cls->element->kind == TK_TYPE_BYTES)
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					    "ctf writer: '%s': an array of sequences or variants has no CTF 1.8 form",
+					    model_name ? model_name : "?");
+		node->kids = tk_arena_calloc(&s->arena, 1, sizeof *node->kids);
+		if (!node->kids)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+		node->n_kids = 1;
+		st = plan_node(s, cls->element, NULL, depth + 1, node->kids, err);
+		if (st != TK_OK)
+			return st;
+		node->align = node->kids->align;
+		return TK_OK;
+	case TK_TYPE_STRUCT:
+		st = plan_kids(s, cls, depth, node, err);
+		if (st != TK_OK)
+			return st;
+		node->align = 1;
+		for (size_t i = 0; i < node->n_kids; i++) {
+			if (node->kids[i].align > node->align)
+				node->align = node->kids[i].align;
+			tk_type_kind k = node->kids[i].cls->kind;
+			if (k == TK_TYPE_SEQUENCE || k == TK_TYPE_BYTES)
+				st = resolve_sequence(s, cls, node->kids, i, err);
+			else if (k == TK_TYPE_VARIANT)
+				st = resolve_variant(s, cls, node->kids, i, err);
+			if (st != TK_OK)
+				return st;
+			/* A synthetic length/tag is byte aligned and comes first. */
+			if (node->kids[i].ref == CTFW_REF_SYNTHETIC && node->align < 8)
+				node->align = 8;
+		}
+		return TK_OK;
+	case TK_TYPE_VARIANT:
+		if (cls->n_members == 0)
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: variant '%s' has no options",
+					    model_name ? model_name : "?");
+		st = plan_kids(s, cls, depth, node, err);
+		if (st != TK_OK)
+			return st;
+		for (size_t i = 0; i < node->n_kids; i++) {
+			tk_type_kind k = node->kids[i].cls->kind;
+			/* Their length or tag would need a sibling, and options have none. */
+			if (k == TK_TYPE_SEQUENCE || k == TK_TYPE_BYTES || k == TK_TYPE_VARIANT)
+				return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+						    "ctf writer: variant '%s': a sequence or variant option has no CTF 1.8 form",
+						    model_name ? model_name : "?");
+		}
+		node->align = 1; /* each option aligns itself, as babeltrace2 decodes */
+		return TK_OK;
+	}
+	return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: field '%s' has unknown kind %d",
+			    model_name ? model_name : "?", (int)cls->kind);
+}
+
+tk_status ctfw_plan_scope(ctfw_sink *s, const tk_field_class *cls, const char *what, ctfw_node **out,
+			  tk_error *err)
+{
+	*out = NULL;
+	if (!cls)
+		return TK_OK;
+	if (cls->kind != TK_TYPE_STRUCT)
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: %s is not a struct", what);
+	ctfw_node *n = tk_arena_calloc(&s->arena, 1, sizeof *n);
+	if (!n)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	tk_status st = plan_node(s, cls, NULL, 0, n, err);
+	if (st != TK_OK)
+		return st;
+	*out = n;
+	return TK_OK;
+}
+
+static bool grow_array(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	size_t ncap = *cap ? *cap * 2 : 8;
+	void *p = realloc(*arr, ncap * elem);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+static const char *const packet_context_special[] = {
+	"timestamp_begin", "timestamp_end", "content_size", "packet_size", "packet_seq_num", "events_discarded",
+};
+
+static const tk_clock_info *find_clock(const tk_trace_info *info, const tk_clock_info *c)
+{
+	/* The stream class may point at its own copy: match by name. */
+	for (size_t i = 0; i < info->n_clocks; i++)
+		if (&info->clocks[i] == c || (c->name && info->clocks[i].name && strcmp(c->name, info->clocks[i].name) == 0))
+			return &info->clocks[i];
+	return c;
+}
+
+tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first, ctfw_stream_class **out,
+				tk_error *err)
+{
+	for (size_t i = 0; i < s->n_scs; i++)
+		if (s->scs[i]->id == id) {
+			*out = s->scs[i];
+			return TK_OK;
+		}
+	const tk_trace_info *info = s->info;
+	if (!grow_array((void **)&s->scs, &s->cap_scs, s->n_scs, sizeof *s->scs))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	ctfw_stream_class *sc = tk_arena_calloc(&s->arena, 1, sizeof *sc);
+	if (!sc)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	if (id > UINT32_MAX)
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "ctf writer: stream class id %llu does not fit the 32-bit stream_id",
+				    (unsigned long long)id);
+	sc->id = id;
+	sc->pc_discarded_index = -1;
+	tk_hashmap_init(&sc->used_ids);
+	s->scs[s->n_scs++] = sc;
+	for (size_t i = 0; i < info->n_stream_classes; i++)
+		if (info->stream_classes[i].id == id)
+			sc->src = &info->stream_classes[i];
+
+	const tk_clock_info *clock = NULL;
+	if (sc->src && sc->src->clock)
+		clock = find_clock(info, sc->src->clock);
+	else if (info->n_stream_classes == 0 && info->n_clocks > 0)
+		clock = &info->clocks[0]; /* formats without stream classes: the trace clock */
+	if (clock) {
+		sc->has_clock = true;
+		sc->raw_time = true;
+		sc->clock_name = ctfw_ident(s, clock->name ? clock->name : CTFW_NS_CLOCK_NAME);
+		if (!sc->clock_name)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+		/* Clocks without a name in the model are emitted under this name. */
+		if (!clock->name)
+			s->need_ns_clock = true, sc->raw_time = false;
+	} else if (first && first->has_time) {
+		sc->has_clock = true;
+		sc->clock_name = CTFW_NS_CLOCK_NAME;
+		s->need_ns_clock = true;
+	}
+
+	tk_status st = TK_OK;
+	if (sc->src) {
+		st = ctfw_plan_scope(s, sc->src->packet_context, "the stream packet context", &sc->pc_extra, err);
+		if (st == TK_OK)
+			st = ctfw_plan_scope(s, sc->src->event_context, "the stream event context", &sc->event_context, err);
+		if (st != TK_OK)
+			return st;
+	}
+	bool has_cpu_member = false;
+	if (sc->pc_extra) {
+		const tk_field_class *pc = sc->src->packet_context;
+		for (size_t i = 0; i < sc->pc_extra->n_kids; i++) {
+			const char *name = pc->members[i].name ? pc->members[i].name : "";
+			for (size_t k = 0; k < sizeof packet_context_special / sizeof packet_context_special[0]; k++)
+				if (strcmp(name, packet_context_special[k]) == 0)
+					sc->pc_extra->kids[i].skip = true;
+			if (strcmp(name, "events_discarded") == 0 && pc->members[i].cls->kind == TK_TYPE_INT)
+				sc->pc_discarded_index = (int64_t)i;
+			if (strcmp(name, "cpu_id") == 0)
+				has_cpu_member = true;
+			/* A kept member that a skipped one depends on cannot be expressed. */
+			if (!sc->pc_extra->kids[i].skip && sc->pc_extra->kids[i].ref == CTFW_REF_SIBLING &&
+			    sc->pc_extra->kids[sc->pc_extra->kids[i].ref_index].skip)
+				sc->pc_extra->kids[i].ref = CTFW_REF_SYNTHETIC;
+		}
+	}
+	sc->has_cpu_field = !has_cpu_member && first && first->cpu != TK_CPU_NONE;
+	*out = sc;
+	return TK_OK;
+}
+
+tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_event_class **out, tk_error *err)
+{
+	uint64_t *slot = tk_hashmap_get(&s->ec_map, (uint64_t)(uintptr_t)cls);
+	if (slot) {
+		*out = s->ecs[*slot];
+		return TK_OK;
+	}
+	ctfw_stream_class *sc;
+	tk_status st = ctfw_stream_class_get(s, cls->stream_class_id, NULL, &sc, err);
+	if (st != TK_OK)
+		return st;
+	ctfw_event_class *ec = tk_arena_calloc(&s->arena, 1, sizeof *ec);
+	if (!ec || !grow_array((void **)&s->ecs, &s->cap_ecs, s->n_ecs, sizeof *s->ecs))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	ec->src = cls;
+	ec->sc = sc;
+	const char *name = cls->name ? cls->name : "?";
+	st = ctfw_plan_scope(s, cls->context, "an event context", &ec->context, err);
+	if (st == TK_OK)
+		st = ctfw_plan_scope(s, cls->payload, "an event payload", &ec->payload, err);
+	if (st != TK_OK) {
+		char msg[sizeof err->message];
+		snprintf(msg, sizeof msg, "%s", err ? err->message : "");
+		return tk_error_set(err, st, TK_NO_OFFSET, "event class '%s': %s", name, msg);
+	}
+	/* Keep the model's id when it is free in this stream class and fits the
+	 * extended event header; otherwise take the next free one. */
+	uint64_t id = cls->id;
+	if (id > UINT32_MAX || tk_hashmap_get(&sc->used_ids, id)) {
+		while (tk_hashmap_get(&sc->used_ids, sc->next_event_id))
+			sc->next_event_id++;
+		id = sc->next_event_id;
+	}
+	ec->id = id;
+	if (!tk_hashmap_put(&sc->used_ids, id, 1) ||
+	    !tk_hashmap_put(&s->ec_map, (uint64_t)(uintptr_t)cls, s->n_ecs))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	s->ecs[s->n_ecs++] = ec;
+	*out = ec;
+	return TK_OK;
+}
