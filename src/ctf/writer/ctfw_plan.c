@@ -111,11 +111,25 @@ static tk_status resolve_sequence(ctfw_sink *s, const tk_field_class *st, ctfw_n
 	return TK_OK;
 }
 
-static const tk_enum_mapping *find_label(const tk_field_class *e, const char *label)
+/* babeltrace2 shows a TSDL name without one leading '_', and selects a
+ * variant option whose TSDL name equals the tag's label. So the label for an
+ * option shown as `name` is one that reads `name` once stripped, and it must
+ * be usable as the option's TSDL name. */
+static const tk_enum_mapping *find_label(const tk_field_class *e, const char *name)
 {
-	for (size_t k = 0; k < e->n_mappings; k++)
-		if (e->mappings[k].label && strcmp(e->mappings[k].label, label) == 0)
+	if (!name)
+		return NULL;
+	for (size_t k = 0; k < e->n_mappings; k++) {
+		const char *l = e->mappings[k].label;
+		if (!l || strcmp(l[0] == '_' ? l + 1 : l, name) != 0 || is_keyword(l))
+			continue;
+		bool ident = !(l[0] >= '0' && l[0] <= '9');
+		for (const char *c = l; *c && ident; c++)
+			ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+				*c == '_';
+		if (ident && *l)
 			return &e->mappings[k];
+	}
 	return NULL;
 }
 
@@ -127,9 +141,10 @@ static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_no
 		const tk_field_class *e = st->members[j].cls;
 		if (e->kind != TK_TYPE_INT || !e->mappings)
 			continue;
+		const tk_field_class *vc = st->members[i].cls;
 		size_t k;
 		for (k = 0; k < n->n_kids; k++)
-			if (!find_label(e, n->kids[k].name))
+			if (!find_label(e, vc->members[k].name))
 				break;
 		if (k < n->n_kids)
 			continue;
@@ -138,9 +153,10 @@ static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_no
 		if (!lo || !hi)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 		for (k = 0; k < n->n_kids; k++) {
-			const tk_enum_mapping *m = find_label(e, n->kids[k].name);
+			const tk_enum_mapping *m = find_label(e, vc->members[k].name);
 			lo[k] = m->lo;
 			hi[k] = m->hi;
+			n->kids[k].name = m->label; /* lives as long as the model */
 		}
 		n->ref = CTFW_REF_SIBLING;
 		n->ref_index = j;
