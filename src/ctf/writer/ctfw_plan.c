@@ -404,7 +404,9 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 				sc->pc_extra->kids[i].ref = CTFW_REF_SYNTHETIC;
 		}
 	}
-	sc->has_cpu_field = !has_cpu_member && first && first->cpu != TK_CPU_NONE;
+	/* perf's own CTF converter always has cpu_id (0 without PERF_SAMPLE_CPU). */
+	sc->has_cpu_field = !has_cpu_member &&
+			    ((first && first->cpu != TK_CPU_NONE) || s->info->format == TK_FORMAT_PERF);
 	*out = sc;
 	return TK_OK;
 }
