@@ -12,10 +12,11 @@ extern "C" {
 #include "source.h"
 #include "sink.h"
 #include "perf.h"
-#include "perf_writer.h"
 #include "ctf.h"
 #include "ctf_writer.h"
 #include "cpel.h"
+#include "dcpi.h"
+#include "symbols.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

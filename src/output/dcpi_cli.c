@@ -1,8 +1,216 @@
-/* Registry entry for dcpi. Placeholder until the dcpi reader lands: the
- * format is known by name but has no capabilities yet. */
-#include "convert/formats.h"
+/* Registry entry for DCPI profiles and profile databases: detection, info,
+ * stats, print (listing, dcpicat) and the byte-identical copy. A database
+ * argument (DB, DB/EPOCH or DB/EPOCH/HOST) stands for every profile below
+ * it, in sorted path order. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/filter.h"
+#include "output/dcpi_print.h"
+
+static bool dcpi_detect_file(const uint8_t *head, size_t n)
+{
+	if (n < 12 || memcmp(head, "version", 7) != 0)
+		return false;
+	size_t i = 7;
+	while (i < n && (head[i] == ' ' || head[i] == '\t'))
+		i++;
+	return i > 7 && i + 4 <= n && memcmp(head + i, "pdb-", 4) == 0;
+}
+
+static bool dcpi_detect_dir(const char *path) { return tk_dcpi_db_detect(path); }
+
+typedef tk_status (*profile_fn)(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+				void *state, tk_error *err);
+
+/* Runs fn over every profile of path whose event matches --event. With
+ * several profiles, each is introduced by "==> PATH <==" (as tail(1)). */
+static tk_status for_each_profile(const char *path, const tk_cli_options *opt, tk_writer *out,
+				  bool banners, profile_fn fn, void *state, tk_error *err)
+{
+	char **paths;
+	size_t n;
+	tk_status st = tk_dcpi_db_list(path, &paths, &n, err);
+	if (st != TK_OK)
+		return st;
+	bool first = true;
+	for (size_t i = 0; i < n && st == TK_OK; i++) {
+		tk_dcpi_profile *p;
+		if ((st = tk_dcpi_open(paths[i], &p, err)) != TK_OK)
+			break;
+		const char *event = tk_dcpi_profile_header(p)->event;
+		if (!opt || !opt->events || tk_filter_name_matches(opt->events, event)) {
+			if (banners && n > 1) {
+				tk_put_str(out, first ? "==> " : "\n==> ");
+				tk_put_str(out, paths[i]);
+				tk_put_str(out, " <==\n");
+			}
+			first = false;
+			st = fn(p, opt, out, state, err);
+		}
+		tk_dcpi_close(p);
+	}
+	tk_dcpi_db_free_list(paths, n);
+	return st;
+}
+
+static tk_status print_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+			   void *state, tk_error *err)
+{
+	(void)state;
+	if (strcmp(opt->style, "dcpicat") == 0)
+		return tk_dcpi_print_dcpicat(p, out, err);
+	return tk_dcpi_print_listing(p, out, err);
+}
+
+tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	if (strcmp(opt->style, "text") != 0 && strcmp(opt->style, "dcpicat") != 0 &&
+	    strcmp(opt->style, "listing") != 0)
+		return TK_ERR_UNSUPPORTED;
+	return for_each_profile(path, opt, out, true, print_one, NULL, err);
+}
+
+static tk_status info_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+			  void *state, tk_error *err)
+{
+	(void)opt;
+	(void)state;
+	return tk_dcpi_print_info(p, out, err);
+}
+
+tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	return for_each_profile(path, opt, out, true, info_one, NULL, err);
+}
+
+typedef struct stats_state {
+	uint64_t profiles, samples, addresses;
+} stats_state;
+
+static tk_status stats_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+			   void *state, tk_error *err)
+{
+	(void)opt;
+	(void)err;
+	stats_state *s = state;
+	const tk_dcpi_header *h = tk_dcpi_profile_header(p);
+	if (s->profiles++ == 0)
+		tk_put_str(out, "     samples   addresses  chunks  event  image  path\n");
+	bool body = tk_dcpi_body_supported(p);
+	if (body) {
+		tk_put_u64_pad(out, tk_dcpi_total_samples(p), 12, ' ');
+		tk_put_u64_pad(out, tk_dcpi_total_offsets(p), 12, ' ');
+		tk_put_u64_pad(out, tk_dcpi_chunk_total(p), 8, ' ');
+		s->samples += tk_dcpi_total_samples(p);
+		s->addresses += tk_dcpi_total_offsets(p);
+	} else {
+		tk_put_str(out, "           -           -       -");
+	}
+	tk_put_str(out, "  ");
+	tk_put_str(out, h->event);
+	tk_put_str(out, "  ");
+	tk_put_str(out, h->image);
+	tk_put_str(out, "  ");
+	tk_put_str(out, h->path ? h->path : tk_dcpi_profile_name(p));
+	tk_put_char(out, '\n');
+	return TK_OK;
+}
+
+tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	stats_state s = {0};
+	tk_status st = for_each_profile(path, opt, out, false, stats_one, &s, err);
+	if (st != TK_OK)
+		return st;
+	tk_put_str(out, "total: ");
+	tk_put_u64(out, s.profiles);
+	tk_put_str(out, s.profiles == 1 ? " profile, " : " profiles, ");
+	tk_put_u64(out, s.samples);
+	tk_put_str(out, " samples, ");
+	tk_put_u64(out, s.addresses);
+	tk_put_str(out, " addresses\n");
+	return TK_OK;
+}
+
+/* Writes the validated bytes of one profile atomically to out. */
+static tk_status copy_profile(const char *in, const char *out, tk_error *err)
+{
+	tk_dcpi_profile *p;
+	tk_status st = tk_dcpi_open(in, &p, err);
+	if (st != TK_OK)
+		return st;
+	size_t size;
+	const uint8_t *bytes = tk_dcpi_profile_bytes(p, &size);
+	tk_writer *w;
+	if ((st = tk_writer_open_atomic(out, &w, err)) == TK_OK) {
+		tk_put_mem(w, bytes, size);
+		st = tk_writer_commit(w, err);
+	}
+	tk_dcpi_close(p);
+	return st;
+}
+
+static tk_status mkdirs_for(char *path, size_t root_len, tk_error *err)
+{
+	for (char *s = path + root_len + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		int rc = mkdir(path, 0777);
+		int e = errno;
+		*s = '/';
+		if (rc != 0 && e != EEXIST)
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create directory for %s: %s",
+					    path, strerror(e));
+	}
+	return TK_OK;
+}
+
+/* A database is copied profile by profile, keeping the layout below it. */
+static tk_status dcpi_copy(const char *in, const char *out, const tk_sink_options *opt, tk_error *err)
+{
+	(void)opt;
+	struct stat sb;
+	if (stat(in, &sb) == 0 && !S_ISDIR(sb.st_mode))
+		return copy_profile(in, out, err);
+	char **paths;
+	size_t n;
+	tk_status st = tk_dcpi_db_list(in, &paths, &n, err);
+	if (st != TK_OK)
+		return st;
+	size_t in_len = strlen(in), out_len = strlen(out);
+	while (out_len > 1 && out[out_len - 1] == '/')
+		out_len--;
+	if (mkdir(out, 0777) != 0 && errno != EEXIST)
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s", out, strerror(errno));
+	for (size_t i = 0; i < n && st == TK_OK; i++) {
+		const char *rel = paths[i] + in_len;
+		while (*rel == '/')
+			rel++;
+		char *dest = malloc(out_len + strlen(rel) + 2);
+		if (!dest) {
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			break;
+		}
+		memcpy(dest, out, out_len);
+		dest[out_len] = '/';
+		strcpy(dest + out_len + 1, rel);
+		if ((st = mkdirs_for(dest, out_len, err)) == TK_OK)
+			st = copy_profile(paths[i], dest, err);
+		free(dest);
+	}
+	tk_dcpi_db_free_list(paths, n);
+	return st;
+}
 
 const tk_format_ops tk_dcpi_format_ops = {
 	.format = TK_FORMAT_DCPI,
 	.name = "dcpi",
+	.detect_file = dcpi_detect_file,
+	.detect_dir = dcpi_detect_dir,
+	.info = tk_dcpi_cli_info,
+	.stats = tk_dcpi_cli_stats,
+	.print = tk_dcpi_cli_print,
+	.copy = dcpi_copy,
 };

@@ -1,0 +1,248 @@
+/* ELF images through libelf: function symbols (.symtab, else .dynsym, as
+ * perf picks them), the GNU build id, .text and the PT_LOAD segments.
+ * libelf checks section sizes against the file; we still treat every
+ * count and index it hands back as untrusted. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/symtab_internal.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+static bool libelf_ready(void)
+{
+	/* elf_version() is idempotent; the result is cached by libelf. */
+	return elf_version(EV_CURRENT) != EV_NONE;
+}
+
+/* Scans one block of notes for NT_GNU_BUILD_ID. */
+static void scan_notes(Elf_Data *data, tk_symtab *t)
+{
+	if (!data || !data->d_buf)
+		return;
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+	while (off < data->d_size && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 && nh.n_descsz > 0) {
+			size_t n = nh.n_descsz < TK_BUILD_ID_MAX ? nh.n_descsz : TK_BUILD_ID_MAX;
+			memcpy(t->build_id, (const char *)data->d_buf + desc_off, n);
+			t->build_id_len = n;
+			return;
+		}
+	}
+}
+
+static tk_status read_segments(Elf *e, tk_symtab *t, tk_error *err)
+{
+	size_t n;
+	if (elf_getphdrnum(e, &n) != 0)
+		return TK_OK; /* no program headers (ET_REL) */
+	if (n > 65535)
+		return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET, "implausible program header count %zu", n);
+	t->segs = calloc(n ? n : 1, sizeof *t->segs);
+	if (!t->segs)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(e, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_LOAD) {
+			t->segs[t->n_segs++] = (tk_elf_segment){
+				.vaddr = ph.p_vaddr, .memsz = ph.p_memsz, .offset = ph.p_offset,
+				.filesz = ph.p_filesz, .exec = (ph.p_flags & PF_X) != 0,
+			};
+		} else if (ph.p_type == PT_NOTE && !t->build_id_len) {
+			Elf_Data *d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+			scan_notes(d, t);
+		}
+	}
+	return TK_OK;
+}
+
+static char bind_type(int bind, bool func)
+{
+	char c = func ? 'T' : 'D';
+	if (bind == STB_WEAK)
+		return func ? 'W' : 'V';
+	return bind == STB_LOCAL ? (char)(c | 0x20) : c;
+}
+
+static tk_status read_symbols(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, tk_symtab *t, tk_error *err)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf)
+		return TK_OK;
+	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	if (!entsize)
+		return TK_OK;
+	size_t n = data->d_size / entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		int type = GELF_ST_TYPE(sym.st_info);
+		/* perf's elf_sym__is_function() */
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_name == 0 ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		const char *name = elf_strptr(e, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		int b = GELF_ST_BIND(sym.st_info);
+		int bind = b == STB_GLOBAL ? TK_BIND_GLOBAL : b == STB_WEAK ? TK_BIND_WEAK : TK_BIND_LOCAL;
+		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size, bind_type(b, true), bind,
+				   NULL, 0))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+	}
+	return TK_OK;
+}
+
+/* Everything from one open Elf handle. want_symbols false: build id only. */
+static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
+{
+	if (elf_kind(e) != ELF_K_ELF)
+		return tk_error_set(err, TK_ERR_FORMAT, 0, "not an ELF file");
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(e, &eh))
+		return tk_error_set(err, TK_ERR_FORMAT, 0, "bad ELF header: %s", elf_errmsg(-1));
+	t->is_elf = true;
+	t->relocatable = eh.e_type == ET_DYN || eh.e_type == ET_REL;
+	tk_status st = read_segments(e, t, err);
+	if (st != TK_OK)
+		return st;
+	size_t shstrndx;
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		shstrndx = SHN_UNDEF; /* stripped of section names: still usable */
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr symtab_sh, dynsym_sh;
+	size_t guard = 0;
+	while ((scn = elf_nextscn(e, scn)) && guard++ < 65536) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_NOTE && !t->build_id_len)
+			scan_notes(elf_getdata(scn, NULL), t);
+		else if (sh.sh_type == SHT_SYMTAB && !symtab) {
+			symtab = scn;
+			symtab_sh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dynsym_sh = sh;
+		}
+		const char *name = shstrndx != SHN_UNDEF ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		if (name && strcmp(name, ".text") == 0 && !t->has_text) {
+			t->has_text = true;
+			t->text_vaddr = sh.sh_addr;
+			t->text_size = sh.sh_size;
+			t->text_offset = sh.sh_offset;
+		}
+	}
+	if (!t->has_text) {
+		/* No section headers: the first executable segment. */
+		for (size_t i = 0; i < t->n_segs; i++)
+			if (t->segs[i].exec) {
+				t->has_text = true;
+				t->text_vaddr = t->segs[i].vaddr;
+				t->text_size = t->segs[i].memsz;
+				t->text_offset = t->segs[i].offset;
+				break;
+			}
+	}
+	if (!want_symbols)
+		return TK_OK;
+	if (symtab)
+		st = read_symbols(e, symtab, &symtab_sh, t, err);
+	if (st == TK_OK && t->n == 0 && dynsym)
+		st = read_symbols(e, dynsym, &dynsym_sh, t, err);
+	if (st == TK_OK)
+		tk_symtab_finish(t, false);
+	return st;
+}
+
+tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *name, tk_symtab **out,
+				    tk_error *err)
+{
+	*out = NULL;
+	if (name)
+		tk_error_set_file(err, name);
+	if (!libelf_ready())
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s", elf_errmsg(-1));
+	/* libelf may convert data in place for foreign byte orders: work on
+	 * a private copy so the caller's buffer stays untouched. */
+	char *copy = malloc(size ? size : 1);
+	tk_symtab *t = tk_symtab_new(name);
+	if (!copy || !t) {
+		free(copy);
+		tk_symtab_free(t);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	memcpy(copy, data, size);
+	tk_status st;
+	Elf *e = elf_memory(copy, size);
+	if (!e)
+		st = tk_error_set(err, TK_ERR_FORMAT, 0, "not an ELF file: %s", elf_errmsg(-1));
+	else
+		st = load(e, t, true, err);
+	if (e)
+		elf_end(e);
+	free(copy);
+	if (st != TK_OK) {
+		tk_symtab_free(t);
+		return st;
+	}
+	*out = t;
+	return TK_OK;
+}
+
+static tk_status load_file(const char *path, bool want_symbols, tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	tk_error_set_file(err, path);
+	if (!libelf_ready())
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s", elf_errmsg(-1));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open: %s", strerror(errno));
+	tk_symtab *t = tk_symtab_new(path);
+	if (!t) {
+		close(fd);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	tk_status st;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		st = tk_error_set(err, TK_ERR_FORMAT, 0, "not an ELF file: %s", elf_errmsg(-1));
+	else
+		st = load(e, t, want_symbols, err);
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (st != TK_OK) {
+		tk_symtab_free(t);
+		return st;
+	}
+	*out = t;
+	return TK_OK;
+}
+
+tk_status tk_symtab_load_elf(const char *path, tk_symtab **out, tk_error *err)
+{
+	return load_file(path, true, out, err);
+}
+
+size_t tk_elf_build_id(const char *path, uint8_t id[TK_BUILD_ID_MAX])
+{
+	tk_symtab *t;
+	if (load_file(path, false, &t, NULL) != TK_OK)
+		return 0;
+	size_t n = tk_symtab_build_id(t, id);
+	tk_symtab_free(t);
+	return n;
+}

@@ -1,0 +1,120 @@
+/* /proc/kallsyms: "ADDR TYPE NAME[\t[MODULE]]" per line. Kept types are
+ * perf's symbol_type__filter(): T, W, D, B in either case. Kernel symbols
+ * carry no sizes: each ends where the next begins. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symtab_internal.h"
+#include "symbols/symtext.h"
+
+/* /proc/kallsyms is a few MiB; a generous bound against runaway input. */
+#define KALLSYMS_LIMIT ((size_t)256 << 20)
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static bool kept_type(char type)
+{
+	char t = (char)toupper((unsigned char)type);
+	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
+{
+	size_t pos = 0;
+	bool any_nonzero = false;
+	uint64_t lines = 0;
+	while (pos < n) {
+		const char *nl = memchr(s + pos, '\n', n - pos);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		size_t i = pos;
+		lines++;
+		if (end == pos) { /* empty line */
+			pos = end + 1;
+			continue;
+		}
+		uint64_t addr;
+		if (!tk_symtext_hex(s, end, &i, &addr) || i >= end || !is_blank(s[i]))
+			return tk_error_set(err, TK_ERR_FORMAT, pos,
+					    "kallsyms line %llu: expected 'ADDRESS TYPE NAME'",
+					    (unsigned long long)lines);
+		while (i < end && is_blank(s[i]))
+			i++;
+		if (i >= end || is_blank(s[i]) || i + 1 >= end || !is_blank(s[i + 1]))
+			return tk_error_set(err, TK_ERR_FORMAT, i,
+					    "kallsyms line %llu: expected a one-letter symbol type",
+					    (unsigned long long)lines);
+		char type = s[i];
+		i += 1;
+		while (i < end && is_blank(s[i]))
+			i++;
+		size_t name = i;
+		while (i < end && !is_blank(s[i]))
+			i++;
+		size_t name_len = i - name;
+		if (name_len == 0)
+			return tk_error_set(err, TK_ERR_FORMAT, i, "kallsyms line %llu: symbol name missing",
+					    (unsigned long long)lines);
+		while (i < end && is_blank(s[i]))
+			i++;
+		const char *mod = NULL;
+		size_t mod_len = 0;
+		if (i < end) {
+			size_t last = end;
+			while (last > i && is_blank(s[last - 1]))
+				last--;
+			if (s[i] != '[' || last - i < 3 || s[last - 1] != ']')
+				return tk_error_set(err, TK_ERR_FORMAT, i,
+						    "kallsyms line %llu: text after the name is not a "
+						    "[module]",
+						    (unsigned long long)lines);
+			mod = s + i + 1;
+			mod_len = last - i - 2;
+		}
+		any_nonzero |= addr != 0;
+		if (kept_type(type) && !tk_symtab_add(t, s + name, name_len, addr, 0, type,
+						      isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL,
+						      mod, mod_len))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+		pos = end + 1;
+	}
+	if (lines > 0 && !any_nonzero)
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "every kallsyms address is 0: the kernel hides them "
+				    "(kernel.kptr_restrict); run as root or lower it");
+	tk_symtab_finish(t, true);
+	return TK_OK;
+}
+
+tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
+					 tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	if (name)
+		tk_error_set_file(err, name);
+	tk_symtab *t = tk_symtab_new(name);
+	if (!t)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st = parse(t, text, len, err);
+	if (st != TK_OK) {
+		tk_symtab_free(t);
+		return st;
+	}
+	*out = t;
+	return TK_OK;
+}
+
+tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	if (!path)
+		path = "/proc/kallsyms";
+	char *text;
+	size_t len;
+	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
+	if (st != TK_OK)
+		return st;
+	st = tk_symtab_load_kallsyms_memory(text, len, path, out, err);
+	free(text);
+	return st;
+}

@@ -1,0 +1,271 @@
+/* The image cache: one symbol table per (path, build id), loaded on first
+ * use, failures remembered. Lookups hash the key (FNV-1a) into a tk_hashmap
+ * of entry indexes; equal hashes are confirmed by comparing the key. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/hashmap.h"
+#include "symbols/symtab_internal.h"
+
+typedef struct entry {
+	char *key;         /* "path\0buildidhex" flattened as "path|hex" */
+	tk_symtab *tab;    /* NULL: tried and failed */
+} entry;
+
+struct tk_symcache {
+	tk_symcache_options opt;
+	char *debug_dir;
+	entry *entries;
+	size_t n, cap;
+	tk_hashmap index;  /* key hash -> entry index + 1 (chained through probing below) */
+	tk_symtab *kernel;
+	bool kernel_tried;
+	tk_hashmap maps;   /* pid -> entry index + 1 */
+	uint64_t loads;
+};
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+tk_symcache *tk_symcache_new(const tk_symcache_options *opt)
+{
+	tk_symcache *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	if (opt)
+		c->opt = *opt;
+	const char *home = getenv("HOME");
+	if (c->opt.debug_dir)
+		c->debug_dir = strdup(c->opt.debug_dir);
+	else if (home && *home && (c->debug_dir = malloc(strlen(home) + 8)))
+		sprintf(c->debug_dir, "%s/.debug", home);
+	c->opt.root = dup_or_null(c->opt.root);
+	c->opt.kallsyms = dup_or_null(c->opt.kallsyms);
+	c->opt.perf_map_dir = dup_or_null(c->opt.perf_map_dir);
+	c->opt.debug_dir = NULL;
+	tk_hashmap_init(&c->index);
+	tk_hashmap_init(&c->maps);
+	return c;
+}
+
+void tk_symcache_free(tk_symcache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->entries[i].key);
+		tk_symtab_free(c->entries[i].tab);
+	}
+	free(c->entries);
+	tk_hashmap_free(&c->index);
+	tk_hashmap_free(&c->maps);
+	tk_symtab_free(c->kernel);
+	free(c->debug_dir);
+	free((char *)c->opt.root);
+	free((char *)c->opt.kallsyms);
+	free((char *)c->opt.perf_map_dir);
+	free(c);
+}
+
+static void warn(tk_symcache *c, const tk_error *err, const char *what)
+{
+	if (!c->opt.log)
+		return;
+	char msg[900];
+	snprintf(msg, sizeof msg, "no symbols for %s: %s%s%s", what, err->file[0] ? err->file : "",
+		 err->file[0] ? ": " : "", err->message);
+	c->opt.log(c->opt.log_user, 0, msg);
+}
+
+static bool add_entry(tk_symcache *c, char *key, tk_symtab *tab, uint64_t hash)
+{
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 32;
+		entry *e = realloc(c->entries, ncap * sizeof *e);
+		if (!e)
+			return false;
+		c->entries = e;
+		c->cap = ncap;
+	}
+	c->entries[c->n] = (entry){key, tab};
+	c->n++;
+	/* Linear probing on the hash value itself keeps colliding keys apart. */
+	while (tk_hashmap_get(&c->index, hash))
+		hash++;
+	/* Unindexed on failure: still owned (and freed) by the cache. */
+	tk_hashmap_put(&c->index, hash, c->n);
+	return true;
+}
+
+static entry *find_entry(tk_symcache *c, const char *key, uint64_t hash)
+{
+	uint64_t *v;
+	while ((v = tk_hashmap_get(&c->index, hash))) {
+		entry *e = &c->entries[*v - 1];
+		if (strcmp(e->key, key) == 0)
+			return e;
+		hash++;
+	}
+	return NULL;
+}
+
+/* Loads path when it exists, and, given a build id, only if it matches. */
+static tk_symtab *try_candidate(tk_symcache *c, const char *path, const uint8_t *id, size_t id_len,
+				tk_error *err)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		tk_error_set_file(err, path);
+		tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "not found");
+		return NULL;
+	}
+	tk_symtab *t;
+	if (tk_symtab_load_elf(path, &t, err) != TK_OK)
+		return NULL;
+	c->loads++;
+	if (id_len && (t->build_id_len != id_len || memcmp(t->build_id, id, id_len) != 0)) {
+		tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET,
+			     "build id differs from the recorded one (the file changed since)");
+		tk_symtab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id, size_t id_len,
+			     tk_error *err)
+{
+	char hex[2 * TK_BUILD_ID_MAX + 1];
+	char buf[4096];
+	tk_symtab *t = NULL;
+	if (id_len) {
+		if (id_len > TK_BUILD_ID_MAX)
+			id_len = TK_BUILD_ID_MAX;
+		tk_build_id_hex(id, id_len, hex);
+		/* perf's cache: .build-id/xx/rest links to DIR/<id>/ (newer perf,
+		 * holding "elf") or straight to the file (older perf). */
+		if (c->debug_dir && !c->opt.no_debug_cache) {
+			snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s/elf", c->debug_dir, hex, hex + 2);
+			if (!(t = try_candidate(c, buf, id, id_len, err))) {
+				snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s", c->debug_dir, hex, hex + 2);
+				t = try_candidate(c, buf, id, id_len, err);
+			}
+		}
+		if (!t) {
+			snprintf(buf, sizeof buf, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+			t = try_candidate(c, buf, id, id_len, err);
+			/* Separate debug files hold symbols but their .text has
+			 * no bytes; the image itself is still preferred for
+			 * segments, so only keep this when the image fails. */
+		}
+	}
+	tk_symtab *img = NULL;
+	if (path && *path) {
+		if (c->opt.root) {
+			snprintf(buf, sizeof buf, "%s%s", c->opt.root, path);
+			img = try_candidate(c, buf, id, id_len, err);
+		} else {
+			img = try_candidate(c, path, id, id_len, err);
+		}
+	}
+	if (img && (!t || t->n == 0 || img->n > 0)) {
+		tk_symtab_free(t);
+		return img;
+	}
+	tk_symtab_free(img);
+	return t;
+}
+
+const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8_t *build_id,
+				   size_t build_id_len)
+{
+	char hex[2 * TK_BUILD_ID_MAX + 1] = "";
+	if (build_id_len > TK_BUILD_ID_MAX)
+		build_id_len = TK_BUILD_ID_MAX;
+	if (build_id_len)
+		tk_build_id_hex(build_id, build_id_len, hex);
+	size_t plen = path ? strlen(path) : 0;
+	char *key = malloc(plen + strlen(hex) + 2);
+	if (!key)
+		return NULL;
+	memcpy(key, path ? path : "", plen);
+	key[plen] = '|';
+	strcpy(key + plen + 1, hex);
+	uint64_t hash = fnv1a(key, 0xcbf29ce484222325ull);
+	entry *e = find_entry(c, key, hash);
+	if (e) {
+		free(key);
+		return e->tab;
+	}
+	tk_error err;
+	tk_error_clear(&err);
+	tk_symtab *t = load_image(c, path, build_id, build_id_len, &err);
+	if (!t)
+		warn(c, &err, path && *path ? path : hex);
+	if (!add_entry(c, key, t, hash)) {
+		/* Out of memory for the cache: handing the table out would
+		 * leak it; report nothing instead. */
+		free(key);
+		tk_symtab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+const tk_symtab *tk_symcache_kernel(tk_symcache *c)
+{
+	if (!c->kernel_tried) {
+		c->kernel_tried = true;
+		tk_error err;
+		tk_error_clear(&err);
+		if (tk_symtab_load_kallsyms(c->opt.kallsyms, &c->kernel, &err) != TK_OK)
+			warn(c, &err, "the kernel");
+		else
+			c->loads++;
+	}
+	return c->kernel;
+}
+
+const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid)
+{
+	uint64_t key = (uint64_t)(uint32_t)pid;
+	uint64_t *v = tk_hashmap_get(&c->maps, key);
+	if (v)
+		return *v ? c->entries[*v - 1].tab : NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/perf-%d.map", c->opt.perf_map_dir ? c->opt.perf_map_dir : "/tmp",
+		 pid);
+	tk_symtab *t = NULL;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = tk_symtab_load_perf_map(path, &t, &err);
+	if (st != TK_OK && st != TK_ERR_NOT_FOUND)
+		warn(c, &err, path);
+	if (st == TK_OK)
+		c->loads++;
+	char *name = strdup(path);
+	if (!name) {
+		tk_symtab_free(t);
+		return NULL;
+	}
+	/* Stored as an entry too, so it is freed with the cache; the map
+	 * key is the pid, the entry key a name no image can have. */
+	uint64_t hash = fnv1a(name, 0x84222325cbf29ce4ull);
+	if (!add_entry(c, name, t, hash)) {
+		free(name);
+		tk_symtab_free(t);
+		return NULL;
+	}
+	tk_hashmap_put(&c->maps, key, c->n); /* unindexed on failure: reloaded next time */
+	return t;
+}
+
+uint64_t tk_symcache_loads(const tk_symcache *c) { return c->loads; }

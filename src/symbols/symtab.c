@@ -1,0 +1,227 @@
+/* Symbol tables: building (sort, duplicate and end fix-ups as perf does
+ * them, so symbol names and offsets agree with perf's) and lookup. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symtab_internal.h"
+
+tk_symtab *tk_symtab_new(const char *name)
+{
+	tk_symtab *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	tk_arena_init(&t->names, 64 * 1024);
+	t->name = strdup(name ? name : "");
+	if (!t->name) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void tk_symtab_free(tk_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->syms);
+	free(t->bind);
+	free(t->segs);
+	free(t->name);
+	tk_arena_free(&t->names);
+	free(t);
+}
+
+bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size, char type,
+		   int bind, const char *module, size_t module_len)
+{
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 256;
+		tk_symbol *s = realloc(t->syms, ncap * sizeof *s);
+		if (!s)
+			return false;
+		t->syms = s;
+		uint8_t *b = realloc(t->bind, ncap);
+		if (!b)
+			return false;
+		t->bind = b;
+		t->cap = ncap;
+	}
+	char *copy = tk_arena_strndup(&t->names, name, len);
+	if (!copy)
+		return false;
+	const char *mod = NULL;
+	if (module && module_len) {
+		/* Consecutive symbols share their module: keep one copy. */
+		const char *prev = t->n ? t->syms[t->n - 1].module : NULL;
+		if (prev && strlen(prev) == module_len && memcmp(prev, module, module_len) == 0)
+			mod = prev;
+		else if (!(mod = tk_arena_strndup(&t->names, module, module_len)))
+			return false;
+	}
+	t->syms[t->n] = (tk_symbol){.name = copy, .start = start, .size = size, .module = mod, .type = type};
+	t->bind[t->n] = (uint8_t)bind;
+	t->n++;
+	return true;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true when a is preferred to b. */
+static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb)
+{
+	if ((a->size > 0) != (b->size > 0))
+		return a->size > 0;
+	if ((ba == TK_BIND_WEAK) != (bb == TK_BIND_WEAK))
+		return bb == TK_BIND_WEAK;
+	if ((ba == TK_BIND_GLOBAL) != (bb == TK_BIND_GLOBAL))
+		return ba == TK_BIND_GLOBAL;
+	size_t ua = underscores(a->name), ub = underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	size_t na = strlen(a->name), nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	return true; /* first seen wins */
+}
+
+typedef struct sort_item {
+	tk_symbol sym;
+	uint8_t bind;
+	size_t order; /* insertion order: keeps the sort deterministic */
+} sort_item;
+
+static int cmp_item(const void *pa, const void *pb)
+{
+	const sort_item *a = pa, *b = pb;
+	if (a->sym.start != b->sym.start)
+		return a->sym.start < b->sym.start ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+void tk_symtab_finish(tk_symtab *t, bool kallsyms)
+{
+	if (t->n == 0) {
+		free(t->bind);
+		t->bind = NULL;
+		return;
+	}
+	sort_item *items = malloc(t->n * sizeof *items);
+	if (items) {
+		for (size_t i = 0; i < t->n; i++)
+			items[i] = (sort_item){t->syms[i], t->bind[i], i};
+		qsort(items, t->n, sizeof *items, cmp_item);
+		/* One symbol per start address: the best one. */
+		size_t out = 0;
+		for (size_t i = 0; i < t->n; i++) {
+			if (out > 0 && items[out - 1].sym.start == items[i].sym.start) {
+				if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym, items[i].bind))
+					items[out - 1] = items[i];
+				continue;
+			}
+			items[out++] = items[i];
+		}
+		for (size_t i = 0; i < out; i++)
+			t->syms[i] = items[i].sym;
+		t->n = out;
+		free(items);
+	}
+	/* (Without memory for the sort the table stays unsorted but usable
+	 * for nothing; lookups then degrade to misses, never crash.) */
+	free(t->bind);
+	t->bind = NULL;
+	for (size_t i = 0; i + 1 < t->n; i++) {
+		tk_symbol *s = &t->syms[i];
+		uint64_t next = t->syms[i + 1].start;
+		if (s->size == 0 || kallsyms)
+			s->size = next - s->start;
+	}
+	tk_symbol *last = &t->syms[t->n - 1];
+	if (last->size == 0) {
+		/* perf: roundup(start, 4096) + 4096 */
+		uint64_t end = ((last->start + 4095) & ~(uint64_t)4095) + 4096;
+		last->size = end > last->start ? end - last->start : 1;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->syms[i].size == 0)
+			t->syms[i].size = 1; /* never a zero-size hole */
+}
+
+const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset)
+{
+	if (!t || t->n == 0 || t->bind)
+		return NULL;
+	/* Last symbol with start <= addr. */
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const tk_symbol *s = &t->syms[lo - 1];
+	if (addr - s->start >= s->size)
+		return NULL;
+	if (offset)
+		*offset = addr - s->start;
+	return s;
+}
+
+size_t tk_symtab_count(const tk_symtab *t) { return t ? t->n : 0; }
+const tk_symbol *tk_symtab_at(const tk_symtab *t, size_t i) { return t && i < t->n ? &t->syms[i] : NULL; }
+const char *tk_symtab_name(const tk_symtab *t) { return t->name; }
+
+size_t tk_symtab_build_id(const tk_symtab *t, uint8_t id[TK_BUILD_ID_MAX])
+{
+	if (t->build_id_len)
+		memcpy(id, t->build_id, t->build_id_len);
+	return t->build_id_len;
+}
+
+bool tk_symtab_text(const tk_symtab *t, uint64_t *vaddr, uint64_t *size, uint64_t *file_offset)
+{
+	if (!t->has_text)
+		return false;
+	*vaddr = t->text_vaddr;
+	*size = t->text_size;
+	*file_offset = t->text_offset;
+	return true;
+}
+
+size_t tk_symtab_segments(const tk_symtab *t, const tk_elf_segment **segs)
+{
+	*segs = t->segs;
+	return t->n_segs;
+}
+
+bool tk_symtab_offset_to_vaddr(const tk_symtab *t, uint64_t file_offset, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < t->n_segs; i++) {
+		const tk_elf_segment *s = &t->segs[i];
+		if (file_offset >= s->offset && file_offset - s->offset < s->filesz) {
+			*vaddr = s->vaddr + (file_offset - s->offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool tk_symtab_is_relocatable(const tk_symtab *t) { return t->relocatable; }
+
+void tk_build_id_hex(const uint8_t *id, size_t len, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * len] = '\0';
+}

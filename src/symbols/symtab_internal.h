@@ -1,0 +1,37 @@
+/* Internals of the symbol tables: the builder every loader fills and the
+ * table layout. */
+#ifndef TK_SYMTAB_INTERNAL_H
+#define TK_SYMTAB_INTERNAL_H
+
+#include "base/arena.h"
+#include "tracekit/tracekit.h"
+
+/* Binding, as far as choosing between symbols at one address goes. */
+enum { TK_BIND_LOCAL = 0, TK_BIND_GLOBAL = 1, TK_BIND_WEAK = 2 };
+
+struct tk_symtab {
+	tk_symbol *syms;
+	uint8_t *bind;      /* per symbol while building; freed by finish */
+	size_t n, cap;
+	tk_arena names;
+	char *name;
+	/* ELF only */
+	bool is_elf;
+	bool relocatable;
+	uint8_t build_id[TK_BUILD_ID_MAX];
+	size_t build_id_len;
+	bool has_text;
+	uint64_t text_vaddr, text_size, text_offset;
+	tk_elf_segment *segs;
+	size_t n_segs;
+};
+
+tk_symtab *tk_symtab_new(const char *name);
+/* Copies name[0..len) into the table's arena. false: out of memory. */
+bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size, char type,
+		   int bind, const char *module, size_t module_len);
+/* Sorts, keeps the best symbol per address, fixes ends (perf's rules).
+ * kallsyms: ends are always the next symbol's start. */
+void tk_symtab_finish(tk_symtab *t, bool kallsyms);
+
+#endif

@@ -1,0 +1,1 @@
+$TK print --format dcpicat $TK_TESTDATA/dcpi/optional-unknown.prof

@@ -1,0 +1,142 @@
+/* Unit tests for the text symbol sources: /proc/kallsyms (crafted text:
+ * types kept the way perf keeps them, modules, ends at the next symbol,
+ * duplicates, kptr_restrict zeros, errors with offsets) and perf-PID.map. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+#include "tracekit/tracekit.h"
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 t secondary_startup_64\n"
+	"ffffffff81000200 W __weak_thing\n"
+	"ffffffff81000300 r __ksymtab_foo\n"   /* read-only data: not kept */
+	"ffffffff81000400 A absolute_sym\n"    /* absolute: not kept */
+	"ffffffff81001000 D some_data\n"
+	"ffffffffc0a00000 t mod_fn\t[e1000e]\n"
+	"ffffffffc0a00040 T mod_fn2\t[e1000e]\n"
+	"\n";
+
+static tk_symtab *load(const char *text, tk_status want, uint64_t offset)
+{
+	tk_symtab *t = NULL;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = tk_symtab_load_kallsyms_memory(text, strlen(text), "kallsyms", &t, &err);
+	if (st != want)
+		fprintf(stderr, "status %d: %s\n", st, err.message);
+	assert_int_equal(st, want);
+	if (st != TK_OK)
+		assert_int_equal(err.offset, offset);
+	return t;
+}
+
+static void test_kallsyms(void **state)
+{
+	(void)state;
+	tk_symtab *t = load(kallsyms, TK_OK, 0);
+	/* _text and startup_64 share an address: perf keeps the one with
+	 * fewer leading underscores */
+	assert_int_equal(tk_symtab_count(t), 6);
+	uint64_t off;
+	const tk_symbol *s = tk_symtab_lookup(t, 0xffffffff81000010ull, &off);
+	assert_string_equal(s->name, "startup_64");
+	assert_int_equal(off, 0x10);
+	assert_int_equal(s->size, 0x100); /* ends at the next symbol */
+	s = tk_symtab_lookup(t, 0xffffffff810002ffull, &off);
+	assert_string_equal(s->name, "__weak_thing");
+	assert_int_equal(s->type, 'W');
+	/* the r and A symbols are gone: __weak_thing runs to some_data */
+	s = tk_symtab_lookup(t, 0xffffffff81000350ull, &off);
+	assert_string_equal(s->name, "__weak_thing");
+	assert_int_equal(off, 0x150);
+	s = tk_symtab_lookup(t, 0xffffffffc0a00044ull, &off);
+	assert_string_equal(s->name, "mod_fn2");
+	assert_string_equal(s->module, "e1000e");
+	assert_int_equal(off, 4);
+	assert_null(tk_symtab_lookup(t, 0xffffffff80000000ull, &off));
+	/* the last symbol gets perf's page-rounded end */
+	assert_non_null(tk_symtab_lookup(t, 0xffffffffc0a00fffull, &off));
+	assert_null(tk_symtab_lookup(t, 0xffffffffc0a01000ull + 4096, &off));
+	tk_symtab_free(t);
+}
+
+static void test_kallsyms_errors(void **state)
+{
+	(void)state;
+	/* kptr_restrict: every address 0 */
+	load("0000000000000000 T _text\n0000000000000000 t foo\n", TK_ERR_UNSUPPORTED, UINT64_MAX);
+	/* malformed lines, with the offset of the fault */
+	load("ffffffff81000000 T a\nzzzz T b\n", TK_ERR_FORMAT, 21);
+	load("ffffffff81000000 T a\nffffffff81000010 Tb\n", TK_ERR_FORMAT, 38);
+	load("ffffffff81000000 T\n", TK_ERR_FORMAT, 17);
+	load("ffffffff81000000 T a junk\n", TK_ERR_FORMAT, 21);
+	load("ffffffff81000000 T a [mod\n", TK_ERR_FORMAT, 21);
+	load("1ffffffff81000000 T a\n", TK_ERR_FORMAT, 0); /* 17 digits */
+	/* an unterminated last line is fine; so is empty input */
+	tk_symtab *t = load("ffffffff81000000 T a", TK_OK, 0);
+	assert_int_equal(tk_symtab_count(t), 1);
+	tk_symtab_free(t);
+	t = load("", TK_OK, 0);
+	assert_int_equal(tk_symtab_count(t), 0);
+	assert_null(tk_symtab_lookup(t, 1, NULL));
+	tk_symtab_free(t);
+	/* a missing file */
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_symtab_load_kallsyms("/nonexistent/kallsyms", &t, &err), TK_ERR_NOT_FOUND);
+}
+
+static void test_proc_kallsyms(void **state)
+{
+	(void)state;
+	tk_symtab *t;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = tk_symtab_load_kallsyms(NULL, &t, &err);
+	if (st == TK_ERR_UNSUPPORTED || st == TK_ERR_NOT_FOUND || st == TK_ERR_IO)
+		skip(); /* hidden by kptr_restrict, or no procfs */
+	assert_int_equal(st, TK_OK);
+	assert_true(tk_symtab_count(t) > 100);
+	tk_symtab_free(t);
+}
+
+static void test_perf_map(void **state)
+{
+	(void)state;
+	const char map[] = "7f1000 20 Interpreter\n"
+			   "0x7f1020 0x10 LazyCompile:~foo bar.js:1\r\n"
+			   "7f2000 0 zero_sized\n"
+			   "7f3000 8 last";
+	tk_symtab *t;
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_symtab_load_perf_map_memory(map, strlen(map), "perf-1.map", &t, &err), TK_OK);
+	assert_int_equal(tk_symtab_count(t), 4);
+	uint64_t off;
+	assert_string_equal(tk_symtab_lookup(t, 0x7f101f, &off)->name, "Interpreter");
+	assert_string_equal(tk_symtab_lookup(t, 0x7f1025, &off)->name, "LazyCompile:~foo bar.js:1");
+	assert_int_equal(off, 5);
+	assert_null(tk_symtab_lookup(t, 0x7f1030, &off)); /* gap after a sized symbol */
+	assert_string_equal(tk_symtab_lookup(t, 0x7f2fff, &off)->name, "zero_sized");
+	assert_null(tk_symtab_lookup(t, 0x7f3008, &off));
+	tk_symtab_free(t);
+	const char bad[] = "7f1000 20 ok\n7f1020 nothex name\n";
+	assert_int_equal(tk_symtab_load_perf_map_memory(bad, strlen(bad), "m", &t, &err), TK_ERR_FORMAT);
+	assert_int_equal(err.offset, 13);
+	assert_int_equal(tk_symtab_load_perf_map_memory("7f1000 20\n", 10, "m", &t, &err), TK_ERR_FORMAT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_errors),
+		cmocka_unit_test(test_proc_kallsyms),
+		cmocka_unit_test(test_perf_map),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
