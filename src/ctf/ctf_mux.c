@@ -520,3 +520,67 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	*out = &r->heap[0]->ev;
 	return TK_OK;
 }
+
+tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream, size_t size,
+				 tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err)
+{
+	*out = NULL;
+	ctf_reader *r = calloc(1, sizeof *r);
+	ctf_trace *t = calloc(1, sizeof *t);
+	ctf_stream *s = calloc(1, sizeof *s);
+	if (r)
+		r->traces = calloc(1, sizeof *r->traces);
+	if (t) {
+		t->streams = calloc(1, sizeof *t->streams);
+		t->dir = strdup("memory");
+		t->name = strdup("");
+	}
+	if (s) {
+		s->files = calloc(1, sizeof *s->files);
+		s->name = strdup("memory");
+		if (s->files)
+			s->files[0] = strdup("memory");
+	}
+	if (!r || !t || !s || !r->traces || !t->streams || !t->dir || !t->name || !s->files || !s->name ||
+	    !s->files[0]) {
+		if (s && s->files)
+			free(s->files[0]);
+		if (s) {
+			free(s->files);
+			free(s->name);
+		}
+		free(s);
+		trace_free(t);
+		ctf_reader_close(r);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	r->log = log;
+	r->log_user = log_user;
+	r->traces[0] = t;
+	r->n_traces = 1;
+	t->reader = r;
+	s->n_files = 1;
+	s->mem = stream;
+	s->mem_size = size;
+	s->trace = t;
+	s->prev_disc = s->prev_seq = s->prev_begin = s->prev_end = UINT64_MAX;
+	tk_arena_init(&s->pkt_arena, 16 * 1024);
+	tk_arena_init(&s->ev_arena, 16 * 1024);
+	s->pkt_arena.limit = s->ev_arena.limit = (size_t)64 << 20;
+	if (size)
+		t->streams[t->n_streams++] = s;
+	else
+		stream_free(s);
+	tk_status st = ctf_trace_class_parse(metadata, mlen, "metadata", log, log_user, &t->tc, err);
+	if (st == TK_OK) {
+		r->heap = calloc(2, sizeof *r->heap);
+		if (!r->heap)
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	if (st != TK_OK) {
+		ctf_reader_close(r);
+		return st;
+	}
+	*out = r;
+	return TK_OK;
+}

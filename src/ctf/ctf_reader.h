@@ -55,6 +55,8 @@ struct ctf_stream {
 	char **files;   /* several with LTTng tracefile rotation */
 	size_t n_files, cur_file;
 	char *name;     /* data file path as babeltrace2 names the stream */
+	const uint8_t *mem;  /* in-memory stream (tests, fuzzers), or NULL */
+	size_t mem_size;
 	tk_input *in;
 	const uint8_t *data;
 	uint64_t size;
@@ -101,6 +103,10 @@ typedef struct ctf_reader {
 /* Finds every trace below path (a trace dir, a metadata file, or a dir
  * holding traces) and opens their metadata and data streams. */
 tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err);
+/* One trace from memory: TSDL text plus one data stream (fuzzers, tests).
+ * Neither buffer is copied; both must outlive the reader. */
+tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream, size_t size,
+				 tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err);
 void ctf_reader_close(ctf_reader *r);
 /* TK_OK with *out, TK_END, or an error (err has file and offset). */
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err);

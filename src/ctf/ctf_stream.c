@@ -45,7 +45,8 @@ static tk_status open_file(ctf_stream *s, size_t idx, tk_error *err)
 	s->in = NULL;
 	s->cur_file = idx;
 	tk_error_set_file(err, s->files[idx]);
-	tk_status st = tk_input_open(s->files[idx], &s->in, err);
+	tk_status st = s->mem ? tk_input_open_memory(s->mem, s->mem_size, s->files[idx], &s->in, err)
+			      : tk_input_open(s->files[idx], &s->in, err);
 	if (st != TK_OK)
 		return st;
 	s->size = tk_input_size(s->in);

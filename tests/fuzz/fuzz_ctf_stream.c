@@ -1,0 +1,84 @@
+/* Fuzz target: packet and event decoding. The input is either stream bytes
+ * for a fixed metadata that uses every kind of field (compact and extended
+ * headers, both byte orders, bitfields, enums, variants, sequences, floats,
+ * strings), or "metadata text \0 stream bytes" when it starts with the
+ * TSDL signature. Every event is also rendered as babeltrace2 text. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/writer.h"
+#include "ctf/ctf_reader.h"
+#include "output/ctf_pretty.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char metadata[] =
+	"/* CTF 1.8 */\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	"typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := uint27_clock_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := uint64_clock_t;\n"
+	"trace { major = 1; minor = 8; byte_order = le;\n"
+	"  uuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n"
+	"  packet.header := struct { uint32_t magic; uint8_t uuid[16]; uint32_t stream_id; }; };\n"
+	"clock { name = c; freq = 1000000000; offset_s = 1300000000; offset = 5; };\n"
+	"env { hostname = \"fuzz\"; vpid = 7; procname = \"p\"; };\n"
+	"stream { id = 0;\n"
+	"  packet.context := struct { uint64_clock_t timestamp_begin; uint64_clock_t timestamp_end;\n"
+	"    uint64_t content_size; uint64_t packet_size; uint64_t packet_seq_num;\n"
+	"    uint32_t events_discarded; uint32_t cpu_id; };\n"
+	"  event.header := struct { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	"    variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+	"      struct { uint32_t id; uint64_clock_t timestamp; } extended; } v; } align(8);\n"
+	"  event.context := struct { integer { size = 3; signed = true; } s3; uint8_t n; };\n"
+	"};\n"
+	"event { name = a; id = 0; stream_id = 0; fields := struct {\n"
+	"  string s; uint8_t len; uint16_t seq[len]; floating_point { exp_dig = 8; mant_dig = 24; } f;\n"
+	"  floating_point { exp_dig = 11; mant_dig = 53; byte_order = be; } d;\n"
+	"  integer { size = 13; byte_order = be; base = hex; } be13; integer { size = 7; base = 2; signed = true; } b7;\n"
+	"  integer { size = 8; encoding = UTF8; } text[5]; uint8_t tl; integer { size = 8; encoding = UTF8; } tseq[tl];\n"
+	"}; };\n"
+	"event { name = b; id = 1; stream_id = 0; context := struct { uint8_t sel; }; fields := struct {\n"
+	"  enum : uint8_t { X, Y = 3 ... 7, _Z = 200 } e;\n"
+	"  variant <e> { uint32_t X; string Y; struct { uint8_t q; } _Z; } v;\n"
+	"  struct { uint8_t n; uint8_t arr[n]; } inner[2]; integer { size = 64; signed = true; base = 8; } o;\n"
+	"  uint8_t m[stream.event.context.n];\n"
+	"}; };\n";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *meta = metadata;
+	size_t mlen = sizeof metadata - 1;
+	if (size >= 6 && memcmp(data, "/* CTF", 6) == 0) {
+		const uint8_t *nul = memchr(data, 0, size);
+		if (!nul)
+			return 0;
+		meta = (const char *)data;
+		mlen = (size_t)(nul - data);
+		size -= mlen + 1;
+		data = nul + 1;
+	}
+	tk_error err;
+	tk_error_clear(&err);
+	ctf_reader *r;
+	if (ctf_reader_open_memory(meta, mlen, data, size, NULL, NULL, &r, &err) != TK_OK)
+		return 0;
+	tk_writer *w;
+	if (tk_writer_open_memory(&w, &err) == TK_OK) {
+		ctf_pretty p;
+		ctf_pretty_init(&p, w, true);
+		const ctf_event_out *ev;
+		unsigned n = 0;
+		while (n++ < 100000 && ctf_reader_next(r, &ev, &err) == TK_OK) {
+			w->pos = 0;
+			ctf_pretty_event(&p, ev);
+		}
+		tk_writer_abort(w);
+	}
+	ctf_reader_close(r);
+	return 0;
+}
