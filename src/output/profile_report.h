@@ -1,0 +1,26 @@
+/* `tracekit report` for DCPI inputs (a profile or a database): samples per
+ * symbol (default), per image or per address, with count, % and cumulative
+ * % in the manner of dcpiprof; one table per event.
+ *
+ * Entry point for tools/tracekit/cmd_report.c (owned by another part of the
+ * CLI): call tk_profile_report_dcpi() when the input's format is
+ * TK_FORMAT_DCPI, passing cli.sort, cli.top and cli.opt.events. */
+#ifndef TK_OUTPUT_PROFILE_REPORT_H
+#define TK_OUTPUT_PROFILE_REPORT_H
+
+#include "base/writer.h"
+#include "tracekit/tracekit.h"
+
+typedef struct tk_profile_report_options {
+	const char *sort;       /* "symbol"/"sym" (default), "image"/"dso", "address"/"addr" */
+	uint64_t top;           /* rows per table; 0 = all */
+	const char *events;     /* --event globs (comma separated) or NULL */
+	tk_symcache *symbols;   /* NULL: a private cache with default options */
+	tk_log_fn log;          /* warnings (images without symbols) */
+	void *log_user;
+} tk_profile_report_options;
+
+tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_options *opt, tk_writer *out,
+				 tk_error *err);
+
+#endif
