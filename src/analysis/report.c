@@ -48,7 +48,7 @@ tk_status tk_report_new(tk_report_kind kind, const char *spec, tk_report **out, 
 {
 	*out = NULL;
 	if (!spec || !*spec)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "report: an event name is required");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "an event name is required");
 	tk_report *r = calloc(1, sizeof *r);
 	if (!r)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -69,7 +69,7 @@ tk_status tk_report_new(tk_report_kind kind, const char *spec, tk_report **out, 
 		if (!comma || comma == copy || !comma[1]) {
 			tk_report_free(r);
 			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-					    "report: expected START,END (two event names or codes), got '%s'", spec);
+					    "expected START,END (two event names or codes), got '%s'", spec);
 		}
 		*comma = 0;
 		matcher_init(&r->start, copy);

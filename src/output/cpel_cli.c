@@ -8,6 +8,7 @@
 #include "convert/formats.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_reader.h"
+#include "cpel/safe_format.h"
 #include "output/cpel_dump.h"
 
 static bool cpel_detect(const uint8_t *head, size_t n)
@@ -127,16 +128,24 @@ static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writ
 			if (!by_code.used[i])
 				continue;
 			const tk_cpel_evtdef *d = tk_cpel_find_evtdef(f, (uint32_t)by_code.keys[i]);
-			tk_put_fmt(out, "  %10llu  %u %s\n", (unsigned long long)by_code.vals[i],
-				   (unsigned)by_code.keys[i], d ? d->name_format : "(undefined)");
+			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_code.vals[i], (unsigned)by_code.keys[i]);
+			if (d)
+				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->name_format, (uint32_t)by_code.keys[i]);
+			else
+				tk_put_str(out, "(undefined)");
+			tk_put_char(out, '\n');
 		}
 		tk_put_str(out, "per track:\n");
 		for (size_t i = 0; i < by_track.cap; i++) {
 			if (!by_track.used[i])
 				continue;
 			const tk_cpel_trackdef *d = tk_cpel_find_trackdef(f, (uint32_t)by_track.keys[i]);
-			tk_put_fmt(out, "  %10llu  %u %s\n", (unsigned long long)by_track.vals[i],
-				   (unsigned)by_track.keys[i], d ? d->format : "(undefined)");
+			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_track.vals[i], (unsigned)by_track.keys[i]);
+			if (d)
+				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->format, (uint32_t)by_track.keys[i]);
+			else
+				tk_put_str(out, "(undefined)");
+			tk_put_char(out, '\n');
 		}
 	}
 	tk_hashmap_free(&by_code);

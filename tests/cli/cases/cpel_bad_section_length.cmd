@@ -1,0 +1,1 @@
+$TK print $TK_TESTDATA/cpel/bad-section-length.cpel

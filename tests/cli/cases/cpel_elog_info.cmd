@@ -1,0 +1,1 @@
+$TK info $TK_TESTDATA/cpel/vpp-small.elog

@@ -1,0 +1,1 @@
+$TK print --format elog $TK_TESTDATA/cpel/vpp-small.elog

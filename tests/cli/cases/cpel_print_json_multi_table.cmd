@@ -1,0 +1,1 @@
+$TK print --format json $TK_TESTDATA/cpel/multi-table.cpel

@@ -1,0 +1,1 @@
+$TK report --latency ONLY $TK_TESTDATA/cpel/basic.cpel

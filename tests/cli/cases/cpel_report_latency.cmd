@@ -1,0 +1,1 @@
+$TK report --latency 0,0 $TK_TESTDATA/cpel/vpp-new.elog

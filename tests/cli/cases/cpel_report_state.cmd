@@ -1,0 +1,1 @@
+$TK report --state THREAD/READY $TK_TESTDATA/cpel/basic.cpel

@@ -1,0 +1,1 @@
+$TK stats $TK_TESTDATA/cpel/basic.cpel

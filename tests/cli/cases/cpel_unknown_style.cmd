@@ -1,0 +1,1 @@
+$TK print --format babeltrace $TK_TESTDATA/cpel/basic.cpel
