@@ -307,8 +307,9 @@ static bool swap_kernel_body(sw *s, uint32_t type, uint16_t misc)
 			sw_u32(s);
 			sw_u64s(s, 2);
 		}
-		sw_u32(s); /* prot */
-		sw_u32(s); /* flags */
+		/* prot and flags are left as they are: perf's mmap2 swap op does
+		 * not swap them, and a perf on the other byte order that sees
+		 * PROT_EXEC missing treats code maps as data maps */
 		return true;
 	case TK_PERF_RECORD_COMM:
 	case TK_PERF_RECORD_ITRACE_START:
@@ -599,6 +600,8 @@ static void swap_build_ids(sw *s)
 bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_avail, bool foreign)
 {
 	sw s = { p, size, 0, foreign, true };
+	if (size == 0)
+		return true;
 	switch (id) {
 	case TK_PERF_FEAT_TRACING_DATA: /* self-describing byte order */
 	case TK_PERF_FEAT_BRANCH_STACK:
