@@ -166,6 +166,13 @@ static void test_callchain(void **state)
 	run("callchain", "-g -- ls -R /usr/share/doc");
 }
 
+/* System wide: one stream per CPU, perf_cpu only as the cpu_id packet context. */
+static void test_system_wide(void **state)
+{
+	(void)state;
+	run("system", "-a -g -F 2000 -- sleep 0.3");
+}
+
 /* Several events per recording: which event class a sample belongs to
  * (sample ID -> attr) and the tracepoint payload's names and types
  * (common_* fields, no perf_cpu) come from the perf source's model, and
@@ -203,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_callchain),
+		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_sched_tracepoints),
 	};

@@ -11,6 +11,39 @@
 
 static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, const char **why);
 
+/* Byte-aligned run of whole-byte integers; room already checked. */
+static void put_int_run(ctfw_bits *b, const tk_value *items, size_t cnt, unsigned bytes)
+{
+	uint8_t *p = b->buf + (b->pos >> 3);
+	bool swap = b->big_endian == tk_host_is_le();
+	size_t i;
+	switch (bytes) {
+	case 8:
+		for (i = 0; i < cnt; i++)
+			tk_store_u64(p + 8 * i, items[i].v.u, swap);
+		break;
+	case 4:
+		for (i = 0; i < cnt; i++)
+			tk_store_u32(p + 4 * i, (uint32_t)items[i].v.u, swap);
+		break;
+	case 2:
+		for (i = 0; i < cnt; i++)
+			tk_store_u16(p + 2 * i, (uint16_t)items[i].v.u, swap);
+		break;
+	case 1:
+		for (i = 0; i < cnt; i++)
+			p[i] = (uint8_t)items[i].v.u;
+		break;
+	default: {
+		ctfw_bits t = *b;
+		for (i = 0; i < cnt; i++)
+			ctfw_bits_put_slow(&t, items[i].v.u, bytes * 8);
+		break;
+	}
+	}
+	b->pos += (uint64_t)cnt * bytes * 8;
+}
+
 static bool tag_selects(const ctfw_node *n, const tk_value *tag, size_t index)
 {
 	uint64_t lo = n->opt_lo[index], hi = n->opt_hi[index];
@@ -120,6 +153,17 @@ static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, con
 		}
 		if (!ctfw_bits_align(b, n->align))
 			return true;
+		const tk_field_class *ec = n->kids->cls;
+		if (ec->kind == TK_TYPE_INT && (ec->bits & 7) == 0 && (b->pos & 7) == 0) {
+			/* Callchains and other int arrays: one bound check, plain stores. */
+			unsigned bytes = ec->bits / 8;
+			if ((uint64_t)cnt * ec->bits > b->cap_bits - b->pos) {
+				b->overflow = true;
+				return true;
+			}
+			put_int_run(b, v->v.list.items, cnt, bytes);
+			return true;
+		}
 		for (size_t i = 0; i < cnt; i++) {
 			if (!encode_node(b, n->kids, &v->v.list.items[i], why))
 				return false;

@@ -436,6 +436,12 @@ tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_eve
 		snprintf(msg, sizeof msg, "%s", err ? err->message : "");
 		return tk_error_set(err, st, TK_NO_OFFSET, "event class '%s': %s", name, msg);
 	}
+	/* perf's converter puts the sample's CPU in the packet context only. */
+	if (s->info->format == TK_FORMAT_PERF && ec->payload && sc->has_cpu_field)
+		for (size_t i = 0; i < ec->payload->n_kids; i++)
+			if (ec->payload->kids[i].cls->semantic == TK_SEM_CPU &&
+			    strcmp(cls->payload->members[i].name ? cls->payload->members[i].name : "", "perf_cpu") == 0)
+				ec->payload->kids[i].skip = true;
 	/* Keep the model's id when it is free in this stream class and fits the
 	 * extended event header; otherwise take the next free one. */
 	uint64_t id = cls->id;
