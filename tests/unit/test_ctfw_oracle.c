@@ -58,14 +58,16 @@ static char *read_cmd(const char *cmd, int *status)
 	return buf;
 }
 
-/* Converts trace `in` to `out`; returns 0 or prints why and returns -1. */
-static int convert(const char *in, const char *out)
+/* Converts `in` (any readable format) to the CTF trace `out`; returns 0 or
+ * prints why and returns -1. *count gets the number of events. */
+static int convert_any(const char *in, const char *out, size_t *count)
 {
 	tk_source *src;
 	tk_error err;
 	tk_error_clear(&err);
-	tk_open_options oo = {.format = TK_FORMAT_CTF};
-	if (tk_ctf_source_open(in, &oo, &src, &err) != TK_OK) {
+	tk_open_options oo = {0};
+	*count = 0;
+	if (tk_source_open(in, &oo, &src, &err) != TK_OK) {
 		print_message("  open %s: %s\n", in, err.message);
 		return -1;
 	}
@@ -77,9 +79,11 @@ static int convert(const char *in, const char *out)
 	}
 	const tk_event *ev;
 	tk_status st;
-	while ((st = tk_source_next(src, &ev, &err)) == TK_OK)
+	while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
 		if ((st = tk_sink_write(sink, ev, &err)) != TK_OK)
 			break;
+		++*count;
+	}
 	if (st != TK_END) {
 		print_message("  %s: %s\n", in, err.message);
 		tk_sink_abort(sink);
@@ -93,6 +97,12 @@ static int convert(const char *in, const char *out)
 		return -1;
 	}
 	return 0;
+}
+
+static int convert(const char *in, const char *out)
+{
+	size_t n;
+	return convert_any(in, out, &n);
 }
 
 static void first_diff(const char *got, const char *want)
@@ -226,11 +236,47 @@ static void test_barectf(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/* CPEL and VPP elog -> CTF: babeltrace2 reads every event, no warning. */
+static void test_cpel_elog(void **state)
+{
+	(void)state;
+	if (system("babeltrace2 --version >/dev/null 2>&1") != 0)
+		skip();
+	static const char *const files[] = {"vpp-new.cpel", "vpp-small.cpel", "basic.cpel", "multi-table-le.cpel",
+					    "vpp-new.elog", "vpp-small.elog"};
+	int failed = 0;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char in[1024], out[600], cmd[1200];
+		snprintf(in, sizeof in, "%s/cpel/%s", tk_test_data(""), files[i]);
+		snprintf(out, sizeof out, "%s/cpel-%s", tmp_root, files[i]);
+		size_t n = 0;
+		if (convert_any(in, out, &n) != 0) {
+			failed++;
+			continue;
+		}
+		snprintf(cmd, sizeof cmd, "babeltrace2 '%s' 2>&1", out);
+		int status = -1;
+		char *text = read_cmd(cmd, &status);
+		size_t lines = 0;
+		for (const char *p = text; p && *p; p++)
+			lines += *p == '\n';
+		bool warned = text && strstr(text, "WARNING") != NULL;
+		if (status != 0 || lines != n || n == 0 || warned) {
+			print_message("FAIL %s: %zu events, babeltrace2 printed %zu lines (status %d)\n%.300s\n", files[i],
+				      n, lines, status, text ? text : "");
+			failed++;
+		}
+		free(text);
+	}
+	assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_babeltrace_succeed),
 		cmocka_unit_test(test_barectf),
+		cmocka_unit_test(test_cpel_elog),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
