@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dcpi/dcpi_source.h"
 #include "model/filter.h"
 #include "output/dcpi_print.h"
 
@@ -209,6 +210,7 @@ const tk_format_ops tk_dcpi_format_ops = {
 	.name = "dcpi",
 	.detect_file = dcpi_detect_file,
 	.detect_dir = dcpi_detect_dir,
+	.source_open = tk_dcpi_source_open,
 	.info = tk_dcpi_cli_info,
 	.stats = tk_dcpi_cli_stats,
 	.print = tk_dcpi_cli_print,

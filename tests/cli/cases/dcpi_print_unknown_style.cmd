@@ -1,1 +1,1 @@
-$TK print --format json $TK_TESTDATA/dcpi/simple.prof
+$TK print --format cpeldump $TK_TESTDATA/dcpi/simple.prof

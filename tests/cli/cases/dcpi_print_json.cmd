@@ -1,0 +1,1 @@
+$TK print --format json $TK_TESTDATA/dcpi/version-006.prof
