@@ -2,6 +2,7 @@
  * --all), as readable text or JSON lines. Hand-written formatting into the
  * output buffer; the only per-event allocation is the tracepoint scratch
  * arena, which is reset (not freed) for each sample. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,12 @@ typedef struct printer {
 	tk_value *tp_values;
 	size_t tp_cap;
 	tk_filter filter;
+	tk_hashmap attr_of_id;   /* id -> attr index + 1, for PERF_SAMPLE_READ */
+	size_t attrs_mapped;     /* attrs whose ids are in attr_of_id */
+	tk_hashmap last_value;   /* id -> last read value */
+	tk_log_fn log;
+	void *log_user;
+	bool warned_tp;
 } printer;
 
 static void key(printer *p, const char *k)
@@ -197,9 +204,21 @@ static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_
 		p->tp_cap = fmt->n_fields;
 	}
 	tk_arena_reset(&p->scratch);
-	tk_status st = tk_perf_tp_decode(tr, fmt, s->raw, s->raw_size, &p->scratch, p->tp_values, err);
-	if (st != TK_OK)
-		return st;
+	tk_error derr;
+	tk_error_clear(&derr);
+	if (tk_perf_tp_decode(tr, fmt, s->raw, s->raw_size, &p->scratch, p->tp_values, &derr) != TK_OK) {
+		/* One bad payload should not hide the rest of the file: show the
+		 * sample without its fields and say so once. */
+		if (!p->warned_tp && p->log) {
+			char msg[700];
+			snprintf(msg, sizeof msg, "offset 0x%llx: %s (fields of such samples are omitted)",
+				 (unsigned long long)rec->offset, derr.message);
+			p->log(p->log_user, 0, msg);
+		}
+		p->warned_tp = true;
+		return TK_OK;
+	}
+	(void)err;
 	const tk_field_class *cls = fmt->payload;
 	if (p->json)
 		tk_put_str(p->w, ",\"fields\":{");
@@ -225,57 +244,101 @@ static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_
 	return TK_OK;
 }
 
+/* One delivered sample. perf delivers a PERF_SAMPLE_READ sample once per
+ * counter it read (session.c deliver_sample_value), with that counter's
+ * attr, id and value delta as period: `attr`, `id` and `period` say which. */
+static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
+			   const tk_perf_attr *attr, bool has_id, uint64_t id, uint64_t period,
+			   tk_error *err)
+{
+	bool has_pid = s->sample_type & TK_PERF_SAMPLE_TID;
+	tk_perf_record shown = *rec;
+	shown.attr = attr;
+	head(p, &shown, s->pid, s->tid, has_pid);
+	tk_writer *w = p->w;
+	tk_status st;
+	if (p->json) {
+		if (s->sample_type & TK_PERF_SAMPLE_IP)
+			kv_hex(p, "ip", s->ip);
+		if (s->sample_type & TK_PERF_SAMPLE_ADDR)
+			kv_hex(p, "addr", s->addr);
+		if (has_id)
+			kv_u64(p, "id", id);
+		kv_u64(p, "period", period);
+		if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+			tk_put_str(w, ",\"callchain\":[");
+			for (uint64_t i = 0; i < s->callchain_nr; i++) {
+				tk_put_str(w, i ? ",\"0x" : "\"0x");
+				tk_put_hex(w, tk_perf_u64_at(s->callchain, i, s->swap));
+				tk_put_char(w, '"');
+			}
+			tk_put_char(w, ']');
+		}
+		st = print_tracepoint(p, s, &shown, err);
+		tk_put_str(w, "}\n");
+		return st;
+	}
+	tk_put_char(w, ' ');
+	tk_put_u64_pad(w, period, 10, ' ');
+	if (s->sample_type & TK_PERF_SAMPLE_IP) {
+		tk_put_char(w, ' ');
+		tk_put_hex_pad(w, s->ip, 16);
+	}
+	if (s->sample_type & TK_PERF_SAMPLE_ADDR)
+		kv_hex(p, "addr", s->addr);
+	st = print_tracepoint(p, s, &shown, err);
+	tk_put_char(w, '\n');
+	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+		for (uint64_t i = 0; i < s->callchain_nr; i++) {
+			tk_put_char(w, '\t');
+			tk_put_hex_pad(w, tk_perf_u64_at(s->callchain, i, s->swap), 16);
+			tk_put_char(w, '\n');
+		}
+	}
+	return st;
+}
+
+static const tk_perf_attr *attr_of_id(printer *p, uint64_t id)
+{
+	size_t n = tk_perf_attr_count(p->f);
+	for (; p->attrs_mapped < n; p->attrs_mapped++) {
+		const tk_perf_attr *a = tk_perf_attr_at(p->f, p->attrs_mapped);
+		for (size_t i = 0; i < a->n_ids; i++)
+			tk_hashmap_put(&p->attr_of_id, a->ids[i], p->attrs_mapped + 1);
+	}
+	const uint64_t *idx = tk_hashmap_get(&p->attr_of_id, id);
+	return idx ? tk_perf_attr_at(p->f, (size_t)*idx - 1) : NULL;
+}
+
 static tk_status print_sample(printer *p, const tk_perf_record *rec, tk_error *err)
 {
 	tk_perf_sample s;
 	tk_status st = tk_perf_parse_sample(p->f, rec, &s, err);
 	if (st != TK_OK)
 		return st;
-	bool has_pid = s.sample_type & TK_PERF_SAMPLE_TID;
-	head(p, rec, s.pid, s.tid, has_pid);
-	tk_writer *w = p->w;
-	if (p->json) {
-		if (s.sample_type & TK_PERF_SAMPLE_IP)
-			kv_hex(p, "ip", s.ip);
-		if (s.sample_type & TK_PERF_SAMPLE_ADDR)
-			kv_hex(p, "addr", s.addr);
-		if (s.sample_type & (TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_IDENTIFIER))
-			kv_u64(p, "id", s.sample_type & TK_PERF_SAMPLE_ID ? s.id : s.identifier);
-		if (s.sample_type & TK_PERF_SAMPLE_PERIOD)
-			kv_u64(p, "period", s.period);
-		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-			tk_put_str(w, ",\"callchain\":[");
-			for (uint64_t i = 0; i < s.callchain_nr; i++) {
-				tk_put_str(w, i ? ",\"0x" : "\"0x");
-				tk_put_hex(w, tk_perf_u64_at(s.callchain, i, s.swap));
-				tk_put_char(w, '"');
-			}
-			tk_put_char(w, ']');
-		}
-		st = print_tracepoint(p, &s, rec, err);
-		tk_put_str(w, "}\n");
-		return st;
+	bool has_id = s.sample_type & (TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_IDENTIFIER);
+	uint64_t id = s.sample_type & TK_PERF_SAMPLE_ID ? s.id : s.identifier;
+	/* Without PERIOD in the sample, perf reports the attr's fixed period. */
+	uint64_t period = s.sample_type & TK_PERF_SAMPLE_PERIOD ? s.period
+			  : rec->attr ? rec->attr->sample_period : 0;
+	if (!(s.sample_type & TK_PERF_SAMPLE_READ) || !(s.read_format & TK_PERF_FORMAT_ID))
+		return print_one(p, rec, &s, rec->attr, has_id, id, period, err);
+	for (uint64_t i = 0; i < s.read_nr; i++) {
+		uint64_t value = tk_perf_u64_at(s.read_values, i * s.read_stride, s.swap);
+		uint64_t rid = tk_perf_u64_at(s.read_values, i * s.read_stride + 1, s.swap);
+		const tk_perf_attr *a = attr_of_id(p, rid);
+		if (!a)
+			continue; /* perf counts it as an unknown id and moves on */
+		uint64_t *last = tk_hashmap_get(&p->last_value, rid);
+		uint64_t delta = value - (last ? *last : 0);
+		if (!tk_hashmap_put(&p->last_value, rid, value))
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+		if (!delta)
+			continue;
+		if ((st = print_one(p, rec, &s, a, true, rid, delta, err)) != TK_OK)
+			return st;
 	}
-	if (s.sample_type & TK_PERF_SAMPLE_PERIOD) {
-		tk_put_char(w, ' ');
-		tk_put_u64_pad(w, s.period, 10, ' ');
-	}
-	if (s.sample_type & TK_PERF_SAMPLE_IP) {
-		tk_put_char(w, ' ');
-		tk_put_hex_pad(w, s.ip, 16);
-	}
-	if (s.sample_type & TK_PERF_SAMPLE_ADDR)
-		kv_hex(p, "addr", s.addr);
-	st = print_tracepoint(p, &s, rec, err);
-	tk_put_char(w, '\n');
-	if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-		for (uint64_t i = 0; i < s.callchain_nr; i++) {
-			tk_put_char(w, '\t');
-			tk_put_hex_pad(w, tk_perf_u64_at(s.callchain, i, s.swap), 16);
-			tk_put_char(w, '\n');
-		}
-	}
-	return st;
+	return TK_OK;
 }
 
 /* A non-sample record's own fields. */
@@ -459,6 +522,10 @@ tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_w
 	if (st != TK_OK)
 		return st;
 	tk_hashmap_init(&p.comms.by_tid);
+	tk_hashmap_init(&p.attr_of_id);
+	tk_hashmap_init(&p.last_value);
+	p.log = opt->log;
+	p.log_user = opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
 	const tk_perf_record *rec;
 	uint64_t n = 0;
@@ -478,6 +545,8 @@ tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_w
 	free(p.tp_values);
 	free(p.comms.names);
 	tk_hashmap_free(&p.comms.by_tid);
+	tk_hashmap_free(&p.attr_of_id);
+	tk_hashmap_free(&p.last_value);
 	tk_perf_close(p.f);
 	return st;
 }

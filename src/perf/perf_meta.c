@@ -28,24 +28,23 @@ static tk_status apply_header_attr(tk_perf_file *f, const tk_perf_record *r, tk_
 	return TK_OK;
 }
 
+/* ID_INDEX entries are {id, idx, cpu, tid} where idx is the event's per-CPU
+ * fd index, not an attr index: perf (perf_event__process_id_index) only
+ * annotates ids the attrs already own. So the id -> attr mapping never comes
+ * from here; an id no attr owns is warned about once. */
 static tk_status apply_id_index(tk_perf_file *f, const tk_perf_record *r, tk_error *err)
 {
 	tk_perf_event e;
 	tk_status st = tk_perf_parse_event(f, r, &e, err);
 	if (st != TK_OK)
 		return st;
-	unsigned bad = 0;
 	for (uint64_t i = 0; i < e.u.id_index.nr; i++) {
-		const uint8_t *ent = e.u.id_index.entries + i * 32;
-		uint64_t id = tk_load_u64(ent, f->swap), idx = tk_load_u64(ent + 8, f->swap);
-		if (idx >= f->n_attrs) {
-			if (!bad++)
-				tk_perf_warn(f, "ID_INDEX at 0x%llx: attr index %llu out of range",
-					     (unsigned long long)r->offset, (unsigned long long)idx);
-			continue;
+		uint64_t id = tk_load_u64(e.u.id_index.entries + i * 32, f->swap);
+		if (!tk_hashmap_get(&f->id_to_attr, id)) {
+			tk_perf_warn(f, "ID_INDEX at 0x%llx: id %llu belongs to no attr",
+				     (unsigned long long)r->offset, (unsigned long long)id);
+			break;
 		}
-		if ((st = tk_perf_map_id(f, id, (size_t)idx, err)) != TK_OK)
-			return st;
 	}
 	return TK_OK;
 }
