@@ -23,7 +23,14 @@
 struct tp_renderer {
 	struct tep_handle *tep;
 	struct trace_seq seq; /* reused: no allocation per event after warm-up */
+	uint8_t *copy;        /* the payload, followed by RENDER_PAD zero bytes */
+	size_t copy_cap;
 };
+
+/* libtraceevent prints __data_loc strings with %s, reading up to a NUL
+ * that a hostile payload need not hold: it sees a copy of the payload
+ * followed by zeros, so such a string stops at the payload's end. */
+#define RENDER_PAD 64
 
 /* Copy of a text with a NUL: the tep_parse_* functions want C strings or
  * writable buffers. */
@@ -149,6 +156,7 @@ void tp_render_free(tk_perf_tracing *tr)
 		return;
 	trace_seq_destroy(&tr->render->seq);
 	tep_free(tr->render->tep);
+	free(tr->render->copy);
 	free(tr->render);
 	tr->render = NULL;
 }
@@ -204,12 +212,23 @@ tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
 				    "cannot set up libtraceevent");
 	struct tp_renderer *r = mtr->render;
+	if ((size_t)raw_size + RENDER_PAD > r->copy_cap) {
+		size_t want = (size_t)raw_size + RENDER_PAD;
+		uint8_t *grown = realloc(r->copy, want);
+		if (!grown)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		r->copy = grown;
+		r->copy_cap = want;
+	}
+	if (raw_size)
+		memcpy(r->copy, raw, raw_size);
+	memset(r->copy + raw_size, 0, RENDER_PAD);
 	struct tep_record rec;
 	memset(&rec, 0, sizeof rec);
 	rec.cpu = cpu;
 	rec.size = (int)raw_size;
 	rec.record_size = (int)raw_size;
-	rec.data = (void *)(uintptr_t)raw;
+	rec.data = r->copy;
 	trace_seq_reset(&r->seq);
 	tep_print_event(r->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&r->seq);

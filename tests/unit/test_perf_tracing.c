@@ -357,6 +357,21 @@ static void check_synth(bool big_endian)
 	assert_int_equal(tk_perf_tp_render(tr, f, bad.data, (uint32_t)bad.n, 0, text,
 					   sizeof text, &tlen, &err),
 			 TK_ERR_FORMAT);
+	/* a __data_loc string without its NUL, ending the payload: the text
+	 * stops at the payload's end (libtraceevent itself would read on) */
+	{
+		buf cut = r;
+		tk_store_u32(cut.data + 48, 0u << 16 | 81, b.swap); /* vals: empty */
+		tk_store_u32(cut.data + 28, 0u << 16 | 49, b.swap); /* rel: empty at 81 */
+		tk_store_u32(cut.data + 24, 5u << 16 | 76, b.swap); /* "hello", no NUL */
+		uint8_t *exact = malloc(81);
+		memcpy(exact, cut.data, 81);
+		assert_int_equal(tk_perf_tp_render(tr, f, exact, 81, 0, text, sizeof text, &tlen,
+						   &err),
+				 TK_OK);
+		assert_string_equal(text, "comm=abc name=hello rel= delta=65534");
+		free(exact);
+	}
 	/* payload of another event */
 	bad = r;
 	tk_store_u16(bad.data, 1, b.swap);
@@ -1016,6 +1031,53 @@ static bool check_recording(const char *events, size_t min_formats, ksym_table *
 	return ok;
 }
 
+/* The stored uprobe sample of probe.data.file: `perf script -F trace`
+ * prints "(55d1db028560)" for it (perf 6.1). */
+typedef struct probe_ctx {
+	tk_perf_tracing *tr;
+	size_t n;
+} probe_ctx;
+
+static void check_probe(void *vctx, const uint8_t *raw, uint32_t size, uint32_t cpu)
+{
+	probe_ctx *c = vctx;
+	const tk_perf_tp_format *f = tk_perf_tracing_format(c->tr, 1329);
+	tk_value vals[5];
+	tk_error err;
+	assert_int_equal(tk_perf_tp_decode(c->tr, f, raw, size, NULL, vals, &err), TK_OK);
+	assert_true(vals[4].v.u == 0x55d1db028560ULL);
+	assert_int_equal(vals[4].cls->base, 10); /* unsigned long, not a pointer */
+#ifdef TK_HAVE_TRACEEVENT
+	char text[64];
+	size_t len;
+	assert_int_equal(tk_perf_tp_render(c->tr, f, raw, size, (int)cpu, text, sizeof text, &len,
+					   &err),
+			 TK_OK);
+	assert_string_equal(text, "(55d1db028560)");
+#else
+	(void)cpu;
+#endif
+	c->n++;
+}
+
+static void test_probe_sample(void **state)
+{
+	(void)state;
+	uint8_t *file;
+	probe_ctx c = {0};
+	c.tr = parse_file_tracing("perf/perfparser/probe.data.file", &file);
+	if (!c.tr)
+		skip();
+	size_t n, samples;
+	free(file);
+	file = tk_test_read_file(tk_test_data("perf/perfparser/probe.data.file"), &n);
+	assert_true(walk_raw_samples(file, n, check_probe, &c, &samples));
+	assert_int_equal(samples, 1);
+	assert_int_equal(c.n, 1);
+	tk_perf_tracing_free(c.tr);
+	free(file);
+}
+
 static void test_fresh_sched_switch(void **state)
 {
 	(void)state;
@@ -1064,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_probe_file_and_stream),
 		cmocka_unit_test(test_task_comm_len_array),
 		cmocka_unit_test(test_all_testdata),
+		cmocka_unit_test(test_probe_sample),
 		cmocka_unit_test(test_fresh_sched_switch),
 		cmocka_unit_test(test_fresh_many_events),
 		cmocka_unit_test(test_fresh_kernel_symbols),
