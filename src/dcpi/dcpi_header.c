@@ -258,6 +258,10 @@ tk_status tk_dcpi_parse_header(tk_dcpi_profile *p, tk_error *err)
 		 * missed and we are reading the body. */
 		for (size_t i = pos; i < end; i++) {
 			unsigned char c = (unsigned char)d[i];
+			if (c == '\r' && i + 1 == end)
+				return tk_error_set(err, TK_ERR_FORMAT, i,
+						    "header line ends in a carriage return (DOS line "
+						    "endings are not allowed)");
 			if ((c < 0x20 && c != '\t') || c == 0x7f)
 				return tk_error_set(err, TK_ERR_FORMAT, i,
 						    "binary byte 0x%02x in the header: no 'samples' "

@@ -184,6 +184,10 @@ static void test_header_grammar(void **state)
 	/* the header runs into the end of the file */
 	assert_int_equal(open_text(hdr_v0, strlen(hdr_v0), &p, &err), TK_ERR_TRUNCATED);
 	assert_int_equal(err.offset, strlen(hdr_v0));
+	/* DOS line endings are named as such */
+	assert_int_equal(open_text("version pdb-0.07\r\nimage 1\n", 26, &p, &err), TK_ERR_FORMAT);
+	assert_int_equal(err.offset, 16);
+	assert_non_null(strstr(err.message, "carriage return"));
 	/* empty input */
 	assert_int_equal(open_text("", 0, &p, &err), TK_ERR_TRUNCATED);
 	assert_int_equal(err.offset, 0);
