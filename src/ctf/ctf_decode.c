@@ -70,6 +70,17 @@ static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
 
 static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err);
 
+static inline void *dalloc(ctf_decoder *d, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (d->fast && d->fast_cap - d->fast_used >= size) {
+		void *p = d->fast + d->fast_used;
+		d->fast_used += size;
+		return p;
+	}
+	return tk_arena_alloc(d->arena, size);
+}
+
 static tk_status decode_int(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err)
 {
 	if (!align_to(d, fc->align) || d->limit_bits - d->pos < fc->size)
@@ -164,7 +175,7 @@ static tk_status decode_text_array(ctf_decoder *d, const ctf_fc *fc, uint64_t n,
 		d->pos += n * 8;
 		return TK_OK;
 	}
-	char *s = tk_arena_alloc(d->arena, (size_t)n + 1);
+	char *s = dalloc(d, (size_t)n + 1);
 	if (!s)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	size_t len = (size_t)n;
@@ -194,7 +205,7 @@ static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_va
 		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
 				    "cannot decode %s: array length %llu does not fit in the packet", d->what,
 				    (unsigned long long)n);
-	tk_value *items = n ? tk_arena_alloc(d->arena, (size_t)n * sizeof *items) : NULL;
+	tk_value *items = n ? dalloc(d, (size_t)n * sizeof *items) : NULL;
 	if (n && !items)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	if (!align_to(d, fc->align))
@@ -227,7 +238,7 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 		if (d->depth >= CTF_DECODE_MAX_DEPTH)
 			return tk_error_set(err, TK_ERR_LIMIT, d->file_off + d->pos / 8, "cannot decode %s: nested too deeply",
 					    d->what);
-		tk_value *items = fc->n_members ? tk_arena_alloc(d->arena, fc->n_members * sizeof *items) : NULL;
+		tk_value *items = fc->n_members ? dalloc(d, fc->n_members * sizeof *items) : NULL;
 		if (fc->n_members && !items)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 		out->v.list.items = items;
@@ -263,7 +274,7 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 			return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
 					    "cannot decode %s: no variant option for tag value %lld", d->what,
 					    (long long)tag->v.i);
-		tk_value *item = tk_arena_alloc(d->arena, sizeof *item);
+		tk_value *item = dalloc(d, sizeof *item);
 		if (!item)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 		if ((st = decode(d, fc->members[opt].fc, item, err)) != TK_OK)
@@ -291,10 +302,10 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 
 tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out, tk_error *err)
 {
-	tk_value *v = tk_arena_alloc(d->arena, sizeof *v);
+	tk_value *v = dalloc(d, sizeof *v);
 	if (!v)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	memset(v, 0, sizeof *v);
+	v->cls = NULL;
 	d->roots[scope] = v;
 	d->depth = 0;
 	tk_status st = decode(d, fc, v, err);

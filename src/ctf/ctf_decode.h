@@ -18,6 +18,10 @@ typedef struct ctf_decoder {
 	uint64_t pos;        /* bit position */
 	uint64_t file_off;   /* byte offset of buf in the file (errors) */
 	tk_arena *arena;
+	/* bump region for event values (reset per event): no call per
+	 * allocation; the arena takes over when it is full. NULL = arena only */
+	uint8_t *fast;
+	size_t fast_used, fast_cap;
 	const tk_value *roots[CTF_SCOPE_COUNT];
 	const tk_value *stack[CTF_DECODE_MAX_DEPTH];
 	size_t depth;

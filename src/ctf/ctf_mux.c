@@ -172,6 +172,7 @@ static void stream_free(ctf_stream *s)
 	free(s->name);
 	tk_arena_free(&s->pkt_arena);
 	tk_arena_free(&s->ev_arena);
+	free(s->ev_fast);
 	free(s);
 }
 

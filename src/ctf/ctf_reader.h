@@ -67,6 +67,7 @@ struct ctf_stream {
 	uint64_t pkt_bytes;
 	bool in_packet;
 	tk_arena pkt_arena, ev_arena;
+	uint8_t *ev_fast; /* bump region for event values */
 	ctf_decoder dec;
 	tk_value *pkt_header, *pkt_ctx;
 	int64_t cpu;
@@ -83,7 +84,7 @@ struct ctf_stream {
 	bool uuid_warned;
 	tk_error err;
 	ctf_event_out ev;
-	uint64_t n_events, n_packets;
+	uint64_t n_events, n_packets, n_skipped;
 };
 
 typedef struct ctf_reader {
@@ -96,6 +97,8 @@ typedef struct ctf_reader {
 	void *log_user;
 	ctf_discard_fn on_discard;
 	void *discard_user;
+	/* set before the first ctf_reader_next(): packets ending before
+	 * begin_ns are skipped whole (events before it still need filtering) */
 	bool has_begin;
 	int64_t begin_ns;
 } ctf_reader;

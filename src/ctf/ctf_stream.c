@@ -9,6 +9,7 @@
 #include "ctf/ctf_stream.h"
 
 #define NS_PER_S 1000000000LL
+#define CTF_EV_FAST_SIZE (64 * 1024)
 
 static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
 {
@@ -21,6 +22,11 @@ static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
 bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns)
 {
 	uint64_t freq = c->info.freq;
+	if (freq == 1000000000ULL && cycles <= INT64_MAX && c->offset_s > -9000000000LL && c->offset_s < 9000000000LL) {
+		/* common case: no conversion, same result as below */
+		int64_t base = c->offset_s * NS_PER_S + (int64_t)c->offset_cycles;
+		return !__builtin_add_overflow(base, (int64_t)cycles, ns);
+	}
 	int64_t v;
 	if (__builtin_mul_overflow(c->offset_s, NS_PER_S, &v))
 		return false;
@@ -76,6 +82,7 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 	const ctf_trace_class *tc = s->trace->tc;
 	tk_arena_reset(&s->pkt_arena);
 	ctf_decoder *d = &s->dec;
+	d->fast = NULL; /* packet values live in the packet arena */
 	d->buf = s->data + s->pkt_off;
 	d->limit_bits = (s->size - s->pkt_off) * 8;
 	d->pos = 0;
@@ -168,8 +175,20 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 			    (sc->packet_context->members[i].fc->type == CTF_FC_INT ||
 			     sc->packet_context->members[i].fc->type == CTF_FC_ENUM))
 				s->cpu = (int64_t)s->pkt_ctx->v.list.items[i].v.u;
-	ctf_stream_report_discards(s);
 	return TK_OK;
+}
+
+/* --begin: a whole packet that ends before the start time is skipped
+ * without decoding its events (its end still moves the clock). */
+static bool packet_before_begin(const ctf_stream *s)
+{
+	const ctf_reader *r = s->trace->reader;
+	int64_t end_ns;
+	if (!r || !r->has_begin || s->cur_end == UINT64_MAX || s->sc->clock < 0)
+		return false;
+	if (!ctf_clock_ns(&s->trace->tc->clocks[s->sc->clock], s->cur_end, &end_ns))
+		return false;
+	return end_ns < r->begin_ns;
 }
 
 static void end_packet(ctf_stream *s)
@@ -207,15 +226,26 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 			}
 			if (st != TK_OK)
 				goto failed;
+			if (packet_before_begin(s)) {
+				s->n_skipped++;
+				end_packet(s);
+				continue;
+			}
+			ctf_stream_report_discards(s);
 		}
 		if (d->pos < d->limit_bits)
 			break;
 		end_packet(s);
 	}
-	tk_error_set_file(err, s->files[s->cur_file]);
 	const ctf_stream_class *sc = s->sc;
-	tk_arena_reset(&s->ev_arena);
+	if (s->ev_arena.total > s->ev_arena.chunk_size)
+		tk_arena_reset(&s->ev_arena);
 	d->arena = &s->ev_arena;
+	if (!s->ev_fast)
+		s->ev_fast = malloc(CTF_EV_FAST_SIZE);
+	d->fast = s->ev_fast;
+	d->fast_cap = s->ev_fast ? CTF_EV_FAST_SIZE : 0;
+	d->fast_used = 0;
 	uint64_t ev_off = s->pkt_off + d->pos / 8;
 	d->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
 	d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
@@ -294,6 +324,7 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	((ctf_event_class *)ec)->n_seen++;
 	return TK_OK;
 failed:
+	tk_error_set_file(err, s->files[s->cur_file]);
 	s->failed = true;
 	s->err = *err;
 	return st;

@@ -57,6 +57,10 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 	discard_ctx dc = {&p, opt};
 	r->on_discard = on_discard;
 	r->discard_user = &dc;
+	if (opt->has_begin && opt->begin_ns <= INT64_MAX) {
+		r->has_begin = true;
+		r->begin_ns = (int64_t)opt->begin_ns;
+	}
 	uint64_t n = 0;
 	const ctf_event_out *ev;
 	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {

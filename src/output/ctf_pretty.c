@@ -6,6 +6,8 @@
 
 #define NS_PER_S 1000000000LL
 
+static void put_9digits(tk_writer *w, uint64_t v);
+
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt)
 {
 	memset(p, 0, sizeof *p);
@@ -60,7 +62,7 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 		tk_put_str(w, "-");
 		tk_put_u64(w, sec_abs);
 		tk_put_char(w, '.');
-		tk_put_u64_pad(w, nsec_abs, 9, '0');
+		put_9digits(w, nsec_abs);
 		return;
 	}
 	time_t key = (time_t)sec_abs;
@@ -70,7 +72,7 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 		if (!ok) {
 			tk_put_u64(w, sec_abs);
 			tk_put_char(w, '.');
-			tk_put_u64_pad(w, nsec_abs, 9, '0');
+			put_9digits(w, nsec_abs);
 			return;
 		}
 		put_2d(p->hms, tm.tm_hour);
@@ -83,59 +85,73 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 	}
 	tk_put_mem(w, p->hms, 8);
 	tk_put_char(w, '.');
-	tk_put_u64_pad(w, nsec_abs, 9, '0');
+	put_9digits(w, nsec_abs);
 }
+
+/* What babeltrace2's print_escape_string does with each byte:
+ * 0 = copy, 1 = two-character escape, 2 = \xNN, 3 = NUL (end of string). */
+static const uint8_t esc_kind[256] = {
+	[0] = 3,
+	[1] = 2, [2] = 2, [3] = 2, [4] = 2, [5] = 2, [6] = 2, [7] = 1, [8] = 1, [9] = 1, [10] = 1,
+	[11] = 1, [12] = 1, [13] = 1, [14] = 2, [15] = 2, [16] = 2, [17] = 2, [18] = 2, [19] = 2,
+	[20] = 2, [21] = 2, [22] = 2, [23] = 2, [24] = 2, [25] = 2, [26] = 2, [27] = 1, [28] = 2,
+	[29] = 2, [30] = 2, [31] = 2, ['"'] = 1, ['\''] = 1, ['?'] = 1, ['\\'] = 1, [127] = 2,
+};
+
+static const char esc_char[256] = {
+	[7] = 'a', [8] = 'b', [9] = 't', [10] = 'n', [11] = 'v', [12] = 'f', [13] = 'r', [27] = 'e',
+	['"'] = '"', ['\''] = '\'', ['?'] = '?', ['\\'] = '\\',
+};
 
 static void put_escaped(tk_writer *w, const char *s, size_t n)
 {
-	tk_put_char(w, '"');
-	size_t run = 0;
+	static const char hx[] = "0123456789abcdef";
+	/* worst case 4 output bytes per input byte */
+	if (n > ((size_t)1 << 28) || !tk_writer_reserve(w, 4 * n + 2))
+		return;
+	char *o = w->buf + w->pos;
+	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char hex[5];
-		if (c == 0)
+		uint8_t k = esc_kind[c];
+		if (k == 0) {
+			*o++ = (char)c;
+		} else if (k == 1) {
+			o[0] = '\\';
+			o[1] = esc_char[c];
+			o += 2;
+		} else if (k == 2) {
+			o[0] = '\\';
+			o[1] = 'x';
+			o[2] = hx[c >> 4];
+			o[3] = hx[c & 15];
+			o += 4;
+		} else {
 			break; /* babeltrace2 strings end at the first NUL */
-		switch (c) {
-		case '\\': esc = "\\\\"; break;
-		case '\'': esc = "\\'"; break;
-		case '"': esc = "\\\""; break;
-		case '?': esc = "\\?"; break;
-		case '\a': esc = "\\a"; break;
-		case '\b': esc = "\\b"; break;
-		case 0x1b: esc = "\\e"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\v': esc = "\\v"; break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				static const char hx[] = "0123456789abcdef";
-				hex[0] = '\\';
-				hex[1] = 'x';
-				hex[2] = hx[c >> 4];
-				hex[3] = hx[c & 15];
-				hex[4] = 0;
-				esc = hex;
-			}
-			break;
 		}
-		if (!esc) {
-			run++;
-			continue;
-		}
-		if (run)
-			tk_put_mem(w, s + i - run, run);
-		run = 0;
-		tk_put_str(w, esc);
 	}
-	size_t end = 0;
-	while (end < n && s[end])
-		end++;
-	if (run)
-		tk_put_mem(w, s + end - run, run);
-	tk_put_char(w, '"');
+	*o++ = '"';
+	w->pos = (size_t)(o - w->buf);
+}
+
+/* v < 10^9 as exactly 9 digits */
+static void put_9digits(tk_writer *w, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
+	if (!tk_writer_reserve(w, 9))
+		return;
+	char *o = w->buf + w->pos;
+	o[8] = (char)('0' + v % 10);
+	v /= 10;
+	for (int i = 6; i >= 0; i -= 2) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		o[i] = pairs[2 * d];
+		o[i + 1] = pairs[2 * d + 1];
+	}
+	w->pos += 9;
 }
 
 static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
@@ -294,7 +310,7 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 			tk_put_char(w, '+');
 			tk_put_u64(w, delta / NS_PER_S);
 			tk_put_char(w, '.');
-			tk_put_u64_pad(w, delta % NS_PER_S, 9, '0');
+			put_9digits(w, delta % NS_PER_S);
 		} else {
 			tk_put_str(w, "+?.?????????");
 		}
