@@ -22,8 +22,51 @@ static void log_stderr(void *user, int level, const char *msg)
 	fprintf(stderr, "warning: %s\n", msg);
 }
 
+/* sink IN OUT: any readable trace -> perf.data through the model sink;
+ * prints the number of events written on stdout. */
+static int tool_sink(const char *in, const char *out)
+{
+	tk_open_options oo = { .log = log_stderr };
+	tk_source *src;
+	tk_sink *sink;
+	tk_error err;
+	tk_error_clear(&err);
+	if (tk_source_open(in, &oo, &src, &err) != TK_OK)
+		goto fail;
+	tk_sink_options so = { .log = log_stderr };
+	if (tk_perf_sink_open(out, tk_source_info(src), &so, &sink, &err) != TK_OK) {
+		tk_source_close(src);
+		goto fail;
+	}
+	const tk_event *ev;
+	tk_status st;
+	unsigned long n = 0;
+	while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
+		if ((st = tk_sink_write(sink, ev, &err)) != TK_OK)
+			break;
+		n++;
+	}
+	if (st != TK_END) {
+		tk_sink_abort(sink);
+		tk_source_close(src);
+		goto fail;
+	}
+	st = tk_sink_close(sink, &err);
+	tk_source_close(src);
+	if (st != TK_OK)
+		goto fail;
+	printf("%lu\n", n);
+	return 0;
+fail:
+	fprintf(stderr, "error: %s: offset %llu: %s\n", err.file, (unsigned long long)err.offset,
+		err.message);
+	return 1;
+}
+
 static int tool(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "sink") == 0)
+		return tool_sink(argv[2], argv[3]);
 	if (argc < 4 || strcmp(argv[1], "copy") != 0) {
 		fprintf(stderr, "usage: %s copy IN OUT [options]\n", argv[0]);
 		return 2;

@@ -94,7 +94,9 @@ static tk_status add_field(builder *b, const char *name, const tk_field_class *c
 	} else if (cls->kind == TK_TYPE_BYTES) {
 		f.kind = PERFW_F_BYTES;
 	} else if ((cls->kind == TK_TYPE_ARRAY || cls->kind == TK_TYPE_SEQUENCE) && el &&
-		   el->kind == TK_TYPE_INT && !el->is_char) {
+		   el->kind == TK_TYPE_INT && !el->is_char && !el->is_signed && !el->n_mappings) {
+		/* (__print_array prints elements unsigned: signed and enum
+		 * arrays go out as text) */
 		f.kind = PERFW_F_INTARR;
 		f.elem_size = (uint8_t)int_size(el->bits);
 		f.is_signed = el->is_signed;
@@ -234,7 +236,7 @@ static void put_print_fmt(tk_writer *w, const perfw_tpclass *tc)
 		case PERFW_F_INTARR:
 			tk_put_str(w, "%s");
 			tk_put_fmt(args,
-				   "__print_array(__get_dynamic_array(%s), __get_dynamic_array_len(%s) / %u, %u)",
+				   "__print_array(__get_dynamic_array(%s), (__get_dynamic_array_len(%s) / %u), %u)",
 				   f->name, f->name, f->elem_size, f->elem_size);
 			break;
 		}

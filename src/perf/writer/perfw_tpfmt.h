@@ -6,7 +6,7 @@
  * payload structs, nested structs flattened ("outer_inner"). Integers keep
  * their width (1, 2, 4 or 8 bytes) and sign; enums print through
  * __print_symbolic; strings are __data_loc char[]; byte blobs and arrays of
- * integers are __data_loc arrays; anything else (floats, variants, arrays
+ * unsigned integers are __data_loc arrays; anything else (floats, variants, arrays
  * of structs) is rendered as text into a __data_loc string. Built once per
  * class; not thread-safe. */
 #ifndef TK_PERFW_TPFMT_H
@@ -28,7 +28,7 @@ typedef enum perfw_fkind {
 	PERFW_F_INT,     /* fixed integer */
 	PERFW_F_STR,     /* __data_loc char[] from a string value */
 	PERFW_F_BYTES,   /* __data_loc unsigned char[] */
-	PERFW_F_INTARR,  /* __data_loc uN[] from an array/sequence of ints */
+	PERFW_F_INTARR,  /* __data_loc uN[] from an array/sequence of unsigned ints */
 	PERFW_F_TEXT,    /* __data_loc char[]: the value rendered as text */
 } perfw_fkind;
 
