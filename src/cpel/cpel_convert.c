@@ -7,6 +7,7 @@
 
 #include "base/bytes.h"
 #include "base/writer.h"
+#include "cpel/cpel_convert.h"
 #include "cpel/cpel_reader.h"
 #include "cpel/cpel_writer.h"
 #include "cpel/elog_reader.h"
@@ -85,6 +86,8 @@ static tk_status nomem(tk_error *err)
 
 static tk_status convert(const tk_elog_file *f, tk_cpel_writer *cw, tk_writer *text, tk_error *err)
 {
+	if (f->n_tracks > UINT32_MAX / 2)
+		return nomem(err);
 	/* event name -> event code, track index -> writer track slot */
 	tk_hashmap event_by_name; /* strtab offset of the name -> code */
 	tk_hashmap_init(&event_by_name);
@@ -193,6 +196,17 @@ out:
 	return st;
 }
 
+tk_status tk_cpel_build_from_elog(const tk_elog_file *f, tk_cpel_writer *cw, tk_error *err)
+{
+	tk_writer *text;
+	tk_status st = tk_writer_open_memory(&text, err);
+	if (st != TK_OK)
+		return st;
+	st = convert(f, cw, text, err);
+	tk_writer_abort(text);
+	return st;
+}
+
 tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_options *opt, tk_error *err)
 {
 	bool le;
@@ -203,17 +217,15 @@ tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_op
 	if ((st = tk_elog_open(in, &f, err)) != TK_OK)
 		return st;
 	tk_cpel_writer *cw = tk_cpel_writer_new();
-	tk_writer *text = NULL;
-	if (!cw || tk_writer_open_memory(&text, err) != TK_OK) {
+	if (!cw) {
 		st = nomem(err);
 		goto out;
 	}
-	if ((st = convert(f, cw, text, err)) != TK_OK)
+	if ((st = tk_cpel_build_from_elog(f, cw, err)) != TK_OK)
 		goto out;
 	tk_error_set_file(err, out);
 	st = tk_cpel_writer_commit(cw, out, le, (uint32_t)time(NULL), 1000000000u, err);
 out:
-	tk_writer_abort(text);
 	tk_cpel_writer_free(cw);
 	tk_elog_close(f);
 	return st;

@@ -1,9 +1,11 @@
-/* Fuzz target: the VPP elog reader and the elog event text formatter on
- * arbitrary bytes. Must never crash, hang or allocate without bound. */
+/* Fuzz target: the VPP elog reader, the elog event text formatter and the
+ * c2cpel conversion on arbitrary bytes. Must never crash, hang or allocate
+ * without bound. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/writer.h"
+#include "cpel/cpel_convert.h"
 #include "cpel/elog_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,6 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		tk_writer_abort(w);
 	}
+	tk_cpel_writer *cw = tk_cpel_writer_new();
+	if (cw)
+		(void)tk_cpel_build_from_elog(f, cw, &err);
+	tk_cpel_writer_free(cw);
 	tk_elog_close(f);
 	return 0;
 }
