@@ -90,7 +90,9 @@ static tk_status convert(const tk_elog_file *f, tk_cpel_writer *cw, tk_writer *t
 		return nomem(err);
 	/* event name -> event code, track index -> writer track slot */
 	tk_hashmap event_by_name; /* strtab offset of the name -> code */
+	tk_hashmap slot_by_name;  /* strtab offset of a track name -> slot + 1 */
 	tk_hashmap_init(&event_by_name);
+	tk_hashmap_init(&slot_by_name);
 	uint32_t *slot_of_track = calloc(f->n_tracks ? f->n_tracks : 1, sizeof *slot_of_track);
 	track_slot *slots = calloc(f->n_tracks ? f->n_tracks : 1, sizeof *slots);
 	track_slot *tmp = calloc(f->n_tracks ? f->n_tracks : 1, sizeof *tmp);
@@ -150,15 +152,20 @@ static tk_status convert(const tk_elog_file *f, tk_cpel_writer *cw, tk_writer *t
 				st = nomem(err);
 				break;
 			}
-			/* tracks with equal names share one slot, as c2cpel's hash does */
-			uint32_t found = 0;
-			for (uint32_t k = 0; k < n_slots; k++)
-				if (slots[k].strtab_off == off)
-					found = k + 1;
-			if (!found) {
+			/* tracks with equal names share one slot, as c2cpel's hash does;
+			 * equal names have equal string offsets */
+			uint64_t *known = tk_hashmap_get(&slot_by_name, off);
+			uint32_t found;
+			if (known) {
+				found = (uint32_t)*known;
+			} else {
 				slots[n_slots].strtab_off = off;
 				slots[n_slots].original = n_slots;
 				found = ++n_slots;
+				if (!tk_hashmap_put(&slot_by_name, off, found)) {
+					st = nomem(err);
+					break;
+				}
 			}
 			*slot = found;
 		}
@@ -190,6 +197,7 @@ static tk_status convert(const tk_elog_file *f, tk_cpel_writer *cw, tk_writer *t
 		}
 out:
 	tk_hashmap_free(&event_by_name);
+	tk_hashmap_free(&slot_by_name);
 	free(slot_of_track);
 	free(slots);
 	free(tmp);
