@@ -100,11 +100,14 @@ typedef struct tk_symcache_options {
 tk_symcache *tk_symcache_new(const tk_symcache_options *opt); /* NULL: out of memory */
 void tk_symcache_free(tk_symcache *c);
 
-/* The symbols of an image, loaded on first use. With a build id, the
- * candidates are: the build-id cache (DEBUG/.build-id/xx/rest[/elf]),
- * /usr/lib/debug/.build-id/xx/rest.debug, then path itself; a candidate
- * whose own build id differs is rejected. Without one, path is used as is.
- * NULL when nothing usable was found (remembered). */
+/* The symbols of an image, loaded on first use. Candidates, in perf's
+ * order: the build-id cache (DEBUG/.build-id/xx/rest/elf, or the link
+ * itself in the old layout), its .../debug, /usr/lib/debug/.build-id/xx/
+ * rest.debug, then root + path. The first with a .symtab gives the symbols
+ * (else the first with a .dynsym), as perf picks them; a candidate whose
+ * own build id differs is rejected. Without build_id, the one read from
+ * the file at path is used for the search (as perf does). NULL when nothing
+ * usable was found (remembered). */
 const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8_t *build_id,
 				   size_t build_id_len);
 /* Kernel symbols (kallsyms), loaded once; NULL when unreadable. */

@@ -159,6 +159,7 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 		return TK_OK;
 	if (symtab)
 		st = read_symbols(e, symtab, &symtab_sh, t, err);
+	t->from_symtab = t->n > 0;
 	if (st == TK_OK && t->n == 0 && dynsym)
 		st = read_symbols(e, dynsym, &dynsym_sh, t, err);
 	if (st == TK_OK)

@@ -140,48 +140,70 @@ static tk_symtab *try_candidate(tk_symcache *c, const char *path, const uint8_t 
 	return t;
 }
 
+/* Candidates in perf's order (binary_type_symtab[] in perf's symbol.c):
+ * the build-id cache's copy of the image, its "debug" file, the system
+ * debuginfo by build id, then the path itself. Like perf, the first one
+ * with a .symtab gives the symbols; program headers (for address mapping)
+ * come from the first loadable image when the symbol file lacks them. */
 static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id, size_t id_len,
 			     tk_error *err)
 {
 	char hex[2 * TK_BUILD_ID_MAX + 1];
-	char buf[4096];
-	tk_symtab *t = NULL;
+	char cand[4][4096];
+	size_t n = 0;
 	if (id_len) {
-		if (id_len > TK_BUILD_ID_MAX)
-			id_len = TK_BUILD_ID_MAX;
 		tk_build_id_hex(id, id_len, hex);
-		/* perf's cache: .build-id/xx/rest links to DIR/<id>/ (newer perf,
-		 * holding "elf") or straight to the file (older perf). */
 		if (c->debug_dir && !c->opt.no_debug_cache) {
-			snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s/elf", c->debug_dir, hex, hex + 2);
-			if (!(t = try_candidate(c, buf, id, id_len, err))) {
-				snprintf(buf, sizeof buf, "%s/.build-id/%.2s/%s", c->debug_dir, hex, hex + 2);
-				t = try_candidate(c, buf, id, id_len, err);
-			}
+			/* .build-id/xx/rest links to DIR/<id>/ holding "elf" and
+			 * "debug" (perf >= 4.5), or straight to the file (older). */
+			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/elf", c->debug_dir, hex, hex + 2);
+			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/debug", c->debug_dir, hex, hex + 2);
 		}
-		if (!t) {
-			snprintf(buf, sizeof buf, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-			t = try_candidate(c, buf, id, id_len, err);
-			/* Separate debug files hold symbols but their .text has
-			 * no bytes; the image itself is still preferred for
-			 * segments, so only keep this when the image fails. */
+		snprintf(cand[n++], sizeof cand[0], "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	}
+	if (path && *path)
+		snprintf(cand[n++], sizeof cand[0], "%s%s", c->opt.root ? c->opt.root : "", path);
+	tk_symtab *syms = NULL, *runtime = NULL;
+	for (size_t i = 0; i < n && !(syms && syms->from_symtab); i++) {
+		tk_symtab *t = try_candidate(c, cand[i], id, id_len, err);
+		if (!t && i == 0 && id_len && c->debug_dir && !c->opt.no_debug_cache) {
+			/* the older cache layout: the link is the file */
+			char old[4096];
+			snprintf(old, sizeof old, "%s/.build-id/%.2s/%s", c->debug_dir, hex, hex + 2);
+			t = try_candidate(c, old, id, id_len, err);
 		}
-	}
-	tk_symtab *img = NULL;
-	if (path && *path) {
-		if (c->opt.root) {
-			snprintf(buf, sizeof buf, "%s%s", c->opt.root, path);
-			img = try_candidate(c, buf, id, id_len, err);
-		} else {
-			img = try_candidate(c, path, id, id_len, err);
+		if (!t)
+			continue;
+		/* Loadable: an executable segment with bytes in the file (a
+		 * separate debug file keeps the program headers, but with
+		 * p_filesz 0 and meaningless offsets). */
+		bool is_runtime = false;
+		for (size_t k = 0; k < t->n_segs; k++)
+			is_runtime |= t->segs[k].exec && t->segs[k].filesz > 0;
+		if (!syms || (t->from_symtab && !syms->from_symtab) || (syms->n == 0 && t->n > 0)) {
+			if (syms != runtime)
+				tk_symtab_free(syms);
+			syms = t;
 		}
+		if (!runtime && is_runtime)
+			runtime = t;
+		if (t != syms && t != runtime)
+			tk_symtab_free(t);
 	}
-	if (img && (!t || t->n == 0 || img->n > 0)) {
-		tk_symtab_free(t);
-		return img;
+	if (!syms)
+		return runtime;
+	if (runtime && runtime != syms) {
+		free(syms->segs);
+		syms->segs = runtime->segs;
+		syms->n_segs = runtime->n_segs;
+		runtime->segs = NULL;
+		/* A debug file's .text is NOBITS at the same address: the
+		 * image's file offset is the one that is right. */
+		if (syms->has_text && runtime->has_text)
+			syms->text_offset = runtime->text_offset;
+		tk_symtab_free(runtime);
 	}
-	tk_symtab_free(img);
-	return t;
+	return syms;
 }
 
 const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8_t *build_id,
@@ -207,6 +229,15 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 	}
 	tk_error err;
 	tk_error_clear(&err);
+	uint8_t file_id[TK_BUILD_ID_MAX];
+	if (!build_id_len && path && *path) {
+		/* perf reads the build id from the file when the recording has
+		 * none, then searches the caches with it. */
+		char full[4096];
+		snprintf(full, sizeof full, "%s%s", c->opt.root ? c->opt.root : "", path);
+		build_id_len = tk_elf_build_id(full, file_id);
+		build_id = file_id;
+	}
 	tk_symtab *t = load_image(c, path, build_id, build_id_len, &err);
 	if (!t)
 		warn(c, &err, path && *path ? path : hex);

@@ -20,6 +20,7 @@ struct tk_symtab {
 	bool relocatable;
 	uint8_t build_id[TK_BUILD_ID_MAX];
 	size_t build_id_len;
+	bool from_symtab;   /* symbols came from .symtab (not .dynsym) */
 	bool has_text;
 	uint64_t text_vaddr, text_size, text_offset;
 	tk_elf_segment *segs;

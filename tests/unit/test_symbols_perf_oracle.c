@@ -1,0 +1,163 @@
+/* Oracle test for the symbols layer: a program built here is recorded with
+ * `perf record -e cpu-clock:u`, and for every user-space sample perf script
+ * prints (ip, sym+off, dso) our image cache must give the same sym+off:
+ * mapping ip through the MMAP2 record (file offset = ip - start + pgoff,
+ * then the ELF segment to a virtual address) and looking the symbol up in
+ * the image perf would use (build-id cache, debuginfo, path).
+ * Skipped when perf or a compiler is missing or recording is not allowed.
+ * Known gap, counted not compared: perf's synthesized "name@plt" symbols. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+#include "tracekit/tracekit.h"
+
+static const char prog_src[] =
+	"#include <string.h>\n"
+	"static volatile int sink;\n"
+	"__attribute__((noinline)) void spin_a(void) { for (int i = 0; i < 3000000; i++) sink += i; }\n"
+	"__attribute__((noinline)) void spin_b(void) {\n"
+	"  char buf[256]; memset(buf, 'a', 255); buf[255] = 0;\n"
+	"  for (int i = 0; i < 200000; i++) sink += (int)strlen(buf + (i & 7));\n"
+	"}\n"
+	"int main(void) { for (int k = 0; k < 10; k++) { spin_a(); spin_b(); } return 0; }\n";
+
+typedef struct map {
+	unsigned long long start, len, pgoff;
+	char path[512];
+} map;
+
+typedef struct tally {
+	int compared, plt, mismatches, own;
+} tally;
+
+/* Compares every user-space sample of DIR/script.txt with our lookup. */
+static tally compare_script(const char *dir)
+{
+	tally r = {0};
+	char path[600];
+	snprintf(path, sizeof path, "%s/script.txt", dir);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static map maps[256];
+	size_t n_maps = 0;
+	tk_symcache *c = tk_symcache_new(NULL);
+	assert_non_null(c);
+	char line[2048];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *m = strstr(line, "PERF_RECORD_MMAP2");
+		if (m) {
+			map mp;
+			char *b = strchr(m, '[');
+			char *p = strstr(m, "]: ");
+			if (b && p && n_maps < 256 &&
+			    sscanf(b, "[%llx(%llx) @ %llx", &mp.start, &mp.len, &mp.pgoff) == 3 &&
+			    (p = strchr(p + 3, ' '))) {
+				snprintf(mp.path, sizeof mp.path, "%s", p + 1);
+				maps[n_maps++] = mp;
+			}
+			continue;
+		}
+		unsigned long long ip;
+		char rest[1024];
+		if (sscanf(line, " %llx %1023[^\n]", &ip, rest) != 2)
+			continue;
+		char *open_paren = strrchr(rest, '(');
+		if (!open_paren || open_paren == rest)
+			continue;
+		open_paren[-1] = '\0';
+		const char *want = rest;
+		char *dso = open_paren + 1;
+		dso[strcspn(dso, ")")] = '\0';
+		if (dso[0] == '[')
+			continue; /* [vdso], [unknown], kernel */
+		if (strstr(want, "@plt")) {
+			r.plt++;
+			continue;
+		}
+		const map *mp = NULL;
+		for (size_t i = n_maps; i-- > 0;)
+			if (ip >= maps[i].start && ip - maps[i].start < maps[i].len &&
+			    strcmp(maps[i].path, dso) == 0) {
+				mp = &maps[i];
+				break;
+			}
+		if (!mp)
+			continue;
+		char got[1024] = "[unknown]";
+		const tk_symtab *t = tk_symcache_image(c, dso, NULL, 0);
+		uint64_t vaddr, off;
+		if (t && tk_symtab_offset_to_vaddr(t, ip - mp->start + mp->pgoff, &vaddr)) {
+			const tk_symbol *s = tk_symtab_lookup(t, vaddr, &off);
+			if (s)
+				snprintf(got, sizeof got, "%s+0x%llx", s->name, (unsigned long long)off);
+		}
+		r.compared++;
+		r.own += strstr(want, "spin_") != NULL;
+		if (strcmp(got, want) != 0 && r.mismatches++ < 10)
+			fprintf(stderr, "ip %llx in %s: perf says '%s', we say '%s'\n", ip, dso, want, got);
+	}
+	fclose(f);
+	tk_symcache_free(c);
+	return r;
+}
+
+/* Records `workload` (run in dir) and writes dir/script.txt; false when
+ * perf or the compiler cannot do it here. */
+static bool record(const char *dir, const char *workload)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && perf record -q -e cpu-clock:u -o perf.data %s >/dev/null 2>&1 && "
+		 "perf script -i perf.data -F ip,sym,symoff,dso --show-mmap-events > script.txt 2>/dev/null",
+		 dir, workload);
+	return system(cmd) == 0;
+}
+
+static void test_perf_symbols(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tk-symperf-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[1024], path[600];
+	snprintf(path, sizeof path, "%s/prog.c", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(prog_src, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "cd %s && cc -O1 -o prog prog.c 2>/dev/null", dir);
+	bool ok = system(cmd) == 0 && record(dir, "./prog");
+	tally a = {0}, b = {0};
+	if (ok) {
+		/* our own program (with .symtab) and libc (symbols from its
+		 * debuginfo when installed, as perf finds them) */
+		a = compare_script(dir);
+		/* a stripped system binary: .dynsym only, and PLT entries */
+		if (record(dir, "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'"))
+			b = compare_script(dir);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	(void)!system(cmd);
+	if (!ok)
+		skip();
+	fprintf(stderr, "program: compared %d samples with perf (%d in spin_*), %d mismatches, %d @plt skipped\n",
+		a.compared, a.own, a.mismatches, a.plt);
+	fprintf(stderr, "shell: compared %d samples with perf, %d mismatches, %d @plt skipped\n", b.compared,
+		b.mismatches, b.plt);
+	assert_true(a.compared >= 50);
+	assert_true(a.own >= 25);
+	assert_int_equal(a.mismatches, 0);
+	assert_int_equal(b.mismatches, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_symbols),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
