@@ -20,6 +20,7 @@
 
 #include "base/bytes.h"
 #include "model/filter.h"
+#include "perf/writer/perfw_copy.h"
 #include "perf/writer/perfw_out.h"
 #include "perf/writer/perfw_swap.h"
 
@@ -378,6 +379,43 @@ static tk_status parse_order(const char *s, bool input_big, bool *big, tk_error 
 	return TK_OK;
 }
 
+/* The copy proper, from an open reader to `out` (NULL: memory). */
+static tk_status copy_from(copier *c, const char *out, const tk_sink_options *opt,
+			  tk_writer **mem, tk_error *err)
+{
+	c->hdr = tk_perf_get_header(c->f);
+	bool big = false;
+	tk_status st = parse_order(opt ? opt->byte_order : NULL, c->hdr->big_endian, &big, err);
+	if (st != TK_OK)
+		return st;
+	c->conv = big != c->hdr->big_endian;
+	if ((st = perfw_out_open(&c->o, out, big, opt && opt->compress, err)) != TK_OK)
+		return st;
+	if (c->o.pipe && !c->hdr->pipe_mode)
+		st = emit_pipe_metadata(c, err);
+	if (st == TK_OK)
+		st = copy_records(c, err);
+	if (st == TK_OK) {
+		/* perfw_out_finish releases the output whatever happens */
+		st = c->o.pipe ? perfw_out_finish(&c->o, NULL, 0, 0, err) : finish_file(c, err);
+		if (mem)
+			*mem = c->o.result;
+		else
+			tk_writer_abort(c->o.result);
+	} else if (c->o.w) {
+		perfw_out_abort(&c->o);
+	}
+	return st;
+}
+
+static void copier_free(copier *c)
+{
+	tk_perf_close(c->f);
+	free(c->buf);
+	free(c->tracing);
+	free(c->bids);
+}
+
 tk_status tk_perf_copy_filtered(const char *in, const char *out, const tk_sink_options *opt,
 				const struct tk_filter *f, tk_error *err)
 {
@@ -390,30 +428,27 @@ tk_status tk_perf_copy_filtered(const char *in, const char *out, const tk_sink_o
 		oo.log_user = c.log_user = opt->log_user;
 	}
 	tk_status st = tk_perf_open(in, &oo, &c.f, err);
-	if (st != TK_OK)
-		return st;
-	c.hdr = tk_perf_get_header(c.f);
-	bool big = false;
-	if ((st = parse_order(opt ? opt->byte_order : NULL, c.hdr->big_endian, &big, err)) != TK_OK)
-		goto out;
-	c.conv = big != c.hdr->big_endian;
-	if ((st = perfw_out_open(&c.o, out, big, opt && opt->compress, err)) != TK_OK)
-		goto out;
-	if (c.o.pipe && !c.hdr->pipe_mode)
-		st = emit_pipe_metadata(&c, err);
 	if (st == TK_OK)
-		st = copy_records(&c, err);
-	if (st == TK_OK) {
-		/* perfw_out_finish releases the output whatever happens */
-		st = c.o.pipe ? perfw_out_finish(&c.o, NULL, 0, 0, err) : finish_file(&c, err);
+		st = copy_from(&c, out, opt, NULL, err);
+	copier_free(&c);
+	return st;
+}
+
+tk_status perfw_copy_memory(const void *data, size_t size, const tk_sink_options *opt,
+			    tk_writer **out, tk_error *err)
+{
+	*out = NULL;
+	copier c;
+	memset(&c, 0, sizeof c);
+	tk_perf_open_options oo = { .raw_order = true };
+	if (opt) {
+		oo.log = c.log = opt->log;
+		oo.log_user = c.log_user = opt->log_user;
 	}
-	if (st != TK_OK && c.o.w)
-		perfw_out_abort(&c.o);
-out:
-	tk_perf_close(c.f);
-	free(c.buf);
-	free(c.tracing);
-	free(c.bids);
+	tk_status st = tk_perf_open_memory(data, size, "memory", &oo, &c.f, err);
+	if (st == TK_OK)
+		st = copy_from(&c, NULL, opt, out, err);
+	copier_free(&c);
 	return st;
 }
 

@@ -72,9 +72,10 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
 	o->swap = big == tk_host_is_le();
 	o->compress = compress;
 	o->level = 1; /* perf record -z's default */
-	o->pipe = strcmp(path, "-") == 0;
-	tk_status st = o->pipe ? tk_writer_open_fd(1, "-", &o->w, err)
-			       : tk_writer_open_atomic(path, &o->w, err);
+	o->pipe = path && strcmp(path, "-") == 0;
+	tk_status st = !path    ? tk_writer_open_memory(&o->w, err)
+		       : o->pipe ? tk_writer_open_fd(1, "-", &o->w, err)
+				 : tk_writer_open_atomic(path, &o->w, err);
 	if (st != TK_OK)
 		return st;
 	if (compress) {
@@ -306,6 +307,13 @@ tk_status perfw_out_finish(perfw_out *o, const tk_perf_attr *const *attrs, size_
 	perfw_put64(o, h + 48, data_end - o->data_offset);
 	for (int i = 0; i < 4; i++)
 		perfw_put64(o, h + 72 + 8 * i, feat_bits[i]);
+	if (o->w->fd < 0) { /* memory: the whole output is in the buffer */
+		memcpy(o->w->buf, h, sizeof h);
+		o->result = o->w;
+		o->w = NULL;
+		free_out(o);
+		return TK_OK;
+	}
 	if (pwrite(o->w->fd, h, sizeof h, 0) != (ssize_t)sizeof h) {
 		st = tk_error_set(err, TK_ERR_IO, 0, "cannot write the perf.data header: %s",
 				  strerror(errno));

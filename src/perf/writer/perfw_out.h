@@ -43,13 +43,16 @@ typedef struct perfw_out {
 	uint8_t *zbuf;  /* one COMPRESSED record */
 	uint64_t bytes_in, bytes_out; /* for the compression ratio */
 	uint64_t data_offset;
+	/* memory mode (path NULL): the finished output, taken by the caller */
+	tk_writer *result;
 	/* features for file mode, any order; sorted at finish */
 	perfw_feature *feats;
 	size_t n_feats, cap_feats;
 } perfw_out;
 
-/* path "-": pipe mode on stdout; else an atomic file. Writes the header
- * (pipe) or room for it (file). */
+/* path "-": pipe mode on stdout; NULL: file mode in memory (tests,
+ * fuzzing: perfw_out_finish leaves the bytes in o->result); else an atomic
+ * file. Writes the header (pipe) or room for it (file). */
 tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress, tk_error *err);
 /* One record (and the payload that follows it, AUXTRACE or pipe
  * TRACING_DATA, already padded). Records with a payload are never

@@ -132,7 +132,7 @@ static tk_status add_class(perf_sink *s, const tk_event_class *ec, sink_class **
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	uint16_t tp_id = (uint16_t)(s->n_classes + 1);
 	tk_status st = perfw_tpclass_build(&c->tp, ec, stream_ctx_of(s, ec->stream_class_id), tp_id,
-					   SYSTEM, err);
+					   s->o.swap, err);
 	if (st != TK_OK) {
 		free_class(c);
 		return st;

@@ -45,6 +45,7 @@ typedef struct builder {
 	perfw_tpclass *tc;
 	size_t cap;
 	uint32_t off;
+	bool text_arrays;
 } builder;
 
 static bool name_taken(const perfw_tpclass *tc, const char *name)
@@ -93,7 +94,7 @@ static tk_status add_field(builder *b, const char *name, const tk_field_class *c
 		f.kind = PERFW_F_STR;
 	} else if (cls->kind == TK_TYPE_BYTES) {
 		f.kind = PERFW_F_BYTES;
-	} else if ((cls->kind == TK_TYPE_ARRAY || cls->kind == TK_TYPE_SEQUENCE) && el &&
+	} else if ((cls->kind == TK_TYPE_ARRAY || cls->kind == TK_TYPE_SEQUENCE) && el && !b->text_arrays &&
 		   el->kind == TK_TYPE_INT && !el->is_char && !el->is_signed && !el->n_mappings) {
 		/* (__print_array prints elements unsigned: signed and enum
 		 * arrays go out as text) */
@@ -250,10 +251,9 @@ static void put_print_fmt(tk_writer *w, const perfw_tpclass *tc)
 }
 
 tk_status perfw_tpclass_build(perfw_tpclass *tc, const tk_event_class *cls,
-			      const tk_field_class *stream_ctx, uint16_t id, const char *system,
+			      const tk_field_class *stream_ctx, uint16_t id, bool text_arrays,
 			      tk_error *err)
 {
-	(void)system;
 	memset(tc, 0, sizeof *tc);
 	tc->cls = cls;
 	tc->id = id;
@@ -262,7 +262,7 @@ tk_status perfw_tpclass_build(perfw_tpclass *tc, const tk_event_class *cls,
 	tc->name = strdup(name);
 	if (!tc->name)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	builder b = { tc, 0, PERFW_TP_COMMON_SIZE };
+	builder b = { tc, 0, PERFW_TP_COMMON_SIZE, text_arrays };
 	uint16_t path[PERFW_TP_MAX_DEPTH];
 	tk_status st = add_members(&b, stream_ctx, 0, NULL, path, 0, err);
 	if (st == TK_OK)

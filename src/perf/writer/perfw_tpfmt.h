@@ -57,9 +57,12 @@ typedef struct perfw_tpclass {
 } perfw_tpclass;
 
 /* Builds the layout and format of `cls` (whose events carry the given
- * stream context class, or NULL). Returns TK_ERR_NOMEM only. */
+ * stream context class, or NULL). text_arrays: integer arrays as text too
+ * (libtraceevent's __print_array reads elements in the host's byte order,
+ * so a file of the other order needs them as text). Returns TK_ERR_NOMEM
+ * only. */
 tk_status perfw_tpclass_build(perfw_tpclass *tc, const tk_event_class *cls,
-			      const tk_field_class *stream_ctx, uint16_t id, const char *system,
+			      const tk_field_class *stream_ctx, uint16_t id, bool text_arrays,
 			      tk_error *err);
 void perfw_tpclass_free(perfw_tpclass *tc);
 
