@@ -81,21 +81,29 @@ static inline void *dalloc(ctf_decoder *d, size_t size)
 	return tk_arena_alloc(d->arena, size);
 }
 
-static tk_status decode_int(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err)
+static inline __attribute__((always_inline)) tk_status decode_int(ctf_decoder *d, const ctf_fc *fc, tk_value *out,
+								  tk_error *err)
 {
-	if (!align_to(d, fc->align) || d->limit_bits - d->pos < fc->size)
-		return short_read(d, "integer", fc->size, err);
-	uint64_t v = read_bits(d, fc->size, fc->little_endian);
-	d->pos += fc->size;
-	if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
-		v |= ~(uint64_t)0 << fc->size;
+	uint64_t pos = d->pos;
+	unsigned size = fc->size;
+	if (fc->align > 1)
+		pos = (pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
+	if (__builtin_expect(pos > d->limit_bits || d->limit_bits - pos < size, 0))
+		return short_read(d, "integer", size, err);
+	d->pos = pos;
+	uint64_t v = read_bits(d, size, fc->little_endian);
+	d->pos = pos + size;
+	if (fc->is_signed && size < 64 && (v >> (size - 1)) & 1)
+		v |= ~(uint64_t)0 << size;
 	out->v.u = v;
-	/* timestamp_end says when the packet ends, not when its events happen */
-	if (fc->clock >= 0 && fc->meaning != CTF_MEANING_TS_END)
-		update_clock(d, v, fc->size);
-	if (fc->meaning != CTF_MEANING_NONE) {
-		d->meaning_val[fc->meaning] = v;
-		d->meaning_set[fc->meaning] = true;
+	if (__builtin_expect(fc->clock >= 0 || fc->meaning != CTF_MEANING_NONE, 0)) {
+		/* timestamp_end says when the packet ends, not when its events happen */
+		if (fc->clock >= 0 && fc->meaning != CTF_MEANING_TS_END)
+			update_clock(d, v, size);
+		if (fc->meaning != CTF_MEANING_NONE) {
+			d->meaning_val[fc->meaning] = v;
+			d->meaning_set[fc->meaning] = true;
+		}
 	}
 	return TK_OK;
 }
@@ -246,7 +254,15 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 		out->v.list.index = 0;
 		d->stack[d->depth++] = out;
 		for (size_t i = 0; i < fc->n_members; i++) {
-			if ((st = decode(d, fc->members[i].fc, &items[i], err)) != TK_OK) {
+			const ctf_fc *m = fc->members[i].fc;
+			/* integers inline: most fields are */
+			if (m->type == CTF_FC_INT) {
+				items[i].cls = m->model;
+				st = decode_int(d, m, &items[i], err);
+			} else {
+				st = decode(d, m, &items[i], err);
+			}
+			if (st != TK_OK) {
 				d->depth--;
 				return st;
 			}
@@ -302,15 +318,47 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 
 tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out, tk_error *err)
 {
-	tk_value *v = dalloc(d, sizeof *v);
+	/* the root value and its members in one allocation */
+	size_t n = fc->type == CTF_FC_STRUCT ? fc->n_members : 0;
+	tk_value *v = dalloc(d, (n + 1) * sizeof *v);
 	if (!v)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	v->cls = NULL;
 	d->roots[scope] = v;
 	d->depth = 0;
-	tk_status st = decode(d, fc, v, err);
 	*out = v;
-	return st;
+	v->cls = fc->model;
+	if (fc->type != CTF_FC_STRUCT)
+		return decode(d, fc, v, err);
+	if (fc->align > 1) {
+		uint64_t np = (d->pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
+		if (np > d->limit_bits)
+			return short_read(d, "struct", 0, err);
+		d->pos = np;
+	}
+	tk_value *items = v + 1;
+	v->v.list.items = items;
+	v->v.list.n = 0;
+	v->v.list.index = 0;
+	d->stack[0] = v;
+	d->depth = 1;
+	for (size_t i = 0; i < n; i++) {
+		const ctf_fc *m = fc->members[i].fc;
+		tk_status st;
+		items[i].cls = m->model;
+		if (m->type == CTF_FC_INT)
+			st = decode_int(d, m, &items[i], err);
+		else if (m->type == CTF_FC_STRING)
+			st = decode_string(d, &items[i], err);
+		else
+			st = decode(d, m, &items[i], err);
+		if (st != TK_OK) {
+			d->depth = 0;
+			return st;
+		}
+		v->v.list.n = i + 1;
+	}
+	d->depth = 0;
+	return TK_OK;
 }
 
 uint64_t ctf_fc_min_bits(ctf_fc *fc, unsigned depth)

@@ -191,7 +191,15 @@ tk_status ctf_metadata_unpack(const uint8_t *data, size_t size, char **text, siz
 void ctf_trace_class_free(ctf_trace_class *tc);
 
 ctf_stream_class *ctf_trace_class_stream(const ctf_trace_class *tc, uint64_t id);
-ctf_event_class *ctf_stream_class_event(const ctf_stream_class *sc, uint64_t id);
+ctf_event_class *ctf_stream_class_event_slow(const ctf_stream_class *sc, uint64_t id);
+static inline ctf_event_class *ctf_stream_class_event(const ctf_stream_class *sc, uint64_t id)
+{
+	if (id < sc->by_id_len) {
+		int32_t k = sc->by_id[id];
+		return k >= 0 ? sc->events[k] : NULL;
+	}
+	return ctf_stream_class_event_slow(sc, id);
+}
 
 /* Resolves paths, in-IR flags, model classes, special fields.
  * Called by the parser at the end. */

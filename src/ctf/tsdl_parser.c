@@ -1464,12 +1464,8 @@ ctf_stream_class *ctf_trace_class_stream(const ctf_trace_class *tc, uint64_t id)
 	return NULL;
 }
 
-ctf_event_class *ctf_stream_class_event(const ctf_stream_class *sc, uint64_t id)
+ctf_event_class *ctf_stream_class_event_slow(const ctf_stream_class *sc, uint64_t id)
 {
-	if (id < sc->by_id_len) {
-		int32_t k = sc->by_id[id];
-		return k >= 0 ? sc->events[k] : NULL;
-	}
 	for (size_t i = 0; i < sc->n_events; i++)
 		if (sc->events[i]->info.id == id)
 			return sc->events[i];
