@@ -165,7 +165,7 @@ static tk_status get_systems(tk_perf_tracing *tr, cursor *c)
 	tk_status st = get_u32(c, "event system count", &n);
 	if (st != TK_OK)
 		return st;
-	/* each system needs at least a name byte, its NUL and a count */
+	/* each system needs at least its name's NUL and a count */
 	if ((uint64_t)n * 5 > c->size - c->pos)
 		return tk_error_set(c->err, TK_ERR_TRUNCATED, cur_off(c) - 4,
 				    "tracing data: %u event systems cannot fit in %zu bytes", n,

@@ -3,13 +3,14 @@
  * tep_print_event(tep, s, record, "%s", TEP_PRINT_INFO), so we do the same
  * with a tep_handle set up the way perf's trace-event-read.c sets it up
  * (byte order, long and page size, header page, every format, printk
- * formats, saved cmdlines). The handle is built on first use: parsing
- * alone (and the fuzzer) never pays for it.
+ * formats, saved cmdlines) plus, when the caller gives one, a kernel
+ * symbol resolver for %pS / %ps (perf resolves them through its kernel
+ * map). The handle is built on first use: parsing alone never pays for it.
  *
  * libtraceevent trusts the payload, so every payload is first checked by
- * our own bounds rules (tp_validate_raw) and its common_type must be the
- * id of the format the caller named. Without libtraceevent the renderer
- * reports TK_ERR_UNSUPPORTED. */
+ * our own bounds rules (tp_validate_raw), its common_type must be the id
+ * of the format the caller named, and libtraceevent reads a zero-padded
+ * copy. Without libtraceevent the renderer reports TK_ERR_UNSUPPORTED. */
 #include <stdlib.h>
 #include <string.h>
 
