@@ -53,4 +53,16 @@ done
 "$TK" print --format json "$D/vpp-small.elog" | grep -q '"text":"msg: configured 2 interfaces"' || bad "json print of vpp-small.elog"
 "$TK" convert --event 'rx-burst:' "$D/vpp-small.elog" -o "$tmp/f.cpel" && [ "$("$TK" print --format cpeldump "$tmp/f.cpel" | wc -l)" = 3 ] \
   || bad "filtered elog -> CPEL through the model"
+# the little-endian form of the c2cpel output prints the same
+"$TK" convert --byte-order little "$D/vpp-new.elog" -o "$tmp/le.cpel" && [ "$(head -c1 "$tmp/le.cpel" | od -An -tx1 | tr -d ' ')" = 81 ] \
+  && "$TK" print --format cpeldump "$tmp/le.cpel" | cmp -s - "$D/expected/vpp-new.cpeldump" || bad "little-endian elog -> CPEL"
+
+# perf -> CPEL: a track per thread, or per CPU with --cpel-tracks cpu
+P=$TK_TESTDATA/perf/pdc/multi-event-single-process.perf.data
+if [ -f "$P" ]; then
+  "$TK" convert "$P" -o "$tmp/p.cpel" || bad "perf -> CPEL exited $?"
+  "$TK" print --format cpeldump "$tmp/p.cpel" >"$tmp/p.txt" || bad "perf -> CPEL does not print"
+  [ "$(wc -l <"$tmp/p.txt")" -gt 100 ] && grep -q '^000:00:00:000:000 tid 7960 ' "$tmp/p.txt" || bad "perf -> CPEL tracks per thread"
+  "$TK" info "$tmp/p.cpel" | grep -q '^track definitions: 1$' || bad "perf -> CPEL: one thread, one track"
+fi
 exit $fail
