@@ -45,8 +45,10 @@ struct ctfw_node {
 };
 
 typedef struct ctfw_stream_class {
-	uint64_t id;
+	uint64_t id;                /* written */
+	uint64_t model_id;          /* the model's stream class id it serves */
 	const tk_stream_class *src; /* NULL when the model has none for this id */
+	const tk_field_class *pc_cls, *sec_cls; /* context classes its events' values have */
 	bool has_clock;
 	bool raw_time;              /* write time_raw (source clock kept), else time_ns */
 	const char *clock_name;     /* TSDL clock name when has_clock */
@@ -117,18 +119,21 @@ typedef struct ctfw_sink {
 	size_t n_streams, cap_streams;
 	ctfw_stream *last_stream;
 	bool need_ns_clock; /* a stream class uses the writer's own 1 GHz clock */
+	size_t n_alias_classes; /* stream classes planned from values, not the model */
 	bool failed;
 } ctfw_sink;
 
-#define CTFW_NS_CLOCK_NAME "monotonic"
+#define CTFW_NS_CLOCK_NAME "tracekit_ns"
 #define CTFW_PACKET_MAGIC 0xC1FC1FC1u
 #define CTFW_EXTENDED_ID 65535u
 
 /* ctfw_plan.c: compile model classes into plan nodes. */
 tk_status ctfw_plan_scope(ctfw_sink *s, const tk_field_class *cls, const char *what, ctfw_node **out,
 			  tk_error *err);
-tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_event_class **out,
-			       tk_error *err);
+/* sc_hint: the stream class the event's values fit, or NULL to look it up
+ * by the class's stream_class_id. */
+tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_stream_class *sc_hint,
+			       ctfw_event_class **out, tk_error *err);
 tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first, ctfw_stream_class **out,
 				tk_error *err);
 /* TSDL name for a model name: a leading '_' or a TSDL keyword gets one more

@@ -229,7 +229,34 @@ static void put_clock(ctfw_sink *s, tk_writer *w, const tk_clock_info *c)
 {
 	const char *name = c ? ctfw_ident(s, c->name ? c->name : CTFW_NS_CLOCK_NAME) : CTFW_NS_CLOCK_NAME;
 	tk_put_fmt(w, "clock {\n\tname = %s;\n", name ? name : CTFW_NS_CLOCK_NAME);
-	if (c && c->uuid) {
+	if (!c) {
+		/* The writer's ns clock counts from the origin of the source's
+		 * clock (time_ns includes its offset): same uuid and absoluteness,
+		 * so that babeltrace2 orders its events with the others. */
+		const tk_clock_info *ref = NULL;
+		for (size_t i = 0; i < s->info->n_clocks && !ref; i++)
+			if (s->info->clocks[i].name)
+				ref = &s->info->clocks[i];
+		if (ref && ref->uuid) {
+			tk_put_str(w, "\tuuid = ");
+			put_quoted(w, ref->uuid);
+			tk_put_str(w, ";\n");
+		}
+		/* babeltrace2 takes LTTng's "monotonic" clock as counting from
+		 * the Unix epoch, and then wants every other clock absolute. */
+		bool lttng = false;
+		for (size_t i = 0; i < s->info->n_env; i++) {
+			const tk_env_entry *e = &s->info->env[i];
+			if (e->key && strcmp(e->key, "tracer_name") == 0 && !e->is_int && e->str &&
+			    strncmp(e->str, "lttng", 5) == 0)
+				lttng = true;
+		}
+		bool absolute = ref && (ref->absolute || (lttng && ref->name && strcmp(ref->name, "monotonic") == 0));
+		tk_put_fmt(w, "\tfreq = 1000000000;\n\tprecision = 0;\n\toffset_s = 0;\n\toffset = 0;\n"
+			      "\tabsolute = %s;\n};\n\n", absolute ? "true" : "false");
+		return;
+	}
+	if (c->uuid) {
 		tk_put_str(w, "\tuuid = ");
 		put_quoted(w, c->uuid);
 		tk_put_str(w, ";\n");
@@ -371,7 +398,7 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 		const tk_event_class *c = s->info->event_classes[i];
 		ctfw_event_class *ec;
 		tk_error local;
-		if (c && ctfw_event_class_get(s, c, &ec, &local) != TK_OK && s->opt.log)
+		if (c && ctfw_event_class_get(s, c, NULL, &ec, &local) != TK_OK && s->opt.log)
 			s->opt.log(s->opt.log_user, 0, local.message);
 	}
 	tk_writer *w;
@@ -381,7 +408,8 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 	put_trace(s, w);
 	put_env(s, w);
 	for (size_t i = 0; i < s->info->n_clocks; i++)
-		put_clock(s, w, &s->info->clocks[i]);
+		if (s->info->clocks[i].name) /* nameless clocks: streams use the ns clock */
+			put_clock(s, w, &s->info->clocks[i]);
 	bool have_ns = false;
 	for (size_t i = 0; i < s->info->n_clocks; i++)
 		if (s->info->clocks[i].name && strcmp(s->info->clocks[i].name, CTFW_NS_CLOCK_NAME) == 0)

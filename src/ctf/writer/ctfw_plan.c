@@ -332,63 +332,151 @@ static const tk_clock_info *find_clock(const tk_trace_info *info, const tk_clock
 	return c;
 }
 
+/* The class of a scope value, or `declared` when the value does not say. */
+static const tk_field_class *value_class(const tk_value *v, const tk_field_class *declared)
+{
+	return v ? (v->cls ? v->cls : declared) : NULL;
+}
+
+/* Do the event's packet and stream event context values have the classes
+ * this stream class was planned for? */
+static bool stream_class_fits(const ctfw_stream_class *sc, const tk_event *ev)
+{
+	return value_class(ev->packet_context, sc->pc_cls) == sc->pc_cls &&
+	       value_class(ev->stream_context, sc->sec_cls) == sc->sec_cls;
+}
+
+static tk_status use_clock(ctfw_sink *s, ctfw_stream_class *sc, const tk_clock_info *clock, const tk_event *first,
+			   tk_error *err)
+{
+	if (clock && clock->name) {
+		sc->has_clock = true;
+		sc->raw_time = true;
+		sc->clock_name = ctfw_ident(s, clock->name);
+		if (!sc->clock_name)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	} else if (clock || (first && first->has_time)) {
+		/* No usable source clock: nanoseconds on the writer's own clock. */
+		sc->has_clock = true;
+		sc->clock_name = CTFW_NS_CLOCK_NAME;
+		s->need_ns_clock = true;
+	}
+	return TK_OK;
+}
+
+static void unlink_skipped_refs(ctfw_sink *s, ctfw_node *pc)
+{
+	/* A kept sequence or variant whose length or tag is one of the replaced
+	 * members gets its own field instead. */
+	for (size_t i = 0; i < pc->n_kids; i++) {
+		ctfw_node *k = &pc->kids[i];
+		if (k->skip || k->ref != CTFW_REF_SIBLING || !pc->kids[k->ref_index].skip)
+			continue;
+		k->ref = CTFW_REF_SYNTHETIC;
+		k->opt_lo = k->opt_hi = NULL;
+		if (k->cls->kind == TK_TYPE_VARIANT) {
+			k->tag_bits = k->n_kids <= 256 ? 8 : k->n_kids <= 65536 ? 16 : 32;
+			k->ref_name = synth_name(s, k->name, "_tag");
+			/* Option names were the tag's labels; they stay valid names. */
+		} else {
+			k->ref_name = synth_name(s, k->name, "_length");
+		}
+	}
+}
+
 tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first, ctfw_stream_class **out,
 				tk_error *err)
 {
 	for (size_t i = 0; i < s->n_scs; i++)
-		if (s->scs[i]->id == id) {
+		if (s->scs[i]->model_id == id && (!first || stream_class_fits(s->scs[i], first))) {
 			*out = s->scs[i];
 			return TK_OK;
 		}
 	const tk_trace_info *info = s->info;
+	const tk_stream_class *declared = NULL;
+	for (size_t i = 0; i < info->n_stream_classes; i++)
+		if (info->stream_classes[i].id == id)
+			declared = &info->stream_classes[i];
+	bool taken = false;
+	uint64_t next_id = 0;
+	for (size_t i = 0; i < s->n_scs; i++) {
+		taken |= s->scs[i]->id == id;
+		if (s->scs[i]->id >= next_id)
+			next_id = s->scs[i]->id + 1;
+	}
+	for (size_t i = 0; i < info->n_stream_classes; i++)
+		if (info->stream_classes[i].id >= next_id)
+			next_id = info->stream_classes[i].id + 1;
+
 	if (!grow_array((void **)&s->scs, &s->cap_scs, s->n_scs, sizeof *s->scs))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	ctfw_stream_class *sc = tk_arena_calloc(&s->arena, 1, sizeof *sc);
 	if (!sc)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
-	if (id > UINT32_MAX)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-				    "ctf writer: stream class id %llu does not fit the 32-bit stream_id",
-				    (unsigned long long)id);
-	sc->id = id;
+	sc->model_id = id;
 	sc->pc_discarded_index = -1;
 	tk_hashmap_init(&sc->used_ids);
 	s->scs[s->n_scs++] = sc;
-	for (size_t i = 0; i < info->n_stream_classes; i++)
-		if (info->stream_classes[i].id == id)
-			sc->src = &info->stream_classes[i];
-
-	const tk_clock_info *clock = NULL;
-	if (sc->src && sc->src->clock)
-		clock = find_clock(info, sc->src->clock);
-	else if (info->n_stream_classes == 0 && info->n_clocks > 0)
-		clock = &info->clocks[0]; /* formats without stream classes: the trace clock */
-	if (clock) {
-		sc->has_clock = true;
-		sc->raw_time = true;
-		sc->clock_name = ctfw_ident(s, clock->name ? clock->name : CTFW_NS_CLOCK_NAME);
-		if (!sc->clock_name)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
-		/* Clocks without a name in the model are emitted under this name. */
-		if (!clock->name)
-			s->need_ns_clock = true, sc->raw_time = false;
-	} else if (first && first->has_time) {
-		sc->has_clock = true;
-		sc->clock_name = CTFW_NS_CLOCK_NAME;
-		s->need_ns_clock = true;
-	}
-
-	tk_status st = TK_OK;
-	if (sc->src) {
-		st = ctfw_plan_scope(s, sc->src->packet_context, "the stream packet context", &sc->pc_extra, err);
-		if (st == TK_OK)
-			st = ctfw_plan_scope(s, sc->src->event_context, "the stream event context", &sc->event_context, err);
+	tk_status st;
+	bool id_free = !taken;
+	if (!taken) {
+		sc->id = id;
+		sc->src = declared;
+		sc->pc_cls = declared ? declared->packet_context : NULL;
+		sc->sec_cls = declared ? declared->event_context : NULL;
+		const tk_clock_info *clock = NULL;
+		if (declared && declared->clock)
+			clock = find_clock(info, declared->clock);
+		else if (info->n_stream_classes == 0 && info->n_clocks > 0)
+			clock = &info->clocks[0]; /* formats without stream classes: the trace clock */
+		st = use_clock(s, sc, clock, first, err);
 		if (st != TK_OK)
 			return st;
+		if (first && !stream_class_fits(sc, first))
+			taken = true; /* the declared classes do not fit: plan from the values */
 	}
+	if (taken) {
+		/* Events whose context values have other classes than their stream
+		 * class declares (several traces read as one source): a stream class
+		 * of their own, planned from the values, timed in ns since their
+		 * raw clock is not described by the model. */
+		tk_stream_class *own = tk_arena_calloc(&s->arena, 1, sizeof *own);
+		if (!own)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+		own->id = id_free ? id : next_id;
+		own->packet_context = value_class(first->packet_context, NULL);
+		own->event_context = value_class(first->stream_context, NULL);
+		sc->id = own->id;
+		sc->src = own;
+		sc->pc_cls = own->packet_context;
+		sc->sec_cls = own->event_context;
+		sc->has_clock = sc->raw_time = false;
+		st = use_clock(s, sc, NULL, first, err);
+		if (st != TK_OK)
+			return st;
+		if (s->opt.log) {
+			char msg[200];
+			snprintf(msg, sizeof msg,
+				 "ctf writer: events of stream class %llu carry other context classes than it declares; "
+				 "written as stream class %llu with nanosecond timestamps",
+				 (unsigned long long)id, (unsigned long long)sc->id);
+			s->opt.log(s->opt.log_user, 0, msg);
+		}
+		s->n_alias_classes++;
+	}
+	if (sc->id > UINT32_MAX)
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "ctf writer: stream class id %llu does not fit the 32-bit stream_id",
+				    (unsigned long long)sc->id);
+
+	st = ctfw_plan_scope(s, sc->pc_cls, "the stream packet context", &sc->pc_extra, err);
+	if (st == TK_OK)
+		st = ctfw_plan_scope(s, sc->sec_cls, "the stream event context", &sc->event_context, err);
+	if (st != TK_OK)
+		return st;
 	bool has_cpu_member = false;
 	if (sc->pc_extra) {
-		const tk_field_class *pc = sc->src->packet_context;
+		const tk_field_class *pc = sc->pc_cls;
 		for (size_t i = 0; i < sc->pc_extra->n_kids; i++) {
 			const char *name = pc->members[i].name ? pc->members[i].name : "";
 			for (size_t k = 0; k < sizeof packet_context_special / sizeof packet_context_special[0]; k++)
@@ -398,11 +486,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 				sc->pc_discarded_index = (int64_t)i;
 			if (strcmp(name, "cpu_id") == 0)
 				has_cpu_member = true;
-			/* A kept member that a skipped one depends on cannot be expressed. */
-			if (!sc->pc_extra->kids[i].skip && sc->pc_extra->kids[i].ref == CTFW_REF_SIBLING &&
-			    sc->pc_extra->kids[sc->pc_extra->kids[i].ref_index].skip)
-				sc->pc_extra->kids[i].ref = CTFW_REF_SYNTHETIC;
 		}
+		unlink_skipped_refs(s, sc->pc_extra);
 	}
 	/* perf's own CTF converter always has cpu_id (0 without PERF_SAMPLE_CPU). */
 	sc->has_cpu_field = !has_cpu_member &&
@@ -411,15 +496,16 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 	return TK_OK;
 }
 
-tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_event_class **out, tk_error *err)
+tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_stream_class *sc_hint,
+			       ctfw_event_class **out, tk_error *err)
 {
 	uint64_t *slot = tk_hashmap_get(&s->ec_map, (uint64_t)(uintptr_t)cls);
 	if (slot) {
 		*out = s->ecs[*slot];
 		return TK_OK;
 	}
-	ctfw_stream_class *sc;
-	tk_status st = ctfw_stream_class_get(s, cls->stream_class_id, NULL, &sc, err);
+	ctfw_stream_class *sc = sc_hint;
+	tk_status st = sc ? TK_OK : ctfw_stream_class_get(s, cls->stream_class_id, NULL, &sc, err);
 	if (st != TK_OK)
 		return st;
 	ctfw_event_class *ec = tk_arena_calloc(&s->arena, 1, sizeof *ec);

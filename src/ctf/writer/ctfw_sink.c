@@ -97,7 +97,7 @@ static tk_status ctfw_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 	 * clock and a cpu_id. */
 	tk_status rc = ctfw_stream_class_get(s, ev->cls->stream_class_id, ev, &sc, err);
 	if (rc == TK_OK)
-		rc = ctfw_event_class_get(s, ev->cls, &ec, err);
+		rc = ctfw_event_class_get(s, ev->cls, sc, &ec, err);
 	if (rc == TK_OK)
 		rc = ctfw_stream_get(s, ec->sc, ev, &st, err);
 	if (rc == TK_OK)
