@@ -174,14 +174,24 @@ static void put_table_name(tk_writer *o)
 tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian, uint32_t file_date,
 				uint32_t ticks_per_second, tk_error *err)
 {
-	uint64_t ev_len = TK_CPEL_TABLE_NAME + 8 + (uint64_t)w->n_events * TK_CPEL_EVENT_SIZE;
-	if (ev_len > UINT32_MAX)
-		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
-				    "%zu events do not fit in one CPEL event section (4 GiB)", w->n_events);
 	tk_writer *o;
 	tk_status st = tk_writer_open_atomic(path, &o, err);
 	if (st != TK_OK)
 		return st;
+	if ((st = tk_cpel_writer_emit(w, o, little_endian, file_date, ticks_per_second, err)) != TK_OK) {
+		tk_writer_abort(o);
+		return st;
+	}
+	return tk_writer_commit(o, err);
+}
+
+tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian, uint32_t file_date,
+			      uint32_t ticks_per_second, tk_error *err)
+{
+	uint64_t ev_len = TK_CPEL_TABLE_NAME + 8 + (uint64_t)w->n_events * TK_CPEL_EVENT_SIZE;
+	if (ev_len > UINT32_MAX)
+		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
+				    "%zu events do not fit in one CPEL event section (4 GiB)", w->n_events);
 	bool swap = little_endian != tk_host_is_le();
 	uint8_t hdr[8] = {(uint8_t)(1 | (little_endian ? TK_CPEL_LITTLE_ENDIAN : 0)), 0};
 	tk_store_u16(hdr + 2, 4, swap);
@@ -223,5 +233,5 @@ tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little
 		put32(o, r->code, swap);
 		put32(o, r->datum, swap);
 	}
-	return tk_writer_commit(o, err);
+	return o->error ? tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the CPEL output") : TK_OK;
 }

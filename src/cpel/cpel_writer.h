@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/writer.h"
 #include "tracekit/tracekit.h"
 
 typedef struct tk_cpel_writer tk_cpel_writer;
@@ -39,5 +40,9 @@ uint32_t *tk_cpel_writer_event_track(tk_cpel_writer *w, size_t i);
 /* Writes the file atomically. */
 tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian, uint32_t file_date,
 				uint32_t ticks_per_second, tk_error *err);
+
+/* The same bytes into any writer (memory writers included); not committed. */
+tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian, uint32_t file_date,
+			      uint32_t ticks_per_second, tk_error *err);
 
 #endif

@@ -1,11 +1,15 @@
 /* Registry entry for VPP event logs (elog v0): detection, info, print
  * (text and JSON through the model printer; "elog" = the log's own text,
- * one event per line as `TIME: TRACK: TEXT`), conversion to CPEL. */
+ * one event per line as `TIME: TRACK: TEXT`; "cpeldump" = what VPP's c2cpel
+ * then cpeldump would print), conversion to CPEL. */
 #include <string.h>
 
 #include "convert/formats.h"
 #include "cpel/cpel_adapters.h"
+#include "cpel/cpel_convert.h"
+#include "cpel/cpel_reader.h"
 #include "cpel/elog_reader.h"
+#include "output/cpel_dump.h"
 
 static bool elog_detect(const uint8_t *head, size_t n)
 {
@@ -37,8 +41,40 @@ static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_write
 	return TK_OK;
 }
 
+/* cpeldump of what c2cpel would make of the log, built in memory. */
+static tk_status elog_cpeldump(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+{
+	tk_elog_file *f;
+	tk_status st = tk_elog_open(path, &f, err);
+	if (st != TK_OK)
+		return st;
+	tk_cpel_writer *cw = tk_cpel_writer_new();
+	tk_writer *mem = NULL;
+	tk_cpel_file *cf = NULL;
+	if (!cw || tk_writer_open_memory(&mem, err) != TK_OK) {
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	if ((st = tk_cpel_build_from_elog(f, cw, err)) != TK_OK ||
+	    (st = tk_cpel_writer_emit(cw, mem, false, 0, 1000000000u, err)) != TK_OK)
+		goto out;
+	size_t n;
+	const char *bytes = tk_writer_data(mem, &n);
+	if ((st = tk_cpel_open_memory(bytes, n, path, opt->log, opt->log_user, &cf, err)) != TK_OK)
+		goto out;
+	st = tk_cpel_dump(cf, out, opt->limit, err);
+out:
+	tk_cpel_close(cf);
+	tk_writer_abort(mem);
+	tk_cpel_writer_free(cw);
+	tk_elog_close(f);
+	return st;
+}
+
 static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
 {
+	if (strcmp(opt->style, "cpeldump") == 0)
+		return elog_cpeldump(path, opt, out, err);
 	if (strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
 	tk_elog_file *f;

@@ -1,0 +1,1 @@
+$TK print --format cpeldump $TK_TESTDATA/cpel/vpp-small.elog
