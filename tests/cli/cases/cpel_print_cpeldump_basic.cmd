@@ -1,1 +1,0 @@
-$TK print --format cpeldump $TK_TESTDATA/cpel/basic-le.cpel
