@@ -53,6 +53,11 @@ done
 "$TK" print --format json "$D/vpp-small.elog" | grep -q '"text":"msg: configured 2 interfaces"' || bad "json print of vpp-small.elog"
 "$TK" convert --event 'rx-burst:' "$D/vpp-small.elog" -o "$tmp/f.cpel" && [ "$("$TK" print --format cpeldump "$tmp/f.cpel" | wc -l)" = 3 ] \
   || bad "filtered elog -> CPEL through the model"
+# print --format cpeldump straight from the elog = c2cpel then cpeldump
+for f in vpp-new vpp-small; do
+  "$TK" print --format cpeldump "$D/$f.elog" | cmp -s - "$D/expected/$f.cpeldump" || bad "print --format cpeldump $f.elog"
+done
+
 # the little-endian form of the c2cpel output prints the same
 "$TK" convert --byte-order little "$D/vpp-new.elog" -o "$tmp/le.cpel" && [ "$(head -c1 "$tmp/le.cpel" | od -An -tx1 | tr -d ' ')" = 81 ] \
   && "$TK" print --format cpeldump "$tmp/le.cpel" | cmp -s - "$D/expected/vpp-new.cpeldump" || bad "little-endian elog -> CPEL"
