@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/elf_plt.h"
 #include "symbols/symtab_internal.h"
 
 #ifndef NT_GNU_BUILD_ID
@@ -164,6 +165,9 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 		st = read_symbols(e, dynsym, &dynsym_sh, t, err);
 	if (st == TK_OK)
 		tk_symtab_finish(t, false);
+	/* PLT entries after the end fix-ups, as perf adds them. */
+	if (st == TK_OK && (!tk_elf_read_plt(e, &eh, t) || !tk_symtab_merge_plt(t, t)))
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for PLT symbols");
 	return st;
 }
 

@@ -193,6 +193,13 @@ static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id
 	if (!syms)
 		return runtime;
 	if (runtime && runtime != syms) {
+		/* PLT entries exist only in the loadable image. */
+		if (syms->n_plt == 0 && !tk_symtab_merge_plt(syms, runtime)) {
+			tk_symtab_free(runtime);
+			tk_symtab_free(syms);
+			tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			return NULL;
+		}
 		free(syms->segs);
 		syms->segs = runtime->segs;
 		syms->n_segs = runtime->n_segs;

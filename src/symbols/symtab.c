@@ -26,6 +26,7 @@ void tk_symtab_free(tk_symtab *t)
 	free(t->syms);
 	free(t->bind);
 	free(t->segs);
+	free(t->plt);
 	free(t->name);
 	tk_arena_free(&t->names);
 	free(t);
@@ -224,4 +225,42 @@ void tk_build_id_hex(const uint8_t *id, size_t len, char *buf)
 		buf[2 * i + 1] = hex[id[i] & 15];
 	}
 	buf[2 * len] = '\0';
+}
+
+static int cmp_start(const void *pa, const void *pb)
+{
+	const tk_symbol *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from)
+{
+	if (from->n_plt == 0 || t->bind)
+		return true;
+	uint64_t plt_start = from->plt[0].start;
+	for (size_t i = 1; i < from->n_plt; i++)
+		if (from->plt[i].start < plt_start)
+			plt_start = from->plt[i].start;
+	/* perf: a symbol before .plt (e.g. _init) stretched over it by the
+	 * end fix-up is cut back to where .plt starts. */
+	uint64_t off;
+	tk_symbol *f = (tk_symbol *)tk_symtab_lookup(t, plt_start, &off);
+	if (f && f->start < plt_start)
+		f->size = plt_start - f->start;
+	size_t need = t->n + from->n_plt;
+	if (need > t->cap) {
+		tk_symbol *s = realloc(t->syms, need * sizeof *s);
+		if (!s)
+			return false;
+		t->syms = s;
+		t->cap = need;
+	}
+	for (size_t i = 0; i < from->n_plt; i++) {
+		tk_symbol s = from->plt[i];
+		if (t != from && !(s.name = tk_arena_strdup(&t->names, s.name)))
+			return false;
+		t->syms[t->n++] = s;
+	}
+	qsort(t->syms, t->n, sizeof *t->syms, cmp_start);
+	return true;
 }

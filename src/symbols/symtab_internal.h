@@ -25,6 +25,10 @@ struct tk_symtab {
 	uint64_t text_vaddr, text_size, text_offset;
 	tk_elf_segment *segs;
 	size_t n_segs;
+	/* PLT entries synthesized from this image (elf_plt.c); also merged
+	 * into syms, kept apart so they can be given to a debug file's table */
+	tk_symbol *plt;
+	size_t n_plt;
 };
 
 tk_symtab *tk_symtab_new(const char *name);
@@ -34,5 +38,9 @@ bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, u
 /* Sorts, keeps the best symbol per address, fixes ends (perf's rules).
  * kallsyms: ends are always the next symbol's start. */
 void tk_symtab_finish(tk_symtab *t, bool kallsyms);
+
+/* Adds from->plt to t (names copied), truncating a symbol that runs into
+ * the PLT, as perf does after its end fix-ups. t may equal from. */
+bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from);
 
 #endif
