@@ -11,6 +11,7 @@
 #include "model/filter.h"
 #include "output/model_print.h"
 #include "output/perf_render.h"
+#include "output/perf_script.h"
 
 /* tid -> comm, from COMM records, so text lines can show the command. */
 typedef struct comm_table {
@@ -66,29 +67,54 @@ typedef struct printer {
 	bool warned_tp;
 } printer;
 
-static void key(printer *p, const char *k)
+static void key_n(printer *p, const char *k, size_t n)
 {
+	/* One reservation for the punctuation and the name. */
+	if (!tk_writer_reserve(p->w, n + 4))
+		return;
+	char *d = p->w->buf + p->w->pos;
 	if (p->json) {
-		tk_put_str(p->w, ",\"");
-		tk_put_str(p->w, k);
-		tk_put_str(p->w, "\":");
+		d[0] = ',';
+		d[1] = '"';
+		memcpy(d + 2, k, n);
+		d[n + 2] = '"';
+		d[n + 3] = ':';
+		p->w->pos += n + 4;
 	} else {
-		tk_put_char(p->w, ' ');
-		tk_put_str(p->w, k);
-		tk_put_char(p->w, '=');
+		d[0] = ' ';
+		memcpy(d + 1, k, n);
+		d[n + 1] = '=';
+		p->w->pos += n + 2;
 	}
 }
+
+static void key(printer *p, const char *k)
+{
+	key_n(p, k, strlen(k));
+}
+
+/* Literal keys skip strlen on the per-sample path. */
+#define KEY(p, lit) key_n((p), "" lit, sizeof(lit) - 1)
+#define KV_U64(p, lit, v) (KEY(p, lit), tk_put_u64((p)->w, (v)))
+#define KV_I64(p, lit, v) (KEY(p, lit), tk_put_i64((p)->w, (v)))
+
+static void kv_hex_n(printer *p, const char *k, size_t n, uint64_t v)
+{
+	key_n(p, k, n);
+	if (p->json)
+		tk_put_lit(p->w, "\"0x");
+	else
+		tk_put_lit(p->w, "0x");
+	tk_put_hex(p->w, v);
+	if (p->json)
+		tk_put_char(p->w, '"');
+}
+#define KV_HEX(p, lit, v) kv_hex_n((p), "" lit, sizeof(lit) - 1, (v))
 
 static void kv_u64(printer *p, const char *k, uint64_t v)
 {
 	key(p, k);
 	tk_put_u64(p->w, v);
-}
-
-static void kv_i64(printer *p, const char *k, int64_t v)
-{
-	key(p, k);
-	tk_put_i64(p->w, v);
 }
 
 static void kv_hex(printer *p, const char *k, uint64_t v)
@@ -145,18 +171,18 @@ static void head(printer *p, const tk_perf_record *rec, uint32_t pid, uint32_t t
 	tk_writer *w = p->w;
 	const tk_perf_sample_id *sid = &rec->sid;
 	if (p->json) {
-		tk_put_str(w, "{\"type\":\"");
+		tk_put_lit(w, "{\"type\":\"");
 		put_type_lower(w, rec->type);
 		tk_put_char(w, '"');
 		if (rec->type == TK_PERF_RECORD_SAMPLE && rec->attr && rec->attr->name)
 			kv_str(p, "event", rec->attr->name);
 		if (rec->has_time)
-			kv_u64(p, "time", sid->time);
+			KV_U64(p, "time", sid->time);
 		if (sid->present & TK_PERF_SAMPLE_CPU)
-			kv_u64(p, "cpu", sid->cpu);
+			KV_U64(p, "cpu", sid->cpu);
 		if (has_pid) {
-			kv_i64(p, "pid", (int32_t)pid);
-			kv_i64(p, "tid", (int32_t)tid);
+			KV_I64(p, "pid", (int32_t)pid);
+			KV_I64(p, "tid", (int32_t)tid);
 		}
 		return;
 	}
@@ -259,23 +285,25 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 	tk_status st;
 	if (p->json) {
 		if (s->sample_type & TK_PERF_SAMPLE_IP)
-			kv_hex(p, "ip", s->ip);
+			KV_HEX(p, "ip", s->ip);
 		if (s->sample_type & TK_PERF_SAMPLE_ADDR)
-			kv_hex(p, "addr", s->addr);
+			KV_HEX(p, "addr", s->addr);
 		if (has_id)
-			kv_u64(p, "id", id);
-		kv_u64(p, "period", period);
+			KV_U64(p, "id", id);
+		KV_U64(p, "period", period);
 		if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-			tk_put_str(w, ",\"callchain\":[");
+			tk_put_lit(w, ",\"callchain\":[");
 			for (uint64_t i = 0; i < s->callchain_nr; i++) {
-				tk_put_str(w, i ? ",\"0x" : "\"0x");
+				if (i)
+					tk_put_char(w, ',');
+				tk_put_lit(w, "\"0x");
 				tk_put_hex(w, tk_perf_u64_at(s->callchain, i, s->swap));
 				tk_put_char(w, '"');
 			}
 			tk_put_char(w, ']');
 		}
 		st = print_tracepoint(p, s, &shown, err);
-		tk_put_str(w, "}\n");
+		tk_put_lit(w, "}\n");
 		return st;
 	}
 	tk_put_char(w, ' ');
@@ -285,7 +313,7 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 		tk_put_hex_pad(w, s->ip, 16);
 	}
 	if (s->sample_type & TK_PERF_SAMPLE_ADDR)
-		kv_hex(p, "addr", s->addr);
+		KV_HEX(p, "addr", s->addr);
 	st = print_tracepoint(p, s, &shown, err);
 	tk_put_char(w, '\n');
 	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
@@ -506,6 +534,8 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 
 tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
 {
+	if (strcmp(opt->style, "perf-script") == 0)
+		return tk_perf_script_print(path, opt, w, err);
 	bool json = strcmp(opt->style, "json") == 0;
 	if (!json && strcmp(opt->style, "text") != 0)
 		return TK_ERR_UNSUPPORTED;

@@ -1,0 +1,480 @@
+/* Threads, maps and images of a recording, as perf's machine code keeps
+ * them. See threads_model.h for the rules followed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/threads_model.h"
+
+#define MISC_CPUMODE_MASK 7u
+#define MISC_MMAP_DATA (1u << 13)
+#define MISC_MMAP_BUILD_ID (1u << 14)
+#define PROT_EXEC_BIT 4u
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++) {
+		h ^= (uint8_t)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static bool grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *nv = realloc(*v, ncap * elem);
+	if (!nv)
+		return false;
+	*v = nv;
+	*cap = ncap;
+	return true;
+}
+
+/* ---- maps ---- */
+
+const tk_map *tk_maps_find(const tk_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->n && m->v[lo].start <= addr && addr < m->v[lo].end)
+		return &m->v[lo];
+	return NULL;
+}
+
+bool tk_maps_insert(tk_maps *m, const tk_map *map)
+{
+	if (map->end <= map->start)
+		return true; /* empty mapping: nothing can be found in it */
+	/* first map ending after the new start (ends are sorted: no overlaps) */
+	size_t i = 0, hi = m->n;
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+		if (m->v[mid].end <= map->start)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t j = i;
+	while (j < m->n && m->v[j].start < map->end)
+		j++;
+	tk_map piece[3];
+	size_t np = 0;
+	if (j > i && m->v[i].start < map->start) {
+		piece[np] = m->v[i];
+		piece[np++].end = map->start;
+	}
+	piece[np++] = *map;
+	if (j > i && m->v[j - 1].end > map->end) {
+		tk_map after = m->v[j - 1];
+		if (!after.identity)
+			after.pgoff += map->end - after.start;
+		after.start = map->end;
+		piece[np++] = after;
+	}
+	size_t removed = j - i;
+	size_t n_new = m->n - removed + np;
+	if (n_new > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 8;
+		while (ncap < n_new)
+			ncap *= 2;
+		tk_map *nv = realloc(m->v, ncap * sizeof *nv);
+		if (!nv)
+			return false;
+		m->v = nv;
+		m->cap = ncap;
+	}
+	memmove(m->v + i + np, m->v + j, (m->n - j) * sizeof *m->v);
+	memcpy(m->v + i, piece, np * sizeof *piece);
+	m->n = n_new;
+	return true;
+}
+
+static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
+{
+	if (!grow((void **)&t->all_maps, &t->cap_all_maps, t->n_all_maps, sizeof *t->all_maps))
+		return NULL;
+	tk_maps *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	if (copy && copy->n) {
+		m->v = malloc(copy->n * sizeof *m->v);
+		if (!m->v) {
+			free(m);
+			return NULL;
+		}
+		memcpy(m->v, copy->v, copy->n * sizeof *m->v);
+		m->n = m->cap = copy->n;
+	}
+	t->all_maps[t->n_all_maps++] = m;
+	return m;
+}
+
+/* ---- images ---- */
+
+static void find_header_build_id(tk_threads *t, tk_dso *d)
+{
+	if (!t->features)
+		return;
+	for (size_t i = 0; i < t->features->n_build_ids; i++) {
+		const tk_perf_build_id *b = &t->features->build_ids[i];
+		if (b->filename && strcmp(b->filename, d->name) == 0 && b->size <= sizeof b->id) {
+			memcpy(d->build_id, b->id, b->size);
+			d->build_id_len = b->size;
+			return;
+		}
+	}
+}
+
+static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, int pid)
+{
+	uint64_t h = name_hash(name);
+	for (uint64_t probe = 0;; probe++) {
+		uint64_t key = h + probe * 0x9e3779b97f4a7c15ull;
+		uint64_t *idx = tk_hashmap_get(&t->dso_by_hash, key);
+		if (!idx)
+			break;
+		tk_dso *d = t->dsos[*idx - 1];
+		if (strcmp(d->name, name) == 0)
+			return d;
+	}
+	if (!grow((void **)&t->dsos, &t->cap_dsos, t->n_dsos, sizeof *t->dsos))
+		return NULL;
+	tk_dso *d = tk_arena_calloc(&t->arena, 1, sizeof *d);
+	char *copy = d ? tk_arena_strdup(&t->arena, name) : NULL;
+	if (!copy)
+		return NULL;
+	d->name = copy;
+	const char *slash = strrchr(copy, '/');
+	d->short_name = slash ? slash + 1 : copy;
+	d->kind = kind;
+	d->pid = pid;
+	find_header_build_id(t, d);
+	for (uint64_t probe = 0;; probe++) {
+		uint64_t key = h + probe * 0x9e3779b97f4a7c15ull;
+		if (!tk_hashmap_get(&t->dso_by_hash, key)) {
+			if (!tk_hashmap_put(&t->dso_by_hash, key, t->n_dsos + 1))
+				return NULL;
+			break;
+		}
+	}
+	t->dsos[t->n_dsos++] = d;
+	return d;
+}
+
+static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
+{
+	if (d->tried)
+		return d->symtab;
+	d->tried = true;
+	switch (d->kind) {
+	case TK_DSO_FILE:
+		d->symtab = tk_symcache_image(t->symbols, d->name, d->build_id_len ? d->build_id : NULL,
+					      d->build_id_len);
+		break;
+	case TK_DSO_KERNEL:
+	case TK_DSO_MODULE:
+		d->symtab = tk_symcache_kernel(t->symbols);
+		break;
+	case TK_DSO_PERFMAP:
+		d->symtab = tk_symcache_perf_map(t->symbols, d->pid);
+		break;
+	}
+	return d->symtab;
+}
+
+/* ---- threads ---- */
+
+static tk_thread *thread_new(tk_threads *t, int32_t pid, int32_t tid)
+{
+	if (!grow((void **)&t->threads, &t->cap_threads, t->n_threads, sizeof *t->threads))
+		return NULL;
+	tk_thread *th = tk_arena_calloc(&t->arena, 1, sizeof *th);
+	if (!th)
+		return NULL;
+	th->pid = pid;
+	th->tid = tid;
+	snprintf(th->comm, sizeof th->comm, ":%d", (int)tid);
+	if (!tk_hashmap_put(&t->by_tid, (uint32_t)tid, t->n_threads))
+		return NULL;
+	t->threads[t->n_threads++] = th;
+	if (pid == tid || pid == -1) {
+		th->maps = maps_new(t, NULL);
+	} else {
+		tk_thread *leader = tk_threads_findnew(t, pid, pid);
+		th->maps = leader ? leader->maps : NULL;
+	}
+	if (!th->maps) {
+		t->oom = true;
+		return NULL;
+	}
+	return th;
+}
+
+tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid)
+{
+	uint64_t *idx = tk_hashmap_get(&t->by_tid, (uint32_t)tid);
+	if (idx) {
+		tk_thread *th = t->threads[*idx];
+		/* perf's machine__update_thread_pid: a thread first seen
+		 * without its pid joins its process once the pid is known */
+		if (th->pid == -1 && pid != -1 && pid != tid) {
+			tk_thread *leader = tk_threads_findnew(t, pid, pid);
+			th = t->threads[*tk_hashmap_get(&t->by_tid, (uint32_t)tid)];
+			th->pid = pid;
+			if (leader && th->maps && th->maps->n == 0)
+				th->maps = leader->maps;
+		} else if (th->pid == -1 && pid != -1) {
+			th->pid = pid;
+		}
+		return th;
+	}
+	tk_thread *th = thread_new(t, pid, tid);
+	if (!th)
+		t->oom = true;
+	return th;
+}
+
+static void set_comm(tk_thread *th, const char *comm)
+{
+	size_t n = strnlen(comm, sizeof th->comm - 1);
+	memcpy(th->comm, comm, n);
+	th->comm[n] = '\0';
+	th->comm_set = true;
+}
+
+bool tk_threads_init(tk_threads *t, const tk_symcache_options *cache_opt)
+{
+	memset(t, 0, sizeof *t);
+	tk_arena_init(&t->arena, 64 * 1024);
+	tk_hashmap_init(&t->by_tid);
+	tk_hashmap_init(&t->dso_by_hash);
+	tk_symcache_options def = {0};
+	t->symbols = tk_symcache_new(cache_opt ? cache_opt : &def);
+	if (!t->symbols)
+		return false;
+	tk_thread *idle = tk_threads_findnew(t, 0, 0);
+	if (!idle)
+		return false;
+	set_comm(idle, "swapper");
+	return true;
+}
+
+void tk_threads_free(tk_threads *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_all_maps; i++) {
+		free(t->all_maps[i]->v);
+		free(t->all_maps[i]);
+	}
+	free(t->all_maps);
+	free(t->kernel.v);
+	free(t->threads);
+	free(t->dsos);
+	tk_hashmap_free(&t->by_tid);
+	tk_hashmap_free(&t->dso_by_hash);
+	tk_symcache_free(t->symbols);
+	tk_arena_free(&t->arena);
+	memset(t, 0, sizeof *t);
+}
+
+static void process_fork(tk_threads *t, const tk_perf_event *ev)
+{
+	int32_t pid = (int32_t)ev->u.fork.pid, tid = (int32_t)ev->u.fork.tid;
+	int32_t ppid = (int32_t)ev->u.fork.ppid, ptid = (int32_t)ev->u.fork.ptid;
+	tk_thread *parent = tk_threads_findnew(t, ppid, ptid);
+	if (!parent)
+		return;
+	/* the child replaces any thread that had its tid */
+	tk_thread *th = thread_new(t, pid, tid);
+	if (!th) {
+		t->oom = true;
+		return;
+	}
+	parent = tk_threads_findnew(t, ppid, ptid);
+	if (parent && parent->comm_set)
+		set_comm(th, parent->comm);
+	if (parent && pid != parent->pid && th->maps != parent->maps) {
+		tk_maps *clone = maps_new(t, parent->maps);
+		if (!clone) {
+			t->oom = true;
+			return;
+		}
+		th->maps = clone;
+	}
+}
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* kmod_path__parse_name: "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" -> "[ext4]" */
+static void module_name(const char *path, char *out, size_t cap)
+{
+	if (path[0] == '[') {
+		snprintf(out, cap, "%s", path);
+		return;
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strstr(base, ".ko");
+	size_t n = dot ? (size_t)(dot - base) : strlen(base);
+	if (n > cap - 3)
+		n = cap - 3;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[1 + i] = base[i] == '-' ? '_' : base[i];
+	out[1 + n] = ']';
+	out[2 + n] = '\0';
+}
+
+static void process_kernel_mmap(tk_threads *t, uint64_t start, uint64_t len, uint64_t pgoff, const char *filename)
+{
+	tk_map m = {.start = start, .end = start + len, .pgoff = pgoff, .identity = true};
+	if (m.end < start || len == 0)
+		m.end = UINT64_MAX;
+	if (starts_with(filename, "[kernel.kallsyms]") || starts_with(filename, "[guest.kernel.kallsyms")) {
+		if (!t->kernel_dso)
+			t->kernel_dso = dso_findnew(t, "[kernel.kallsyms]", TK_DSO_KERNEL, -1);
+		m.dso = t->kernel_dso;
+	} else {
+		char name[256];
+		module_name(filename, name, sizeof name);
+		m.dso = dso_findnew(t, name, TK_DSO_MODULE, -1);
+	}
+	if (!m.dso || !tk_maps_insert(&t->kernel, &m))
+		t->oom = true;
+}
+
+static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t start, uint64_t len,
+			      uint64_t pgoff, bool exec, const char *filename, const uint8_t *build_id,
+			      size_t build_id_len)
+{
+	tk_thread *th = tk_threads_findnew(t, pid, tid);
+	if (!th)
+		return;
+	tk_map m = {.start = start, .end = start + len, .pgoff = pgoff};
+	if (m.end < start)
+		m.end = UINT64_MAX;
+	bool anon = starts_with(filename, "//anon") || starts_with(filename, "/dev/zero") ||
+		    starts_with(filename, "/anon_hugepage");
+	bool no_dso = starts_with(filename, "[stack") || starts_with(filename, "/SYSV") ||
+		      strcmp(filename, "[heap]") == 0;
+	if (anon || no_dso) {
+		m.identity = true;
+		if (exec) {
+			char name[64];
+			snprintf(name, sizeof name, "/tmp/perf-%d.map", (int)pid);
+			m.dso = dso_findnew(t, name, TK_DSO_PERFMAP, pid);
+		} else {
+			m.dso = dso_findnew(t, filename, TK_DSO_FILE, pid);
+			if (m.dso)
+				m.dso->tried = true; /* no symbols in data memory */
+		}
+	} else {
+		m.dso = dso_findnew(t, filename, TK_DSO_FILE, pid);
+		if (m.dso && build_id_len && !m.dso->build_id_len && build_id_len <= sizeof m.dso->build_id) {
+			memcpy(m.dso->build_id, build_id, build_id_len);
+			m.dso->build_id_len = build_id_len;
+		}
+	}
+	if (!m.dso || !tk_maps_insert(th->maps, &m))
+		t->oom = true;
+}
+
+tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec, tk_error *err)
+{
+	switch (rec->type) {
+	case TK_PERF_RECORD_COMM:
+	case TK_PERF_RECORD_FORK:
+	case TK_PERF_RECORD_MMAP:
+	case TK_PERF_RECORD_MMAP2:
+		break;
+	default:
+		return TK_OK; /* EXIT only marks a thread dead in perf: nothing to do */
+	}
+	if (!t->features)
+		t->features = tk_perf_get_features(f);
+	tk_perf_event ev;
+	tk_status st = tk_perf_parse_event(f, rec, &ev, err);
+	if (st != TK_OK)
+		return st;
+	unsigned cpumode = rec->misc & MISC_CPUMODE_MASK;
+	bool kernel = cpumode == TK_CPUMODE_KERNEL || cpumode == TK_CPUMODE_GUEST_KERNEL;
+	switch (rec->type) {
+	case TK_PERF_RECORD_COMM: {
+		tk_thread *th = tk_threads_findnew(t, (int32_t)ev.u.comm.pid, (int32_t)ev.u.comm.tid);
+		if (th)
+			set_comm(th, ev.u.comm.comm);
+		break;
+	}
+	case TK_PERF_RECORD_FORK:
+		process_fork(t, &ev);
+		break;
+	case TK_PERF_RECORD_MMAP:
+		if (kernel)
+			process_kernel_mmap(t, ev.u.mmap.start, ev.u.mmap.len, ev.u.mmap.pgoff, ev.u.mmap.filename);
+		else
+			process_user_mmap(t, (int32_t)ev.u.mmap.pid, (int32_t)ev.u.mmap.tid, ev.u.mmap.start,
+					  ev.u.mmap.len, ev.u.mmap.pgoff, !(rec->misc & MISC_MMAP_DATA),
+					  ev.u.mmap.filename, NULL, 0);
+		break;
+	case TK_PERF_RECORD_MMAP2:
+		if (kernel)
+			process_kernel_mmap(t, ev.u.mmap2.start, ev.u.mmap2.len, ev.u.mmap2.pgoff, ev.u.mmap2.filename);
+		else
+			process_user_mmap(t, (int32_t)ev.u.mmap2.pid, (int32_t)ev.u.mmap2.tid, ev.u.mmap2.start,
+					  ev.u.mmap2.len, ev.u.mmap2.pgoff, (ev.u.mmap2.prot & PROT_EXEC_BIT) != 0,
+					  ev.u.mmap2.filename,
+					  (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id : NULL,
+					  (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id_size : 0);
+		break;
+	}
+	return TK_OK;
+}
+
+void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip, tk_addr_loc *loc)
+{
+	loc->map = NULL;
+	loc->sym = NULL;
+	loc->addr = ip;
+	loc->sym_off = 0;
+	const tk_maps *maps;
+	if (cpumode == TK_CPUMODE_KERNEL)
+		maps = &t->kernel;
+	else if (cpumode == TK_CPUMODE_USER && th)
+		maps = th->maps;
+	else
+		return;
+	if (!maps)
+		return;
+	const tk_map *m = tk_maps_find(maps, ip);
+	if (!m)
+		return;
+	loc->map = m;
+	loc->addr = m->identity ? ip : ip - m->start + m->pgoff;
+	tk_dso *d = m->dso;
+	const tk_symtab *st = dso_symtab(t, d);
+	if (!st)
+		return;
+	uint64_t va = loc->addr;
+	if (d->kind == TK_DSO_FILE && !tk_symtab_offset_to_vaddr(st, loc->addr, &va))
+		va = loc->addr;
+	const tk_symbol *s = d->last_sym;
+	if (!s || va < s->start || va - s->start >= s->size) {
+		s = tk_symtab_lookup(st, va, NULL);
+		if (!s)
+			return;
+		d->last_sym = s;
+	}
+	loc->sym = s;
+	loc->sym_off = va - s->start;
+}

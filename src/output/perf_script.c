@@ -1,0 +1,323 @@
+/* perf script's default sample output (builtin-script.c process_event,
+ * perf_sample__fprintf_start, util/evsel_fprintf.c sample__fprintf_sym and
+ * sample__fprintf_callchain), reproduced with hand formatting. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_callchain.h"
+#include "model/filter.h"
+#include "output/perf_script.h"
+
+/* What perf script prints for one event (its output[type].fields after
+ * the fields the attr cannot provide were dropped). */
+typedef struct evsel_out {
+	bool ready;
+	bool comm, tid, cpu, time, period, ip, trace;
+	bool callchain; /* IP with a callchain: multi-line block */
+	const tk_perf_tp_format *fmt;
+} evsel_out;
+
+typedef struct script {
+	tk_writer *w;
+	tk_perf_file *f;
+	tk_threads threads;
+	evsel_out *outs;
+	size_t n_outs;
+	unsigned name_width;
+	bool use_callchain;
+	bool decided_callchain;
+	char *tp_buf;
+	size_t tp_cap;
+	tk_log_fn log;
+	void *log_user;
+	bool warned_tp;
+	tk_filter filter;
+	tk_callchain chain;
+} script;
+
+/* ---- formatting helpers (no printf) ---- */
+
+static void put_pad_left(tk_writer *w, const char *s, size_t n, unsigned width)
+{
+	if (n < width)
+		tk_put_spaces(w, (unsigned)(width - n));
+	tk_put_mem(w, s, n);
+}
+
+/* "%16" PRIx64 */
+static void put_hex16(tk_writer *w, uint64_t v)
+{
+	char buf[16];
+	size_t n = 0;
+	do {
+		buf[15 - n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	put_pad_left(w, buf + 16 - n, n, 16);
+}
+
+/* "%<width>d" */
+static void put_int_pad(tk_writer *w, int64_t v, unsigned width) { tk_put_i64_pad(w, v, width); }
+
+static void put_sym_dso(script *s, const tk_addr_loc *loc)
+{
+	tk_writer *w = s->w;
+	if (loc->sym) {
+		tk_put_str(w, loc->sym->name);
+		tk_put_str(w, "+0x");
+		tk_put_hex(w, loc->sym_off);
+	} else {
+		tk_put_str(w, "[unknown]");
+	}
+	tk_put_str(w, " (");
+	tk_put_str(w, tk_addr_loc_dso_name(loc));
+	tk_put_char(w, ')');
+}
+
+/* ---- per-event field selection ---- */
+
+static bool has_callchain(const tk_perf_attr *a) { return (a->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0; }
+
+static void decide_callchain(script *s)
+{
+	/* perf_session__check_output_opt: callchains are shown only when some
+	 * event has them; computed once, from the attrs known at the first sample */
+	s->decided_callchain = true;
+	s->use_callchain = false;
+	size_t n = tk_perf_attr_count(s->f);
+	for (size_t i = 0; i < n; i++) {
+		const tk_perf_attr *a = tk_perf_attr_at(s->f, i);
+		size_t len = strlen(a->name);
+		if (len > s->name_width)
+			s->name_width = (unsigned)len;
+		if (has_callchain(a))
+			s->use_callchain = true;
+	}
+}
+
+static evsel_out *out_for(script *s, const tk_perf_attr *a)
+{
+	if (a->index >= s->n_outs) {
+		size_t n = a->index + 8;
+		evsel_out *no = realloc(s->outs, n * sizeof *no);
+		if (!no)
+			return NULL;
+		memset(no + s->n_outs, 0, (n - s->n_outs) * sizeof *no);
+		s->outs = no;
+		s->n_outs = n;
+	}
+	evsel_out *o = &s->outs[a->index];
+	if (o->ready)
+		return o;
+	uint64_t st = a->sample_type;
+	o->ready = true;
+	o->comm = true;
+	o->tid = (st & TK_PERF_SAMPLE_TID) != 0;
+	o->cpu = (st & TK_PERF_SAMPLE_CPU) != 0;
+	o->time = (st & TK_PERF_SAMPLE_TIME) != 0;
+	if (a->type == TK_PERF_TYPE_TRACEPOINT) {
+		o->trace = true;
+		const tk_perf_tracing *tr = tk_perf_get_tracing(s->f);
+		o->fmt = tr ? tk_perf_tracing_format(tr, a->config) : NULL;
+		/* a tracepoint with a callchain gets ip, sym and dso too */
+		o->ip = has_callchain(a) && (st & TK_PERF_SAMPLE_IP);
+	} else {
+		o->period = (st & TK_PERF_SAMPLE_PERIOD) != 0;
+		o->ip = (st & TK_PERF_SAMPLE_IP) != 0;
+	}
+	o->callchain = o->ip && has_callchain(a) && s->use_callchain;
+	return o;
+}
+
+/* ---- the sample ---- */
+
+static void put_time(tk_writer *w, uint64_t t)
+{
+	/* timestamp__scnprintf_usec then "%12s: " */
+	char buf[48];
+	size_t n = tk_fmt_u64(buf, t / 1000000000u);
+	uint64_t usec = (t % 1000000000u) / 1000u;
+	buf[n++] = '.';
+	for (int i = 5; i >= 0; i--) {
+		buf[n + (size_t)i] = (char)('0' + usec % 10);
+		usec /= 10;
+	}
+	n += 6;
+	put_pad_left(w, buf, n, 12);
+	tk_put_str(w, ": ");
+}
+
+static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *smp, const tk_perf_record *rec,
+			   tk_error *err)
+{
+	if (!o->fmt || !smp->raw) {
+		return TK_OK;
+	}
+	const tk_perf_tracing *tr = tk_perf_get_tracing(s->f);
+	size_t len = 0;
+	tk_error e2 = {0};
+	tk_status st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu, s->tp_buf, s->tp_cap,
+					 &len, &e2);
+	if (st == TK_OK && len >= s->tp_cap) {
+		/* rare: a rendering longer than the buffer; grow once and redo */
+		size_t cap = len + 1;
+		char *nb = realloc(s->tp_buf, cap);
+		if (!nb)
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory rendering a tracepoint");
+		s->tp_buf = nb;
+		s->tp_cap = cap;
+		st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu, s->tp_buf, s->tp_cap,
+				       &len, &e2);
+	}
+	if (st != TK_OK) {
+		if (!s->warned_tp && s->log) {
+			s->warned_tp = true;
+			s->log(s->log_user, 0, e2.message);
+		}
+		return TK_OK;
+	}
+	tk_put_mem(s->w, s->tp_buf, len);
+	return TK_OK;
+}
+
+static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *err)
+{
+	tk_perf_sample smp;
+	tk_status st = tk_perf_parse_sample(s->f, rec, &smp, err);
+	if (st != TK_OK)
+		return st;
+	const tk_perf_attr *a = rec->attr;
+	if (!a)
+		return TK_OK;
+	if (!s->decided_callchain)
+		decide_callchain(s);
+	evsel_out *o = out_for(s, a);
+	if (!o)
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	bool has_tid = (smp.sample_type & TK_PERF_SAMPLE_TID) != 0;
+	tk_thread *th = tk_threads_findnew(&s->threads, has_tid ? (int32_t)smp.pid : -1,
+					   has_tid ? (int32_t)smp.tid : -1);
+	tk_writer *w = s->w;
+	/* perf_sample__fprintf_start */
+	const char *comm = th ? th->comm : ":-1";
+	if (o->callchain)
+		tk_put_str(w, comm), tk_put_char(w, ' ');
+	else
+		put_pad_left(w, comm, strlen(comm), 16), tk_put_char(w, ' ');
+	if (o->tid) {
+		put_int_pad(w, (int32_t)smp.tid, 5);
+		tk_put_char(w, ' ');
+	}
+	if (o->cpu) {
+		tk_put_char(w, '[');
+		tk_put_u64_pad(w, smp.cpu, 3, '0');
+		tk_put_str(w, "] ");
+	}
+	if (o->time)
+		put_time(w, smp.time);
+	if (o->period) {
+		tk_put_u64_pad(w, smp.period, 10, ' ');
+		tk_put_char(w, ' ');
+	}
+	size_t nl = strlen(a->name);
+	put_pad_left(w, a->name, nl, s->name_width);
+	tk_put_str(w, ": ");
+	if (o->trace) {
+		st = put_trace(s, o, &smp, rec, err);
+		if (st != TK_OK)
+			return st;
+	}
+	if (o->ip) {
+		unsigned cpumode = rec->misc & 7u;
+		if (o->callchain) {
+			tk_callchain_resolve(&s->threads, th, &smp, &s->chain);
+			tk_put_char(w, '\n');
+			for (size_t i = 0; i < s->chain.n; i++) {
+				const tk_callchain_frame *fr = &s->chain.frames[i];
+				tk_put_char(w, '\t');
+				put_hex16(w, fr->loc.map ? fr->loc.addr : fr->ip);
+				tk_put_char(w, ' ');
+				put_sym_dso(s, &fr->loc);
+				tk_put_char(w, '\n');
+			}
+		} else {
+			tk_addr_loc loc;
+			tk_threads_resolve(&s->threads, th, cpumode, smp.ip, &loc);
+			tk_put_char(w, ' ');
+			put_hex16(w, smp.ip);
+			tk_put_char(w, ' ');
+			put_sym_dso(s, &loc);
+		}
+	}
+	tk_put_char(w, '\n');
+	return TK_OK;
+}
+
+static bool sample_wanted(script *s, const tk_perf_record *rec)
+{
+	const tk_perf_attr *a = rec->attr;
+	if (s->filter.events && a && !tk_filter_name_matches(s->filter.events, a->name))
+		return false;
+	if (s->filter.cpu >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_CPU) || rec->sid.cpu != (uint32_t)s->filter.cpu))
+		return false;
+	if (s->filter.pid >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.pid != (uint32_t)s->filter.pid))
+		return false;
+	if (s->filter.tid >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.tid != (uint32_t)s->filter.tid))
+		return false;
+	if ((s->filter.has_begin || s->filter.has_end) && rec->has_time) {
+		if (s->filter.has_begin && rec->sid.time < s->filter.begin_ns)
+			return false;
+		if (s->filter.has_end && rec->sid.time > s->filter.end_ns)
+			return false;
+	}
+	return true;
+}
+
+tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+{
+	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	script s = {
+		.w = w,
+		.log = opt->log,
+		.log_user = opt->log_user,
+		.filter = {.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
+			   .end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
+			   .cpu = opt->cpu},
+	};
+	tk_status st = tk_perf_open(path, &po, &s.f, err);
+	if (st != TK_OK)
+		return st;
+	if (!tk_threads_init(&s.threads, NULL)) {
+		tk_perf_close(s.f);
+		tk_threads_free(&s.threads);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	s.tp_cap = 64 * 1024;
+	s.tp_buf = malloc(s.tp_cap);
+	if (!s.tp_buf) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	const tk_perf_record *rec;
+	uint64_t n = 0;
+	while ((st = tk_perf_next(s.f, &rec, err)) == TK_OK) {
+		if (rec->type == TK_PERF_RECORD_SAMPLE) {
+			if (!sample_wanted(&s, rec))
+				continue;
+			st = print_sample(&s, rec, err);
+			n++;
+		} else {
+			st = tk_threads_process(&s.threads, s.f, rec, err);
+		}
+		if (st != TK_OK || (opt->limit && n >= opt->limit))
+			break;
+	}
+	if (st == TK_END || (st == TK_OK && opt->limit))
+		st = TK_OK;
+out:
+	free(s.tp_buf);
+	free(s.outs);
+	tk_threads_free(&s.threads);
+	tk_perf_close(s.f);
+	return st;
+}
