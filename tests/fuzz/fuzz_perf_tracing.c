@@ -1,8 +1,10 @@
-/* Fuzz target for HEADER_TRACING_DATA parsing and tracepoint RAW decoding:
- * the input is parsed as a tracing section; when it parses, the same bytes
- * (and their tail) are decoded as RAW payloads of every format, so
- * __data_loc / __rel_loc words and fixed fields see hostile values.
- * The decoder must report errors, never read outside the payload. */
+/* Fuzz target for HEADER_TRACING_DATA parsing, tracepoint RAW decoding and
+ * print-fmt rendering: the input is parsed as a tracing section; when it
+ * parses, the same bytes (and their tail) are decoded and rendered as RAW
+ * payloads of every format, so __data_loc / __rel_loc words and fixed
+ * fields see hostile values. Decoder and renderer must report errors,
+ * never read outside the payload (libtraceevent is not instrumented, but
+ * ASan's printf interceptors check the strings it prints). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,9 @@ static void decode_all(const tk_perf_tracing *tr, const uint8_t *raw, uint32_t r
 		if (!copy)
 			return;
 		memcpy(copy, raw, raw_size);
+		char text[512];
+		size_t len;
+		(void)tk_perf_tp_render(tr, f, copy, raw_size, 0, text, sizeof text, &len, &err);
 		if (tk_perf_tp_decode(tr, f, copy, raw_size, arena, vals, &err) == TK_OK) {
 			/* touch every string so out-of-bounds pointers fault */
 			volatile size_t sum = 0;
