@@ -23,6 +23,7 @@ struct tk_input {
 	size_t buf_len;
 	size_t buf_cap;
 	uint64_t buf_off;
+	uint64_t released_to; /* mapped: pages below this were dropped */
 	char name[256];
 };
 
@@ -232,8 +233,22 @@ tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t *
 	return TK_OK;
 }
 
+/* Mapped files: drop the pages more than RELEASE_LAG behind the reader, in
+ * steps of RELEASE_STEP, so resident memory stays flat however large the
+ * file. Safe even for bytes still referenced (e.g. records queued for time
+ * ordering): the mapping is private and never written, so a later access
+ * re-reads the same bytes from the page cache. Streams compact lazily in
+ * the next fetch. */
+#define RELEASE_LAG ((uint64_t)16 << 20)
+#define RELEASE_STEP ((uint64_t)8 << 20)
+
 void tk_input_release(tk_input *in, uint64_t off)
 {
-	(void)in;
-	(void)off; /* the window is compacted lazily by the next fetch */
+	if (!in->mapped || off < RELEASE_LAG + RELEASE_STEP || off > in->size)
+		return;
+	uint64_t to = (off - RELEASE_LAG) & ~(uint64_t)0xFFFFF; /* 1 MiB: page aligned */
+	if (to < in->released_to + RELEASE_STEP)
+		return;
+	madvise((void *)(in->data + in->released_to), (size_t)(to - in->released_to), MADV_DONTNEED);
+	in->released_to = to;
 }

@@ -65,6 +65,9 @@ static inline void tk_put_char(tk_writer *w, char c)
 
 static inline void tk_put_str(tk_writer *w, const char *s) { tk_put_mem(w, s, strlen(s)); }
 
+/* A string literal, without strlen. */
+#define tk_put_lit(w, lit) tk_put_mem((w),  lit, sizeof(lit) - 1)
+
 void tk_put_u64(tk_writer *w, uint64_t v);                 /* decimal */
 void tk_put_i64(tk_writer *w, int64_t v);                  /* decimal */
 void tk_put_u64_pad(tk_writer *w, uint64_t v, unsigned width, char pad); /* right-aligned */
