@@ -52,6 +52,7 @@ void tk_perf_attr_decode(const uint8_t *p, size_t size, bool swap, tk_perf_attr 
 
 tk_status tk_perf_map_id(tk_perf_file *f, uint64_t id, size_t attr_index, tk_error *err)
 {
+	f->last_id_attr = NULL; /* the lookup cache may be stale now */
 	if (!tk_hashmap_put(&f->id_to_attr, id, attr_index + 1))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for attr ids");
 	return TK_OK;

@@ -34,6 +34,7 @@ typedef struct perf_input {
 	char *path;           /* malloc'd */
 	uint64_t pos;         /* next record offset */
 	uint64_t end;         /* end of the data (UINT64_MAX for pipes: EOF) */
+	uint64_t next_release; /* next offset at which to call tk_input_release */
 	bool done;
 	/* zstd: one stream per input file, fed in file order */
 	void *zstd;           /* ZSTD_DCtx*, created on the first COMPRESSED */
@@ -77,6 +78,8 @@ struct tk_perf_file {
 	tk_hashmap id_to_attr; /* id -> index + 1 */
 	int id_pos, is_pos;    /* perf's evlist id_pos / is_pos; -1 = none */
 	bool id_pos_agree;     /* every attr gives the same positions */
+	uint64_t last_id;      /* one-entry cache of the id lookup */
+	tk_perf_attr *last_id_attr;
 	uint64_t trailer_types_all; /* OR of sample_type over attrs (sanity) */
 
 	/* features */
@@ -91,6 +94,7 @@ struct tk_perf_file {
 	perf_qentry *q;        /* [q_head, q_sorted) sorted, [q_sorted, q_len) arrival order */
 	size_t q_head, q_sorted, q_len, q_cap;
 	perf_qentry *q_tmp;    /* merge buffer */
+	size_t *q_runs;        /* run starts for the natural merge sort */
 	size_t q_tmp_cap;
 	size_t q_ready;        /* entries [q_head, q_ready) may be emitted */
 	uint64_t q_max_time, q_next_flush, q_last_flush, q_last_time;

@@ -134,9 +134,14 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 	}
 	if (!id)
 		return first;
+	if (id == f->last_id && f->last_id_attr)
+		return f->last_id_attr; /* ids repeat in runs (one per cpu/thread) */
 	uint64_t *idx = tk_hashmap_get(&f->id_to_attr, id);
-	if (idx)
-		return f->attrs[*idx - 1];
+	if (idx) {
+		f->last_id = id;
+		f->last_id_attr = f->attrs[*idx - 1];
+		return f->last_id_attr;
+	}
 	if (!f->warned_no_attr) {
 		f->warned_no_attr = true;
 		tk_perf_warn(f, "record at 0x%llx has id %llu that no attr owns; using the first attr",

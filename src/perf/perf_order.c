@@ -79,28 +79,31 @@ static void merge(const perf_qentry *a, size_t na, const perf_qentry *b, size_t 
 		dst[k++] = b[j++];
 }
 
-/* Stable bottom-up merge sort of v[0..n) by time, using tmp[0..n). */
-static void sort_entries(perf_qentry *v, size_t n, perf_qentry *tmp)
+/* Stable natural merge sort of v[0..n) by time, using tmp[0..n) and
+ * runs[0..n]. Records arrive as a few sorted runs (one per CPU buffer
+ * perf drained in the round), so finding the runs and merging them costs
+ * n * log2(runs), not n * log2(n). */
+static void sort_entries(perf_qentry *v, size_t n, perf_qentry *tmp, size_t *runs)
 {
-	/* runs of 16 by insertion sort, then merge passes */
-	for (size_t s = 0; s < n; s += 16) {
-		size_t e = s + 16 < n ? s + 16 : n;
-		for (size_t i = s + 1; i < e; i++) {
-			perf_qentry x = v[i];
-			size_t j = i;
-			while (j > s && v[j - 1].time > x.time) {
-				v[j] = v[j - 1];
-				j--;
-			}
-			v[j] = x;
-		}
-	}
+	size_t nr = 0;
+	runs[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].time < v[i - 1].time)
+			runs[nr++] = i;
+	runs[nr] = n;
 	perf_qentry *src = v, *dst = tmp;
-	for (size_t w = 16; w < n; w *= 2) {
-		for (size_t s = 0; s < n; s += 2 * w) {
-			size_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
-			merge(src + s, m - s, src + m, e - m, dst + s);
+	while (nr > 1) {
+		size_t out = 0;
+		for (size_t k = 0; k < nr; k += 2) {
+			size_t s0 = runs[k], m = runs[k + 1], e = k + 2 <= nr ? runs[k + 2] : m;
+			if (k + 1 == nr) /* odd run out: copy */
+				memcpy(dst + s0, src + s0, (m - s0) * sizeof *v);
+			else
+				merge(src + s0, m - s0, src + m, e - m, dst + s0);
+			runs[out++] = s0;
 		}
+		runs[out] = n;
+		nr = out;
 		perf_qentry *t = src;
 		src = dst;
 		dst = t;
@@ -118,13 +121,16 @@ static tk_status sort_queue(tk_perf_file *f, tk_error *err)
 	if (f->q_tmp_cap < f->q_len - f->q_head) {
 		size_t cap = f->q_cap;
 		perf_qentry *t = realloc(f->q_tmp, cap * sizeof *t);
-		if (!t)
+		if (t)
+			f->q_tmp = t;
+		size_t *rn = t ? realloc(f->q_runs, (cap + 1) * sizeof *rn) : NULL;
+		if (!t || !rn)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for ordering");
-		f->q_tmp = t;
+		f->q_runs = rn;
 		f->q_tmp_cap = cap;
 	}
 	perf_qentry *tail = f->q + f->q_sorted;
-	sort_entries(tail, n_new, f->q_tmp);
+	sort_entries(tail, n_new, f->q_tmp, f->q_runs);
 	if (n_old && tail[0].time < tail[-1].time) {
 		merge(f->q + f->q_head, n_old, tail, n_new, f->q_tmp);
 		memcpy(f->q + f->q_head, f->q_tmp, (n_old + n_new) * sizeof *f->q);
@@ -258,8 +264,9 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 			}
 			return TK_END;
 		}
-		tk_perf_record r;
-		tk_status st = tk_perf_read_raw(f, &r, err);
+		/* raw order reads straight into cur: nothing is kept back */
+		tk_perf_record local, *rp = f->opt.raw_order ? &f->cur : &local;
+		tk_status st = tk_perf_read_raw(f, rp, err);
 		if (st == TK_END) {
 			f->eof = true;
 			tk_perf_name_attrs(f, true);
@@ -267,32 +274,32 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 		}
 		if (st != TK_OK)
 			return st;
-		if ((st = tk_perf_apply_meta(f, &r, err)) != TK_OK)
+		if ((st = tk_perf_apply_meta(f, rp, err)) != TK_OK)
 			return st;
-		tk_perf_classify(f, &r);
+		tk_perf_classify(f, rp);
 		if (f->opt.raw_order) {
-			f->cur = r;
 			*out = &f->cur;
 			return TK_OK;
 		}
-		if (r.type == TK_PERF_RECORD_FINISHED_ROUND) {
+		const tk_perf_record *r = &local;
+		if (r->type == TK_PERF_RECORD_FINISHED_ROUND) {
 			/* The record stays valid: nothing is fetched before it is emitted. */
 			if (f->q_head < f->q_len) {
 				if (f->q_next_flush && (st = flush_upto(f, f->q_next_flush, err)) != TK_OK)
 					return st;
 				f->q_next_flush = f->q_max_time;
 			}
-			f->deferred = r;
+			f->deferred = *r;
 			f->deferred_valid = true;
 			continue;
 		}
-		if (r.type >= TK_PERF_RECORD_HEADER_ATTR || !r.has_time || r.sid.time == 0 ||
-		    r.sid.time == UINT64_MAX) {
-			f->cur = r;
+		if (r->type >= TK_PERF_RECORD_HEADER_ATTR || !r->has_time || r->sid.time == 0 ||
+		    r->sid.time == UINT64_MAX) {
+			f->cur = *r;
 			*out = &f->cur;
 			return TK_OK;
 		}
-		if ((st = queue_record(f, &r, err)) != TK_OK || (st = check_bounds(f, err)) != TK_OK)
+		if ((st = queue_record(f, r, err)) != TK_OK || (st = check_bounds(f, err)) != TK_OK)
 			return st;
 	}
 }
@@ -308,4 +315,5 @@ void tk_perf_order_free(tk_perf_file *f)
 	free(f->copy_cur);
 	free(f->q);
 	free(f->q_tmp);
+	free(f->q_runs);
 }

@@ -61,7 +61,35 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 		return TK_END;
 	if (!stream && pi->end - pos < 8)
 		return cut_short(f, pi, pos, 8, err);
-	tk_status st = tk_input_fetch(pi->in, pos, 8, &p, err);
+	tk_status st;
+	if (pos >= pi->next_release) {
+		/* let the medium drop pages far behind us: resident memory stays
+		 * flat on big files (queued records stay readable either way) */
+		tk_input_release(pi->in, pos);
+		pi->next_release = pos + (1U << 20);
+	}
+	if (!stream && pi->end - pos >= 8 && pi->end <= tk_input_size(pi->in)) {
+		/* mapped fast path: one bounds check against the data end */
+		p = pi->map + pos;
+		uint32_t size16 = tk_load_u16(p + 6, f->swap);
+		uint32_t t = tk_load_u32(p, f->swap);
+		if (size16 >= 8 && size16 <= pi->end - pos && t != TK_PERF_RECORD_COMPRESSED2 &&
+		    t != TK_PERF_RECORD_AUXTRACE && t != TK_PERF_RECORD_HEADER_TRACING_DATA) {
+			r->type = t;
+			r->misc = tk_load_u16(p + 4, f->swap);
+			r->size = size16;
+			r->data = p;
+			r->offset = pos;
+			r->from_compressed = false;
+			r->extra = NULL;
+			r->extra_size = 0;
+			pi->pos = pos + size16;
+			f->cur_input_bytes += size16;
+			tk_input_release(pi->in, pos); /* resident memory stays flat */
+			return TK_OK;
+		}
+	}
+	st = tk_input_fetch(pi->in, pos, 8, &p, err);
 	if (st == TK_ERR_TRUNCATED)
 		return cut_short(f, pi, pos, 8, err);
 	if (st != TK_OK)
@@ -119,6 +147,7 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 	r->from_compressed = false;
 	pi->pos = pos + size + skip;
 	f->cur_input_bytes += size;
+	tk_input_release(pi->in, pos); /* keeps resident memory flat on big files */
 	return TK_OK;
 }
 
@@ -235,7 +264,7 @@ static bool drained(const perf_input *pi)
 
 tk_status tk_perf_read_raw(tk_perf_file *f, tk_perf_record *r, tk_error *err)
 {
-	memset(r, 0, sizeof *r);
+	/* every path below fills all of *r but attr/sid/has_time (classify's) */
 	for (;;) {
 		perf_input *pi = &f->inputs[f->cur_input];
 		if (f->n_inputs > 1 && drained(pi) && (pi->done || f->cur_input_bytes >= DIR_READER_SLICE)) {
