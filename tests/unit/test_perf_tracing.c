@@ -395,6 +395,87 @@ static void test_synth_big_endian(void **state)
 	check_synth(true);
 }
 
+/* A tracing section holding one format of one system. */
+static void build_single(buf *b, bool big_endian, const char *system, const char *format)
+{
+	memset(b, 0, sizeof *b);
+	b->swap = big_endian == tk_host_is_le();
+	put(b, "\x17\x08\x44tracing", 10);
+	put_cstr(b, "0.6");
+	put_u8(b, big_endian);
+	put_u8(b, 8);
+	put_u32(b, 4096);
+	put_cstr(b, "header_page");
+	put_text64(b, "");
+	put_cstr(b, "header_event");
+	put_text64(b, "");
+	put_u32(b, 0);
+	put_u32(b, 1);
+	put_cstr(b, system);
+	put_u32(b, 1);
+	put_text64(b, format);
+	put_u32(b, 0);
+	put_u32(b, 0);
+	put_u64(b, 0);
+}
+
+static const char *fake_ksym(void *user, uint64_t addr, uint64_t *start)
+{
+	(void)user;
+	if (addr < 0xffffffff81000000ULL || addr >= 0xffffffff81001000ULL)
+		return NULL;
+	*start = 0xffffffff81000000ULL;
+	return "my_func";
+}
+
+/* %pS / %ps go through the caller's kernel symbol resolver, as perf's
+ * own; unknown addresses (and no resolver) print as hex. */
+static void test_render_kernel_symbols(void **state)
+{
+	(void)state;
+#ifdef TK_HAVE_TRACEEVENT
+	static const char format[] =
+		"name: ptrs\nID: 7\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:void * fn;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"fn=%pS f=%ps\", REC->fn, REC->fn\n";
+	buf b, r;
+	build_single(&b, false, "test", format);
+	tk_perf_tracing *tr;
+	tk_error err;
+	assert_int_equal(tk_perf_tracing_parse(b.data, b.n, 0, &tr, &err), TK_OK);
+	const tk_perf_tp_format *f = tk_perf_tracing_format(tr, 7);
+	assert_non_null(f);
+	memset(&r, 0, sizeof r);
+	r.swap = b.swap;
+	put_u16(&r, 7);
+	put_u16(&r, 0);
+	put_u32(&r, 1);
+	put_u64(&r, 0xffffffff81000010ULL);
+	char text[128];
+	size_t len;
+	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
+					   &len, &err),
+			 TK_OK);
+	assert_string_equal(text, "fn=0xffffffff81000010 f=0xffffffff81000010");
+	/* set after the renderer exists: applies to the next render */
+	tk_perf_tracing_set_ksym_resolver(tr, fake_ksym, NULL);
+	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
+					   &len, &err),
+			 TK_OK);
+	assert_string_equal(text, "fn=my_func+0x10 f=my_func");
+	tk_store_u64(r.data + 8, 0x1234, r.swap); /* the resolver does not know it */
+	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
+					   &len, &err),
+			 TK_OK);
+	assert_string_equal(text, "fn=0x1234 f=0x1234");
+	tk_perf_tracing_free(tr);
+#else
+	skip();
+#endif
+}
+
 /* Every prefix shorter than the event systems' end fails cleanly with an
  * offset inside the input; longer prefixes (trailing sections cut) parse. */
 static void test_truncations(void **state)
@@ -1121,6 +1202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_synth_little_endian),
 		cmocka_unit_test(test_synth_big_endian),
+		cmocka_unit_test(test_render_kernel_symbols),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_probe_file_and_stream),
