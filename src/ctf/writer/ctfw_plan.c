@@ -141,6 +141,15 @@ static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_no
 		const tk_field_class *e = st->members[j].cls;
 		if (e->kind != TK_TYPE_INT || !e->mappings)
 			continue;
+		/* An enum that already tags an earlier variant is taken to be
+		 * that one's: guessing it shared would fail on the first event
+		 * where the two variants choose differently. */
+		bool claimed = false;
+		for (size_t k = j + 1; k < i; k++)
+			claimed |= kids[k].cls->kind == TK_TYPE_VARIANT && kids[k].ref == CTFW_REF_SIBLING &&
+				   kids[k].ref_index == j;
+		if (claimed)
+			continue;
 		const tk_field_class *vc = st->members[i].cls;
 		size_t k;
 		for (k = 0; k < n->n_kids; k++)
