@@ -32,6 +32,10 @@ static tk_status apply_header_attr(tk_perf_file *f, const tk_perf_record *r, tk_
  * fd index, not an attr index: perf (perf_event__process_id_index) only
  * annotates ids the attrs already own. So the id -> attr mapping never comes
  * from here; an id no attr owns is warned about once. */
+/* ID_INDEX {id, idx, cpu, tid}: idx is the mmap (cpu/thread) index, not
+ * an attr index (perf's perf_event__process_id_index only annotates ids
+ * it already knows), so it adds no id -> attr mapping. It is only
+ * checked here, so a malformed one is reported where it is. */
 static tk_status apply_id_index(tk_perf_file *f, const tk_perf_record *r, tk_error *err)
 {
 	tk_perf_event e;
@@ -41,7 +45,7 @@ static tk_status apply_id_index(tk_perf_file *f, const tk_perf_record *r, tk_err
 	for (uint64_t i = 0; i < e.u.id_index.nr; i++) {
 		uint64_t id = tk_load_u64(e.u.id_index.entries + i * 32, f->swap);
 		if (!tk_hashmap_get(&f->id_to_attr, id)) {
-			tk_perf_warn(f, "ID_INDEX at 0x%llx: id %llu belongs to no attr",
+			tk_perf_warn(f, "ID_INDEX at 0x%llx names id %llu that no attr owns",
 				     (unsigned long long)r->offset, (unsigned long long)id);
 			break;
 		}
