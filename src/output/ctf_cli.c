@@ -122,4 +122,5 @@ const tk_format_ops tk_ctf_format_ops = {
 	.info = tk_ctf_info,
 	.stats = tk_ctf_stats,
 	.print = ctf_print,
+	.sink_open = tk_ctf_sink_open, /* the CTF writer (src/ctf/writer) */
 };
