@@ -75,7 +75,23 @@ static char bind_type(int bind, bool func)
 	return bind == STB_LOCAL ? (char)(c | 0x20) : c;
 }
 
-static tk_status read_symbols(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, tk_symtab *t, tk_error *err)
+/* A section whose name contains "text" or "data" (perf's elf_sec__filter
+ * for labels). */
+static bool text_or_data_section(Elf *e, size_t shstrndx, size_t index)
+{
+	Elf_Scn *scn = elf_getscn(e, index);
+	GElf_Shdr sh;
+	if (!scn || !gelf_getshdr(scn, &sh) || shstrndx == SHN_UNDEF)
+		return false;
+	const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+	return name && (strstr(name, "text") || strstr(name, "data"));
+}
+
+/* perf's dso__load_sym() filter: functions and data objects with a name and
+ * a section, plus "labels" (untyped symbols) in text or data sections; ARM
+ * mapping symbols ($a, $d, $t, $x) are dropped. */
+static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_Scn *scn,
+			      const GElf_Shdr *sh, tk_symtab *t, tk_error *err)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data || !data->d_buf)
@@ -84,22 +100,33 @@ static tk_status read_symbols(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, tk_symt
 	if (!entsize)
 		return TK_OK;
 	size_t n = data->d_size / entsize;
+	bool arm = eh->e_machine == EM_ARM || eh->e_machine == 183 /* EM_AARCH64 */;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		int type = GELF_ST_TYPE(sym.st_info);
-		/* perf's elf_sym__is_function() */
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_name == 0 ||
-		    sym.st_shndx == SHN_UNDEF)
+		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF)
+			continue;
+		bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
+		bool label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE;
+		if (!func && type != STT_OBJECT && !label)
 			continue;
 		const char *name = elf_strptr(e, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+		    (name[2] == '\0' || name[2] == '.'))
+			continue;
+		if (label && !text_or_data_section(e, shstrndx, sym.st_shndx))
+			continue;
+		/* Thumb functions carry bit 0 set in their address. */
+		if (eh->e_machine == EM_ARM && type == STT_FUNC && (sym.st_value & 1))
+			sym.st_value--;
 		int b = GELF_ST_BIND(sym.st_info);
 		int bind = b == STB_GLOBAL ? TK_BIND_GLOBAL : b == STB_WEAK ? TK_BIND_WEAK : TK_BIND_LOCAL;
-		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size, bind_type(b, true), bind,
-				   NULL, 0))
+		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size, bind_type(b, func || label),
+				   bind, NULL, 0))
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
 	}
 	return TK_OK;
@@ -159,10 +186,10 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 	if (!want_symbols)
 		return TK_OK;
 	if (symtab)
-		st = read_symbols(e, symtab, &symtab_sh, t, err);
+		st = read_symbols(e, &eh, shstrndx, symtab, &symtab_sh, t, err);
 	t->from_symtab = t->n > 0;
 	if (st == TK_OK && t->n == 0 && dynsym)
-		st = read_symbols(e, dynsym, &dynsym_sh, t, err);
+		st = read_symbols(e, &eh, shstrndx, dynsym, &dynsym_sh, t, err);
 	if (st == TK_OK)
 		tk_symtab_finish(t, false);
 	/* PLT entries after the end fix-ups, as perf adds them. */

@@ -72,7 +72,8 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 			mod_len = last - i - 2;
 		}
 		any_nonzero |= addr != 0;
-		if (kept_type(type) && !tk_symtab_add(t, s + name, name_len, addr, 0, type,
+		/* perf also drops ARM module mapping symbols ("$a", "$d"...) */
+		if (kept_type(type) && s[name] != '$' && !tk_symtab_add(t, s + name, name_len, addr, 0, type,
 						      isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL,
 						      mod, mod_len))
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");

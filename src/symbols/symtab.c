@@ -105,52 +105,67 @@ static int cmp_item(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+static uint64_t round_up_page(uint64_t x) { return (x + 4095) & ~(uint64_t)4095; }
+
+/* perf's symbols__fixup_end(): a symbol without a size ends where the next
+ * one starts (which may be the same address: duplicates stay empty here,
+ * and that decides which duplicate wins below). In kallsyms, the last
+ * kernel symbol before a module (or the reverse) ends at the next page;
+ * the very last symbol ends a page after its start's page. */
+static void fixup_end(sort_item *items, size_t n, bool kallsyms)
+{
+	for (size_t i = 0; i < n; i++) {
+		tk_symbol *s = &items[i].sym;
+		if (s->size != 0)
+			continue;
+		uint64_t end;
+		if (i + 1 == n)
+			end = round_up_page(s->start) + 4096;
+		else if (kallsyms && !s->module != !items[i + 1].sym.module)
+			end = round_up_page(s->start + 4096);
+		else
+			end = items[i + 1].sym.start;
+		s->size = end > s->start ? end - s->start : 0;
+	}
+}
+
 void tk_symtab_finish(tk_symtab *t, bool kallsyms)
 {
-	if (t->n == 0) {
+	sort_item *items = t->n ? malloc(t->n * sizeof *items) : NULL;
+	if (!items) {
+		/* Nothing to do, or no memory: an empty table is still a
+		 * valid (useless) table, and lookups stay safe. */
+		t->n = 0;
 		free(t->bind);
 		t->bind = NULL;
 		return;
 	}
-	sort_item *items = malloc(t->n * sizeof *items);
-	if (items) {
-		for (size_t i = 0; i < t->n; i++)
-			items[i] = (sort_item){t->syms[i], t->bind[i], i};
-		qsort(items, t->n, sizeof *items, cmp_item);
-		/* One symbol per start address: the best one. */
-		size_t out = 0;
-		for (size_t i = 0; i < t->n; i++) {
-			if (out > 0 && items[out - 1].sym.start == items[i].sym.start) {
-				if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym, items[i].bind))
-					items[out - 1] = items[i];
-				continue;
-			}
-			items[out++] = items[i];
+	for (size_t i = 0; i < t->n; i++)
+		items[i] = (sort_item){t->syms[i], t->bind[i], i};
+	qsort(items, t->n, sizeof *items, cmp_item);
+	/* perf runs the end fix-up before removing duplicates. */
+	fixup_end(items, t->n, kallsyms);
+	/* One symbol per start address: perf's symbols__fixup_duplicate()
+	 * folds each run of equal starts with choose_best_symbol(). */
+	size_t out = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (out > 0 && items[out - 1].sym.start == items[i].sym.start) {
+			if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym, items[i].bind))
+				items[out - 1] = items[i];
+			continue;
 		}
-		for (size_t i = 0; i < out; i++)
-			t->syms[i] = items[i].sym;
-		t->n = out;
-		free(items);
+		items[out++] = items[i];
 	}
-	/* (Without memory for the sort the table stays unsorted but usable
-	 * for nothing; lookups then degrade to misses, never crash.) */
+	for (size_t i = 0; i < out; i++) {
+		t->syms[i] = items[i].sym;
+		/* perf finds an empty symbol at exactly its start */
+		if (t->syms[i].size == 0)
+			t->syms[i].size = 1;
+	}
+	t->n = out;
+	free(items);
 	free(t->bind);
 	t->bind = NULL;
-	for (size_t i = 0; i + 1 < t->n; i++) {
-		tk_symbol *s = &t->syms[i];
-		uint64_t next = t->syms[i + 1].start;
-		if (s->size == 0 || kallsyms)
-			s->size = next - s->start;
-	}
-	tk_symbol *last = &t->syms[t->n - 1];
-	if (last->size == 0) {
-		/* perf: roundup(start, 4096) + 4096 */
-		uint64_t end = ((last->start + 4095) & ~(uint64_t)4095) + 4096;
-		last->size = end > last->start ? end - last->start : 1;
-	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->syms[i].size == 0)
-			t->syms[i].size = 1; /* never a zero-size hole */
 }
 
 const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset)

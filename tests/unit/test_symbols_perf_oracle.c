@@ -31,7 +31,7 @@ typedef struct map {
 } map;
 
 typedef struct tally {
-	int compared, plt, mismatches, own;
+	int compared, plt, mismatches, own, kernel;
 } tally;
 
 /* Compares every user-space sample of DIR/script.txt with our lookup. */
@@ -73,8 +73,20 @@ static tally compare_script(const char *dir)
 		const char *want = rest;
 		char *dso = open_paren + 1;
 		dso[strcspn(dso, ")")] = '\0';
+		if (strcmp(dso, "[kernel.kallsyms]") == 0) {
+			const tk_symtab *k = tk_symcache_kernel(c);
+			uint64_t off;
+			const tk_symbol *s = k ? tk_symtab_lookup(k, ip, &off) : NULL;
+			char got[1024] = "[unknown]";
+			if (s)
+				snprintf(got, sizeof got, "%s+0x%llx", s->name, (unsigned long long)off);
+			r.kernel++;
+			if (strcmp(got, want) != 0 && r.mismatches++ < 10)
+				fprintf(stderr, "kernel ip %llx: perf says '%s', we say '%s'\n", ip, want, got);
+			continue;
+		}
 		if (dso[0] == '[')
-			continue; /* [vdso], [unknown], kernel */
+			continue; /* [vdso], [unknown], modules */
 		r.plt += strstr(want, "@plt") != NULL;
 		const map *mp = NULL;
 		for (size_t i = n_maps; i-- > 0;)
@@ -105,13 +117,13 @@ static tally compare_script(const char *dir)
 
 /* Records `workload` (run in dir) and writes dir/script.txt; false when
  * perf or the compiler cannot do it here. */
-static bool record(const char *dir, const char *workload)
+static bool record(const char *dir, const char *event, const char *workload)
 {
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd,
-		 "cd %s && perf record -q -e cpu-clock:u -o perf.data %s >/dev/null 2>&1 && "
+		 "cd %s && perf record -q -e %s -o perf.data %s >/dev/null 2>&1 && "
 		 "perf script -i perf.data -F ip,sym,symoff,dso --show-mmap-events > script.txt 2>/dev/null",
-		 dir, workload);
+		 dir, event, workload);
 	return system(cmd) == 0;
 }
 
@@ -127,15 +139,23 @@ static void test_perf_symbols(void **state)
 	fputs(prog_src, f);
 	fclose(f);
 	snprintf(cmd, sizeof cmd, "cd %s && cc -O1 -o prog prog.c 2>/dev/null", dir);
-	bool ok = system(cmd) == 0 && record(dir, "./prog");
+	bool ok = system(cmd) == 0 && record(dir, "cpu-clock:u", "./prog");
 	tally a = {0}, b = {0};
 	if (ok) {
 		/* our own program (with .symtab) and libc (symbols from its
 		 * debuginfo when installed, as perf finds them) */
 		a = compare_script(dir);
 		/* a stripped system binary: .dynsym only, and PLT entries */
-		if (record(dir, "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'"))
+		if (record(dir, "cpu-clock:u", "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'"))
 			b = compare_script(dir);
+	}
+	/* kernel samples against /proc/kallsyms (when perf may record them) */
+	tally k = {0};
+	tk_symtab *kall;
+	if (ok && tk_symtab_load_kallsyms(NULL, &kall, NULL) == TK_OK) {
+		tk_symtab_free(kall);
+		if (record(dir, "cpu-clock", "sh -c 'for i in $(seq 1 2000); do cat /proc/self/stat >/dev/null; done'"))
+			k = compare_script(dir);
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	(void)!system(cmd);
@@ -145,6 +165,9 @@ static void test_perf_symbols(void **state)
 		a.compared, a.own, a.mismatches, a.plt);
 	fprintf(stderr, "shell: compared %d samples with perf, %d mismatches, %d of them @plt\n", b.compared,
 		b.mismatches, b.plt);
+	fprintf(stderr, "kernel: compared %d kernel and %d user samples with perf, %d mismatches\n", k.kernel,
+		k.compared, k.mismatches);
+	assert_int_equal(k.mismatches, 0);
 	assert_true(a.compared >= 50);
 	assert_true(a.own >= 25);
 	assert_int_equal(a.mismatches, 0);
