@@ -31,7 +31,7 @@ echo
 echo "\$ tracekit print --format json $data | head -3"
 "$TK" print --format json "$data" | head -3
 for extra in scripts/demo.d/*.sh; do
-  [ -e "$extra" ] && TK="$TK" bash "$extra"
+  [ -e "$extra" ] && TK="$TK" DEMO_DATA="$data" bash "$extra"
 done
 echo
 echo "== demo done"
