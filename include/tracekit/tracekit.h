@@ -12,6 +12,7 @@ extern "C" {
 #include "source.h"
 #include "sink.h"
 #include "perf.h"
+#include "perf_writer.h"
 #include "ctf.h"
 #include "ctf_writer.h"
 #include "cpel.h"
