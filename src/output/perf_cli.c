@@ -35,4 +35,6 @@ const tk_format_ops tk_perf_format_ops = {
 	.info = tk_perf_render_info,
 	.stats = tk_perf_render_stats,
 	.print = tk_perf_render_print,
+	.copy = tk_perf_copy,
+	.sink_open = tk_perf_sink_open,
 };

@@ -90,7 +90,8 @@ static uint8_t *convert_feature(copier *c, unsigned id, const uint8_t *data, siz
 	uint8_t *p = malloc(size ? size : 1);
 	if (!p)
 		return NULL;
-	memcpy(p, data, size);
+	if (size)
+		memcpy(p, data, size);
 	if (c->conv && !perfw_swap_feature(id, p, size, nr_cpus(c), c->hdr->swap)) {
 		char msg[160];
 		const char *name = tk_perf_feature_name(id);
@@ -199,7 +200,8 @@ static tk_status add_auxtrace_index(copier *c, const tk_perf_raw_feature *r, tk_
 	uint8_t *p = malloc(size ? size : 1);
 	if (!p)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	memcpy(p, r->data, size);
+	if (size)
+		memcpy(p, r->data, size);
 	int64_t delta = (int64_t)c->o.data_offset - (int64_t)c->hdr->data_offset;
 	bool sw = c->hdr->swap;
 	uint64_t nr = size >= 8 ? tk_load_u64(p, sw) : 0;
@@ -310,7 +312,8 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 			c->tracing = malloc(r->extra_size ? (size_t)r->extra_size : 1);
 			if (!c->tracing)
 				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-			memcpy(c->tracing, r->extra, (size_t)r->extra_size);
+			if (r->extra_size)
+				memcpy(c->tracing, r->extra, (size_t)r->extra_size);
 			c->tracing_size = (size_t)r->extra_size;
 		}
 		return TK_OK;
@@ -326,6 +329,11 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 	case TK_PERF_RECORD_COMPRESSED:
 	case TK_PERF_RECORD_COMPRESSED2:
 		*skip = true; /* the reader hands out what they hold */
+		return TK_OK;
+	case TK_PERF_RECORD_FINISHED_ROUND:
+		/* a --threads directory becomes one file: its files' rounds do
+		 * not order the merged stream, so perf must sort it as a whole */
+		*skip = c->hdr->is_directory;
 		return TK_OK;
 	default:
 		return TK_OK;

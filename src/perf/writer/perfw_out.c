@@ -48,7 +48,8 @@ tk_status perfw_out_pipe_feature(perfw_out *o, unsigned id, const uint8_t *data,
 	perfw_put64(o, h + 8, id);
 	static const uint8_t zeros[8];
 	tk_put_mem(o->w, h, 16);
-	tk_put_mem(o->w, data, size);
+	if (size)
+		tk_put_mem(o->w, data, size);
 	tk_put_mem(o->w, zeros, padded - size);
 	return o->w->error ? write_error(o, err) : TK_OK;
 }
@@ -215,7 +216,8 @@ tk_status perfw_out_pipe_tracing(perfw_out *o, const uint8_t *data, size_t size,
 	if (st != TK_OK)
 		return st;
 	tk_put_mem(o->w, h, 16);
-	tk_put_mem(o->w, data, size);
+	if (size)
+		tk_put_mem(o->w, data, size);
 	tk_put_mem(o->w, zeros, padded - size);
 	return o->w->error ? write_error(o, err) : TK_OK;
 }
@@ -263,7 +265,8 @@ tk_status perfw_out_finish(perfw_out *o, const tk_perf_attr *const *attrs, size_
 	uint64_t feat_bits[4] = { 0 };
 
 	/* feature table, then the sections in ascending id order */
-	qsort(o->feats, o->n_feats, sizeof *o->feats, cmp_feat);
+	if (o->n_feats)
+		qsort(o->feats, o->n_feats, sizeof *o->feats, cmp_feat);
 	uint64_t off = data_end + 16 * (uint64_t)o->n_feats;
 	for (size_t i = 0; i < o->n_feats; i++) {
 		uint8_t e[16];
@@ -274,7 +277,8 @@ tk_status perfw_out_finish(perfw_out *o, const tk_perf_attr *const *attrs, size_
 		feat_bits[o->feats[i].id / 64] |= (uint64_t)1 << (o->feats[i].id % 64);
 	}
 	for (size_t i = 0; i < o->n_feats; i++)
-		tk_put_mem(o->w, o->feats[i].data, o->feats[i].size);
+		if (o->feats[i].size)
+			tk_put_mem(o->w, o->feats[i].data, o->feats[i].size);
 
 	/* attrs, each followed by its ids section; then the ids */
 	uint64_t attrs_off = tk_writer_tell(o->w);

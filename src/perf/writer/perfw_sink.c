@@ -208,7 +208,8 @@ static void put_text(tk_writer *w, const tk_value *v, int depth)
 		tk_put_double(w, v->v.f, "%g");
 		break;
 	case TK_TYPE_STRING:
-		tk_put_mem(w, v->v.str.ptr, v->v.str.len);
+		if (v->v.str.len)
+			tk_put_mem(w, v->v.str.ptr, v->v.str.len);
 		break;
 	case TK_TYPE_BYTES:
 		for (size_t i = 0; i < v->v.str.len; i++)
@@ -269,7 +270,8 @@ static void put_dynamic(raw_buf *r, const perfw_field *f, const void *data, size
 	size_t copy = n < want ? n : want;
 	if (nul && copy == want && want > 0)
 		copy = want - 1; /* keep the terminator */
-	memcpy(r->p + r->len, data, copy);
+	if (copy)
+		memcpy(r->p + r->len, data, copy);
 	if (want > copy)
 		memset(r->p + r->len + copy, 0, want - copy);
 	tk_store_u32(r->p + f->offset, (uint32_t)want << 16 | r->len, r->swap);
@@ -296,7 +298,7 @@ static void put_field(perf_sink *s, raw_buf *r, const perfw_field *f, const tk_v
 	case PERFW_F_STR:
 		if (v && v->cls && v->cls->kind == TK_TYPE_STRING) {
 			/* stop at an embedded NUL, as C readers would */
-			const char *z = memchr(v->v.str.ptr, 0, v->v.str.len);
+			const char *z = v->v.str.len ? memchr(v->v.str.ptr, 0, v->v.str.len) : NULL;
 			size_t n = z ? (size_t)(z - v->v.str.ptr) : v->v.str.len;
 			put_dynamic(r, f, v->v.str.ptr, n, true);
 		} else {
@@ -304,7 +306,7 @@ static void put_field(perf_sink *s, raw_buf *r, const perfw_field *f, const tk_v
 		}
 		break;
 	case PERFW_F_BYTES:
-		if (v && v->cls && v->cls->kind == TK_TYPE_BYTES)
+		if (v && v->cls && v->cls->kind == TK_TYPE_BYTES && v->v.str.len)
 			put_dynamic(r, f, v->v.str.ptr, v->v.str.len, false);
 		else
 			put_dynamic(r, f, "", 0, false);
@@ -360,7 +362,7 @@ static tk_status maybe_comm(perf_sink *s, const sink_class *c, const tk_event *e
 	if (!v || !v->cls || v->cls->kind != TK_TYPE_STRING)
 		return TK_OK;
 	size_t n = v->v.str.len < 15 ? v->v.str.len : 15; /* TASK_COMM_LEN - 1 */
-	const char *z = memchr(v->v.str.ptr, 0, n);
+	const char *z = n ? memchr(v->v.str.ptr, 0, n) : NULL;
 	if (z)
 		n = (size_t)(z - v->v.str.ptr);
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
@@ -379,7 +381,8 @@ static tk_status maybe_comm(perf_sink *s, const sink_class *c, const tk_event *e
 	tk_store_u16(rec + 6, size, s->o.swap);
 	tk_store_u32(rec + 8, pid, s->o.swap);
 	tk_store_u32(rec + 12, tid, s->o.swap);
-	memcpy(rec + 16, v->v.str.ptr, n);
+	if (n)
+		memcpy(rec + 16, v->v.str.ptr, n);
 	put_trailer(s, rec + size - 32, ev, pid, tid, time, c->id, cpu);
 	return perfw_out_record(&s->o, rec, size, NULL, 0, err);
 }
