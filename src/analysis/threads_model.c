@@ -178,6 +178,16 @@ static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 	d->tried = true;
 	switch (d->kind) {
 	case TK_DSO_FILE:
+		if (strcmp(d->name, "[vdso]") == 0 && d->build_id_len) {
+			/* perf keeps the vdso image it saw at record time in its
+			 * cache as ~/.debug/[vdso]/<build id>/vdso */
+			char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
+			const char *home = getenv("HOME");
+			tk_build_id_hex(d->build_id, d->build_id_len, hex);
+			snprintf(path, sizeof path, "%s/.debug/[vdso]/%s/vdso", home ? home : "", hex);
+			d->symtab = tk_symcache_image(t->symbols, path, d->build_id, d->build_id_len);
+			break;
+		}
 		d->symtab = tk_symcache_image(t->symbols, d->name, d->build_id_len ? d->build_id : NULL,
 					      d->build_id_len);
 		break;
@@ -258,6 +268,7 @@ bool tk_threads_init(tk_threads *t, const tk_symcache_options *cache_opt)
 	tk_arena_init(&t->arena, 64 * 1024);
 	tk_hashmap_init(&t->by_tid);
 	tk_hashmap_init(&t->dso_by_hash);
+	tk_demangler_init(&t->demangler);
 	tk_symcache_options def = {0};
 	t->symbols = tk_symcache_new(cache_opt ? cache_opt : &def);
 	if (!t->symbols)
@@ -284,6 +295,7 @@ void tk_threads_free(tk_threads *t)
 	tk_hashmap_free(&t->by_tid);
 	tk_hashmap_free(&t->dso_by_hash);
 	tk_symcache_free(t->symbols);
+	tk_demangler_free(&t->demangler);
 	tk_arena_free(&t->arena);
 	memset(t, 0, sizeof *t);
 }

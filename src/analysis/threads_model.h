@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/perf_demangle.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "tracekit/tracekit.h"
@@ -85,6 +86,7 @@ typedef struct tk_threads {
 	tk_symcache *symbols;  /* owned */
 	const tk_perf_features *features; /* build ids of the header, or NULL */
 	bool oom;              /* an allocation failed: results may be incomplete */
+	tk_demangler demangler;
 } tk_threads;
 
 /* Resolved address: map and symbol for one ip. */
@@ -108,6 +110,12 @@ tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid);
 /* cpumode: PERF_RECORD_MISC_CPUMODE (1 kernel, 2 user, ...). Fills loc
  * (map NULL when the address is in no map). */
 void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip, tk_addr_loc *loc);
+
+/* A symbol's name as perf prints it (C++ names demangled, cached). */
+static inline const char *tk_threads_sym_name(tk_threads *t, const tk_symbol *s)
+{
+	return tk_demangle(&t->demangler, s->name);
+}
 
 /* The maps lookup alone (binary search). */
 const tk_map *tk_maps_find(const tk_maps *m, uint64_t addr);

@@ -63,7 +63,7 @@ static void put_sym_dso(script *s, const tk_addr_loc *loc)
 {
 	tk_writer *w = s->w;
 	if (loc->sym) {
-		tk_put_str(w, loc->sym->name);
+		tk_put_str(w, tk_threads_sym_name(&s->threads, loc->sym));
 		tk_put_str(w, "+0x");
 		tk_put_hex(w, loc->sym_off);
 	} else {

@@ -26,7 +26,7 @@ fold() {
       line = $0; sub(/^[ \t]+[0-9a-f]+ /, "", line)
       dso = line; sub(/.* \(/, "", dso); sub(/\)$/, "", dso)
       sym = line; sub(/ \([^(]*\)$/, "", sym); sub(/\+0x[0-9a-f]+$/, "", sym)
-      if (sym == "[unknown]" && dso != "[unknown]") { sym = dso; sub(/.*\//, "", sym) }
+      if (sym == "[unknown]" && dso != "[unknown]") { sym = dso; sub(/.*\//, "", sym); sym = "[" sym "]" }
       gsub(/;/, ":", sym)
       st[++n] = sym; next }
     { flush(); line = $0; sub(/^ +/, "", line)

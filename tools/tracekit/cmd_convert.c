@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "convert/pipeline.h"
+#include "output/folded_perf.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -152,6 +153,8 @@ int tk_cmd_convert(int argc, char **argv)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;
 	}
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_FOLDED)
+		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_ELOG && to == TK_FORMAT_CPEL && !has_filters(&cli.opt))
 		return tk_cpel_convert_elog(cli.inputs[0], cli.output, &cli.sink, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
 	return run_pipeline(&cli, to);

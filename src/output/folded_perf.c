@@ -1,0 +1,229 @@
+/* stackcollapse-perf.pl over perf.data, without the text round trip. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_callchain.h"
+#include "base/arena.h"
+#include "base/hashmap.h"
+#include "model/filter.h"
+#include "output/folded_perf.h"
+
+#define KEY_MAX 65536
+
+typedef struct stack_entry {
+	const char *key;
+	size_t len;
+	uint64_t count;
+} stack_entry;
+
+typedef struct folder {
+	tk_arena arena;
+	tk_hashmap by_hash; /* hash (+ probe) -> index + 1 */
+	stack_entry *v;
+	size_t n, cap;
+	char key[KEY_MAX];
+	size_t len;
+	bool truncated;
+} folder;
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static bool folder_count(folder *fo)
+{
+	uint64_t h = hash_bytes(fo->key, fo->len);
+	for (uint64_t probe = 0;; probe++) {
+		uint64_t k = h + probe * 0x9e3779b97f4a7c15ull;
+		uint64_t *idx = tk_hashmap_get(&fo->by_hash, k);
+		if (!idx) {
+			if (fo->n == fo->cap) {
+				size_t ncap = fo->cap ? fo->cap * 2 : 1024;
+				stack_entry *nv = realloc(fo->v, ncap * sizeof *nv);
+				if (!nv)
+					return false;
+				fo->v = nv;
+				fo->cap = ncap;
+			}
+			char *copy = tk_arena_strndup(&fo->arena, fo->key, fo->len);
+			if (!copy || !tk_hashmap_put(&fo->by_hash, k, fo->n + 1))
+				return false;
+			fo->v[fo->n++] = (stack_entry){copy, fo->len, 1};
+			return true;
+		}
+		stack_entry *e = &fo->v[*idx - 1];
+		if (e->len == fo->len && memcmp(e->key, fo->key, fo->len) == 0) {
+			e->count++;
+			return true;
+		}
+	}
+}
+
+static void key_char(folder *fo, char c)
+{
+	if (fo->len < KEY_MAX - 1)
+		fo->key[fo->len++] = c;
+	else
+		fo->truncated = true;
+}
+
+/* One frame as stackcollapse-perf's tidy_generic leaves it. */
+static void key_func(folder *fo, tk_threads *th, const tk_addr_loc *loc)
+{
+	key_char(fo, ';');
+	if (!loc->sym) {
+		const char *name = "unknown";
+		if (loc->map) {
+			const char *d = loc->map->dso->name;
+			const char *slash = strrchr(d, '/');
+			name = slash ? slash + 1 : d;
+		}
+		key_char(fo, '[');
+		for (const char *p = name; *p; p++)
+			if (*p != '"' && *p != '\'')
+				key_char(fo, *p == ';' ? ':' : *p);
+		key_char(fo, ']');
+		return;
+	}
+	const char *name = tk_threads_sym_name(th, loc->sym);
+	/* cut at the first "(" that does not open "(anonymous namespace)", unless the name looks like .(...). (Java) */
+	const char *cut = NULL;
+	const char *open = strchr(name, '(');
+	if (open) {
+		const char *dotparen = strstr(name, ".(");
+		bool java_like = dotparen && strstr(dotparen + 2, ").") != NULL;
+		if (!java_like) {
+			for (const char *p = open; p; p = strchr(p + 1, '('))
+				if (strncmp(p + 1, "anonymous namespace)", 20) != 0) {
+					cut = p;
+					break;
+				}
+		}
+	}
+	for (const char *p = name; *p && p != cut; p++)
+		if (*p != '"' && *p != '\'')
+			key_char(fo, *p == ';' ? ':' : *p);
+}
+
+static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo, tk_error *err)
+{
+	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_perf_file *f;
+	tk_status st = tk_perf_open(in, &po, &f, err);
+	if (st != TK_OK)
+		return st;
+	tk_threads th;
+	if (!tk_threads_init(&th, NULL)) {
+		tk_threads_free(&th);
+		tk_perf_close(f);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	tk_callchain *chain = malloc(sizeof *chain);
+	if (!chain) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	const tk_perf_attr *first = NULL;
+	const tk_perf_record *rec;
+	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
+		if (rec->type != TK_PERF_RECORD_SAMPLE) {
+			st = tk_threads_process(&th, f, rec, err);
+			if (st != TK_OK)
+				break;
+			continue;
+		}
+		if (!rec->attr)
+			continue;
+		if (opt->events && !tk_filter_name_matches(opt->events, rec->attr->name))
+			continue;
+		/* the script folds only the first event it meets */
+		if (!first)
+			first = rec->attr;
+		else if (rec->attr != first && strcmp(rec->attr->name, first->name) != 0)
+			continue;
+		tk_perf_sample s;
+		st = tk_perf_parse_sample(f, rec, &s, err);
+		if (st != TK_OK)
+			break;
+		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
+		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1, has_tid ? (int32_t)s.tid : -1);
+		fo->len = 0;
+		for (const char *p = t ? t->comm : ":-1"; *p; p++)
+			key_char(fo, *p == ' ' ? '_' : *p);
+		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+			tk_callchain_resolve(&th, t, &s, chain);
+			for (size_t i = chain->n; i-- > 0;)
+				key_func(fo, &th, &chain->frames[i].loc);
+		} else if (s.sample_type & TK_PERF_SAMPLE_IP) {
+			tk_addr_loc loc;
+			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
+			key_func(fo, &th, &loc);
+		}
+		if (!folder_count(fo)) {
+			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");
+			break;
+		}
+	}
+	if (st == TK_END)
+		st = TK_OK;
+out:
+	free(chain);
+	tk_threads_free(&th);
+	tk_perf_close(f);
+	return st;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const stack_entry *a = pa, *b = pb;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->key, b->key, n);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+{
+	folder *fo = calloc(1, sizeof *fo);
+	if (!fo)
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	tk_arena_init(&fo->arena, 256 * 1024);
+	tk_hashmap_init(&fo->by_hash);
+	tk_status st = fold_all(in, opt, fo, err);
+	if (st == TK_OK) {
+		qsort(fo->v, fo->n, sizeof *fo->v, cmp_entry);
+		for (size_t i = 0; i < fo->n; i++) {
+			tk_put_mem(w, fo->v[i].key, fo->v[i].len);
+			tk_put_char(w, ' ');
+			tk_put_u64(w, fo->v[i].count);
+			tk_put_char(w, '\n');
+		}
+		if (fo->truncated && opt->log)
+			opt->log(opt->log_user, 0, "some stacks were longer than 64 KiB and were cut");
+	}
+	free(fo->v);
+	tk_hashmap_free(&fo->by_hash);
+	tk_arena_free(&fo->arena);
+	free(fo);
+	return st;
+}
+
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt, tk_error *err)
+{
+	tk_writer *w;
+	tk_status st = strcmp(out_path, "-") == 0 ? tk_writer_open_fd(1, "stdout", &w, err)
+						   : tk_writer_open_atomic(out_path, &w, err);
+	if (st != TK_OK)
+		return st;
+	st = tk_perf_folded_to(in, opt, w, err);
+	if (st != TK_OK) {
+		tk_writer_abort(w);
+		return st;
+	}
+	return tk_writer_commit(w, err);
+}

@@ -1,0 +1,20 @@
+/* Folded stacks from perf.data, as FlameGraph's stackcollapse-perf.pl
+ * makes them from `perf script` output (default options): one line per
+ * distinct stack "comm;root;...;leaf count", sorted as strings. comm has
+ * spaces turned into '_'; a frame is its symbol name, or "[<dso
+ * basename>]" when the symbol is unknown but the image is not, else
+ * "[unknown]"; ';' in names becomes ':', a '(' and what follows is cut
+ * (except "(anonymous namespace)") and quotes are dropped. Samples without
+ * a callchain give "comm;sym". Only the first event seen is folded, as the
+ * script does. Memory: one arena copy per distinct stack. */
+#ifndef TK_OUTPUT_FOLDED_PERF_H
+#define TK_OUTPUT_FOLDED_PERF_H
+
+#include "base/writer.h"
+#include "convert/formats.h"
+
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt, tk_error *err);
+/* The same into an open writer (tests). */
+tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err);
+
+#endif
