@@ -391,7 +391,7 @@ static char *write_trace(const char *dir, const write_opts *o)
 
 /* Checks every index file against its data file: entries cover the file
  * exactly, sizes and sequence numbers agree. Returns the packet count. */
-static size_t check_indexes(const char *dir)
+static size_t check_indexes_n(const char *dir, size_t want_files)
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/index", dir);
@@ -432,9 +432,12 @@ static size_t check_indexes(const char *dir)
 		free(idx);
 	}
 	closedir(d);
-	assert_int_equal(files, 3); /* two CPUs of class 0, one stream of class 1 */
+	assert_int_equal(files, want_files);
 	return packets;
 }
+
+/* The synthetic trace: two CPUs of class 0, one stream of class 1. */
+static size_t check_indexes(const char *dir) { return check_indexes_n(dir, 3); }
 
 static void roundtrip(const write_opts *o, const char *name)
 {
@@ -490,6 +493,46 @@ static void test_roundtrip_default_packets(void **state)
 	assert_non_null(m);
 	assert_memory_equal(m, "/* CTF 1.8 */", 13);
 	free(m);
+}
+
+/* An event larger than the packet bound gets a packet of its own. */
+static void test_event_larger_than_packet(void **state)
+{
+	(void)state;
+	if (!have_babeltrace2())
+		skip();
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/bigevent", tmp_root);
+	tk_sink_options opt = {.packet_size = 512};
+	tk_sink *sink;
+	tk_error err;
+	assert_int_equal(tk_ctf_sink_open(dir, &trace_info, &opt, &sink, &err), TK_OK);
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	static char big[20001];
+	memset(big, 'x', sizeof big - 1);
+	gen g;
+	for (uint64_t i = 1; i < 8; i += 2) { /* misc events on cpu 1 */
+		make_event(&g, i, w, 0, true);
+		if (i == 3)
+			g.items[2] = sval(big);
+		assert_int_equal(tk_sink_write(sink, &g.ev, &err), TK_OK);
+	}
+	tk_writer_abort(w);
+	assert_int_equal(tk_sink_close(sink, &err), TK_OK);
+	int status;
+	char *got = run_babeltrace2(dir, &status);
+	assert_int_equal(status, 0);
+	size_t lines = 0;
+	for (const char *p = got; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 4);
+	assert_non_null(strstr(got, big));
+	free(got);
+	size_t packets = check_indexes_n(dir, 1);
+	if (packets < 3)
+		print_error("%zu packets\n", packets);
+	assert_true(packets >= 3);
 }
 
 /* ---- atomic output ---------------------------------------------------- */
@@ -656,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_small_packets_le),
 		cmocka_unit_test(test_roundtrip_big_endian_packetized),
 		cmocka_unit_test(test_roundtrip_default_packets),
+		cmocka_unit_test(test_event_larger_than_packet),
 		cmocka_unit_test(test_abort_leaves_nothing),
 		cmocka_unit_test(test_bad_value_fails_and_leaves_nothing),
 		cmocka_unit_test(test_sequence_length_mismatch),

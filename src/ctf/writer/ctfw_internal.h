@@ -83,6 +83,7 @@ typedef struct ctfw_stream {
 	int fd, idx_fd;
 	uint8_t *buf;          /* current packet */
 	size_t cap;            /* bytes */
+	size_t limit;          /* bytes the current packet may use (the bound, or more for one big event) */
 	uint64_t file_off;     /* bytes written to the data file */
 	uint64_t seq;          /* packet_seq_num of the current packet */
 	bool packet_open;

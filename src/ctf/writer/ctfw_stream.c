@@ -137,6 +137,7 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	s->n_streams++;
 
+	st->limit = s->packet_size;
 	size_t cap = s->packet_size < CTFW_INITIAL_BUF ? s->packet_size : CTFW_INITIAL_BUF;
 	if (!grow_buf(st, cap))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
@@ -165,7 +166,9 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 
 static ctfw_bits bits_at(const ctfw_sink *s, ctfw_stream *st, uint64_t pos)
 {
-	ctfw_bits b = {.buf = st->buf, .pos = pos, .cap_bits = (uint64_t)st->cap * 8, .big_endian = s->big_endian};
+	(void)s;
+	size_t room = st->cap < st->limit ? st->cap : st->limit;
+	ctfw_bits b = {.buf = st->buf, .pos = pos, .cap_bits = (uint64_t)room * 8, .big_endian = s->big_endian};
 	return b;
 }
 
@@ -257,6 +260,7 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, tk_error *err)
 	st->seq++;
 	st->packet_open = false;
 	st->n_events = 0;
+	st->limit = s->packet_size; /* a packet grown for one big event was the exception */
 	return TK_OK;
 }
 
@@ -278,7 +282,7 @@ static bool open_packet(const ctfw_sink *s, ctfw_stream *st, uint64_t t)
 	if (st->sc->pc_extra && st->pc_cur_len) {
 		size_t n = (size_t)((st->pc_cur_len + 7) / 8);
 		size_t start = (size_t)(st->lay.extra / 8);
-		if (start + n > st->cap)
+		if (start + n > (st->cap < st->limit ? st->cap : st->limit))
 			return false;
 		memcpy(st->buf + start, st->pc_cur + start, n);
 		b.pos += st->pc_cur_len;
@@ -292,23 +296,28 @@ static bool open_packet(const ctfw_sink *s, ctfw_stream *st, uint64_t t)
 	return true;
 }
 
+/* An event did not fit: grow the buffer towards the packet's size limit,
+ * else close the packet, else (a lone event larger than the bound) let
+ * this one packet grow past the bound. */
 static tk_status make_room(const ctfw_sink *s, ctfw_stream *st, tk_error *err, bool *closed)
 {
 	*closed = false;
-	size_t want;
-	if (st->cap < s->packet_size) {
-		want = st->cap * 2 < s->packet_size ? st->cap * 2 : s->packet_size;
-	} else if (st->packet_open && st->n_events > 0) {
+	if (st->cap < st->limit) {
+		size_t want = st->cap * 2 < st->limit ? st->cap * 2 : st->limit;
+		if (!grow_buf(st, want))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+		return TK_OK;
+	}
+	if (st->packet_open && st->n_events > 0) {
 		*closed = true;
 		return TK_OK;
-	} else {
-		size_t limit = s->packet_size > CTFW_MAX_PACKET ? s->packet_size : CTFW_MAX_PACKET;
-		if (st->cap >= limit)
-			return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
-					    "ctf writer: an event does not fit a %zu-byte packet", limit);
-		want = st->cap * 2 < limit ? st->cap * 2 : limit;
 	}
-	if (!grow_buf(st, want))
+	size_t hard = s->packet_size > CTFW_MAX_PACKET ? s->packet_size : CTFW_MAX_PACKET;
+	if (st->limit >= hard)
+		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "ctf writer: an event does not fit a %zu-byte packet",
+				    hard);
+	st->limit = st->limit * 2 < hard ? st->limit * 2 : hard;
+	if (st->cap < st->limit && !grow_buf(st, st->limit))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	return TK_OK;
 }
@@ -391,6 +400,9 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 			if (t > st->ts_end)
 				st->ts_end = t;
 			st->prev_ts = t;
+			/* A packet grown past the bound holds that one event only. */
+			if (st->limit > s->packet_size)
+				return close_packet(s, st, err);
 			return TK_OK;
 		}
 		bool closed;
