@@ -342,8 +342,8 @@ static void check_synth(bool big_endian)
 	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
 					   &tlen, &err),
 			 TK_OK);
-	/* libtraceevent (so perf script) reads a short field unsigned before
-	 * %d: -2 shows as 65534, and so must we */
+	/* libtraceevent reads a short field zero-extended before %d: -2
+	 * shows as 65534; we render what it renders */
 	assert_string_equal(text, "comm=abc name=hello rel=rel delta=65534");
 	assert_int_equal(tlen, strlen(text));
 	/* truncation reports the full length, like snprintf */
@@ -396,14 +396,15 @@ static void test_synth_big_endian(void **state)
 }
 
 /* A tracing section holding one format of one system. */
-static void build_single(buf *b, bool big_endian, const char *system, const char *format)
+static void build_single_long(buf *b, bool big_endian, uint8_t long_size, const char *system,
+			      const char *format)
 {
 	memset(b, 0, sizeof *b);
 	b->swap = big_endian == tk_host_is_le();
 	put(b, "\x17\x08\x44tracing", 10);
 	put_cstr(b, "0.6");
 	put_u8(b, big_endian);
-	put_u8(b, 8);
+	put_u8(b, long_size);
 	put_u32(b, 4096);
 	put_cstr(b, "header_page");
 	put_text64(b, "");
@@ -417,6 +418,67 @@ static void build_single(buf *b, bool big_endian, const char *system, const char
 	put_u32(b, 0);
 	put_u32(b, 0);
 	put_u64(b, 0);
+}
+
+static void build_single(buf *b, bool big_endian, const char *system, const char *format)
+{
+	build_single_long(b, big_endian, 8, system, format);
+}
+
+/* A 32-bit big-endian recording (long = 4): dynamic arrays of longs and
+ * pointers take the file's long size, not the host's. */
+static void test_long_size_4(void **state)
+{
+	(void)state;
+	static const char format[] =
+		"name: ips\nID: 9\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+		"\tfield:__data_loc unsigned long[] ips;\toffset:4;\tsize:4;\tsigned:0;\n"
+		"\tfield:const char * msg;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:long delta;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"delta=%ld\", REC->delta\n";
+	buf b, r;
+	build_single_long(&b, true, 4, "test", format);
+	tk_perf_tracing *tr;
+	tk_error err;
+	assert_int_equal(tk_perf_tracing_parse(b.data, b.n, 0, &tr, &err), TK_OK);
+	assert_true(tk_perf_tracing_big_endian(tr));
+	assert_int_equal(tk_perf_tracing_long_size(tr), 4);
+	const tk_perf_tp_format *f = tk_perf_tracing_format(tr, 9);
+	assert_non_null(f);
+	assert_int_equal(f->n_common, 1);
+	assert_int_equal(f->fields[1].elem_size, 4);
+	assert_true(f->fields[2].is_pointer);
+	memset(&r, 0, sizeof r);
+	r.swap = b.swap;
+	put_u16(&r, 9);
+	put_u16(&r, 0);
+	put_u32(&r, 8u << 16 | 16); /* two longs at 16 */
+	put_u32(&r, 0xc0001000u);
+	put_u32(&r, (uint32_t)-3);
+	put_u32(&r, 0xc0100000u);
+	put_u32(&r, 0xc0200000u);
+	tk_value v[4];
+	tk_arena arena;
+	tk_arena_init(&arena, 0);
+	assert_int_equal(tk_perf_tp_decode(tr, f, r.data, (uint32_t)r.n, &arena, v, &err), TK_OK);
+	assert_int_equal(v[1].cls->kind, TK_TYPE_SEQUENCE);
+	assert_int_equal(v[1].v.list.n, 2);
+	assert_int_equal(v[1].v.list.items[1].v.u, 0xc0200000u);
+	assert_int_equal(v[2].v.u, 0xc0001000u);
+	assert_int_equal(v[2].cls->base, 16);
+	assert_int_equal(v[3].v.i, -3);
+#ifdef TK_HAVE_TRACEEVENT
+	char text[64];
+	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
+					   NULL, &err),
+			 TK_OK);
+	/* libtraceevent reads the 4-byte field zero-extended and prints it
+	 * with the host's %ld; we render what it renders */
+	assert_string_equal(text, "delta=4294967293");
+#endif
+	tk_arena_free(&arena);
+	tk_perf_tracing_free(tr);
 }
 
 static const char *fake_ksym(void *user, uint64_t addr, uint64_t *start)
@@ -1203,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(test_synth_little_endian),
 		cmocka_unit_test(test_synth_big_endian),
 		cmocka_unit_test(test_render_kernel_symbols),
+		cmocka_unit_test(test_long_size_4),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_probe_file_and_stream),
