@@ -93,6 +93,7 @@ struct ctf_fc {
 	/* ENUM */
 	ctf_mapping *maps;
 	size_t n_maps;
+	bool maps_unique; /* no label appears twice */
 	/* FLOAT */
 	unsigned exp_dig, mant_dig;
 	/* STRUCT / VARIANT */
@@ -117,6 +118,7 @@ struct ctf_fc {
 struct ctf_member {
 	const char *name; /* one leading underscore already stripped */
 	const char *orig_name; /* as written (variant options match enum labels with it) */
+	size_t name_len;
 	ctf_fc *fc;
 };
 

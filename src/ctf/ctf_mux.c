@@ -189,6 +189,86 @@ static void trace_free(ctf_trace *t)
 	free(t);
 }
 
+typedef struct file_head {
+	ctf_stream *s;
+	ctf_stream_head h;
+} file_head;
+
+static int cmp_head(const void *a, const void *b)
+{
+	const file_head *x = a, *y = b;
+	if (x->h.ts_begin != y->h.ts_begin)
+		return x->h.ts_begin < y->h.ts_begin ? -1 : 1;
+	return x->s->order < y->s->order ? -1 : 1;
+}
+
+/* LTTng tracefile rotation splits one stream over several files (chan_0_0,
+ * chan_0_1, ...): files whose first packet has the same stream class and
+ * stream_instance_id become one stream, read in timestamp_begin order. */
+static tk_status group_rotated_files(ctf_trace *t, tk_error *err)
+{
+	if (t->n_streams < 2)
+		return TK_OK;
+	file_head *fh = calloc(t->n_streams, sizeof *fh);
+	if (!fh)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st = TK_OK;
+	for (size_t i = 0; i < t->n_streams; i++) {
+		fh[i].s = t->streams[i];
+		tk_error e2;
+		tk_error_clear(&e2);
+		/* an unreadable first packet is reported when the stream is read */
+		if (ctf_stream_peek(t->streams[i], &fh[i].h, &e2) != TK_OK)
+			fh[i].h.valid = false;
+	}
+	qsort(fh, t->n_streams, sizeof *fh, cmp_head);
+	size_t n_out = 0;
+	for (size_t i = 0; i < t->n_streams; i++) {
+		if (!fh[i].s)
+			continue;
+		ctf_stream *lead = fh[i].s;
+		size_t n_files = 1;
+		for (size_t j = i + 1; j < t->n_streams; j++)
+			if (fh[j].s && fh[i].h.valid && fh[i].h.has_instance && fh[j].h.valid && fh[j].h.has_instance &&
+			    fh[j].h.stream_class == fh[i].h.stream_class && fh[j].h.instance == fh[i].h.instance)
+				n_files++;
+		if (n_files > 1) {
+			char **files = calloc(n_files, sizeof *files);
+			if (!files) {
+				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				break;
+			}
+			files[0] = lead->files[0];
+			size_t k = 1;
+			for (size_t j = i + 1; j < t->n_streams; j++)
+				if (fh[j].s && fh[j].h.valid && fh[j].h.has_instance &&
+				    fh[j].h.stream_class == fh[i].h.stream_class && fh[j].h.instance == fh[i].h.instance) {
+					files[k++] = fh[j].s->files[0];
+					fh[j].s->files[0] = NULL;
+					stream_free(fh[j].s);
+					fh[j].s = NULL;
+				}
+			free(lead->files);
+			lead->files = files;
+			lead->n_files = n_files;
+		}
+		fh[i].s = NULL;
+		t->streams[n_out++] = lead;
+	}
+	/* keep discovery order (file names) for the merge's tie-breaks */
+	for (size_t i = 1; i < n_out; i++)
+		for (size_t j = i; j > 0 && t->streams[j - 1]->order > t->streams[j]->order; j--) {
+			ctf_stream *x = t->streams[j];
+			t->streams[j] = t->streams[j - 1];
+			t->streams[j - 1] = x;
+		}
+	for (size_t i = 0; i < n_out; i++)
+		t->streams[i]->stream_id = i;
+	t->n_streams = n_out;
+	free(fh);
+	return st;
+}
+
 static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name, uint64_t *order, ctf_trace **out,
 			    tk_error *err)
 {
@@ -273,6 +353,8 @@ static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name
 		t->streams[t->n_streams++] = s;
 	}
 	free_list(names, nn);
+	if (st == TK_OK)
+		st = group_rotated_files(t, err);
 	if (st != TK_OK)
 		goto fail;
 	*out = t;

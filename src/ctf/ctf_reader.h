@@ -65,6 +65,7 @@ struct ctf_stream {
 	uint64_t order;      /* discovery order, breaks time ties */
 	uint64_t pkt_off;    /* current packet's byte offset */
 	uint64_t pkt_bytes;
+	uint64_t released;   /* bytes before this were dropped from memory */
 	bool in_packet;
 	tk_arena pkt_arena, ev_arena;
 	uint8_t *ev_fast; /* bump region for event values */

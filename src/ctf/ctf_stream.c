@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ctf/ctf_reader.h"
 #include "ctf/ctf_stream.h"
@@ -58,6 +60,7 @@ static tk_status open_file(ctf_stream *s, size_t idx, tk_error *err)
 	s->size = tk_input_size(s->in);
 	s->data = tk_input_data(s->in);
 	s->pkt_off = 0;
+	s->released = 0;
 	s->in_packet = false;
 	return TK_OK;
 }
@@ -191,6 +194,20 @@ static bool packet_before_begin(const ctf_stream *s)
 	return end_ns < r->begin_ns;
 }
 
+/* Memory stays flat on big traces: pages of packets already read are
+ * dropped from the mapping (the file stays in the page cache). */
+static void release_consumed(ctf_stream *s)
+{
+	if (s->mem || !s->data || s->pkt_off - s->released < ((uint64_t)8 << 20))
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)(s->data + s->released) + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)(s->data + s->pkt_off) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+	s->released = s->pkt_off;
+}
+
 static void end_packet(ctf_stream *s)
 {
 	s->prev_disc = s->cur_disc;
@@ -204,6 +221,7 @@ static void end_packet(ctf_stream *s)
 		ctf_decoder_set_clock(&s->dec, s->cur_end);
 	s->pkt_off += s->pkt_bytes;
 	s->in_packet = false;
+	release_consumed(s);
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
@@ -332,4 +350,31 @@ failed:
 	s->failed = true;
 	s->err = *err;
 	return st;
+}
+
+tk_status ctf_stream_peek(ctf_stream *s, ctf_stream_head *head, tk_error *err)
+{
+	memset(head, 0, sizeof *head);
+	tk_status st = begin_packet(s, err);
+	if (st == TK_OK) {
+		const ctf_decoder *d = &s->dec;
+		head->valid = true;
+		head->stream_class = s->sc->id;
+		head->has_instance = d->meaning_set[CTF_MEANING_STREAM_INSTANCE_ID];
+		head->instance = d->meaning_val[CTF_MEANING_STREAM_INSTANCE_ID];
+		head->ts_begin = s->cur_begin;
+	}
+	/* back to the start: the real read begins from scratch */
+	tk_input_close(s->in);
+	s->in = NULL;
+	s->data = NULL;
+	s->size = 0;
+	s->cur_file = 0;
+	s->pkt_off = 0;
+	s->in_packet = false;
+	s->sc = NULL;
+	s->n_packets = 0;
+	s->prev_disc = s->prev_seq = s->prev_begin = s->prev_end = UINT64_MAX;
+	tk_arena_reset(&s->pkt_arena);
+	return st == TK_END ? TK_OK : st;
 }

@@ -567,6 +567,13 @@ static tk_status parse_enum(parser *p, ctf_fc **out)
 		memcpy(fc->maps, maps, n * sizeof *maps);
 	}
 	free(maps);
+	fc->maps_unique = true;
+	for (size_t i = 0; i < n && fc->maps_unique; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(fc->maps[i].label, fc->maps[j].label)) {
+				fc->maps_unique = false;
+				break;
+			}
 	if (name && (st = add_sym(p, SYM_ENUM, name, fc)) != TK_OK)
 		return st;
 	*out = fc;
@@ -839,6 +846,7 @@ static tk_status add_member(parser *p, ctf_fc *agg, const char *name, ctf_fc *fc
 		agg->members = m;
 	}
 	agg->members[agg->n_members].name = stripped;
+	agg->members[agg->n_members].name_len = strlen(stripped);
 	agg->members[agg->n_members].orig_name = name;
 	agg->members[agg->n_members].fc = fc;
 	agg->n_members++;

@@ -75,6 +75,7 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 	}
 	if (st == TK_END)
 		st = TK_OK;
+	ctf_pretty_fini(&p);
 	ctf_reader_close(r);
 	return st;
 }

@@ -1,6 +1,7 @@
 /* babeltrace2 pretty output for CTF events (see ctf_pretty.h). */
 #include "output/ctf_pretty.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,12 @@ void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt)
 	p->w = w;
 	p->gmt = gmt;
 	tzset();
+}
+
+void ctf_pretty_fini(ctf_pretty *p)
+{
+	tk_writer_abort(p->prefix);
+	p->prefix = NULL;
 }
 
 static void put_2d(char *b, int v)
@@ -211,14 +218,19 @@ static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
 	/* one label per distinct name, in order of first declaration */
 	for (size_t i = 0; i < fc->n_maps; i++) {
 		const char *label = fc->maps[i].label;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(fc->maps[j].label, label);
-		if (seen)
-			continue;
-		bool match = false;
-		for (size_t j = i; j < fc->n_maps && !match; j++)
-			match = !strcmp(fc->maps[j].label, label) && in_range(fc, u, &fc->maps[j]);
+		bool match;
+		if (fc->maps_unique) {
+			match = in_range(fc, u, &fc->maps[i]);
+		} else {
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = !strcmp(fc->maps[j].label, label);
+			if (seen)
+				continue;
+			match = false;
+			for (size_t j = i; j < fc->n_maps && !match; j++)
+				match = !strcmp(fc->maps[j].label, label) && in_range(fc, u, &fc->maps[j]);
+		}
 		if (!match)
 			continue;
 		if (printed++)
@@ -241,12 +253,9 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 	case CTF_FC_ENUM:
 		put_enum(w, fc, v->v.u);
 		return;
-	case CTF_FC_FLOAT: {
-		char buf[64];
-		int n = snprintf(buf, sizeof buf, "%g", v->v.f);
-		tk_put_mem(w, buf, n > 0 ? (size_t)n : 0);
+	case CTF_FC_FLOAT:
+		ctf_put_double_g(w, v->v.f);
 		return;
-	}
 	case CTF_FC_STRING:
 		put_escaped(w, v->v.str.ptr, v->v.str.len);
 		return;
@@ -257,9 +266,12 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 			const ctf_member *m = &fc->members[i];
 			if (!m->fc->in_ir)
 				continue;
-			tk_put_str(w, printed++ ? ", " : " ");
-			tk_put_str(w, m->name);
-			tk_put_str(w, " = ");
+			if (printed++)
+				tk_put_mem(w, ", ", 2);
+			else
+				tk_put_char(w, ' ');
+			tk_put_mem(w, m->name, m->name_len);
+			tk_put_mem(w, " = ", 3);
 			put_value(w, m->fc, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " }");
@@ -279,14 +291,113 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 		}
 		tk_put_char(w, '[');
 		for (size_t i = 0; i < v->v.list.n; i++) {
-			tk_put_str(w, i ? ", [" : " [");
-			tk_put_u64(w, i);
-			tk_put_str(w, "] = ");
+			if (i < 10) {
+				char b[8] = {',', ' ', '[', (char)('0' + i), ']', ' ', '=', ' '};
+				if (i)
+					tk_put_mem(w, b, 8);
+				else
+					tk_put_mem(w, " [0] = ", 7);
+			} else {
+				tk_put_mem(w, ", [", 3);
+				tk_put_u64(w, i);
+				tk_put_mem(w, "] = ", 4);
+			}
 			put_value(w, fc->elem, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " ]");
 		return;
 	}
+}
+
+/* printf("%g") without printf: 6 significant digits rounded with 64-bit
+ * long double arithmetic; values too close to a rounding tie, and
+ * magnitudes outside the power table, take the printf path. */
+void ctf_put_double_g(tk_writer *w, double v)
+{
+	static long double p10[64];
+	static bool init;
+	if (!init) {
+		long double x = 1;
+		for (int i = 0; i < 32; i++) {
+			p10[32 + i] = x;
+			x *= 10;
+		}
+		for (int i = 1; i <= 32; i++)
+			p10[32 - i] = p10[32 - i + 1] / 10;
+		init = true;
+	}
+	char buf[64];
+	double a = fabs(v);
+	if (!(a > 0) || !isfinite(v) || a < 1e-25 || a >= 1e25)
+		goto slow;
+	int x = (int)floor(log10(a));
+	uint64_t m = 0;
+	for (int tries = 0; tries < 3; tries++) {
+		int p = 5 - x;
+		if (p < -31 || p > 31)
+			goto slow;
+		/* exact products only for negative powers when they are exact */
+		long double r = p >= 0 ? (long double)a * p10[32 + p] : (long double)a / p10[32 - p];
+		long double fl = floorl(r);
+		long double frac = r - fl;
+		if (fabsl(frac - 0.5L) < 1e-9L)
+			goto slow; /* a tie, or too close to tell */
+		m = (uint64_t)fl + (frac > 0.5L);
+		if (m >= 1000000)
+			x++;
+		else if (m < 100000)
+			x--;
+		else
+			break;
+	}
+	if (m < 100000 || m >= 1000000)
+		goto slow;
+	char digits[6];
+	for (int i = 5; i >= 0; i--) {
+		digits[i] = (char)('0' + m % 10);
+		m /= 10;
+	}
+	int nd = 6;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	size_t n = 0;
+	if (v < 0)
+		buf[n++] = '-';
+	if (x < -4 || x >= 6) {
+		buf[n++] = digits[0];
+		if (nd > 1) {
+			buf[n++] = '.';
+			for (int i = 1; i < nd; i++)
+				buf[n++] = digits[i];
+		}
+		buf[n++] = 'e';
+		buf[n++] = x < 0 ? '-' : '+';
+		int ax = x < 0 ? -x : x;
+		if (ax >= 100)
+			buf[n++] = (char)('0' + ax / 100);
+		buf[n++] = (char)('0' + ax / 10 % 10);
+		buf[n++] = (char)('0' + ax % 10);
+	} else if (x >= 0) {
+		for (int i = 0; i <= x; i++)
+			buf[n++] = digits[i];
+		if (nd > x + 1) {
+			buf[n++] = '.';
+			for (int i = x + 1; i < nd; i++)
+				buf[n++] = digits[i];
+		}
+	} else {
+		buf[n++] = '0';
+		buf[n++] = '.';
+		for (int i = 0; i < -x - 1; i++)
+			buf[n++] = '0';
+		for (int i = 0; i < nd; i++)
+			buf[n++] = digits[i];
+	}
+	tk_put_mem(w, buf, n);
+	return;
+slow:;
+	int k = snprintf(buf, sizeof buf, "%g", v);
+	tk_put_mem(w, buf, k > 0 ? (size_t)k : 0);
 }
 
 static const tk_env_entry *env_get(const ctf_trace_class *tc, const char *key)
@@ -318,30 +429,42 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 		p->last_ns = ev->ns;
 		p->have_last = true;
 	}
-	bool dom = false;
-	const tk_env_entry *e = env_get(tc, "hostname");
-	if (e && !e->is_int) {
-		tk_put_str(w, e->str);
-		dom = true;
-	}
-	e = env_get(tc, "procname");
-	if (e && !e->is_int) {
+	if (p->prefix_trace != ev->trace) {
+		/* hostname:procname:(vpid) from the trace env, built once per trace */
+		tk_writer *pw = p->prefix;
+		if (!pw && tk_writer_open_memory(&p->prefix, NULL) != TK_OK)
+			return;
+		pw = p->prefix;
+		pw->pos = 0;
+		bool dom = false;
+		const tk_env_entry *e = env_get(tc, "hostname");
+		if (e && !e->is_int) {
+			tk_put_str(pw, e->str);
+			dom = true;
+		}
+		e = env_get(tc, "procname");
+		if (e && !e->is_int) {
+			if (dom)
+				tk_put_char(pw, ':');
+			tk_put_str(pw, e->str);
+			dom = true;
+		}
+		e = env_get(tc, "vpid");
+		if (e && e->is_int) {
+			if (dom)
+				tk_put_char(pw, ':');
+			tk_put_char(pw, '(');
+			tk_put_i64(pw, e->i);
+			tk_put_char(pw, ')');
+			dom = true;
+		}
 		if (dom)
-			tk_put_char(w, ':');
-		tk_put_str(w, e->str);
-		dom = true;
+			tk_put_char(pw, ' ');
+		p->prefix_trace = ev->trace;
 	}
-	e = env_get(tc, "vpid");
-	if (e && e->is_int) {
-		if (dom)
-			tk_put_char(w, ':');
-		tk_put_char(w, '(');
-		tk_put_i64(w, e->i);
-		tk_put_char(w, ')');
-		dom = true;
-	}
-	if (dom)
-		tk_put_char(w, ' ');
+	size_t plen;
+	const char *pfx = tk_writer_data(p->prefix, &plen);
+	tk_put_mem(w, pfx, plen);
 	tk_put_str(w, ev->ec->info.name ? ev->ec->info.name : "<unknown>");
 	tk_put_str(w, ": ");
 	bool start = true;

@@ -23,10 +23,16 @@ typedef struct ctf_pretty {
 	bool neg_warned;
 	tk_log_fn log;
 	void *log_user;
+	const void *prefix_trace; /* trace whose env prefix is in `prefix` */
+	tk_writer *prefix;
 } ctf_pretty;
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
 void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
+/* Frees what ctf_pretty_init/ctf_pretty_event allocated. */
+void ctf_pretty_fini(ctf_pretty *p);
+/* printf("%g") of v, byte for byte, mostly without printf. */
+void ctf_put_double_g(tk_writer *w, double v);
 /* babeltrace2's "Tracer discarded ..." warning text (after its "WARNING: "
  * prefix, without newline) into w. */
 void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d);

@@ -77,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			w->pos = 0;
 			ctf_pretty_event(&p, ev);
 		}
+		ctf_pretty_fini(&p);
 		tk_writer_abort(w);
 	}
 	ctf_reader_close(r);

@@ -2,6 +2,7 @@
  * offsets, bit-level decoding in both byte orders, sequences and variants
  * through dynamic scopes, compact-header clock wrap-around, clock
  * conversion, babeltrace2 text rendering. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,7 @@ static tk_status render(const char *tsdl, const uint8_t *data, size_t size, char
 	assert_true(n < cap);
 	memcpy(out, txt, n);
 	out[n] = 0;
+	ctf_pretty_fini(&p);
 	tk_writer_abort(w);
 	ctf_reader_close(r);
 	return st == TK_END ? TK_OK : st;
@@ -290,6 +292,41 @@ static void test_packetized_metadata(void **state)
 	assert_int_equal(err.offset, 24);
 }
 
+/* The fast %g must match printf byte for byte. */
+static void test_double_g_matches_printf(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	uint64_t x = 88172645463325252ULL;
+	static const double fixed[] = {0.0, -0.0, 1.0, 0.5, 2.5, 1e-5, 123456.5, 999999.5, 9999995.0, 0.0001,
+				       0.00001234565, 1e25, 1e-300, 3.14, 6.62, 2.99792e+08, 0.1534, 555.555, 1e9,
+				       -17.5, 1.0 / 3.0, 100000.0, 1000000.0, 0.000123456789};
+	for (size_t i = 0; i < 300000; i++) {
+		double v;
+		if (i < sizeof fixed / sizeof fixed[0]) {
+			v = fixed[i];
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			int e = (int)(x % 60) - 30;
+			v = ((double)(x >> 11) / 9007199254740992.0) * pow(10.0, e) * ((x & 1) ? -1 : 1);
+			if (i % 3 == 0)
+				v = floor(v * 1000.0) / 8.0; /* many exact binary fractions, ties included */
+		}
+		char want[64];
+		snprintf(want, sizeof want, "%g", v);
+		w->pos = 0;
+		ctf_put_double_g(w, v);
+		size_t n;
+		const char *got = tk_writer_data(w, &n);
+		if (n != strlen(want) || memcmp(got, want, n) != 0)
+			fail_msg("%.17g: got '%.*s', printf gives '%s'", v, (int)n, got, want);
+	}
+	tk_writer_abort(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_event_offset),
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_packetized_metadata),
+		cmocka_unit_test(test_double_g_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

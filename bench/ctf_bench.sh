@@ -1,0 +1,91 @@
+#!/bin/sh
+# CTF speed: tracekit against babeltrace2 on the same traces, one run each
+# (best of 3 CPU times: user + sys; max RSS).
+#   decode: `tracekit stats`                  vs `babeltrace2 -c sink.utils.dummy`
+#   print:  `tracekit print --format babeltrace` vs `babeltrace2` (outputs must be identical)
+# Traces (made in WORKDIR, default /tmp/tk-ctf-bench, reused when present):
+#   dmesg: 1.5 M events, one stream, written by babeltrace2 (src.text.dmesg -> sink.ctf.fs)
+#   ust:   LTTng-UST, 3 threads (several per-CPU streams), >= 1 M events, via tests/ctf/tk_app
+# usage: bench/ctf_bench.sh [WORKDIR]   (env TK = tracekit binary)
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+TK=${TK:-$here/build/bin/tracekit}
+work=${1:-/tmp/tk-ctf-bench}
+mkdir -p "$work" || exit 1
+export TZ=UTC LC_ALL=C
+for tool in babeltrace2 python3 /usr/bin/time; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "needs $tool"; exit 1; }
+done
+[ -x "$TK" ] || { echo "no tracekit binary at $TK (set TK)"; exit 1; }
+
+make_dmesg() {
+	[ -f "$work/dmesg-ctf/dmesg.txt/metadata" ] && return 0
+	python3 - "$work/dmesg.txt" <<'PY'
+import random, sys
+r = random.Random(1)
+words = 'usb device new high-speed number using ehci_hcd ACPI PCI interrupt link enabled IRQ eth0 link up 1000Mbps full duplex'.split()
+with open(sys.argv[1], 'w') as f:
+    t = 0.0
+    for i in range(1500000):
+        t += r.random() * 0.001
+        f.write('[%12.6f] %s\n' % (t, ' '.join(r.choice(words) for _ in range(r.randint(3, 9)))))
+PY
+	babeltrace2 run --component=src:src.text.dmesg --params="path=\"$work/dmesg.txt\"" \
+		--component=sink:sink.ctf.fs --params="path=\"$work/dmesg-ctf\"" --connect=src:sink >/dev/null
+}
+
+make_ust() {
+	[ -d "$work/ust-trace" ] && return 0
+	command -v lttng >/dev/null 2>&1 || { echo "no lttng: skipping the UST trace"; return 1; }
+	cc -O2 -I"$here/tests/ctf" -o "$work/tk_app" "$here/tests/ctf/tk_app.c" "$here/tests/ctf/tk_tp.c" \
+		-llttng-ust -ldl -lpthread || return 1
+	started=
+	if ! lttng list >/dev/null 2>&1; then
+		lttng-sessiond >/dev/null 2>&1 &
+		started=$!
+		until lttng list >/dev/null 2>&1; do sleep 0.2; done
+	fi
+	s=tk-bench-$$
+	lttng create "$s" --output="$work/ust-trace" >/dev/null &&
+	lttng enable-channel --session="$s" -u --subbuf-size=4M --num-subbuf=8 --blocking-timeout=inf ch >/dev/null &&
+	lttng enable-event --session="$s" -u -c ch 'tk_test:*' >/dev/null &&
+	lttng add-context --session="$s" -u -c ch -t vpid -t vtid -t procname >/dev/null &&
+	lttng start "$s" >/dev/null &&
+	LTTNG_UST_ALLOW_BLOCKING=1 "$work/tk_app" 350000 3
+	lttng stop "$s" >/dev/null
+	lttng destroy "$s" >/dev/null
+	[ -n "$started" ] && kill "$started" && wait "$started" 2>/dev/null
+	return 0
+}
+
+# best of 3: "cpu_seconds max_rss_kb"
+measure() {
+	best=
+	for i in 1 2 3; do
+		/usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$@" >"$work/out.txt" 2>/dev/null
+		t=$(awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time.txt")
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
+			best=$t
+		fi
+	done
+	echo "$best"
+}
+
+bench() {
+	name=$1 trace=$2
+	n=$("$TK" stats "$trace" | awk '/^events:/ { print $2 }')
+	bt_dec=$(measure babeltrace2 -c sink.utils.dummy "$trace")
+	tk_dec=$(measure "$TK" stats "$trace")
+	bt_pr=$(measure babeltrace2 "$trace")
+	cp "$work/out.txt" "$work/bt.txt"
+	tk_pr=$(measure "$TK" print --format babeltrace "$trace")
+	same=identical
+	cmp -s "$work/out.txt" "$work/bt.txt" || same=DIFFERENT
+	awk -v name="$name" -v n="$n" -v btd="$bt_dec" -v tkd="$tk_dec" -v btp="$bt_pr" -v tkp="$tk_pr" -v same="$same" 'BEGIN {
+		split(btd, a, " "); split(tkd, b, " "); split(btp, c, " "); split(tkp, d, " ");
+		printf "%-6s %9d events | decode: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f | print: babeltrace2 %6.2f s, tracekit %6.2f s, x%.1f, output %s\n",
+			name, n, a[1], a[2], b[1], b[2], a[1] / (b[1] > 0 ? b[1] : 0.01), c[1], d[1], c[1] / (d[1] > 0 ? d[1] : 0.01), same }'
+}
+
+make_dmesg && bench dmesg "$work/dmesg-ctf/dmesg.txt"
+make_ust && bench ust "$work/ust-trace"
