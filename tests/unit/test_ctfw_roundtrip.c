@@ -603,6 +603,29 @@ static void test_bad_value_fails_and_leaves_nothing(void **state)
 	assert_int_equal(leftovers("bad"), 0);
 }
 
+static void test_value_of_other_kind(void **state)
+{
+	(void)state;
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/kind", tmp_root);
+	tk_sink *sink;
+	tk_error err;
+	assert_int_equal(tk_ctf_sink_open(dir, &trace_info, NULL, &sink, &err), TK_OK);
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	gen g;
+	make_event(&g, 1, w, 0, true);
+	g.items[2] = ival(&u32c, 0x41); /* an int where the class has a string */
+	assert_int_equal(tk_sink_write(sink, &g.ev, &err), TK_ERR_FORMAT);
+	assert_non_null(strstr(err.message, "value kind"));
+	/* the sink refuses to go on, and to commit */
+	make_event(&g, 1, w, 0, true);
+	assert_int_equal(tk_sink_write(sink, &g.ev, &err), TK_ERR_USAGE);
+	assert_int_not_equal(tk_sink_close(sink, &err), TK_OK);
+	tk_writer_abort(w);
+	assert_false(exists(dir));
+}
+
 static void test_sequence_length_mismatch(void **state)
 {
 	(void)state;
@@ -703,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_abort_leaves_nothing),
 		cmocka_unit_test(test_bad_value_fails_and_leaves_nothing),
 		cmocka_unit_test(test_sequence_length_mismatch),
+		cmocka_unit_test(test_value_of_other_kind),
 		cmocka_unit_test(test_existing_output_rejected),
 		cmocka_unit_test(test_sigkill_leaves_nothing),
 	};

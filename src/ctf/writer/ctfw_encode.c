@@ -103,6 +103,12 @@ static bool encode_struct(ctfw_bits *b, const ctfw_node *n, const tk_value *v, c
 static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, const char **why)
 {
 	const tk_field_class *c = n->cls;
+	/* A value of another kind would have its union read as the wrong
+	 * member (a number taken for a string pointer). */
+	if (v->cls && v->cls->kind != c->kind) {
+		*why = "value kind differs from its field class";
+		return false;
+	}
 	switch (c->kind) {
 	case TK_TYPE_INT:
 		ctfw_bits_put(b, v->v.u, c->bits, n->align);
