@@ -1,1 +1,0 @@
-$TK report $TK_TESTDATA/cpel/basic.cpel
