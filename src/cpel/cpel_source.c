@@ -137,6 +137,8 @@ static tk_status cpel_next(tk_source *src, const tk_event **out, tk_error *err)
 		return TK_END;
 	const tk_cpel_events *es = &f->event_sections[s->section];
 	uint32_t i = s->index++;
+	if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
+		tk_input_release(f->input, es->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
 	tk_cpel_event e = tk_cpel_event_at(f, es, i);
 	const tk_cpel_evtdef *d = tk_cpel_find_evtdef(f, e.code);
 	tk_event_class *k = cpel_class(s, e.code, d);

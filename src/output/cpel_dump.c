@@ -256,6 +256,8 @@ static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk
 	for (uint32_t i = 0; i < s->count; i++) {
 		if (*left && --*left == 0)
 			return TK_END;
+		if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
+			tk_input_release(f->input, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
 		tk_cpel_event e = tk_cpel_event_at(f, s, i);
 		uint64_t now = ticks_to_us(e.time, ticks_per_us);
 		if (i == 0)
