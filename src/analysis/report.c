@@ -309,7 +309,71 @@ void tk_report_get(tk_report *r, size_t i, tk_report_result *o)
 	}
 }
 
+static void write_rows(tk_report *r, tk_writer *out, const size_t *order, size_t n_rows);
+
+/* qsort has no context argument; reports are written from one thread. */
+static const tk_report *sort_ctx_r;
+static int sort_ctx_key;
+static tk_report_result *sort_ctx_res;
+
+static int cmp_tracks(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const tk_report_result *x = &sort_ctx_res[i], *y = &sort_ctx_res[j];
+	int c = 0;
+	switch (sort_ctx_key) {
+	case 1: c = (x->total < y->total) - (x->total > y->total); break;
+	case 2: c = (x->n < y->n) - (x->n > y->n); break;
+	case 3: c = (x->mean < y->mean) - (x->mean > y->mean); break;
+	case 4: c = (x->max < y->max) - (x->max > y->max); break;
+	case 5: c = strcmp(sort_ctx_r->tracks[i].name, sort_ctx_r->tracks[j].name); break;
+	}
+	return c ? c : (i > j) - (i < j); /* stable: first seen first */
+}
+
+tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top, tk_error *err)
+{
+	static const char *keys[] = {"", "total", "count", "mean", "max", "name"};
+	int key = 0;
+	if (sort) {
+		for (int k = 1; k < 6; k++)
+			if (strcmp(sort, keys[k]) == 0)
+				key = k;
+		if (!key)
+			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+					    "unknown sort key '%s' for time reports (total, count, mean, max, name)", sort);
+	}
+	size_t *order = malloc((r->n_tracks + 1) * sizeof *order);
+	tk_report_result *res = malloc((r->n_tracks + 1) * sizeof *res);
+	if (!order || !res) {
+		free(order);
+		free(res);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	for (size_t i = 0; i < r->n_tracks; i++) {
+		order[i] = i;
+		tk_report_get(r, i, &res[i]);
+	}
+	if (key) {
+		sort_ctx_r = r;
+		sort_ctx_key = key;
+		sort_ctx_res = res;
+		qsort(order, r->n_tracks, sizeof *order, cmp_tracks);
+	}
+	size_t shown = top && top < r->n_tracks ? (size_t)top : r->n_tracks;
+	order[shown] = r->n_tracks; /* then "all" */
+	write_rows(r, out, order, shown + 1);
+	free(order);
+	free(res);
+	return TK_OK;
+}
+
 void tk_report_write(tk_report *r, tk_writer *out)
+{
+	(void)tk_report_write_sorted(r, out, NULL, 0, NULL);
+}
+
+static void write_rows(tk_report *r, tk_writer *out, const size_t *order, size_t n_rows)
 {
 	size_t width = 5;
 	for (size_t i = 0; i < r->n_tracks; i++) {
@@ -334,7 +398,8 @@ void tk_report_write(tk_report *r, tk_writer *out)
 		tk_put_fmt(out, "%-*s %10s %16s %16s %16s %10s\n", w, "track", "n", "mean", "slope", "intercept", "r");
 		break;
 	}
-	for (size_t i = 0; i <= r->n_tracks; i++) {
+	for (size_t k = 0; k < n_rows; k++) {
+		size_t i = order[k];
 		tk_report_result o;
 		tk_report_get(r, i, &o);
 		const char *name = tk_report_track_name(r, i);

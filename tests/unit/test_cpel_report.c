@@ -1,6 +1,7 @@
 /* Unit tests for the per-track reports (state, latency, linreg) on crafted
  * event sequences with known answers. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/report.h"
@@ -122,6 +123,46 @@ static void test_linreg(void **state)
 	tk_report_free(r);
 }
 
+static void test_sorted_output(void **state)
+{
+	(void)state;
+	tk_report *r;
+	tk_error err;
+	assert_int_equal(tk_report_new(TK_REPORT_STATE, "T", &r, &err), TK_OK);
+	add(r, "b", "T", 0, 0);
+	add(r, "b", "T", 0, 10); /* b: total 10 */
+	add(r, "a", "T", 0, 0);
+	add(r, "a", "T", 0, 5);
+	add(r, "a", "T", 0, 105); /* a: total 105, count 2 */
+	add(r, "c", "T", 0, 0);   /* c: nothing */
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	assert_int_equal(tk_report_write_sorted(r, w, "total", 2, &err), TK_OK);
+	size_t n;
+	const char *data = tk_writer_data(w, &n);
+	char *text = strndup(data, n);
+	char *rows[8];
+	size_t k = 0;
+	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8; l = strtok_r(NULL, "\n", &save))
+		rows[k++] = l;
+	assert_int_equal(k, 5); /* comment, header, a, b, all */
+	assert_true(rows[2][0] == 'a' && rows[3][0] == 'b' && strncmp(rows[4], "all", 3) == 0);
+	free(text);
+	w->pos = 0;
+	assert_int_equal(tk_report_write_sorted(r, w, "name", 0, &err), TK_OK);
+	data = tk_writer_data(w, &n);
+	text = strndup(data, n);
+	k = 0;
+	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8; l = strtok_r(NULL, "\n", &save))
+		rows[k++] = l;
+	assert_int_equal(k, 6);
+	assert_true(rows[2][0] == 'a' && rows[3][0] == 'b' && rows[4][0] == 'c');
+	free(text);
+	assert_int_equal(tk_report_write_sorted(r, w, "bogus", 0, &err), TK_ERR_USAGE);
+	tk_writer_abort(w);
+	tk_report_free(r);
+}
+
 static void test_bad_specs(void **state)
 {
 	(void)state;
@@ -140,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_state),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_linreg),
+		cmocka_unit_test(test_sorted_output),
 		cmocka_unit_test(test_bad_specs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

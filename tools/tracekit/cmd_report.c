@@ -52,7 +52,10 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 	for (size_t i = 0; i < n_reps; i++) {
 		if (i)
 			tk_put_char(out, '\n');
-		tk_report_write(reps[i], out);
+		if (tk_report_write_sorted(reps[i], out, cli->sort, cli->top, &err) != TK_OK) {
+			fprintf(stderr, "tracekit report: %s\n", err.message);
+			return TK_EXIT_USAGE;
+		}
 	}
 	return 0;
 }
