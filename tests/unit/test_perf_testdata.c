@@ -155,7 +155,7 @@ static void test_truncations(void **state)
 		size_t size;
 		uint8_t *data = tk_test_read_file(tk_test_data(files[i]), &size);
 		assert_non_null(data);
-		size_t step = size > 12000 ? 7 : 1;
+		size_t step = size > 8192 ? 7 : 1;
 		for (size_t n = 0; n < size; n += step) {
 			uint8_t *cut = malloc(n ? n : 1); /* exact size: ASan sees overreads */
 			memcpy(cut, data, n);
