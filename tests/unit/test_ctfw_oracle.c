@@ -257,6 +257,61 @@ static void test_barectf(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/* babeltrace2's WARNING lines up to " in trace" (the rest names the trace
+ * UUID and stream file, which differ by nature), one per line. */
+static char *warnings_of(const char *cmd_fmt, const char *arg)
+{
+	char cmd[1400];
+	snprintf(cmd, sizeof cmd, cmd_fmt, arg);
+	int status;
+	return read_cmd(cmd, &status);
+}
+
+/* Discarded events and packets: the converted trace keeps the source's
+ * packet bounds, events_discarded counters and packet_seq_num gaps, so
+ * babeltrace2 warns about the same losses over the same time ranges. */
+static void test_discard_warnings(void **state)
+{
+	(void)state;
+	if (system("babeltrace2 --version >/dev/null 2>&1") != 0)
+		skip();
+	static const char *const traces[] = {
+		"babeltrace/succeed/multi-domains", "babeltrace/succeed/ev-disc-no-ts-begin-end",
+		"babeltrace/packet-seq-num/2-lost-before-last", "babeltrace/packet-seq-num/2-streams-lost-in-1",
+		"babeltrace/packet-seq-num/2-streams-lost-in-2", "babeltrace/packet-seq-num/7-lost-between-2-with-index",
+	};
+	const char *norm = "grep WARNING | sed 's/ in trace .*//'";
+	int failed = 0;
+	for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+		char in[1024], out[600], name[300], fmt[600];
+		snprintf(in, sizeof in, "%s", tk_test_data("ctf/"));
+		strncat(in, traces[i], sizeof in - strlen(in) - 1);
+		snprintf(name, sizeof name, "%s", traces[i]);
+		for (char *p = name; *p; p++)
+			if (*p == '/')
+				*p = '_';
+		snprintf(out, sizeof out, "%s/warn-%s", tmp_root, name);
+		if (convert(in, out) != 0) {
+			failed++;
+			continue;
+		}
+		snprintf(fmt, sizeof fmt, "babeltrace2 '%%s' 2>&1 >/dev/null | %s", norm);
+		char *got = warnings_of(fmt, out);
+		char exp[1024];
+		snprintf(exp, sizeof exp, "%sexpected/babeltrace_%s.stderr", tk_test_data("ctf/"), name + strlen("babeltrace_"));
+		snprintf(fmt, sizeof fmt, "%s < '%%s'", norm);
+		char *want = warnings_of(fmt, exp);
+		if (!got || !want || !*want || strcmp(got, want) != 0) {
+			print_message("FAIL %s warnings\n  got: %.300s\n want: %.300s\n", traces[i], got ? got : "",
+				      want ? want : "");
+			failed++;
+		}
+		free(got);
+		free(want);
+	}
+	assert_int_equal(failed, 0);
+}
+
 /* CPEL and VPP elog -> CTF: babeltrace2 reads every event, no warning. */
 static void test_cpel_elog(void **state)
 {
@@ -298,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_babeltrace_succeed),
 		cmocka_unit_test(test_barectf),
 		cmocka_unit_test(test_cpel_elog),
+		cmocka_unit_test(test_discard_warnings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -55,6 +55,9 @@ typedef struct ctfw_stream_class {
 	bool has_cpu_field;         /* the writer adds cpu_id to the packet context */
 	ctfw_node *pc_extra;        /* source packet context (special members skipped) */
 	int64_t pc_discarded_index; /* source member holding events_discarded, or -1 */
+	/* Source members describing the source's packet (or -1): its bounds are
+	 * kept (same clock only) and its sequence number gaps too. */
+	int64_t pc_ts_begin_index, pc_ts_end_index, pc_seq_index;
 	ctfw_node *event_context;   /* stream event context, or NULL */
 	uint64_t next_event_id;
 	tk_hashmap used_ids;        /* event ids taken in this stream class */
@@ -86,10 +89,16 @@ typedef struct ctfw_stream {
 	size_t limit;          /* bytes the current packet may use (the bound, or more for one big event) */
 	uint64_t file_off;     /* bytes written to the data file */
 	uint64_t seq;          /* packet_seq_num of the current packet */
+	uint64_t n_packets;    /* written so far */
+	uint64_t last_end;     /* timestamp_end of the last packet written */
 	bool packet_open;
 	uint64_t n_events;     /* in the current packet */
 	uint64_t ts_begin, ts_end, prev_ts;
 	uint64_t discarded;    /* events_discarded of the current packet */
+	/* The source packet the current events come from, when it says. */
+	uint64_t src_begin, src_end, src_seq;
+	bool src_fresh;        /* the next packet opened starts that source packet */
+	uint64_t seq_extra;    /* packets added by size splits (keeps source seq gaps) */
 	ctfw_pc_layout lay;
 	uint64_t pos;          /* bits used in the current packet */
 	/* Encoded source packet context extras of the current packet, to see

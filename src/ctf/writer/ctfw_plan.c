@@ -423,7 +423,7 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 	if (!sc)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	sc->model_id = id;
-	sc->pc_discarded_index = -1;
+	sc->pc_discarded_index = sc->pc_ts_begin_index = sc->pc_ts_end_index = sc->pc_seq_index = -1;
 	tk_hashmap_init(&sc->used_ids);
 	s->scs[s->n_scs++] = sc;
 	tk_status st;
@@ -491,8 +491,16 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 			for (size_t k = 0; k < sizeof packet_context_special / sizeof packet_context_special[0]; k++)
 				if (strcmp(name, packet_context_special[k]) == 0)
 					sc->pc_extra->kids[i].skip = true;
-			if (strcmp(name, "events_discarded") == 0 && pc->members[i].cls->kind == TK_TYPE_INT)
+			bool is_int = pc->members[i].cls->kind == TK_TYPE_INT;
+			if (strcmp(name, "events_discarded") == 0 && is_int)
 				sc->pc_discarded_index = (int64_t)i;
+			if (strcmp(name, "packet_seq_num") == 0 && is_int)
+				sc->pc_seq_index = (int64_t)i;
+			/* 64-bit bounds only: narrower ones wrap and are not absolute. */
+			if (strcmp(name, "timestamp_begin") == 0 && is_int && pc->members[i].cls->bits == 64)
+				sc->pc_ts_begin_index = (int64_t)i;
+			if (strcmp(name, "timestamp_end") == 0 && is_int && pc->members[i].cls->bits == 64)
+				sc->pc_ts_end_index = (int64_t)i;
 			if (strcmp(name, "cpu_id") == 0)
 				has_cpu_member = true;
 		}

@@ -216,9 +216,12 @@ static tk_status encode_pc_extra(const ctfw_sink *s, ctfw_stream *st, const tk_e
 	}
 }
 
-static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, tk_error *err)
+/* source_end: the source packet ends here too, so its end time is kept. */
+static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk_error *err)
 {
 	uint64_t content = st->pos;
+	if (source_end && st->sc->raw_time && st->sc->pc_ts_end_index >= 0 && st->src_end > st->ts_end)
+		st->ts_end = st->src_end;
 	size_t bytes = (size_t)((content + 7) / 8);
 	/* Bits past the content in the last byte may hold a rolled-back event. */
 	if (content & 7) {
@@ -256,8 +259,10 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, tk_error *err)
 	rc = write_fd(st->idx_fd, ent, sizeof ent, st, err);
 	if (rc != TK_OK)
 		return rc;
+	st->last_end = st->ts_end;
 	st->file_off += bytes;
 	st->seq++;
+	st->n_packets++;
 	st->packet_open = false;
 	st->n_events = 0;
 	st->limit = s->packet_size; /* a packet grown for one big event was the exception */
@@ -273,8 +278,21 @@ static bool open_packet(const ctfw_sink *s, ctfw_stream *st, uint64_t t)
 	ctfw_bits_put_bytes(&b, s->uuid, 16);
 	ctfw_bits_put(&b, st->sc->id, 32, 8);
 	ctfw_bits_put(&b, st->instance_id, 64, 8);
+	uint64_t seq = st->seq, extra = st->seq_extra;
+	if (st->src_fresh) {
+		/* The first packet of a source packet: its begin time and, past
+		 * the packets this writer added, its sequence number (so that
+		 * packets the source lost still show as a gap). */
+		if (st->sc->raw_time && st->sc->pc_ts_begin_index >= 0 && st->src_begin < t &&
+		    st->src_begin >= st->last_end) /* never before the previous packet's end */
+			t = st->src_begin;
+		if (st->sc->pc_seq_index >= 0 && st->src_seq + extra > seq)
+			seq = st->src_seq + extra;
+	} else if (st->n_packets > 0) {
+		extra++; /* a packet this writer added to a source packet */
+	}
 	b.pos = st->lay.seq_num;
-	ctfw_bits_put(&b, st->seq, 64, 8);
+	ctfw_bits_put(&b, seq, 64, 8);
 	ctfw_bits_put(&b, st->discarded, 64, 8);
 	if (st->sc->has_cpu_field)
 		ctfw_bits_put(&b, (uint64_t)(uint32_t)(st->cpu < 0 ? 0 : st->cpu), 32, 8);
@@ -290,6 +308,9 @@ static bool open_packet(const ctfw_sink *s, ctfw_stream *st, uint64_t t)
 	if (b.overflow || b.pos > b.cap_bits)
 		return false;
 	st->pos = b.pos;
+	st->seq = seq;
+	st->seq_extra = extra;
+	st->src_fresh = false;
 	st->ts_begin = st->ts_end = st->prev_ts = t;
 	st->n_events = 0;
 	st->packet_open = true;
@@ -332,14 +353,26 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 		rc = encode_pc_extra(s, st, ev, err);
 		if (rc != TK_OK)
 			return rc;
+		const tk_value *items = ev->packet_context->v.list.items;
+		uint64_t begin = 0, end = 0, seq = 0;
 		if (sc->pc_discarded_index >= 0)
-			discarded = ev->packet_context->v.list.items[sc->pc_discarded_index].v.u;
-		bool same = st->pc_new_len == st->pc_cur_len && discarded == st->discarded &&
+			discarded = items[sc->pc_discarded_index].v.u;
+		if (sc->pc_ts_begin_index >= 0)
+			begin = items[sc->pc_ts_begin_index].v.u;
+		if (sc->pc_ts_end_index >= 0)
+			end = items[sc->pc_ts_end_index].v.u;
+		if (sc->pc_seq_index >= 0)
+			seq = items[sc->pc_seq_index].v.u;
+		/* Another source packet: a packet of its own, so that its bounds,
+		 * discarded-event count and sequence number carry over. */
+		bool same = st->n_packets + st->packet_open > 0 && st->pc_new_len == st->pc_cur_len &&
+			    discarded == st->discarded && begin == st->src_begin && end == st->src_end &&
+			    seq == st->src_seq &&
 			    memcmp(st->pc_new + st->lay.extra / 8, st->pc_cur + st->lay.extra / 8,
 				   (st->pc_new_len + 7) / 8) == 0;
-		if (!same || !st->packet_open) {
+		if (!same) {
 			if (st->packet_open) {
-				rc = close_packet(s, st, err);
+				rc = close_packet(s, st, true, err);
 				if (rc != TK_OK)
 					return rc;
 			}
@@ -348,6 +381,10 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 			st->pc_new = tmp;
 			st->pc_cur_len = st->pc_new_len;
 			st->discarded = discarded;
+			st->src_begin = begin;
+			st->src_end = end;
+			st->src_seq = seq;
+			st->src_fresh = true;
 		}
 	}
 	uint64_t t = 0;
@@ -402,7 +439,7 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 			st->prev_ts = t;
 			/* A packet grown past the bound holds that one event only. */
 			if (st->limit > s->packet_size)
-				return close_packet(s, st, err);
+				return close_packet(s, st, false, err);
 			return TK_OK;
 		}
 		bool closed;
@@ -410,7 +447,7 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 		if (rc != TK_OK)
 			return rc;
 		if (closed) {
-			rc = close_packet(s, st, err);
+			rc = close_packet(s, st, false, err);
 			if (rc != TK_OK)
 				return rc;
 		}
@@ -421,7 +458,7 @@ tk_status ctfw_stream_finish(ctfw_sink *s, ctfw_stream *st, tk_error *err)
 {
 	tk_status rc = TK_OK;
 	if (st->packet_open && st->n_events > 0)
-		rc = close_packet(s, st, err);
+		rc = close_packet(s, st, true, err);
 	if (st->fd >= 0 && close(st->fd) != 0 && rc == TK_OK)
 		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
 				  strerror(errno));
