@@ -76,6 +76,8 @@ static void key_char(folder *fo, char c)
 /* One frame as stackcollapse-perf's tidy_generic leaves it. */
 static void key_func(folder *fo, tk_threads *th, const tk_addr_loc *loc)
 {
+	if (loc->sym && tk_threads_sym_name(th, loc->sym)[0] == '(')
+		return; /* the script skips such lines (it takes them for process names) */
 	key_char(fo, ';');
 	if (!loc->sym) {
 		const char *name = "unknown";

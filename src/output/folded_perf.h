@@ -5,7 +5,8 @@
  * basename>]" when the symbol is unknown but the image is not, else
  * "[unknown]"; ';' in names becomes ':', a '(' and what follows is cut
  * (except "(anonymous namespace)") and quotes are dropped. Samples without
- * a callchain give "comm;sym". Only the first event seen is folded, as the
+ * a callchain give "comm;sym"; frames whose name starts with "(" are
+ * skipped, as the script takes them for process names. Only the first event seen is folded, as the
  * script does. Memory: one arena copy per distinct stack. */
 #ifndef TK_OUTPUT_FOLDED_PERF_H
 #define TK_OUTPUT_FOLDED_PERF_H

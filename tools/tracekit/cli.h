@@ -39,6 +39,8 @@ int tk_cmd_stats(int argc, char **argv);
 int tk_cmd_print(int argc, char **argv);
 int tk_cmd_convert(int argc, char **argv);
 int tk_cmd_report(int argc, char **argv);
+int tk_cmd_diff(int argc, char **argv);
+int tk_cmd_report_profile(const tk_cli *cli); /* cmd_diff.c */
 
 extern const char tk_usage_text[];
 

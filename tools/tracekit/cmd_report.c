@@ -74,10 +74,8 @@ int tk_cmd_report(int argc, char **argv)
 		{TK_REPORT_LATENCY, cli.report_latency},
 		{TK_REPORT_LINREG, cli.report_linreg},
 	};
-	if (!cli.report_state && !cli.report_latency && !cli.report_linreg) {
-		fprintf(stderr, "tracekit report: choose --state EVENT, --latency START,END or --linreg START,END\n");
-		return TK_EXIT_USAGE;
-	}
+	if (!cli.report_state && !cli.report_latency && !cli.report_linreg)
+		return tk_cmd_report_profile(&cli);
 	tk_writer *out = tk_cli_stdout();
 	for (int k = 0; k < cli.n_inputs && rc == 0; k++) {
 		tk_report *reps[3];

@@ -16,6 +16,7 @@ const char tk_usage_text[] =
 	"  print FILE... [options]   one line per event, in time order\n"
 	"  convert IN... -o OUT      convert between formats (--to FORMAT)\n"
 	"  report FILE... [options]  aggregations (top symbols, latency, state)\n"
+	"  diff A B [options]        two profiles compared per symbol\n"
 	"\n"
 	"options:\n"
 	"  -f, --format STYLE        print style: text, json (and per format: babeltrace,\n"
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} commands[] = {
 		{"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
-		{"convert", tk_cmd_convert}, {"report", tk_cmd_report},
+		{"convert", tk_cmd_convert}, {"report", tk_cmd_report}, {"diff", tk_cmd_diff},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(verb, commands[i].name) == 0)

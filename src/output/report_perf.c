@@ -1,0 +1,235 @@
+/* Profile reports over perf.data (see report_perf.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/threads_model.h"
+#include "model/filter.h"
+#include "output/report_perf.h"
+
+static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->events[i], event) == 0)
+			return p->aggs[i];
+	size_t n = p->n + 1;
+	char **ev = realloc(p->events, n * sizeof *ev);
+	if (!ev)
+		return NULL;
+	p->events = ev;
+	tk_profile_agg **ag = realloc(p->aggs, n * sizeof *ag);
+	if (!ag)
+		return NULL;
+	p->aggs = ag;
+	uint64_t *sm = realloc(p->samples, n * sizeof *sm);
+	if (!sm)
+		return NULL;
+	p->samples = sm;
+	char *name = strdup(event);
+	tk_profile_agg *a = tk_profile_agg_new(key);
+	if (!name || !a) {
+		free(name);
+		tk_profile_agg_free(a);
+		return NULL;
+	}
+	p->events[p->n] = name;
+	p->aggs[p->n] = a;
+	p->samples[p->n] = 0;
+	p->n++;
+	return a;
+}
+
+void tk_perf_profile_free(tk_perf_profile *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->events[i]);
+		tk_profile_agg_free(p->aggs[i]);
+	}
+	free(p->events);
+	free(p->aggs);
+	free(p->samples);
+	if (p->priv) {
+		tk_threads_free(p->priv);
+		free(p->priv);
+	}
+	memset(p, 0, sizeof *p);
+}
+
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
+			       tk_error *err)
+{
+	memset(out, 0, sizeof *out);
+	tk_perf_open_options po = {0};
+	tk_perf_file *f;
+	tk_status st = tk_perf_open(path, &po, &f, err);
+	if (st != TK_OK)
+		return st;
+	tk_threads *th = calloc(1, sizeof *th);
+	if (!th || !tk_threads_init(th, NULL)) {
+		if (th)
+			tk_threads_free(th);
+		free(th);
+		tk_perf_close(f);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	out->priv = th;
+	const tk_perf_record *rec;
+	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
+		if (rec->type != TK_PERF_RECORD_SAMPLE) {
+			if ((st = tk_threads_process(th, f, rec, err)) != TK_OK)
+				break;
+			continue;
+		}
+		if (!rec->attr || (events && !tk_filter_name_matches(events, rec->attr->name)))
+			continue;
+		tk_perf_sample s;
+		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
+			break;
+		tk_profile_agg *a = agg_for(out, key, rec->attr->name);
+		if (!a) {
+			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i < out->n; i++)
+			if (out->aggs[i] == a)
+				out->samples[i]++;
+		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
+		tk_thread *t = tk_threads_findnew(th, has_tid ? (int32_t)s.pid : -1, has_tid ? (int32_t)s.tid : -1);
+		tk_addr_loc loc = {0};
+		if (s.sample_type & TK_PERF_SAMPLE_IP)
+			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
+		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
+		const char *sym = loc.sym ? tk_threads_sym_name(th, loc.sym) : NULL;
+		uint64_t weight = (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
+		uint64_t sym_start = loc.sym ? s.ip - loc.sym_off : s.ip;
+		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
+			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+			break;
+		}
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	tk_perf_close(f);
+	if (st != TK_OK)
+		tk_perf_profile_free(out);
+	return st;
+}
+
+static void put_padded(tk_writer *out, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	tk_put_str(out, s);
+	if (n < width)
+		tk_put_spaces(out, (unsigned)(width - n));
+}
+
+static void put_percent(tk_writer *out, uint64_t part, uint64_t total)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * (double)part / (double)total : 0.0);
+	tk_put_spaces(out, (unsigned)(strlen(buf) < 8 ? 8 - strlen(buf) : 0));
+	tk_put_str(out, buf);
+}
+
+static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg, uint64_t top, tk_writer *out)
+{
+	size_t n;
+	const tk_profile_row *rows = tk_profile_agg_rows(agg, &n);
+	uint64_t total = tk_profile_agg_total(agg);
+	if (top && n > top)
+		n = (size_t)top;
+	size_t count_w = strlen(event) > 12 ? strlen(event) : 12;
+	size_t name_w = 9;
+	for (size_t i = 0; i < n && key != TK_PROFILE_BY_IMAGE; i++) {
+		size_t len = strlen(rows[i].symbol ? rows[i].symbol : TK_PROFILE_UNKNOWN_SYMBOL);
+		if (len > name_w)
+			name_w = len > 60 ? 60 : len;
+	}
+	tk_put_spaces(out, (unsigned)(count_w - strlen(event)));
+	tk_put_str(out, event);
+	tk_put_str(out, "        %     cum%  ");
+	if (key == TK_PROFILE_BY_ADDRESS) {
+		put_padded(out, "address", 18);
+		tk_put_str(out, "  ");
+	}
+	if (key != TK_PROFILE_BY_IMAGE) {
+		put_padded(out, "procedure", name_w);
+		tk_put_str(out, "  ");
+	}
+	tk_put_str(out, "image\n");
+	uint64_t cum = 0;
+	for (size_t i = 0; i < n; i++) {
+		const tk_profile_row *row = &rows[i];
+		cum += row->count;
+		tk_put_u64_pad(out, row->count, (unsigned)count_w, ' ');
+		tk_put_char(out, ' ');
+		put_percent(out, row->count, total);
+		tk_put_char(out, ' ');
+		put_percent(out, cum, total);
+		tk_put_str(out, "  ");
+		if (key == TK_PROFILE_BY_ADDRESS) {
+			char addr[24];
+			snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
+			put_padded(out, addr, 18);
+			tk_put_str(out, "  ");
+		}
+		if (key != TK_PROFILE_BY_IMAGE) {
+			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
+			tk_put_str(out, "  ");
+		}
+		tk_put_str(out, row->image);
+		tk_put_char(out, '\n');
+	}
+}
+
+bool tk_perf_parse_sort(const char *sort, tk_profile_key *key)
+{
+	if (!sort || strcmp(sort, "symbol") == 0 || strcmp(sort, "sym") == 0 || strcmp(sort, "procedure") == 0)
+		*key = TK_PROFILE_BY_SYMBOL;
+	else if (strcmp(sort, "image") == 0 || strcmp(sort, "dso") == 0)
+		*key = TK_PROFILE_BY_IMAGE;
+	else if (strcmp(sort, "address") == 0 || strcmp(sort, "addr") == 0)
+		*key = TK_PROFILE_BY_ADDRESS;
+	else
+		return false;
+	return true;
+}
+
+tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt, tk_writer *out,
+				 tk_error *err)
+{
+	tk_profile_key key;
+	if (!tk_perf_parse_sort(opt ? opt->sort : NULL, &key))
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown sort key '%s' (symbol, image, address)", opt->sort);
+	tk_perf_profile p;
+	tk_status st = tk_perf_profile_load(path, key, opt ? opt->events : NULL, &p, err);
+	if (st != TK_OK)
+		return st;
+	if (p.n == 0) {
+		tk_perf_profile_free(&p);
+		return tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no samples%s%s", opt && opt->events ? " match --event " : "",
+				    opt && opt->events ? opt->events : "");
+	}
+	tk_put_str(out, "Column                  Samples  Total period (for events)\n"
+			"------                  -------  ------------\n");
+	for (size_t i = 0; i < p.n; i++) {
+		put_padded(out, p.events[i], 22);
+		tk_put_char(out, ' ');
+		tk_put_u64_pad(out, p.samples[i], 8, ' ');
+		tk_put_str(out, "  ");
+		tk_put_u64(out, tk_profile_agg_total(p.aggs[i]));
+		tk_put_char(out, '\n');
+	}
+	tk_put_str(out, "\nThe numbers given below are the sample periods for each listed event\n"
+			"(the number of samples when the event has no period), with their share\n"
+			"of the event's total (%) and the running share (cum%).\n"
+			"===========================================================\n");
+	for (size_t i = 0; i < p.n; i++) {
+		if (i)
+			tk_put_char(out, '\n');
+		put_table(key, p.events[i], p.aggs[i], opt ? opt->top : 0, out);
+	}
+	tk_perf_profile_free(&p);
+	return TK_OK;
+}

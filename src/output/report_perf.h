@@ -1,0 +1,36 @@
+/* `tracekit report` for perf.data: samples per symbol (default), per image
+ * or per address, one table per event, in the dcpiprof layout that
+ * profile_report.c uses for DCPI (count, %, cum%, procedure, image).
+ * Each sample weighs its period, as perf report counts (so the % column
+ * matches `perf report --stdio --no-children --sort sym`); samples
+ * without a period weigh 1. Symbols and images come from the thread/map
+ * model (threads_model.h), names demangled as perf shows them. */
+#ifndef TK_OUTPUT_REPORT_PERF_H
+#define TK_OUTPUT_REPORT_PERF_H
+
+#include "analysis/profile_agg.h"
+#include "base/writer.h"
+#include "output/profile_report.h"
+
+tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt, tk_writer *out,
+				 tk_error *err);
+
+/* "symbol"/"sym" (default, NULL), "image"/"dso", "address"/"addr". */
+bool tk_perf_parse_sort(const char *sort, tk_profile_key *key);
+
+/* Samples per symbol of one perf.data, per event (for diff). tables[i]
+ * holds event names[i]; everything stays valid until
+ * tk_perf_profile_free(). */
+typedef struct tk_perf_profile {
+	char **events;
+	tk_profile_agg **aggs;
+	uint64_t *samples;
+	size_t n;
+	void *priv; /* the thread model that owns the symbol names */
+} tk_perf_profile;
+
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
+			       tk_error *err);
+void tk_perf_profile_free(tk_perf_profile *p);
+
+#endif

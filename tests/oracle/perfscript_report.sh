@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Oracle: `tracekit report` on perf.data gives, per symbol, the same
+# percentages as `perf report --stdio --no-children --sort sym` (to 0.01%);
+# `tracekit diff A A` shows a zero delta everywhere. Recordings made here;
+# skipped (77) where perf cannot record.
+set -u
+: "${TK:?}" "${TK_SOURCE_DIR:?}"
+if ! command -v perf >/dev/null; then echo "SKIP: perf is not installed"; exit 77; fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" || exit 1
+if ! perf record -q -o "$work/probe.data" -- true >/dev/null 2>"$work/probe.err"; then
+  echo "SKIP: perf cannot record here: $(head -1 "$work/probe.err")"; exit 77
+fi
+failed=0; checked=0
+check() {
+  local name=$1; shift
+  local data="$work/$name.data"
+  if ! perf record -q -o "$data" "$@" >/dev/null 2>"$work/$name.rec.err" || [ ! -s "$data" ]; then
+    echo "SKIP $name: perf record failed"; return
+  fi
+  # perf: "    65.63%  [.] hash_loop" -> "hash_loop 65.63", summed per name on
+  # both sides (perf lists unknown symbols per address, we per image: left out)
+  perf report -i "$data" --stdio --no-children --sort sym 2>/dev/null |
+    awk '/^ +[0-9.]+%  \[[.kgHu]\] / { p = $1; sub(/%/, "", p); $1 = ""; $2 = ""; sub(/^ +/, ""); if ($0 !~ /^0x[0-9a-f]+$/) { sum[$0] += p; n[$0]++ } } END { for (k in sum) printf "%s\t%.2f\t%d\n", k, sum[k], n[k] }' |
+    LC_ALL=C sort >"$work/$name.want"
+  if ! "$TK" report "$data" >"$work/$name.out" 2>"$work/$name.err"; then
+    echo "FAIL $name: report failed: $(head -3 "$work/$name.err")"; failed=$((failed+1)); return
+  fi
+  awk '/^ +[0-9]+ +[0-9.]+% +[0-9.]+%  / { p = $2; sub(/%/, "", p); line = $0; sub(/^ +[0-9]+ +[0-9.]+% +[0-9.]+%  /, "", line); sub(/  [^ ]+$/, "", line); sub(/ +$/, "", line); if (line != "[unknown]") { sum[line] += p; n[line]++ } } END { for (k in sum) printf "%s\t%.2f\t%d\n", k, sum[k], n[k] }' \
+    "$work/$name.out" | LC_ALL=C sort >"$work/$name.got"
+  checked=$((checked+1))
+  # the same symbols with percentages within 0.01
+  if join -t "$(printf '\t')" -a1 -a2 -e MISSING -o 0,1.2,2.2,1.3,2.3 "$work/$name.want" "$work/$name.got" |
+     awk -F'\t' '{ tol = 0.01 * ($4 > $5 ? $4 : $5) + 0.0001 }
+       $2 == "MISSING" || $3 == "MISSING" || ($2 - $3 > tol || $3 - $2 > tol) { print "  " $0; bad = 1 } END { exit bad }'; then
+    echo "ok $name: $(wc -l <"$work/$name.want") symbols agree with perf report"
+  else
+    echo "FAIL $name: percentages differ from perf report (symbol, perf, ours above)"; failed=$((failed+1))
+  fi
+  if "$TK" diff "$data" "$data" >"$work/$name.diff" 2>&1 && ! grep -Eq '[+-][0-9.]*[1-9][0-9.]*%' "$work/$name.diff" &&
+     [ "$(grep -c '^ ' "$work/$name.diff")" -gt 0 ]; then
+    echo "ok $name: diff A A has zero deltas"
+  else
+    echo "FAIL $name: diff A A"; head -5 "$work/$name.diff"; failed=$((failed+1))
+  fi
+}
+check kernel -e cpu-clock -- "$work/workload"
+check user-g -e cpu-clock:u -g -- "$work/workload"
+check default-g -g -- "$work/workload"
+if [ "$checked" -eq 0 ]; then echo "SKIP: nothing could be checked"; exit 77; fi
+[ "$failed" -eq 0 ] || exit 1
