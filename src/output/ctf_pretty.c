@@ -161,6 +161,52 @@ static void put_9digits(tk_writer *w, uint64_t v)
 	w->pos += 9;
 }
 
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				   "8081828384858687888990919293949596979899";
+
+/* decimal without the writer's generic path: most values are small */
+static inline void put_dec(tk_writer *w, uint64_t u)
+{
+	if (u < 10) {
+		tk_put_char(w, (char)('0' + u));
+		return;
+	}
+	char b[20];
+	int i = 20;
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100);
+		u /= 100;
+		b[--i] = digit_pairs[2 * d + 1];
+		b[--i] = digit_pairs[2 * d];
+	}
+	if (u >= 10) {
+		b[--i] = digit_pairs[2 * u + 1];
+		b[--i] = digit_pairs[2 * u];
+	} else {
+		b[--i] = (char)('0' + u);
+	}
+	if (tk_writer_reserve(w, 20)) {
+		char *o = w->buf + w->pos;
+		for (int k = i; k < 20; k++)
+			*o++ = b[k];
+		w->pos += (size_t)(20 - i);
+	}
+}
+
+/* short copies inline: field names, separators */
+static inline void put_short(tk_writer *w, const char *s, size_t n)
+{
+	if (n > 32 || !tk_writer_reserve(w, n)) {
+		tk_put_mem(w, s, n);
+		return;
+	}
+	char *o = w->buf + w->pos;
+	for (size_t i = 0; i < n; i++)
+		o[i] = s[i];
+	w->pos += n;
+}
+
 static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
 {
 	unsigned len = fc->size;
@@ -196,10 +242,12 @@ static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
 		break;
 	}
 	default:
-		if (fc->is_signed)
-			tk_put_i64(w, (int64_t)u);
-		else
-			tk_put_u64(w, u);
+		if (fc->is_signed && (int64_t)u < 0) {
+			tk_put_char(w, '-');
+			put_dec(w, (uint64_t)0 - u);
+		} else {
+			put_dec(w, u);
+		}
 		break;
 	}
 }
@@ -267,11 +315,11 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 			if (!m->fc->in_ir)
 				continue;
 			if (printed++)
-				tk_put_mem(w, ", ", 2);
+				put_short(w, ", ", 2);
 			else
 				tk_put_char(w, ' ');
-			tk_put_mem(w, m->name, m->name_len);
-			tk_put_mem(w, " = ", 3);
+			put_short(w, m->name, m->name_len);
+			put_short(w, " = ", 3);
 			put_value(w, m->fc, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " }");
@@ -294,13 +342,13 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 			if (i < 10) {
 				char b[8] = {',', ' ', '[', (char)('0' + i), ']', ' ', '=', ' '};
 				if (i)
-					tk_put_mem(w, b, 8);
+					put_short(w, b, 8);
 				else
-					tk_put_mem(w, " [0] = ", 7);
+					put_short(w, " [0] = ", 7);
 			} else {
-				tk_put_mem(w, ", [", 3);
-				tk_put_u64(w, i);
-				tk_put_mem(w, "] = ", 4);
+				put_short(w, ", [", 3);
+				put_dec(w, i);
+				put_short(w, "] = ", 4);
 			}
 			put_value(w, fc->elem, &v->v.list.items[i], depth + 1);
 		}
