@@ -246,6 +246,12 @@ static const char *const inputs[] = {
 	"perf/lpd/sleep.compressed.data",
 	"perf/lpd/fibo.compressed2.pipe.data",
 	"perf/pdc/with-callchain.perf.data",
+	/* empty pipe-mode feature (NULL data) and no feature at all: UBSan
+	 * findings of fuzz_perfw_roundtrip */
+	"perf/quipper/perf.data.piped.header_features_aligned-6.12",
+	"perf/quipper/perf.data.piped.lost_samples-4.4",
+	"perf/simpleperf/perf_with_two_event_types.data",
+	"perf/lpd/sleep.compressed2.data",
 };
 
 static void test_same_order(void **state)
