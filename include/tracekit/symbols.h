@@ -10,7 +10,9 @@
  * Symbol ends follow perf: a symbol without a size ends where the next one
  * starts; at one address the best symbol is kept the way perf chooses it
  * (sized over unsized, non-weak over weak, global over local, fewer leading
- * underscores, then the longer name).
+ * underscores, then the longer name). Where ELF symbol ranges overlap (a
+ * size-less _init stretched over the PLT, assembler aliases), lookups give
+ * perf's answer by searching a replica of perf's red-black tree.
  *
  * A tk_symcache owns the tables it loads, loads each image at most once
  * and only when first asked, and remembers failures so a missing file is
@@ -29,7 +31,8 @@ typedef struct tk_symtab tk_symtab;
 typedef struct tk_symbol {
 	const char *name;   /* NUL-terminated */
 	uint64_t start;
-	uint64_t size;      /* after end fix-ups: never 0 */
+	uint64_t size;      /* after end fix-ups; 0 (ELF lookups only) = perf
+			     * matches it at its start alone */
 	const char *module; /* kallsyms "[module]" without brackets, else NULL */
 	char type;          /* kallsyms type letter; 'T' or 'D'... for ELF */
 } tk_symbol;

@@ -191,7 +191,7 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 	if (st == TK_OK && t->n == 0 && dynsym)
 		st = read_symbols(e, &eh, shstrndx, dynsym, &dynsym_sh, t, err);
 	if (st == TK_OK)
-		tk_symtab_finish(t, false);
+		tk_symtab_finish(t, TK_SYMTAB_ELF);
 	/* PLT entries after the end fix-ups, as perf adds them. */
 	if (st == TK_OK && (!tk_elf_read_plt(e, &eh, t) || !tk_symtab_merge_plt(t, t)))
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for PLT symbols");

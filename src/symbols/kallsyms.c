@@ -83,7 +83,7 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 				    "every kallsyms address is 0: the kernel hides them "
 				    "(kernel.kptr_restrict); run as root or lower it");
-	tk_symtab_finish(t, true);
+	tk_symtab_finish(t, TK_SYMTAB_KALLSYMS);
 	return TK_OK;
 }
 

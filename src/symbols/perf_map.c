@@ -42,7 +42,7 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
 		pos = end + 1;
 	}
-	tk_symtab_finish(t, false);
+	tk_symtab_finish(t, TK_SYMTAB_PLAIN);
 	return TK_OK;
 }
 

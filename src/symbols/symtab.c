@@ -27,6 +27,7 @@ void tk_symtab_free(tk_symtab *t)
 	free(t->bind);
 	free(t->segs);
 	free(t->plt);
+	tk_symtree_free(&t->tree);
 	free(t->name);
 	tk_arena_free(&t->names);
 	free(t);
@@ -129,8 +130,79 @@ static void fixup_end(sort_item *items, size_t n, bool kallsyms)
 	}
 }
 
-void tk_symtab_finish(tk_symtab *t, bool kallsyms)
+/* The flat, sorted copy of the tree (tk_symtab_at, iteration). */
+static bool flatten_tree(tk_symtab *t)
 {
+	size_t n = t->tree.live;
+	if (n > t->cap) {
+		tk_symbol *s = realloc(t->syms, n * sizeof *s);
+		if (!s)
+			return false;
+		t->syms = s;
+		t->cap = n;
+	}
+	size_t k = 0;
+	for (int32_t x = tk_symtree_first(&t->tree); x != TK_SYMTREE_NIL; x = tk_symtree_next(&t->tree, x)) {
+		t->syms[k] = t->tree.nodes[x].sym;
+		if (t->syms[k].size == 0)
+			t->syms[k].size = 1;
+		k++;
+	}
+	t->n = k;
+	return true;
+}
+
+/* perf's dso__load_sym() tail: insert in symbol-table order, then
+ * symbols__fixup_end(), then symbols__fixup_duplicate(), on the tree. */
+static bool finish_tree(tk_symtab *t)
+{
+	tk_symtree *tr = &t->tree;
+	tk_symtree_init(tr);
+	for (size_t i = 0; i < t->n; i++)
+		if (tk_symtree_insert(tr, &t->syms[i], t->bind[i]) == TK_SYMTREE_NIL)
+			return false;
+	tk_symtree_node *nodes = tr->nodes;
+	int32_t prev = tk_symtree_first(tr);
+	if (prev == TK_SYMTREE_NIL)
+		return flatten_tree(t);
+	for (int32_t cur = tk_symtree_next(tr, prev); cur != TK_SYMTREE_NIL;
+	     prev = cur, cur = tk_symtree_next(tr, cur))
+		if (nodes[prev].sym.size == 0)
+			nodes[prev].sym.size = nodes[cur].sym.start - nodes[prev].sym.start;
+	if (nodes[prev].sym.size == 0)
+		nodes[prev].sym.size = round_up_page(nodes[prev].sym.start) + 4096 - nodes[prev].sym.start;
+	int32_t nd = tk_symtree_first(tr);
+	while (nd != TK_SYMTREE_NIL) {
+		int32_t curr = nd;
+	again:
+		nd = tk_symtree_next(tr, curr);
+		if (nd == TK_SYMTREE_NIL)
+			break;
+		if (nodes[curr].sym.start != nodes[nd].sym.start)
+			continue;
+		if (better(&nodes[curr].sym, nodes[curr].bind, &nodes[nd].sym, nodes[nd].bind)) {
+			tk_symtree_erase(tr, nd);
+			goto again;
+		}
+		nd = tk_symtree_next(tr, curr);
+		tk_symtree_erase(tr, curr);
+	}
+	return flatten_tree(t);
+}
+
+void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode)
+{
+	if (mode == TK_SYMTAB_ELF) {
+		t->use_tree = true;
+		if (!finish_tree(t)) {
+			tk_symtree_free(&t->tree);
+			t->n = 0;
+		}
+		free(t->bind);
+		t->bind = NULL;
+		return;
+	}
+	bool kallsyms = mode == TK_SYMTAB_KALLSYMS;
 	sort_item *items = t->n ? malloc(t->n * sizeof *items) : NULL;
 	if (!items) {
 		/* Nothing to do, or no memory: an empty table is still a
@@ -168,27 +240,38 @@ void tk_symtab_finish(tk_symtab *t, bool kallsyms)
 	t->bind = NULL;
 }
 
-const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset)
+static const tk_symbol *tk_symtab_lookup_n(const tk_symbol *syms, size_t n, uint64_t addr, uint64_t *offset)
 {
-	if (!t || t->n == 0 || t->bind)
-		return NULL;
 	/* Last symbol with start <= addr. */
-	size_t lo = 0, hi = t->n;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (t->syms[mid].start <= addr)
+		if (syms[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
 		return NULL;
-	const tk_symbol *s = &t->syms[lo - 1];
+	const tk_symbol *s = &syms[lo - 1];
 	if (addr - s->start >= s->size)
 		return NULL;
 	if (offset)
 		*offset = addr - s->start;
 	return s;
+}
+
+const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset)
+{
+	if (!t || t->n == 0 || t->bind)
+		return NULL;
+	if (t->use_tree) {
+		const tk_symbol *s = tk_symtree_find(&t->tree, addr);
+		if (s && offset)
+			*offset = addr - s->start;
+		return s;
+	}
+	return tk_symtab_lookup_n(t->syms, t->n, addr, offset);
 }
 
 size_t tk_symtab_count(const tk_symtab *t) { return t ? t->n : 0; }
@@ -242,40 +325,17 @@ void tk_build_id_hex(const uint8_t *id, size_t len, char *buf)
 	buf[2 * len] = '\0';
 }
 
-static int cmp_start(const void *pa, const void *pb)
-{
-	const tk_symbol *a = pa, *b = pb;
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
 bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from)
 {
-	if (from->n_plt == 0 || t->bind)
+	/* perf synthesizes PLT entries only when the DSO had symbols */
+	if (from->n_plt == 0 || t->n == 0 || t->bind || !t->use_tree)
 		return true;
-	uint64_t plt_start = from->plt[0].start;
-	for (size_t i = 1; i < from->n_plt; i++)
-		if (from->plt[i].start < plt_start)
-			plt_start = from->plt[i].start;
-	/* perf: a symbol before .plt (e.g. _init) stretched over it by the
-	 * end fix-up is cut back to where .plt starts. */
-	uint64_t off;
-	tk_symbol *f = (tk_symbol *)tk_symtab_lookup(t, plt_start, &off);
-	if (f && f->start < plt_start)
-		f->size = plt_start - f->start;
-	size_t need = t->n + from->n_plt;
-	if (need > t->cap) {
-		tk_symbol *s = realloc(t->syms, need * sizeof *s);
-		if (!s)
-			return false;
-		t->syms = s;
-		t->cap = need;
-	}
 	for (size_t i = 0; i < from->n_plt; i++) {
 		tk_symbol s = from->plt[i];
 		if (t != from && !(s.name = tk_arena_strdup(&t->names, s.name)))
 			return false;
-		t->syms[t->n++] = s;
+		if (tk_symtree_insert(&t->tree, &s, TK_BIND_GLOBAL) == TK_SYMTREE_NIL)
+			return false;
 	}
-	qsort(t->syms, t->n, sizeof *t->syms, cmp_start);
-	return true;
+	return flatten_tree(t);
 }

@@ -4,6 +4,7 @@
 #define TK_SYMTAB_INTERNAL_H
 
 #include "base/arena.h"
+#include "symbols/symtree.h"
 #include "tracekit/tracekit.h"
 
 /* Binding, as far as choosing between symbols at one address goes. */
@@ -29,18 +30,30 @@ struct tk_symtab {
 	 * into syms, kept apart so they can be given to a debug file's table */
 	tk_symbol *plt;
 	size_t n_plt;
+	/* ELF: perf's tree, for lookups that agree with perf where symbol
+	 * ranges overlap; syms is then its in-order copy */
+	bool use_tree;
+	tk_symtree tree;
 };
+
+typedef enum tk_symtab_mode {
+	TK_SYMTAB_PLAIN,    /* perf maps: sorted array, perf's fix-ups */
+	TK_SYMTAB_KALLSYMS, /* plus the kernel/module boundary rule */
+	TK_SYMTAB_ELF,      /* perf's tree replica (symtree.h) */
+} tk_symtab_mode;
 
 tk_symtab *tk_symtab_new(const char *name);
 /* Copies name[0..len) into the table's arena. false: out of memory. */
 bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size, char type,
 		   int bind, const char *module, size_t module_len);
-/* Sorts, keeps the best symbol per address, fixes ends (perf's rules).
- * kallsyms: ends are always the next symbol's start. */
-void tk_symtab_finish(tk_symtab *t, bool kallsyms);
+/* Sorts, fixes ends, keeps the best symbol per address (perf's rules and
+ * order). Out of memory leaves an empty table. */
+void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode);
 
-/* Adds from->plt to t (names copied), truncating a symbol that runs into
- * the PLT, as perf does after its end fix-ups. t may equal from. */
+/* Adds from->plt to t (names copied) after the fix-ups, as perf 6.1 does
+ * (no truncation of a symbol stretched over the PLT: that came in 6.3).
+ * Nothing when t has no symbols (perf skips the PLT then). t may equal
+ * from. false: out of memory. */
 bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from);
 
 #endif
