@@ -43,7 +43,7 @@ static void set_string(tk_value *v, const uint8_t *p, size_t n)
 }
 
 static tk_status decode_ints(tk_value *v, const uint8_t *p, size_t n, const tp_plan *pl,
-			     const tk_field_class *elem, bool swap, void *arena, tk_error *err)
+			     bool swap, void *arena, tk_error *err)
 {
 	tk_value *items = NULL;
 	if (n && !arena)
@@ -55,7 +55,7 @@ static tk_status decode_ints(tk_value *v, const uint8_t *p, size_t n, const tp_p
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
 					    "out of memory for a %zu-element tracepoint array", n);
 		for (size_t k = 0; k < n; k++) {
-			items[k].cls = elem;
+			items[k].cls = pl->elem;
 			decode_int(&items[k], p + k * pl->elem_size, pl->elem_size, pl->is_signed,
 				   swap);
 		}
@@ -70,22 +70,22 @@ static tk_status decode_ints(tk_value *v, const uint8_t *p, size_t n, const tp_p
  * u32 (len << 16 | offset); __rel_loc offsets count from the end of the
  * field. A 2-byte word (old kernels) holds only the offset: the data then
  * runs to the end of raw. The range is checked against raw_size. */
-static tk_status dyn_range(const tk_perf_tp_format *fmt, const tk_perf_tp_field *f,
-			   const tp_plan *pl, const uint8_t *raw, uint32_t raw_size, bool swap,
-			   uint64_t *off_out, uint64_t *len_out, tk_error *err)
+static tk_status dyn_range(const tk_perf_tp_format *fmt, size_t i, const tp_plan *pl,
+			   const uint8_t *raw, uint32_t raw_size, bool swap, uint64_t *off_out,
+			   uint64_t *len_out, tk_error *err)
 {
-	uint32_t word = (uint32_t)load_uint(raw + f->offset, f->size, swap);
+	uint32_t word = (uint32_t)load_uint(raw + pl->offset, pl->size, swap);
 	uint64_t off = word & 0xffff;
-	uint64_t len = f->size == 4 ? word >> 16 : 0;
+	uint64_t len = pl->size == 4 ? word >> 16 : 0;
 	if (pl->relative)
-		off += (uint64_t)f->offset + f->size;
-	if (f->size == 2 && off <= raw_size)
+		off += (uint64_t)pl->offset + pl->size;
+	if (pl->size == 2 && off <= raw_size)
 		len = raw_size - off;
 	if (!tk_range_ok(off, len, raw_size))
-		return tk_error_set(err, TK_ERR_FORMAT, f->offset,
+		return tk_error_set(err, TK_ERR_FORMAT, pl->offset,
 				    "tracepoint %s: field %s points to %llu bytes at offset "
 				    "%llu, past the end of the %u-byte raw data",
-				    fmt->name, f->name, (unsigned long long)len,
+				    fmt->name, fmt->fields[i].name, (unsigned long long)len,
 				    (unsigned long long)off, raw_size);
 	*off_out = off;
 	*len_out = len;
@@ -119,26 +119,23 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 		return fixed_error(fmt, raw_size, err);
 	const bool swap = tr->swap;
 	for (size_t i = 0; i < fmt->n_fields; i++) {
-		const tk_perf_tp_field *f = &fmt->fields[i];
 		const tp_plan *pl = &impl->plans[i];
-		const tk_field_class *cls = impl->field_classes[i];
 		tk_value *v = &values[i];
-		const uint8_t *p = raw + f->offset; /* in bounds: min_raw_size */
-		v->cls = cls;
+		const uint8_t *p = raw + pl->offset; /* in bounds: min_raw_size */
+		v->cls = pl->cls;
 		switch ((tp_plan_kind)pl->kind) {
 		case TP_PLAN_INT:
 			decode_int(v, p, pl->elem_size, pl->is_signed, swap);
 			continue;
 		case TP_PLAN_BYTES:
 			v->v.str.ptr = (const char *)p;
-			v->v.str.len = f->size;
+			v->v.str.len = pl->size;
 			continue;
 		case TP_PLAN_STRING:
-			set_string(v, p, f->size);
+			set_string(v, p, pl->size);
 			continue;
 		case TP_PLAN_ARRAY: {
-			tk_status st = decode_ints(v, p, f->array_len, pl, cls->element, swap,
-						   arena, err);
+			tk_status st = decode_ints(v, p, pl->count, pl, swap, arena, err);
 			if (st != TK_OK)
 				return st;
 			continue;
@@ -149,7 +146,7 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 			break;
 		}
 		uint64_t off, len;
-		tk_status st = dyn_range(fmt, f, pl, raw, raw_size, swap, &off, &len, err);
+		tk_status st = dyn_range(fmt, i, pl, raw, raw_size, swap, &off, &len, err);
 		if (st != TK_OK)
 			return st;
 		const uint8_t *d = raw + off;
@@ -157,8 +154,7 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 			set_string(v, d, (size_t)len);
 		} else if (pl->kind == TP_PLAN_DYN_SEQ) {
 			/* a partial trailing element is dropped, never read */
-			st = decode_ints(v, d, (size_t)len / pl->elem_size, pl, cls->element,
-					 swap, arena, err);
+			st = decode_ints(v, d, (size_t)len / pl->elem_size, pl, swap, arena, err);
 			if (st != TK_OK)
 				return st;
 		} else {
@@ -179,8 +175,8 @@ tk_status tp_validate_raw(const tk_perf_tracing *tr, const tk_perf_tp_format *fm
 		uint64_t off, len;
 		if (!is_dyn(&impl->plans[i]))
 			continue;
-		tk_status st = dyn_range(fmt, &fmt->fields[i], &impl->plans[i], raw, raw_size,
-					 tr->swap, &off, &len, err);
+		tk_status st = dyn_range(fmt, i, &impl->plans[i], raw, raw_size, tr->swap, &off,
+					 &len, err);
 		if (st != TK_OK)
 			return st;
 	}

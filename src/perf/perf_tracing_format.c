@@ -350,6 +350,11 @@ static tk_status parse_field(tk_arena *a, span line, uint32_t long_size, uint64_
 	if (!cls)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	*out.cls = cls;
+	pl->offset = f->offset;
+	pl->size = f->size;
+	pl->count = f->array_len;
+	pl->cls = cls;
+	pl->elem = cls->element;
 	return TK_OK;
 }
 
@@ -514,6 +519,5 @@ tk_status tp_format_parse(tk_arena *a, const char *system, const uint8_t *bytes,
 	payload->members = members;
 	payload->n_members = n_members;
 	fmt->payload = payload;
-	out->field_classes = classes;
 	return TK_OK;
 }

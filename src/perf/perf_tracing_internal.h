@@ -29,11 +29,18 @@ typedef enum tp_plan_kind {
 	TP_PLAN_DYN_BYTES, /* __data_loc / __rel_loc of unknown elements */
 } tp_plan_kind;
 
+/* Everything the decoder needs of a field, packed together so a payload
+ * is decoded from one small array (the public tk_perf_tp_field is bigger
+ * and only read again for error messages). */
 typedef struct tp_plan {
 	uint8_t kind;      /* tp_plan_kind */
 	uint8_t elem_size; /* ints: 1, 2, 4 or 8 */
 	bool is_signed;
 	bool relative;     /* __rel_loc: offset counts from the end of the field */
+	uint32_t offset, size;
+	uint32_t count;    /* TP_PLAN_ARRAY: elements */
+	const tk_field_class *cls;  /* class of the value */
+	const tk_field_class *elem; /* arrays and sequences: class of an element */
 } tp_plan;
 
 /* One parsed format. `pub` comes first so a tk_perf_tp_format pointer
@@ -42,7 +49,6 @@ typedef struct tp_format_impl {
 	tk_perf_tp_format pub;
 	const struct tk_perf_tracing *owner; /* guards tk_perf_tp_decode() */
 	tp_plan *plans;                      /* n_fields */
-	const tk_field_class **field_classes; /* n_fields: class of each value */
 	uint32_t min_raw_size;               /* end of the furthest fixed field */
 } tp_format_impl;
 
