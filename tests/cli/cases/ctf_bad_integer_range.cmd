@@ -1,0 +1,1 @@
+$TK print --format babeltrace $TK_TESTDATA/ctf/babeltrace/fail/integer-range

@@ -1,0 +1,1 @@
+$TK info $TK_TESTDATA/ctf/babeltrace/succeed/wk-heartbeat-u
