@@ -76,8 +76,8 @@ static tk_status get_cstr(cursor *c, const char *what, const char **s, size_t *l
 }
 
 /* A blob of `size` bytes, copied into the arena with a NUL appended. */
-static tk_status get_blob(cursor *c, tk_arena *a, uint64_t size, const char *what,
-			  const char **out, size_t *out_len)
+static tk_status get_blob(cursor *c, tk_arena *a, uint64_t size, const char *what, const char **out,
+			  size_t *out_len)
 {
 	tk_status st = need(c, size, what);
 	if (st != TK_OK)
@@ -209,7 +209,7 @@ static tk_status get_trailer(tk_perf_tracing *tr, cursor *c)
 		return TK_OK;
 	if ((st = get_u32(c, "kallsyms size", &size32)) != TK_OK ||
 	    (st = get_blob(c, &tr->arena, size32, "kallsyms", &tr->kallsyms, &tr->kallsyms_len)) !=
-		    TK_OK)
+		TK_OK)
 		return st;
 	if (c->pos == c->size)
 		return TK_OK;

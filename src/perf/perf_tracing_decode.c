@@ -13,14 +13,10 @@
 static uint64_t load_uint(const uint8_t *p, unsigned size, bool swap)
 {
 	switch (size) {
-	case 1:
-		return p[0];
-	case 2:
-		return tk_load_u16(p, swap);
-	case 4:
-		return tk_load_u32(p, swap);
-	default:
-		return tk_load_u64(p, swap);
+	case 1: return p[0];
+	case 2: return tk_load_u16(p, swap);
+	case 4: return tk_load_u32(p, swap);
+	default: return tk_load_u64(p, swap);
 	}
 }
 
@@ -42,8 +38,8 @@ static void set_string(tk_value *v, const uint8_t *p, size_t n)
 	v->v.str.len = nul ? (size_t)(nul - p) : n;
 }
 
-static tk_status decode_ints(tk_value *v, const uint8_t *p, size_t n, const tp_plan *pl,
-			     bool swap, void *arena, tk_error *err)
+static tk_status decode_ints(tk_value *v, const uint8_t *p, size_t n, const tp_plan *pl, bool swap,
+			     void *arena, tk_error *err)
 {
 	tk_value *items = NULL;
 	if (n && !arena)
@@ -113,8 +109,9 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 {
 	const tp_format_impl *impl = (const tp_format_impl *)fmt;
 	if (!tr || !fmt || impl->owner != tr || !values || (!raw && raw_size))
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "tk_perf_tp_decode: format does not belong to this tracing data");
+		return tk_error_set(
+		    err, TK_ERR_USAGE, TK_NO_OFFSET,
+		    "tk_perf_tp_decode: format does not belong to this tracing data");
 	if (raw_size < impl->min_raw_size)
 		return fixed_error(fmt, raw_size, err);
 	const bool swap = tr->swap;
@@ -124,16 +121,12 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 		const uint8_t *p = raw + pl->offset; /* in bounds: min_raw_size */
 		v->cls = pl->cls;
 		switch ((tp_plan_kind)pl->kind) {
-		case TP_PLAN_INT:
-			decode_int(v, p, pl->elem_size, pl->is_signed, swap);
-			continue;
+		case TP_PLAN_INT: decode_int(v, p, pl->elem_size, pl->is_signed, swap); continue;
 		case TP_PLAN_BYTES:
 			v->v.str.ptr = (const char *)p;
 			v->v.str.len = pl->size;
 			continue;
-		case TP_PLAN_STRING:
-			set_string(v, p, pl->size);
-			continue;
+		case TP_PLAN_STRING: set_string(v, p, pl->size); continue;
 		case TP_PLAN_ARRAY: {
 			tk_status st = decode_ints(v, p, pl->count, pl, swap, arena, err);
 			if (st != TK_OK)
@@ -142,8 +135,7 @@ tk_status tk_perf_tp_decode(const tk_perf_tracing *tr, const tk_perf_tp_format *
 		}
 		case TP_PLAN_DYN_STRING:
 		case TP_PLAN_DYN_SEQ:
-		case TP_PLAN_DYN_BYTES:
-			break;
+		case TP_PLAN_DYN_BYTES: break;
 		}
 		uint64_t off, len;
 		tk_status st = dyn_range(fmt, i, pl, raw, raw_size, swap, &off, &len, err);
@@ -175,8 +167,8 @@ tk_status tp_validate_raw(const tk_perf_tracing *tr, const tk_perf_tp_format *fm
 		uint64_t off, len;
 		if (!is_dyn(&impl->plans[i]))
 			continue;
-		tk_status st = dyn_range(fmt, i, &impl->plans[i], raw, raw_size, tr->swap, &off,
-					 &len, err);
+		tk_status st =
+		    dyn_range(fmt, i, &impl->plans[i], raw, raw_size, tr->swap, &off, &len, err);
 		if (st != TK_OK)
 			return st;
 	}

@@ -140,13 +140,13 @@ static uint32_t type_size(span t, uint32_t long_size)
 		const char *w;
 		uint32_t size;
 	} known[] = {
-		{"u64", 8}, {"s64", 8}, {"__u64", 8}, {"__s64", 8}, {"uint64_t", 8},
-		{"int64_t", 8}, {"loff_t", 8}, {"sector_t", 8}, {"dma_addr_t", 8},
-		{"u32", 4}, {"s32", 4}, {"__u32", 4}, {"__s32", 4}, {"uint32_t", 4},
-		{"int32_t", 4}, {"pid_t", 4}, {"gfp_t", 4}, {"dev_t", 4}, {"uid_t", 4},
-		{"gid_t", 4}, {"u16", 2}, {"s16", 2}, {"__u16", 2}, {"__s16", 2},
-		{"uint16_t", 2}, {"int16_t", 2}, {"u8", 1}, {"s8", 1}, {"__u8", 1},
-		{"__s8", 1}, {"uint8_t", 1}, {"int8_t", 1}, {"bool", 1},
+	    {"u64", 8},     {"s64", 8},    {"__u64", 8},    {"__s64", 8},      {"uint64_t", 8},
+	    {"int64_t", 8}, {"loff_t", 8}, {"sector_t", 8}, {"dma_addr_t", 8}, {"u32", 4},
+	    {"s32", 4},     {"__u32", 4},  {"__s32", 4},    {"uint32_t", 4},   {"int32_t", 4},
+	    {"pid_t", 4},   {"gfp_t", 4},  {"dev_t", 4},    {"uid_t", 4},      {"gid_t", 4},
+	    {"u16", 2},     {"s16", 2},    {"__u16", 2},    {"__s16", 2},      {"uint16_t", 2},
+	    {"int16_t", 2}, {"u8", 1},     {"s8", 1},       {"__u8", 1},       {"__s8", 1},
+	    {"uint8_t", 1}, {"int8_t", 1}, {"bool", 1},
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (word_in(t, known[i].w))
@@ -212,8 +212,7 @@ static tk_status parse_field(tk_arena *a, span line, uint32_t long_size, uint64_
 	size_t semi = find(line, ";");
 	if (semi == line.n)
 		return tk_error_set(err, TK_ERR_FORMAT, line_off,
-				    "tracepoint format %s: field declaration has no ';'",
-				    fmt_name);
+				    "tracepoint format %s: field declaration has no ';'", fmt_name);
 	span decl = trim((span){line.p, semi});
 	span attrs = drop(line, semi + 1);
 	f->type = tk_arena_strndup(a, decl.p, decl.n);
@@ -222,13 +221,15 @@ static tk_status parse_field(tk_arena *a, span line, uint32_t long_size, uint64_
 
 	uint64_t off, size, sign = 0;
 	if (!attr_u64(attrs, "offset:", &off) || !attr_u64(attrs, "size:", &size))
-		return tk_error_set(err, TK_ERR_FORMAT, line_off,
-				    "tracepoint format %s: field '%.*s' lacks a valid offset: or size:",
-				    fmt_name, (int)(decl.n > 64 ? 64 : decl.n), decl.p);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, line_off,
+		    "tracepoint format %s: field '%.*s' lacks a valid offset: or size:", fmt_name,
+		    (int)(decl.n > 64 ? 64 : decl.n), decl.p);
 	if (off > UINT32_MAX || size > UINT32_MAX || off + size > UINT32_MAX)
-		return tk_error_set(err, TK_ERR_FORMAT, line_off,
-				    "tracepoint format %s: field offset %llu + size %llu is too large",
-				    fmt_name, (unsigned long long)off, (unsigned long long)size);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, line_off,
+		    "tracepoint format %s: field offset %llu + size %llu is too large", fmt_name,
+		    (unsigned long long)off, (unsigned long long)size);
 	(void)attr_u64(attrs, "signed:", &sign); /* absent in old kernels */
 	f->offset = (uint32_t)off;
 	f->size = (uint32_t)size;
@@ -410,7 +411,8 @@ tk_status tp_format_parse(tk_arena *a, const char *system, const uint8_t *bytes,
 			span v = trim(drop(t, 5));
 			fmt->name = tk_arena_strndup(a, v.p, v.n);
 			if (!fmt->name)
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory");
 		} else if (!in_format && starts_with(t, "ID:")) {
 			if (!parse_u64(drop(t, 3), &fmt->id))
 				return tk_error_set(err, TK_ERR_FORMAT,
@@ -424,7 +426,8 @@ tk_status tp_format_parse(tk_arena *a, const char *system, const uint8_t *bytes,
 			span v = trim((span){t.p + 10, (size_t)(text + len - (t.p + 10))});
 			fmt->print_fmt = tk_arena_strndup(a, v.p, v.n);
 			if (!fmt->print_fmt)
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory");
 			break;
 		} else if (in_format && field_line(line, &rest)) {
 			n_fields++;
@@ -442,7 +445,7 @@ tk_status tp_format_parse(tk_arena *a, const char *system, const uint8_t *bytes,
 	tk_perf_tp_field *fields = tk_arena_calloc(a, n_fields ? n_fields : 1, sizeof *fields);
 	out->plans = tk_arena_calloc(a, n_fields ? n_fields : 1, sizeof *out->plans);
 	const tk_field_class **classes =
-		tk_arena_calloc(a, n_fields ? n_fields : 1, sizeof *classes);
+	    tk_arena_calloc(a, n_fields ? n_fields : 1, sizeof *classes);
 	if (!fields || !out->plans || !classes)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 
@@ -476,8 +479,9 @@ tk_status tp_format_parse(tk_arena *a, const char *system, const uint8_t *bytes,
 			blocks_seen++;
 		}
 		field_parse fp = {&fields[i], &out->plans[i], &classes[i]};
-		tk_status st = parse_field(a, rest, long_size, text_offset + (uint64_t)(line.p - text),
-					   fmt->name, fp, err);
+		tk_status st =
+		    parse_field(a, rest, long_size, text_offset + (uint64_t)(line.p - text),
+				fmt->name, fp, err);
 		if (st != TK_OK)
 			return st;
 		i++;

@@ -20,13 +20,13 @@
 /* How the decoder reads one field; chosen once per format so the
  * per-event path is a switch on a byte, not string work. */
 typedef enum tp_plan_kind {
-	TP_PLAN_INT,       /* scalar of size 1, 2, 4 or 8 */
-	TP_PLAN_BYTES,     /* fixed region we cannot type (odd size, struct) */
-	TP_PLAN_STRING,    /* char array: string cut at the first NUL */
-	TP_PLAN_ARRAY,     /* fixed array of ints */
+	TP_PLAN_INT,        /* scalar of size 1, 2, 4 or 8 */
+	TP_PLAN_BYTES,      /* fixed region we cannot type (odd size, struct) */
+	TP_PLAN_STRING,     /* char array: string cut at the first NUL */
+	TP_PLAN_ARRAY,      /* fixed array of ints */
 	TP_PLAN_DYN_STRING, /* __data_loc / __rel_loc char[] */
-	TP_PLAN_DYN_SEQ,   /* __data_loc / __rel_loc array of ints */
-	TP_PLAN_DYN_BYTES, /* __data_loc / __rel_loc of unknown elements */
+	TP_PLAN_DYN_SEQ,    /* __data_loc / __rel_loc array of ints */
+	TP_PLAN_DYN_BYTES,  /* __data_loc / __rel_loc of unknown elements */
 } tp_plan_kind;
 
 /* Everything the decoder needs of a field, packed together so a payload
@@ -36,9 +36,9 @@ typedef struct tp_plan {
 	uint8_t kind;      /* tp_plan_kind */
 	uint8_t elem_size; /* ints: 1, 2, 4 or 8 */
 	bool is_signed;
-	bool relative;     /* __rel_loc: offset counts from the end of the field */
+	bool relative; /* __rel_loc: offset counts from the end of the field */
 	uint32_t offset, size;
-	uint32_t count;    /* TP_PLAN_ARRAY: elements */
+	uint32_t count;             /* TP_PLAN_ARRAY: elements */
 	const tk_field_class *cls;  /* class of the value */
 	const tk_field_class *elem; /* arrays and sequences: class of an element */
 } tp_plan;
@@ -57,7 +57,7 @@ struct tp_renderer;
 struct tk_perf_tracing {
 	tk_arena arena;
 	bool big_endian;
-	bool swap;          /* file order differs from the host's */
+	bool swap; /* file order differs from the host's */
 	uint32_t long_size;
 	uint32_t page_size;
 	const char *version;
@@ -65,7 +65,7 @@ struct tk_perf_tracing {
 	size_t header_page_len, header_event_len;
 	tp_format_impl **formats; /* malloc'd table, in file order */
 	size_t n_formats, cap_formats;
-	tk_hashmap by_id;         /* format id -> index in formats */
+	tk_hashmap by_id; /* format id -> index in formats */
 	const char *kallsyms, *printk, *cmdlines;
 	size_t kallsyms_len, printk_len, cmdlines_len;
 	/* print-fmt renderer state, built on first use (see

@@ -191,8 +191,9 @@ tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *
 	if (len)
 		*len = 0;
 	if (!tr || !fmt || impl->owner != tr || (!raw && raw_size) || (!buf && cap))
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "tk_perf_tp_render: format does not belong to this tracing data");
+		return tk_error_set(
+		    err, TK_ERR_USAGE, TK_NO_OFFSET,
+		    "tk_perf_tp_render: format does not belong to this tracing data");
 	tk_status st = tp_validate_raw(tr, fmt, raw, raw_size, err);
 	if (st != TK_OK)
 		return st;
@@ -210,8 +211,7 @@ tk_status tk_perf_tp_render(const tk_perf_tracing *tr, const tk_perf_tp_format *
 		mtr->render_failed = !mtr->render;
 	}
 	if (!mtr->render)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
-				    "cannot set up libtraceevent");
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "cannot set up libtraceevent");
 	struct tp_renderer *r = mtr->render;
 	if ((size_t)raw_size + RENDER_PAD > r->copy_cap) {
 		size_t want = (size_t)raw_size + RENDER_PAD;

@@ -19,7 +19,8 @@ static void decode_all(const tk_perf_tracing *tr, const uint8_t *raw, uint32_t r
 {
 	for (size_t i = 0; i < tk_perf_tracing_count(tr); i++) {
 		const tk_perf_tp_format *f = tk_perf_tracing_format_at(tr, i);
-		tk_value *vals = tk_arena_calloc(arena, f->n_fields ? f->n_fields : 1, sizeof *vals);
+		tk_value *vals =
+		    tk_arena_calloc(arena, f->n_fields ? f->n_fields : 1, sizeof *vals);
 		if (!vals)
 			return;
 		tk_error err;

@@ -76,38 +76,39 @@ static void put_text64(buf *b, const char *s)
 }
 
 static const char synth_format[] =
-	"name: synth\n"
-	"ID: 42\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:char comm[TASK_COMM_LEN];\toffset:8;\tsize:16;\tsigned:1;\n"
-	"\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:0;\n"
-	"\tfield:__rel_loc char[] rel;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield:s16 delta;\toffset:32;\tsize:2;\tsigned:1;\n"
-	"\tfield:u8 mac[6];\toffset:34;\tsize:6;\tsigned:0;\n"
-	"\tfield:void * ptr;\toffset:40;\tsize:8;\tsigned:0;\n"
-	"\tfield:__data_loc u32[] vals;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:long long big;\toffset:56;\tsize:8;\tsigned:1;\n"
-	"\tfield:struct foo blob;\toffset:64;\tsize:12;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"comm=%s name=%s rel=%s delta=%d\", REC->comm, __get_str(name), "
-	"__get_rel_str(rel), REC->delta\n";
+    "name: synth\n"
+    "ID: 42\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:char comm[TASK_COMM_LEN];\toffset:8;\tsize:16;\tsigned:1;\n"
+    "\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:0;\n"
+    "\tfield:__rel_loc char[] rel;\toffset:28;\tsize:4;\tsigned:0;\n"
+    "\tfield:s16 delta;\toffset:32;\tsize:2;\tsigned:1;\n"
+    "\tfield:u8 mac[6];\toffset:34;\tsize:6;\tsigned:0;\n"
+    "\tfield:void * ptr;\toffset:40;\tsize:8;\tsigned:0;\n"
+    "\tfield:__data_loc u32[] vals;\toffset:48;\tsize:4;\tsigned:0;\n"
+    "\tfield:long long big;\toffset:56;\tsize:8;\tsigned:1;\n"
+    "\tfield:struct foo blob;\toffset:64;\tsize:12;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"comm=%s name=%s rel=%s delta=%d\", REC->comm, __get_str(name), "
+    "__get_rel_str(rel), REC->delta\n";
 
 /* Old-style ftrace format ("field special:", no signed:) */
-static const char ftrace_format[] = "name: function\n"
-				    "ID: 1\n"
-				    "format:\n"
-				    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
-				    "\tfield:int common_pid;\toffset:4;\tsize:4;\n"
-				    "\n"
-				    "\tfield special:unsigned long ip;\toffset:8;\tsize:8;\n"
-				    "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\n"
-				    "\n"
-				    "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
+static const char ftrace_format[] =
+    "name: function\n"
+    "ID: 1\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\n"
+    "\n"
+    "\tfield special:unsigned long ip;\toffset:8;\tsize:8;\n"
+    "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\n"
+    "\n"
+    "print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
 
 typedef struct synth_layout {
 	size_t formats_end; /* end of the event systems: the shortest valid prefix */
@@ -152,18 +153,18 @@ static void build_raw(buf *r, bool swap)
 {
 	memset(r, 0, sizeof *r);
 	r->swap = swap;
-	put_u16(r, 42);            /* common_type */
-	put_u8(r, 1);              /* common_flags */
-	put_u8(r, 2);              /* common_preempt_count */
-	put_u32(r, (uint32_t)-5);  /* common_pid */
-	put(r, "abc\0garbage-xyz", 16); /* comm */
-	put_u32(r, 6u << 16 | 76); /* name: "hello\0" at 76 */
-	put_u32(r, 4u << 16 | 50); /* rel: 32 + 50 = 82 */
-	put_u16(r, (uint16_t)-2);  /* delta */
-	put(r, "\x01\x02\x03\x04\x05\x06", 6); /* mac */
-	put_u64(r, 0xffff8880deadbeefULL); /* ptr */
-	put_u32(r, 12u << 16 | 86); /* vals */
-	put_u32(r, 0);             /* padding */
+	put_u16(r, 42);                         /* common_type */
+	put_u8(r, 1);                           /* common_flags */
+	put_u8(r, 2);                           /* common_preempt_count */
+	put_u32(r, (uint32_t)-5);               /* common_pid */
+	put(r, "abc\0garbage-xyz", 16);         /* comm */
+	put_u32(r, 6u << 16 | 76);              /* name: "hello\0" at 76 */
+	put_u32(r, 4u << 16 | 50);              /* rel: 32 + 50 = 82 */
+	put_u16(r, (uint16_t)-2);               /* delta */
+	put(r, "\x01\x02\x03\x04\x05\x06", 6);  /* mac */
+	put_u64(r, 0xffff8880deadbeefULL);      /* ptr */
+	put_u32(r, 12u << 16 | 86);             /* vals */
+	put_u32(r, 0);                          /* padding */
 	put_u64(r, (uint64_t)-1234567890123LL); /* big */
 	put(r, "BLOBBLOBBLOB", 12);
 	assert_int_equal(r->n, 76);
@@ -219,7 +220,7 @@ static void check_synth(bool big_endian)
 	assert_int_equal(ft->n_fields, 4);
 	assert_int_equal(ft->n_common, 2);
 	assert_string_equal(ft->fields[2].name, "ip"); /* "field special:" */
-	assert_false(ft->fields[2].is_signed);          /* no signed: given */
+	assert_false(ft->fields[2].is_signed);         /* no signed: given */
 	assert_ptr_equal(tk_perf_tracing_format(tr, 1), ft);
 	assert_null(tk_perf_tracing_format(tr, 7));
 	assert_null(tk_perf_tracing_format_at(tr, 2));
@@ -264,11 +265,10 @@ static void check_synth(bool big_endian)
 	static const struct {
 		const char *name;
 		tk_type_kind kind;
-	} members[] = {{"comm", TK_TYPE_STRING}, {"name", TK_TYPE_STRING},
-		       {"rel", TK_TYPE_STRING},  {"delta", TK_TYPE_INT},
-		       {"mac", TK_TYPE_ARRAY},   {"ptr", TK_TYPE_INT},
-		       {"vals", TK_TYPE_SEQUENCE}, {"big", TK_TYPE_INT},
-		       {"blob", TK_TYPE_BYTES}};
+	} members[] = {
+	    {"comm", TK_TYPE_STRING},   {"name", TK_TYPE_STRING}, {"rel", TK_TYPE_STRING},
+	    {"delta", TK_TYPE_INT},     {"mac", TK_TYPE_ARRAY},   {"ptr", TK_TYPE_INT},
+	    {"vals", TK_TYPE_SEQUENCE}, {"big", TK_TYPE_INT},     {"blob", TK_TYPE_BYTES}};
 	for (size_t i = 0; i < 9; i++) {
 		assert_string_equal(pc->members[i].name, members[i].name);
 		assert_int_equal(pc->members[i].cls->kind, members[i].kind);
@@ -325,8 +325,7 @@ static void check_synth(bool big_endian)
 			 TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 28);
 	/* payload shorter than the fixed fields */
-	assert_int_equal(tk_perf_tp_decode(tr, f, r.data, 70, &arena, v, &err),
-			 TK_ERR_TRUNCATED);
+	assert_int_equal(tk_perf_tp_decode(tr, f, r.data, 70, &arena, v, &err), TK_ERR_TRUNCATED);
 	/* a format of another tracing section is refused */
 	assert_int_equal(tk_perf_tp_decode(tr, NULL, r.data, 70, &arena, v, &err), TK_ERR_USAGE);
 	/* string without NUL stops at its bound */
@@ -339,9 +338,9 @@ static void check_synth(bool big_endian)
 #ifdef TK_HAVE_TRACEEVENT
 	char text[256];
 	size_t tlen;
-	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
-					   &tlen, &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text, &tlen, &err),
+	    TK_OK);
 	/* libtraceevent reads a short field zero-extended before %d: -2
 	 * shows as 65534; we render what it renders */
 	assert_string_equal(text, "comm=abc name=hello rel=rel delta=65534");
@@ -354,9 +353,9 @@ static void check_synth(bool big_endian)
 	/* bounds are checked before libtraceevent sees the payload */
 	bad = r;
 	tk_store_u32(bad.data + 24, 200u << 16 | 76, b.swap);
-	assert_int_equal(tk_perf_tp_render(tr, f, bad.data, (uint32_t)bad.n, 0, text,
-					   sizeof text, &tlen, &err),
-			 TK_ERR_FORMAT);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, bad.data, (uint32_t)bad.n, 0, text, sizeof text, &tlen, &err),
+	    TK_ERR_FORMAT);
 	/* a __data_loc string without its NUL, ending the payload: the text
 	 * stops at the payload's end (libtraceevent itself would read on) */
 	{
@@ -366,18 +365,17 @@ static void check_synth(bool big_endian)
 		tk_store_u32(cut.data + 24, 5u << 16 | 76, b.swap); /* "hello", no NUL */
 		uint8_t *exact = malloc(81);
 		memcpy(exact, cut.data, 81);
-		assert_int_equal(tk_perf_tp_render(tr, f, exact, 81, 0, text, sizeof text, &tlen,
-						   &err),
-				 TK_OK);
+		assert_int_equal(
+		    tk_perf_tp_render(tr, f, exact, 81, 0, text, sizeof text, &tlen, &err), TK_OK);
 		assert_string_equal(text, "comm=abc name=hello rel= delta=65534");
 		free(exact);
 	}
 	/* payload of another event */
 	bad = r;
 	tk_store_u16(bad.data, 1, b.swap);
-	assert_int_equal(tk_perf_tp_render(tr, f, bad.data, (uint32_t)bad.n, 0, text,
-					   sizeof text, &tlen, &err),
-			 TK_ERR_FORMAT);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, bad.data, (uint32_t)bad.n, 0, text, sizeof text, &tlen, &err),
+	    TK_ERR_FORMAT);
 #endif
 	tk_arena_free(&arena);
 	tk_perf_tracing_free(tr);
@@ -431,12 +429,12 @@ static void test_long_size_4(void **state)
 {
 	(void)state;
 	static const char format[] =
-		"name: ips\nID: 9\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
-		"\tfield:__data_loc unsigned long[] ips;\toffset:4;\tsize:4;\tsigned:0;\n"
-		"\tfield:const char * msg;\toffset:8;\tsize:4;\tsigned:0;\n"
-		"\tfield:long delta;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-		"print fmt: \"delta=%ld\", REC->delta\n";
+	    "name: ips\nID: 9\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+	    "\tfield:__data_loc unsigned long[] ips;\toffset:4;\tsize:4;\tsigned:0;\n"
+	    "\tfield:const char * msg;\toffset:8;\tsize:4;\tsigned:0;\n"
+	    "\tfield:long delta;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"delta=%ld\", REC->delta\n";
 	buf b, r;
 	build_single_long(&b, true, 4, "test", format);
 	tk_perf_tracing *tr;
@@ -470,9 +468,9 @@ static void test_long_size_4(void **state)
 	assert_int_equal(v[3].v.i, -3);
 #ifdef TK_HAVE_TRACEEVENT
 	char text[64];
-	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
-					   NULL, &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text, NULL, &err),
+	    TK_OK);
 	/* libtraceevent reads the 4-byte field zero-extended and prints it
 	 * with the host's %ld; we render what it renders */
 	assert_string_equal(text, "delta=4294967293");
@@ -497,11 +495,11 @@ static void test_render_kernel_symbols(void **state)
 	(void)state;
 #ifdef TK_HAVE_TRACEEVENT
 	static const char format[] =
-		"name: ptrs\nID: 7\nformat:\n"
-		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-		"\tfield:void * fn;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-		"print fmt: \"fn=%pS f=%ps\", REC->fn, REC->fn\n";
+	    "name: ptrs\nID: 7\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:void * fn;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"fn=%pS f=%ps\", REC->fn, REC->fn\n";
 	buf b, r;
 	build_single(&b, false, "test", format);
 	tk_perf_tracing *tr;
@@ -517,20 +515,20 @@ static void test_render_kernel_symbols(void **state)
 	put_u64(&r, 0xffffffff81000010ULL);
 	char text[128];
 	size_t len;
-	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
-					   &len, &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text, &len, &err),
+	    TK_OK);
 	assert_string_equal(text, "fn=0xffffffff81000010 f=0xffffffff81000010");
 	/* set after the renderer exists: applies to the next render */
 	tk_perf_tracing_set_ksym_resolver(tr, fake_ksym, NULL);
-	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
-					   &len, &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text, &len, &err),
+	    TK_OK);
 	assert_string_equal(text, "fn=my_func+0x10 f=my_func");
 	tk_store_u64(r.data + 8, 0x1234, r.swap); /* the resolver does not know it */
-	assert_int_equal(tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text,
-					   &len, &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(tr, f, r.data, (uint32_t)r.n, 0, text, sizeof text, &len, &err),
+	    TK_OK);
 	assert_string_equal(text, "fn=0x1234 f=0x1234");
 	tk_perf_tracing_free(tr);
 #else
@@ -569,8 +567,7 @@ static void test_truncations(void **state)
 	}
 }
 
-static tk_status parse_modified(const buf *b, size_t at, const void *bytes, size_t n,
-				tk_error *err)
+static tk_status parse_modified(const buf *b, size_t at, const void *bytes, size_t n, tk_error *err)
 {
 	buf m = *b;
 	memcpy(m.data + at, bytes, n);
@@ -627,9 +624,9 @@ static void test_rejects(void **state)
 
 	/* a bare magic, and garbage */
 	tk_perf_tracing *tr = NULL;
-	assert_int_equal(tk_perf_tracing_parse((const uint8_t *)"\x17\x08\x44tracing", 10, 7, &tr,
-					       &err),
-			 TK_ERR_TRUNCATED);
+	assert_int_equal(
+	    tk_perf_tracing_parse((const uint8_t *)"\x17\x08\x44tracing", 10, 7, &tr, &err),
+	    TK_ERR_TRUNCATED);
 	assert_int_equal(err.offset, 17);
 	assert_int_equal(tk_perf_tracing_parse(NULL, 0, 0, &tr, &err), TK_ERR_TRUNCATED);
 	assert_null(tr);
@@ -765,7 +762,7 @@ static void test_task_comm_len_array(void **state)
 	(void)state;
 	uint8_t *file;
 	tk_perf_tracing *tr =
-		parse_file_tracing("perf/perfparser/parallel_static_gcc__perf.data.zstd", &file);
+	    parse_file_tracing("perf/perfparser/parallel_static_gcc__perf.data.zstd", &file);
 	if (!tr)
 		skip();
 	const tk_perf_tp_format *f = NULL;
@@ -829,9 +826,9 @@ static void test_all_testdata(void **state)
 				if (f->n_fields > 256)
 					continue;
 				/* zero locations point at offset 0 with length 0: valid */
-				assert_int_equal(tk_perf_tp_decode(tr, f, zero, sizeof zero, &arena,
-								   vals, &err),
-						 TK_OK);
+				assert_int_equal(
+				    tk_perf_tp_decode(tr, f, zero, sizeof zero, &arena, vals, &err),
+				    TK_OK);
 				tk_arena_reset(&arena);
 				formats++;
 			}
@@ -893,9 +890,9 @@ static bool walk_raw_samples(const uint8_t *file, size_t n, raw_fn fn, void *ctx
 	uint64_t st = tk_load_le64(file + attrs_off + 24); /* attr.sample_type */
 	const uint64_t allowed = TK_PERF_SAMPLE_IDENTIFIER | TK_PERF_SAMPLE_IP |
 				 TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ADDR |
-				 TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_STREAM_ID |
-				 TK_PERF_SAMPLE_CPU | TK_PERF_SAMPLE_PERIOD |
-				 TK_PERF_SAMPLE_CALLCHAIN | TK_PERF_SAMPLE_RAW;
+				 TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_STREAM_ID | TK_PERF_SAMPLE_CPU |
+				 TK_PERF_SAMPLE_PERIOD | TK_PERF_SAMPLE_CALLCHAIN |
+				 TK_PERF_SAMPLE_RAW;
 	if ((st & ~allowed) || !(st & TK_PERF_SAMPLE_RAW))
 		return false;
 	size_t pos = data_off, end = data_off + data_size;
@@ -1193,9 +1190,8 @@ static void check_probe(void *vctx, const uint8_t *raw, uint32_t size, uint32_t 
 #ifdef TK_HAVE_TRACEEVENT
 	char text[64];
 	size_t len;
-	assert_int_equal(tk_perf_tp_render(c->tr, f, raw, size, (int)cpu, text, sizeof text, &len,
-					   &err),
-			 TK_OK);
+	assert_int_equal(
+	    tk_perf_tp_render(c->tr, f, raw, size, (int)cpu, text, sizeof text, &len, &err), TK_OK);
 	assert_string_equal(text, "(55d1db028560)");
 #else
 	(void)cpu;
@@ -1262,19 +1258,19 @@ static void test_fresh_kernel_symbols(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_synth_little_endian),
-		cmocka_unit_test(test_synth_big_endian),
-		cmocka_unit_test(test_render_kernel_symbols),
-		cmocka_unit_test(test_long_size_4),
-		cmocka_unit_test(test_truncations),
-		cmocka_unit_test(test_rejects),
-		cmocka_unit_test(test_probe_file_and_stream),
-		cmocka_unit_test(test_task_comm_len_array),
-		cmocka_unit_test(test_all_testdata),
-		cmocka_unit_test(test_probe_sample),
-		cmocka_unit_test(test_fresh_sched_switch),
-		cmocka_unit_test(test_fresh_many_events),
-		cmocka_unit_test(test_fresh_kernel_symbols),
+	    cmocka_unit_test(test_synth_little_endian),
+	    cmocka_unit_test(test_synth_big_endian),
+	    cmocka_unit_test(test_render_kernel_symbols),
+	    cmocka_unit_test(test_long_size_4),
+	    cmocka_unit_test(test_truncations),
+	    cmocka_unit_test(test_rejects),
+	    cmocka_unit_test(test_probe_file_and_stream),
+	    cmocka_unit_test(test_task_comm_len_array),
+	    cmocka_unit_test(test_all_testdata),
+	    cmocka_unit_test(test_probe_sample),
+	    cmocka_unit_test(test_fresh_sched_switch),
+	    cmocka_unit_test(test_fresh_many_events),
+	    cmocka_unit_test(test_fresh_kernel_symbols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
