@@ -80,8 +80,10 @@ static void warn(tk_symcache *c, const tk_error *err, const char *what)
 	if (!c->opt.log)
 		return;
 	char msg[900];
-	snprintf(msg, sizeof msg, "no symbols for %s: %s%s%s", what, err->file[0] ? err->file : "",
-		 err->file[0] ? ": " : "", err->message);
+	/* The last candidate tried is named only when it is not `what`. */
+	bool other = err->file[0] && strcmp(err->file, what) != 0;
+	snprintf(msg, sizeof msg, "no symbols for %s: %s%s%s", what, other ? err->file : "", other ? ": " : "",
+		 err->message);
 	c->opt.log(c->opt.log_user, 0, msg);
 }
 

@@ -1,0 +1,1 @@
+$TK report --sort address $TK_TESTDATA/dcpi/simple.prof

@@ -1,0 +1,1 @@
+$TK report --sort image --top 1 $TK_TESTDATA/dcpi/version-006.prof

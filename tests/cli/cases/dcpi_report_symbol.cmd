@@ -1,0 +1,1 @@
+$TK report $TK_TESTDATA/dcpi/optional-unknown.prof
