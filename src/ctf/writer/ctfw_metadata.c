@@ -61,8 +61,18 @@ static void put_int_type(const ctfw_sink *s, tk_writer *w, const tk_field_class 
 		   c->is_signed ? "true" : "false", c->base ? c->base : 10);
 	if (c->is_char)
 		tk_put_str(w, " encoding = UTF8;");
-	if (c->clock && clock_emitted(s, c->clock))
-		tk_put_fmt(w, " map = clock.%s.value;", c->clock);
+	if (c->clock && clock_emitted(s, c->clock)) {
+		/* spelled as the clock block spells it (ctfw_ident) */
+		tk_put_str(w, " map = clock.");
+		if (c->clock[0] >= '0' && c->clock[0] <= '9')
+			tk_put_char(w, '_');
+		for (const char *p = c->clock; *p; p++) {
+			char ch = *p;
+			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+			tk_put_char(w, ok ? ch : '_');
+		}
+		tk_put_str(w, ".value;");
+	}
 	tk_put_str(w, " }");
 }
 
