@@ -18,7 +18,7 @@
 
 #include "perf/perf_internal.h"
 
-#define Q_MAX_ENTRIES ((size_t)2 << 20)
+#define Q_MAX_ENTRIES ((size_t)1 << 20) /* 24 MiB of entries + as much merge space */
 #define Q_MAX_COPY_BYTES ((uint64_t)64 << 20)
 #define COPY_CHUNK_SIZE ((size_t)1 << 20)
 
