@@ -66,7 +66,7 @@ static bool encode_struct(ctfw_bits *b, const ctfw_node *n, const tk_value *v, c
 		const tk_value *item = &items[i];
 		if (k->skip)
 			continue;
-		tk_type_kind kind = k->cls->kind;
+		tk_type_kind kind = k->kind;
 		if (kind == TK_TYPE_SEQUENCE || kind == TK_TYPE_BYTES) {
 			uint64_t len = kind == TK_TYPE_BYTES ? item->v.str.len : item->v.list.n;
 			if (k->ref == CTFW_REF_SYNTHETIC) {
@@ -105,11 +105,11 @@ static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, con
 	const tk_field_class *c = n->cls;
 	/* A value of another kind would have its union read as the wrong
 	 * member (a number taken for a string pointer). */
-	if (v->cls && v->cls->kind != c->kind) {
+	if (v->cls && v->cls != c && v->cls->kind != n->kind) {
 		*why = "value kind differs from its field class";
 		return false;
 	}
-	switch (c->kind) {
+	switch (n->kind) {
 	case TK_TYPE_INT:
 		ctfw_bits_put(b, v->v.u, c->bits, n->align);
 		return true;

@@ -29,6 +29,7 @@ typedef enum ctfw_ref_mode {
 typedef struct ctfw_node ctfw_node;
 struct ctfw_node {
 	const tk_field_class *cls;
+	tk_type_kind kind;      /* cls->kind, kept here for the per-event walk */
 	const char *name;       /* TSDL member/option name (escaped), or NULL */
 	unsigned align;         /* bits */
 	bool skip;              /* packet context: replaced by the writer's own field */

@@ -212,6 +212,7 @@ static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
 				    "ctf writer: field classes nested deeper than %d", CTFW_MAX_DEPTH);
 	node->cls = cls;
+	node->kind = cls->kind;
 	if (model_name) {
 		node->name = ctfw_tsdl_name(s, model_name);
 		if (!node->name)
