@@ -80,7 +80,6 @@ struct tk_perf_file {
 	bool id_pos_agree;     /* every attr gives the same positions */
 	uint64_t last_id;      /* one-entry cache of the id lookup */
 	tk_perf_attr *last_id_attr;
-	uint64_t trailer_types_all; /* OR of sample_type over attrs (sanity) */
 
 	/* features */
 	tk_perf_features feat;
@@ -105,11 +104,9 @@ struct tk_perf_file {
 	uint8_t deferred_bytes[16];
 	tk_perf_record deferred;
 	bool eof;
-	bool warned_no_attr, warned_unordered, warned_queue;
+	bool warned_no_attr, warned_unordered, warned_queue, warned_id_pos;
 
 	tk_perf_record cur;
-	uint8_t *pipe_hold;    /* stream input: copy of a metadata record */
-	size_t pipe_hold_cap;
 };
 
 /* ---- perf_attr.c ---- */

@@ -125,6 +125,11 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 		return first;
 	if (r->type != TK_PERF_RECORD_SAMPLE && !tk_perf_attr_flag(first, TK_PERF_ATTR_SAMPLE_ID_ALL))
 		return first;
+	if (!f->id_pos_agree && !f->warned_id_pos) {
+		/* perf refuses such files ("non matching sample_type") */
+		f->warned_id_pos = true;
+		tk_perf_warn(f, "attrs place the sample id differently; using the first attr's layout");
+	}
 	uint64_t id;
 	uint32_t n = (r->size - 8) / 8;
 	if (r->type == TK_PERF_RECORD_SAMPLE) {

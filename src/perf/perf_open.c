@@ -305,7 +305,6 @@ void tk_perf_close(tk_perf_file *f)
 	free(f->attrs);
 	free(f->raw_feats);
 	free(f->build_ids);
-	free(f->pipe_hold);
 	tk_hashmap_free(&f->id_to_attr);
 	if (f->tracing)
 		tk_perf_tracing_free(f->tracing);
