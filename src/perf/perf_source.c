@@ -35,10 +35,12 @@ static const tk_field_class c_callchain = { .kind = TK_TYPE_SEQUENCE, .semantic 
 static const tk_field_class c_string = { .kind = TK_TYPE_STRING };
 static const tk_field_class c_comm = { .kind = TK_TYPE_STRING, .semantic = TK_SEM_COMM };
 
-/* Sample members, in the order they appear in a payload. */
+/* perf's own order (data-convert-bt.c add_generic_types) first, so the
+ * layout matches `perf data convert --to-ctf`; perf_addr and perf_cpu
+ * (which perf keeps elsewhere) come last. */
 enum {
-	M_IP, M_TID, M_PID, M_ID, M_STREAM_ID, M_PERIOD, M_ADDR, M_CPU, M_WEIGHT, M_DATA_SRC,
-	M_TRANSACTION, M_CALLCHAIN_SIZE, M_CALLCHAIN, M_COUNT
+	M_IP, M_TID, M_PID, M_ID, M_STREAM_ID, M_PERIOD, M_WEIGHT, M_DATA_SRC, M_TRANSACTION,
+	M_CALLCHAIN_SIZE, M_CALLCHAIN, M_ADDR, M_CPU, M_COUNT
 };
 
 static const tk_member sample_members[M_COUNT] = {
