@@ -197,9 +197,7 @@ static size_t compare_files(const char *a, const char *b, bool same_order)
 		assert_int_equal(x->sample_type, y->sample_type);
 		assert_int_equal(x->flags, y->flags);
 		assert_int_equal(x->n_ids, y->n_ids);
-		/* (names of pipe files depend on the reader's EVENT_UPDATE/ID_INDEX
-		 * handling at the time they are read; compare file-mode ones) */
-		if (!tk_perf_get_header(fa)->pipe_mode && strcmp(x->name, y->name) != 0)
+		if (strcmp(x->name, y->name) != 0)
 			fail_msg("%s -> %s: attr %zu named '%s' then '%s'", a, b, i, x->name, y->name);
 	}
 	/* every feature carried over (build ids of pipe files become one) */
