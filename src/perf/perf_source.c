@@ -53,8 +53,8 @@ static const tk_member sample_members[M_COUNT] = {
 	[M_ADDR] = { "perf_addr", &c_addr },
 	[M_CPU] = { "perf_cpu", &c_cpu },
 	[M_WEIGHT] = { "perf_weight", &c_u64 },
-	[M_DATA_SRC] = { "perf_data_src", &c_hex },
-	[M_TRANSACTION] = { "perf_transaction", &c_hex },
+	[M_DATA_SRC] = { "perf_data_src", &c_u64 },
+	[M_TRANSACTION] = { "perf_transaction", &c_u64 },
 	[M_CALLCHAIN_SIZE] = { "perf_callchain_size", &c_u32 },
 	[M_CALLCHAIN] = { "perf_callchain", &c_callchain },
 };
