@@ -535,6 +535,43 @@ static void test_event_larger_than_packet(void **state)
 	assert_true(packets >= 3);
 }
 
+/* More streams than the writer keeps files open for: the others are
+ * reopened per packet; every stream and packet must still be complete. */
+static void test_many_streams(void **state)
+{
+	(void)state;
+	if (!have_babeltrace2())
+		skip();
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/many", tmp_root);
+	tk_sink_options opt = {.packet_size = 512};
+	tk_sink *sink;
+	tk_error err;
+	assert_int_equal(tk_ctf_sink_open(dir, &trace_info, &opt, &sink, &err), TK_OK);
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	gen g;
+	const unsigned n_streams = 300, per_stream = 40;
+	for (unsigned i = 0; i < n_streams * per_stream; i++) {
+		make_event(&g, 2 * (uint64_t)i, w, 0, true); /* an "ints" event */
+		g.ev.cpu = (int32_t)(i % n_streams);
+		g.ev.time_ns = g.ev.time_raw = 1000000000ull + i;
+		assert_int_equal(tk_sink_write(sink, &g.ev, &err), TK_OK);
+	}
+	tk_writer_abort(w);
+	assert_int_equal(tk_sink_close(sink, &err), TK_OK);
+	assert_true(check_indexes_n(dir, n_streams) >= 2 * n_streams); /* several packets each */
+	int status;
+	char *got = run_babeltrace2(dir, &status);
+	assert_int_equal(status, 0);
+	size_t lines = 0;
+	for (const char *p = got; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, n_streams * per_stream);
+	assert_non_null(strstr(got, "{ cpu_id = 299 }"));
+	free(got);
+}
+
 /* ---- atomic output ---------------------------------------------------- */
 
 static bool exists(const char *p)
@@ -723,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_big_endian_packetized),
 		cmocka_unit_test(test_roundtrip_default_packets),
 		cmocka_unit_test(test_event_larger_than_packet),
+		cmocka_unit_test(test_many_streams),
 		cmocka_unit_test(test_abort_leaves_nothing),
 		cmocka_unit_test(test_bad_value_fails_and_leaves_nothing),
 		cmocka_unit_test(test_sequence_length_mismatch),

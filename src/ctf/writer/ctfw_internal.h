@@ -129,6 +129,7 @@ typedef struct ctfw_sink {
 	ctfw_stream **streams;
 	size_t n_streams, cap_streams;
 	ctfw_stream *last_stream;
+	size_t n_open_streams; /* streams holding their files open */
 	bool need_ns_clock; /* a stream class uses the writer's own 1 GHz clock */
 	size_t n_alias_classes; /* stream classes planned from values, not the model */
 	bool failed;

@@ -27,6 +27,7 @@
 #define CTFW_MAX_PC_EXTRA ((size_t)1024 * 1024)
 #define CTFW_INDEX_MAGIC 0xC1F1DCC1u
 #define CTFW_INDEX_ENTRY 72 /* 9 big-endian u64 */
+#define CTFW_MAX_OPEN_STREAMS 200 /* streams whose two files stay open */
 
 static tk_status write_fd(int fd, const void *p, size_t n, const ctfw_stream *st, tk_error *err)
 {
@@ -159,6 +160,18 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 	tk_status rc = write_fd(st->idx_fd, hdr, sizeof hdr, st, err);
 	if (rc != TK_OK)
 		return rc;
+	/* Past a number of streams, files are opened per packet instead, so
+	 * that traces with very many streams stay under the fd limit. */
+	if (s->n_open_streams >= CTFW_MAX_OPEN_STREAMS) {
+		if (close(st->fd) != 0 || close(st->idx_fd) != 0) {
+			st->fd = st->idx_fd = -1;
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
+					    strerror(errno));
+		}
+		st->fd = st->idx_fd = -1;
+	} else {
+		s->n_open_streams++;
+	}
 	s->last_stream = st;
 	*out = st;
 	return TK_OK;
@@ -241,9 +254,22 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk
 	ctfw_bits_put(&b, content, 64, 8);
 	b.pos = st->lay.packet_size;
 	ctfw_bits_put(&b, psize, 64, 8);
-	tk_status rc = write_fd(st->fd, st->buf, bytes, st, err);
-	if (rc != TK_OK)
-		return rc;
+	int fd = st->fd, idx_fd = st->idx_fd;
+	bool transient = fd < 0;
+	if (transient) {
+		char idx_name[sizeof st->file_name + 16];
+		snprintf(idx_name, sizeof idx_name, "index/%s.idx", st->file_name);
+		fd = openat(s->dir_fd, st->file_name, O_WRONLY | O_APPEND | O_CLOEXEC);
+		idx_fd = fd < 0 ? -1 : openat(s->dir_fd, idx_name, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (idx_fd < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot reopen stream %s: %s", st->file_name,
+					    strerror(e));
+		}
+	}
+	tk_status rc = write_fd(fd, st->buf, bytes, st, err);
 	uint8_t ent[CTFW_INDEX_ENTRY];
 	const uint64_t vals[9] = {st->file_off,
 				  psize,
@@ -256,7 +282,15 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk
 				  st->seq};
 	for (int i = 0; i < 9; i++)
 		tk_store_u64(ent + 8 * i, vals[i], tk_host_is_le());
-	rc = write_fd(st->idx_fd, ent, sizeof ent, st, err);
+	if (rc == TK_OK)
+		rc = write_fd(idx_fd, ent, sizeof ent, st, err);
+	if (transient) {
+		bool closed = close(fd) == 0;
+		closed &= close(idx_fd) == 0;
+		if (!closed && rc == TK_OK)
+			rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
+					  strerror(errno));
+	}
 	if (rc != TK_OK)
 		return rc;
 	st->last_end = st->ts_end;
