@@ -164,11 +164,15 @@ static tk_status emit_pipe_metadata(copier *c, tk_error *err)
 		uint8_t *p = convert_feature(c, r->id, r->data, (size_t)r->size);
 		if (!p)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-		st = perfw_out_pipe_feature(&c->o, r->id, p, (size_t)r->size, err);
+		tk_error ferr;
+		tk_error_clear(&ferr);
+		st = perfw_out_pipe_feature(&c->o, r->id, p, (size_t)r->size, &ferr);
 		free(p);
 		if (st == TK_ERR_LIMIT) {
-			warn(c, err->message);
+			warn(c, ferr.message); /* too big for a record: perf drops it too */
 			st = TK_OK;
+		} else if (st != TK_OK && err) {
+			*err = ferr;
 		}
 	}
 	if (st == TK_OK && tracing)
@@ -305,10 +309,10 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 		*skip = !c->o.pipe;
 		return TK_OK;
 	case TK_PERF_RECORD_HEADER_TRACING_DATA:
-		if (c->o.pipe || !r->extra)
+		if (c->o.pipe)
 			return TK_OK;
 		*skip = true;
-		if (!c->tracing) {
+		if (!c->tracing && r->extra) {
 			c->tracing = malloc(r->extra_size ? (size_t)r->extra_size : 1);
 			if (!c->tracing)
 				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -317,15 +321,17 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 			c->tracing_size = (size_t)r->extra_size;
 		}
 		return TK_OK;
-	case TK_PERF_RECORD_HEADER_BUILD_ID:
+	case TK_PERF_RECORD_HEADER_BUILD_ID: {
 		if (c->o.pipe)
 			return TK_OK;
 		*skip = true;
-		if (grow(&c->bids, &c->bids_cap, c->bids_len + r->size, err) != TK_OK)
-			return err->status;
+		tk_status st = grow(&c->bids, &c->bids_cap, c->bids_len + r->size, err);
+		if (st != TK_OK)
+			return st;
 		memcpy(c->bids + c->bids_len, r->data, r->size);
 		c->bids_len += r->size;
 		return TK_OK;
+	}
 	case TK_PERF_RECORD_COMPRESSED:
 	case TK_PERF_RECORD_COMPRESSED2:
 		*skip = true; /* the reader hands out what they hold */
