@@ -25,7 +25,11 @@ void tk_demangler_free(tk_demangler *d)
 void tk_demangle_strip(char *s)
 {
 	size_t n = strlen(s);
-	if (strstr(s, " [clone ") || strncmp(s, "virtual thunk to ", 17) == 0 ||
+	/* libiberty without DMGL_PARAMS drops clone suffixes with the parameters */
+	char *clone = strstr(s, " [clone ");
+	if (clone)
+		*clone = '\0';
+	if (strncmp(s, "virtual thunk to ", 17) == 0 ||
 	    strncmp(s, "non-virtual thunk to ", 21) == 0 || strncmp(s, "covariant return thunk to ", 26) == 0)
 		return; /* these wrap the function: libiberty keeps them whole */
 	/* the last ')' closes the parameters; qualifiers may follow it */

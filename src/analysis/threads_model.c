@@ -53,6 +53,7 @@ const tk_map *tk_maps_find(const tk_maps *m, uint64_t addr)
 
 bool tk_maps_insert(tk_maps *m, const tk_map *map)
 {
+	m->gen++;
 	if (map->end <= map->start)
 		return true; /* empty mapping: nothing can be found in it */
 	/* first map ending after the new start (ends are sorted: no overlaps) */
@@ -154,6 +155,7 @@ static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, in
 	if (!copy)
 		return NULL;
 	d->name = copy;
+	d->name_len = strlen(copy);
 	const char *slash = strrchr(copy, '/');
 	d->short_name = slash ? slash + 1 : copy;
 	d->kind = kind;
@@ -459,6 +461,8 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	loc->sym = NULL;
 	loc->addr = ip;
 	loc->sym_off = 0;
+	loc->name = NULL;
+	loc->name_len = 0;
 	const tk_maps *maps;
 	if (cpumode == TK_CPUMODE_KERNEL)
 		maps = &t->kernel;
@@ -474,19 +478,43 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	loc->map = m;
 	loc->addr = m->identity ? ip : ip - m->start + m->pgoff;
 	tk_dso *d = m->dso;
+	tk_dso_cache_slot *slot = NULL;
+	if (d->cache) {
+		uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> 52; /* 12 bits */
+		slot = &d->cache[h & (TK_DSO_CACHE_SLOTS - 1)];
+		if (slot->addr_plus1 == loc->addr + 1) {
+			loc->sym = slot->sym;
+			loc->sym_off = slot->off;
+			loc->name = slot->name;
+			loc->name_len = slot->name_len;
+			return;
+		}
+	}
 	const tk_symtab *st = dso_symtab(t, d);
 	if (!st)
 		return;
+	if (!d->cache) {
+		/* first lookup in this image: give it a cache (once per image) */
+		d->cache = tk_arena_calloc(&t->arena, TK_DSO_CACHE_SLOTS, sizeof *d->cache);
+		if (d->cache) {
+			uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> 52;
+			slot = &d->cache[h & (TK_DSO_CACHE_SLOTS - 1)];
+		}
+	}
 	uint64_t va = loc->addr;
 	if (d->kind == TK_DSO_FILE && !tk_symtab_offset_to_vaddr(st, loc->addr, &va))
 		va = loc->addr;
-	const tk_symbol *s = d->last_sym;
-	if (!s || va < s->start || va - s->start >= s->size) {
-		s = tk_symtab_lookup(st, va, NULL);
-		if (!s)
-			return;
-		d->last_sym = s;
-	}
+	uint64_t off = 0;
+	const tk_symbol *s = tk_symtab_lookup(st, va, &off);
 	loc->sym = s;
-	loc->sym_off = va - s->start;
+	loc->sym_off = s ? off : 0;
+	loc->name = s ? tk_demangle(&t->demangler, s->name) : NULL;
+	loc->name_len = s ? strlen(loc->name) : 0;
+	if (slot) {
+		slot->addr_plus1 = loc->addr + 1;
+		slot->sym = s;
+		slot->off = loc->sym_off;
+		slot->name = loc->name;
+		slot->name_len = loc->name_len;
+	}
 }

@@ -41,15 +41,27 @@ typedef enum tk_dso_kind {
 typedef struct tk_dso {
 	const char *name;       /* as perf prints it: path, "[kernel.kallsyms]", "[ext4]" */
 	const char *short_name; /* basename (module name without brackets for modules) */
+	size_t name_len;
 	tk_dso_kind kind;
 	int pid;                /* TK_DSO_PERFMAP */
 	uint8_t build_id[TK_BUILD_ID_MAX];
 	size_t build_id_len;
 	bool tried;             /* symbols looked up once (found or not) */
 	const tk_symtab *symtab;
-	/* one-entry lookup cache: consecutive samples often hit one symbol */
-	const tk_symbol *last_sym;
+	/* address -> symbol cache (direct mapped): a profile hits the same
+	 * few thousand addresses over and over */
+	struct tk_dso_cache_slot *cache;
 } tk_dso;
+
+#define TK_DSO_CACHE_SLOTS 4096
+
+typedef struct tk_dso_cache_slot {
+	uint64_t addr_plus1; /* 0 = empty */
+	const tk_symbol *sym;
+	uint64_t off;
+	const char *name;    /* sym's name as printed (demangled) */
+	size_t name_len;
+} tk_dso_cache_slot;
 
 typedef struct tk_map {
 	uint64_t start, end; /* [start, end) */
@@ -62,6 +74,7 @@ typedef struct tk_map {
 typedef struct tk_maps {
 	tk_map *v;
 	size_t n, cap;
+	uint64_t gen; /* bumped by every insert: caches of resolved addresses key on it */
 } tk_maps;
 
 typedef struct tk_thread {
@@ -95,6 +108,8 @@ typedef struct tk_addr_loc {
 	const tk_symbol *sym;  /* NULL: no symbol */
 	uint64_t addr;         /* map-relative address (perf's al->addr) */
 	uint64_t sym_off;      /* offset into sym */
+	const char *name;      /* sym's name as perf prints it (demangled); NULL without sym */
+	size_t name_len;
 } tk_addr_loc;
 
 /* cache_opt may be NULL (defaults: ~/.debug, /proc/kallsyms, /tmp). */

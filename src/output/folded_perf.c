@@ -74,9 +74,9 @@ static void key_char(folder *fo, char c)
 }
 
 /* One frame as stackcollapse-perf's tidy_generic leaves it. */
-static void key_func(folder *fo, tk_threads *th, const tk_addr_loc *loc)
+static void key_func(folder *fo, const tk_addr_loc *loc)
 {
-	if (loc->sym && tk_threads_sym_name(th, loc->sym)[0] == '(')
+	if (loc->name && loc->name[0] == '(')
 		return; /* the script skips such lines (it takes them for process names) */
 	key_char(fo, ';');
 	if (!loc->sym) {
@@ -93,7 +93,7 @@ static void key_func(folder *fo, tk_threads *th, const tk_addr_loc *loc)
 		key_char(fo, ']');
 		return;
 	}
-	const char *name = tk_threads_sym_name(th, loc->sym);
+	const char *name = loc->name;
 	/* cut at the first "(" that does not open "(anonymous namespace)", unless the name looks like .(...). (Java) */
 	const char *cut = NULL;
 	const char *open = strchr(name, '(');
@@ -161,11 +161,11 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
 			tk_callchain_resolve(&th, t, &s, chain);
 			for (size_t i = chain->n; i-- > 0;)
-				key_func(fo, &th, &chain->frames[i].loc);
+				key_func(fo, &chain->frames[i].loc);
 		} else if (s.sample_type & TK_PERF_SAMPLE_IP) {
 			tk_addr_loc loc;
 			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
-			key_func(fo, &th, &loc);
+			key_func(fo, &loc);
 		}
 		if (!folder_count(fo)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");

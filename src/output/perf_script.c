@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "base/arena.h"
+#include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script.h"
 
@@ -16,6 +18,20 @@ typedef struct evsel_out {
 	bool callchain; /* IP with a callchain: multi-line block */
 	const tk_perf_tp_format *fmt;
 } evsel_out;
+
+/* A rendered callchain block, reused when the same chain comes again in
+ * the same address space (same maps, unchanged since): profiles repeat
+ * their hot stacks, and copying the text beats resolving ~100 frames. */
+typedef struct chain_block {
+	const tk_maps *maps;
+	uint64_t maps_gen, kernel_gen;
+	uint64_t nr;
+	const uint8_t *ips; /* copy of the callchain, file order */
+	const char *text;
+	size_t len;
+} chain_block;
+
+#define CHAIN_CACHE_LIMIT (64u << 20) /* bytes of arena for cached blocks */
 
 typedef struct script {
 	tk_writer *w;
@@ -33,15 +49,22 @@ typedef struct script {
 	bool warned_tp;
 	tk_filter filter;
 	tk_callchain chain;
+	tk_arena chain_arena;
+	tk_hashmap chain_by_hash; /* hash (+ probe) -> index + 1 */
+	chain_block *blocks;
+	size_t n_blocks, cap_blocks;
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
 
 static void put_pad_left(tk_writer *w, const char *s, size_t n, unsigned width)
 {
-	if (n < width)
-		tk_put_spaces(w, (unsigned)(width - n));
-	tk_put_mem(w, s, n);
+	size_t pad = n < width ? width - n : 0;
+	if (!tk_writer_reserve(w, pad + n))
+		return;
+	memset(w->buf + w->pos, ' ', pad);
+	memcpy(w->buf + w->pos + pad, s, n);
+	w->pos += pad + n;
 }
 
 /* "%16" PRIx64 */
@@ -59,19 +82,41 @@ static void put_hex16(tk_writer *w, uint64_t v)
 /* "%<width>d" */
 static void put_int_pad(tk_writer *w, int64_t v, unsigned width) { tk_put_i64_pad(w, v, width); }
 
+/* "sym+0xoff (dso)" or "[unknown] (dso)": one reservation, memcpy only */
 static void put_sym_dso(script *s, const tk_addr_loc *loc)
 {
+	(void)s;
 	tk_writer *w = s->w;
-	if (loc->sym) {
-		tk_put_str(w, tk_threads_sym_name(&s->threads, loc->sym));
-		tk_put_str(w, "+0x");
-		tk_put_hex(w, loc->sym_off);
+	const char *dso = loc->map ? loc->map->dso->name : "[unknown]";
+	size_t dso_len = loc->map ? loc->map->dso->name_len : 9;
+	size_t name_len = loc->name ? loc->name_len : 9;
+	if (!tk_writer_reserve(w, name_len + dso_len + 24))
+		return;
+	char *p = w->buf + w->pos;
+	if (loc->name) {
+		memcpy(p, loc->name, name_len);
+		p += name_len;
+		memcpy(p, "+0x", 3);
+		p += 3;
+		char hex[16];
+		size_t n = 0;
+		uint64_t v = loc->sym_off;
+		do {
+			hex[15 - n++] = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		memcpy(p, hex + 16 - n, n);
+		p += n;
 	} else {
-		tk_put_str(w, "[unknown]");
+		memcpy(p, "[unknown]", 9);
+		p += 9;
 	}
-	tk_put_str(w, " (");
-	tk_put_str(w, tk_addr_loc_dso_name(loc));
-	tk_put_char(w, ')');
+	*p++ = ' ';
+	*p++ = '(';
+	memcpy(p, dso, dso_len);
+	p += dso_len;
+	*p++ = ')';
+	w->pos = (size_t)(p - w->buf);
 }
 
 /* ---- per-event field selection ---- */
@@ -180,6 +225,85 @@ static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *
 	return TK_OK;
 }
 
+static uint64_t chain_hash(const tk_perf_sample *smp, const tk_maps *maps)
+{
+	uint64_t h = (uint64_t)(uintptr_t)maps * 0x9e3779b97f4a7c15ull ^ smp->callchain_nr;
+	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+		uint64_t v;
+		memcpy(&v, smp->callchain + i * 8, 8);
+		h = (h ^ v) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static bool block_matches(const chain_block *b, const tk_perf_sample *smp, const tk_maps *maps,
+			  const tk_maps *kernel)
+{
+	return b->maps == maps && b->maps_gen == (maps ? maps->gen : 0) && b->kernel_gen == kernel->gen &&
+	       b->nr == smp->callchain_nr && memcmp(b->ips, smp->callchain, (size_t)smp->callchain_nr * 8) == 0;
+}
+
+/* The callchain lines of a sample: from the cache, or resolved, written,
+ * and remembered. */
+static void put_callchain(script *s, const tk_thread *th, const tk_perf_sample *smp)
+{
+	tk_writer *w = s->w;
+	const tk_maps *maps = th ? th->maps : NULL;
+	uint64_t h = chain_hash(smp, maps);
+	uint64_t key = h;
+	for (;; key++) {
+		uint64_t *idx = tk_hashmap_get(&s->chain_by_hash, key);
+		if (!idx)
+			break;
+		const chain_block *b = &s->blocks[*idx - 1];
+		if (block_matches(b, smp, maps, &s->threads.kernel)) {
+			tk_put_mem(w, b->text, b->len);
+			return;
+		}
+	}
+	tk_callchain_resolve(&s->threads, th, smp, &s->chain);
+	size_t need = 0;
+	for (size_t i = 0; i < s->chain.n; i++) {
+		const tk_addr_loc *loc = &s->chain.frames[i].loc;
+		need += 64 + (loc->name ? loc->name_len : 9) + (loc->map ? loc->map->dso->name_len : 9);
+	}
+	bool contiguous = tk_writer_reserve(w, need);
+	size_t start = w->pos;
+	for (size_t i = 0; i < s->chain.n; i++) {
+		const tk_callchain_frame *fr = &s->chain.frames[i];
+		tk_put_char(w, '\t');
+		put_hex16(w, fr->loc.map ? fr->loc.addr : fr->ip);
+		tk_put_char(w, ' ');
+		put_sym_dso(s, &fr->loc);
+		tk_put_char(w, '\n');
+	}
+	/* remember it when the text is still in the buffer (no flush happened) */
+	if (!contiguous || w->pos < start || s->chain_arena.total > CHAIN_CACHE_LIMIT)
+		return;
+	if (s->n_blocks == s->cap_blocks) {
+		size_t cap = s->cap_blocks ? s->cap_blocks * 2 : 1024;
+		chain_block *nb = realloc(s->blocks, cap * sizeof *nb);
+		if (!nb)
+			return;
+		s->blocks = nb;
+		s->cap_blocks = cap;
+	}
+	size_t len = w->pos - start;
+	char *text = tk_arena_alloc(&s->chain_arena, len);
+	uint8_t *ips = tk_arena_alloc(&s->chain_arena, (size_t)smp->callchain_nr * 8 + 1);
+	if (!text || !ips)
+		return;
+	memcpy(text, w->buf + start, len);
+	memcpy(ips, smp->callchain, (size_t)smp->callchain_nr * 8);
+	if (!tk_hashmap_put(&s->chain_by_hash, key, s->n_blocks + 1))
+		return;
+	s->blocks[s->n_blocks++] = (chain_block){
+		.maps = maps, .maps_gen = maps ? maps->gen : 0, .kernel_gen = s->threads.kernel.gen,
+		.nr = smp->callchain_nr, .ips = ips, .text = text, .len = len,
+	};
+}
+
 static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *err)
 {
 	tk_perf_sample smp;
@@ -230,16 +354,8 @@ static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *er
 	if (o->ip) {
 		unsigned cpumode = rec->misc & 7u;
 		if (o->callchain) {
-			tk_callchain_resolve(&s->threads, th, &smp, &s->chain);
 			tk_put_char(w, '\n');
-			for (size_t i = 0; i < s->chain.n; i++) {
-				const tk_callchain_frame *fr = &s->chain.frames[i];
-				tk_put_char(w, '\t');
-				put_hex16(w, fr->loc.map ? fr->loc.addr : fr->ip);
-				tk_put_char(w, ' ');
-				put_sym_dso(s, &fr->loc);
-				tk_put_char(w, '\n');
-			}
+			put_callchain(s, th, &smp);
 		} else {
 			tk_addr_loc loc;
 			tk_threads_resolve(&s->threads, th, cpumode, smp.ip, &loc);
@@ -292,6 +408,8 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 		tk_threads_free(&s.threads);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
+	tk_arena_init(&s.chain_arena, 1u << 20);
+	tk_hashmap_init(&s.chain_by_hash);
 	s.tp_cap = 64 * 1024;
 	s.tp_buf = malloc(s.tp_cap);
 	if (!s.tp_buf) {
@@ -317,6 +435,9 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 out:
 	free(s.tp_buf);
 	free(s.outs);
+	free(s.blocks);
+	tk_hashmap_free(&s.chain_by_hash);
+	tk_arena_free(&s.chain_arena);
 	tk_threads_free(&s.threads);
 	tk_perf_close(s.f);
 	return st;

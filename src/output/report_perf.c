@@ -99,7 +99,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		if (s.sample_type & TK_PERF_SAMPLE_IP)
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
-		const char *sym = loc.sym ? tk_threads_sym_name(th, loc.sym) : NULL;
+		const char *sym = loc.name;
 		uint64_t weight = (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
 		uint64_t sym_start = loc.sym ? s.ip - loc.sym_off : s.ip;
 		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
