@@ -1,6 +1,6 @@
 #!/bin/sh
 # CTF speed: tracekit against babeltrace2 on the same traces, one run each
-# (best of 3 CPU times: user + sys; max RSS).
+# (CPU time user + sys, best of alternating runs; max RSS).
 #   decode: `tracekit stats`                  vs `babeltrace2 -c sink.utils.dummy`
 #   print:  `tracekit print --format babeltrace` vs `babeltrace2` (outputs must be identical)
 # Traces (made in WORKDIR, default /tmp/tk-ctf-bench, reused when present):
@@ -58,33 +58,39 @@ make_ust() {
 	return 0
 }
 
-# best of 3: "cpu_seconds max_rss_kb"
-measure() {
-	best=
-	for i in 1 2 3; do
-		/usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$@" >"$work/out.txt" 2>/dev/null
-		t=$(awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time.txt")
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
-			best=$t
-		fi
-	done
-	echo "$best"
+# one timed run: "cpu_seconds max_rss_kb" (user + sys)
+timed() {
+	/usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$@" >"$work/out.txt" 2>/dev/null
+	awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time.txt"
 }
 
+# keeps the smaller CPU time of two "cpu rss" pairs
+min_of() {
+	if [ -z "$1" ]; then echo "$2"; return; fi
+	awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); print (y[1] < x[1] ? b : a) }'
+}
+
+# The machine is shared: runs of both tools alternate (5 rounds) and the
+# best CPU time of each is kept, so a load burst does not favour either.
 bench() {
 	name=$1 trace=$2
 	n=$("$TK" stats "$trace" | awk '/^events:/ { print $2 }')
-	bt_dec=$(measure babeltrace2 -c sink.utils.dummy "$trace")
-	tk_dec=$(measure "$TK" stats "$trace")
-	bt_pr=$(measure babeltrace2 "$trace")
-	cp "$work/out.txt" "$work/bt.txt"
-	tk_pr=$(measure "$TK" print --format babeltrace "$trace")
+	bt_dec= tk_dec= bt_pr= tk_pr=
+	for round in 1 2 3 4 5; do
+		bt_dec=$(min_of "$bt_dec" "$(timed babeltrace2 -c sink.utils.dummy "$trace")")
+		tk_dec=$(min_of "$tk_dec" "$(timed "$TK" stats "$trace")")
+	done
+	for round in 1 2 3; do
+		bt_pr=$(min_of "$bt_pr" "$(timed babeltrace2 "$trace")")
+		cp "$work/out.txt" "$work/bt.txt"
+		tk_pr=$(min_of "$tk_pr" "$(timed "$TK" print --format babeltrace "$trace")")
+	done
 	same=identical
 	cmp -s "$work/out.txt" "$work/bt.txt" || same=DIFFERENT
 	awk -v name="$name" -v n="$n" -v btd="$bt_dec" -v tkd="$tk_dec" -v btp="$bt_pr" -v tkp="$tk_pr" -v same="$same" 'BEGIN {
 		split(btd, a, " "); split(tkd, b, " "); split(btp, c, " "); split(tkp, d, " ");
-		printf "%-6s %9d events | decode: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f | print: babeltrace2 %6.2f s, tracekit %6.2f s, x%.1f, output %s\n",
-			name, n, a[1], a[2], b[1], b[2], a[1] / (b[1] > 0 ? b[1] : 0.01), c[1], d[1], c[1] / (d[1] > 0 ? d[1] : 0.01), same }'
+		printf "%-6s %9d events | decode: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f | print: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f, output %s\n",
+			name, n, a[1], a[2], b[1], b[2], a[1] / (b[1] > 0 ? b[1] : 0.01), c[1], c[2], d[1], d[2], c[1] / (d[1] > 0 ? d[1] : 0.01), same }'
 }
 
 make_dmesg && bench dmesg "$work/dmesg-ctf/dmesg.txt"
