@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "convert/pipeline.h"
+#include "analysis/perf_to_dcpi.h"
 #include "output/folded_perf.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -152,6 +153,10 @@ int tk_cmd_convert(int argc, char **argv)
 		if (in_ops->copy(cli.inputs[0], cli.output, &cli.sink, &err) != TK_OK)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;
+	}
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_DCPI) {
+		tk_perf_dcpi_options dopt = {.events = cli.opt.events, .log = cli.opt.log, .log_user = cli.opt.log_user};
+		return tk_perf_to_dcpi(cli.inputs[0], cli.output, &dopt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
 	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_FOLDED)
 		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
