@@ -1,0 +1,212 @@
+/* The thread / map model (src/analysis/threads_model.c) on crafted
+ * COMM / FORK / MMAP records, checked against perf's machine rules, plus
+ * perf-style demangling (src/analysis/perf_demangle.c). */
+#include <stdio.h>
+
+#include "test_support.h"
+
+#include "analysis/perf_demangle.h"
+#include "analysis/threads_model.h"
+#include "perf_craft.h"
+
+static void put_str_padded(pc_buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	pc_bytes(b, s, n);
+	while (n % 8) {
+		pc_zero(b, 1);
+		n++;
+	}
+}
+
+static void rec_comm(pc_buf *b, uint32_t pid, uint32_t tid, const char *comm)
+{
+	size_t at = pc_rec_begin(b, TK_PERF_RECORD_COMM, 0);
+	pc_u32(b, pid);
+	pc_u32(b, tid);
+	put_str_padded(b, comm);
+	pc_rec_end(b, at);
+}
+
+static void rec_fork(pc_buf *b, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	size_t at = pc_rec_begin(b, TK_PERF_RECORD_FORK, 0);
+	pc_u32(b, pid);
+	pc_u32(b, ppid);
+	pc_u32(b, tid);
+	pc_u32(b, ptid);
+	pc_u64(b, 1);
+	pc_rec_end(b, at);
+}
+
+static void rec_mmap(pc_buf *b, uint16_t misc, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		     const char *file)
+{
+	size_t at = pc_rec_begin(b, TK_PERF_RECORD_MMAP, misc);
+	pc_u32(b, pid);
+	pc_u32(b, pid);
+	pc_u64(b, start);
+	pc_u64(b, len);
+	pc_u64(b, pgoff);
+	put_str_padded(b, file);
+	pc_rec_end(b, at);
+}
+
+/* Feeds every record of the crafted pipe file to the model. */
+static void feed(tk_threads *t, pc_buf *b)
+{
+	tk_perf_file *f;
+	tk_error err;
+	assert_int_equal(tk_perf_open_memory(b->p, b->n, "threads", NULL, &f, &err), TK_OK);
+	const tk_perf_record *r;
+	tk_status st;
+	while ((st = tk_perf_next(f, &r, &err)) == TK_OK)
+		assert_int_equal(tk_threads_process(t, f, r, &err), TK_OK);
+	assert_int_equal(st, TK_END);
+	t->features = NULL; /* owned by f */
+	tk_perf_close(f);
+}
+
+static void begin(pc_buf *b)
+{
+	memset(b, 0, sizeof *b);
+	pc_pipe_header(b);
+	pc_attr a = {.type = TK_PERF_TYPE_SOFTWARE, .sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID};
+	pc_header_attr(b, &a, 128, NULL, 0);
+}
+
+static void test_fork_comm_and_maps(void **state)
+{
+	(void)state;
+	pc_buf b;
+	begin(&b);
+	rec_comm(&b, 100, 100, "parent");
+	rec_mmap(&b, 2, 100, 0x1000, 0x1000, 0, "/nonexistent/a.so");
+	rec_fork(&b, 200, 100, 200, 100);                          /* new process: maps cloned */
+	rec_fork(&b, 100, 100, 101, 100);                          /* thread: maps shared */
+	rec_mmap(&b, 2, 100, 0x1800, 0x100, 0x40, "/nonexistent/b.so"); /* splits a.so */
+	rec_mmap(&b, 2, 100, 0x9000, 0x1000, 0, "//anon");
+	rec_mmap(&b, 1, (uint32_t)-1, 0xffffffff81000000ull, 0x1000000, 0xffffffff81000000ull,
+		 "[kernel.kallsyms]_text");
+	tk_threads t;
+	tk_symcache_options so = {.kallsyms = "/nonexistent/kallsyms", .perf_map_dir = "/nonexistent"};
+	assert_true(tk_threads_init(&t, &so));
+	feed(&t, &b);
+
+	tk_thread *parent = tk_threads_findnew(&t, 100, 100);
+	tk_thread *child = tk_threads_findnew(&t, 200, 200);
+	tk_thread *thread = tk_threads_findnew(&t, 100, 101);
+	assert_string_equal(parent->comm, "parent");
+	assert_string_equal(child->comm, "parent"); /* copied at fork */
+	assert_string_equal(thread->comm, "parent");
+	assert_ptr_equal(thread->maps, parent->maps);
+	assert_ptr_not_equal(child->maps, parent->maps);
+	/* a.so was split around b.so in the parent only */
+	assert_int_equal(parent->maps->n, 4);
+	assert_int_equal(child->maps->n, 1);
+
+	tk_addr_loc loc;
+	tk_threads_resolve(&t, parent, TK_CPUMODE_USER, 0x1810, &loc);
+	assert_non_null(loc.map);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/b.so");
+	assert_int_equal(loc.addr, 0x50); /* 0x1810 - 0x1800 + pgoff 0x40 */
+	tk_threads_resolve(&t, parent, TK_CPUMODE_USER, 0x1c00, &loc);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/a.so");
+	assert_int_equal(loc.addr, 0xc00); /* the tail keeps a.so's file offsets */
+	assert_null(loc.sym);
+	tk_threads_resolve(&t, child, TK_CPUMODE_USER, 0x1810, &loc);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/a.so");
+	/* anonymous executable memory is named like perf's JIT maps */
+	tk_threads_resolve(&t, thread, TK_CPUMODE_USER, 0x9010, &loc);
+	assert_string_equal(loc.map->dso->name, "/tmp/perf-100.map");
+	assert_int_equal(loc.addr, 0x9010);
+	/* kernel addresses go through the kernel maps, user ones do not */
+	tk_threads_resolve(&t, parent, TK_CPUMODE_KERNEL, 0xffffffff81000010ull, &loc);
+	assert_string_equal(loc.map->dso->name, "[kernel.kallsyms]");
+	tk_threads_resolve(&t, parent, TK_CPUMODE_USER, 0xffffffff81000010ull, &loc);
+	assert_null(loc.map);
+	/* unknown threads: perf's ":tid"; the idle thread is swapper */
+	assert_string_equal(tk_threads_findnew(&t, 300, 301)->comm, ":301");
+	assert_string_equal(tk_threads_findnew(&t, 0, 0)->comm, "swapper");
+	tk_threads_free(&t);
+	free(b.p);
+}
+
+static void test_fork_replaces_thread(void **state)
+{
+	(void)state;
+	pc_buf b;
+	begin(&b);
+	rec_comm(&b, 500, 500, "old");
+	rec_comm(&b, 400, 400, "new-parent");
+	rec_fork(&b, 500, 400, 500, 400); /* tid 500 reused by a new child */
+	tk_threads t;
+	tk_symcache_options so = {.kallsyms = "/nonexistent/kallsyms"};
+	assert_true(tk_threads_init(&t, &so));
+	feed(&t, &b);
+	assert_string_equal(tk_threads_findnew(&t, 500, 500)->comm, "new-parent");
+	tk_threads_free(&t);
+	free(b.p);
+}
+
+static void test_maps_overlap(void **state)
+{
+	(void)state;
+	tk_maps m = {0};
+	tk_map a = {.start = 0x1000, .end = 0x5000, .pgoff = 0x100};
+	tk_map c = {.start = 0x2000, .end = 0x6000, .pgoff = 0};
+	assert_true(tk_maps_insert(&m, &a));
+	assert_true(tk_maps_insert(&m, &c)); /* trims a to [0x1000, 0x2000) */
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.v[0].end, 0x2000);
+	assert_int_equal(m.v[0].pgoff, 0x100);
+	assert_ptr_equal(tk_maps_find(&m, 0x5fff), &m.v[1]);
+	assert_null(tk_maps_find(&m, 0x6000));
+	assert_null(tk_maps_find(&m, 0xfff));
+	tk_map whole = {.start = 0, .end = 0x10000};
+	assert_true(tk_maps_insert(&m, &whole)); /* swallows both */
+	assert_int_equal(m.n, 1);
+	free(m.v);
+}
+
+static void check_strip(const char *in, const char *want)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", in);
+	tk_demangle_strip(buf);
+	assert_string_equal(buf, want);
+}
+
+static void test_demangle_strip(void **state)
+{
+	(void)state;
+	check_strip("fuzzer::Fuzzer::RunOne(unsigned char const*, unsigned long, bool)", "fuzzer::Fuzzer::RunOne");
+	check_strip("hash_table<a, false, b>::expand()", "hash_table<a, false, b>::expand");
+	check_strip("void std::sort<int*>(int*, int*)", "std::sort<int*>");
+	check_strip("foo::bar() const", "foo::bar");
+	check_strip("__asan::AsanInitInternal() [clone .part.0]", "__asan::AsanInitInternal");
+	check_strip("(anonymous namespace)::sha1(char*)", "(anonymous namespace)::sha1");
+	check_strip("virtual thunk to std::basic_istringstream<char>::~basic_istringstream()",
+		    "virtual thunk to std::basic_istringstream<char>::~basic_istringstream()");
+	check_strip("plain_c_name", "plain_c_name");
+	tk_demangler d;
+	tk_demangler_init(&d);
+	assert_string_equal(tk_demangle(&d, "main"), "main");
+	const char *n = tk_demangle(&d, "_ZN6fuzzer6Fuzzer7RunOneEPKhmbPNS_9InputInfoEbPb");
+	/* without a C++ runtime the name stays as it is */
+	assert_true(strcmp(n, "fuzzer::Fuzzer::RunOne") == 0 ||
+		    strcmp(n, "_ZN6fuzzer6Fuzzer7RunOneEPKhmbPNS_9InputInfoEbPb") == 0);
+	assert_string_equal(tk_demangle(&d, "_ZN3foo3barEv@plt"), d.cxa_demangle ? "foo::bar@plt" : "_ZN3foo3barEv@plt");
+	tk_demangler_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fork_comm_and_maps),
+		cmocka_unit_test(test_fork_replaces_thread),
+		cmocka_unit_test(test_maps_overlap),
+		cmocka_unit_test(test_demangle_strip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
