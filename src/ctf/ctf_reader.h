@@ -50,6 +50,8 @@ struct ctf_trace {
 	size_t n_streams;
 };
 
+enum { CTF_WARN_OVERFLOW, CTF_WARN_BACKWARDS, CTF_WARN_OUTSIDE };
+
 struct ctf_stream {
 	ctf_trace *trace;
 	char **files;   /* several with LTTng tracefile rotation */
@@ -83,6 +85,9 @@ struct ctf_stream {
 	bool ended;
 	bool failed;
 	bool uuid_warned;
+	unsigned warned;     /* CTF_WARN_* bits already reported */
+	bool has_last_ns;
+	int64_t last_ns;
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets, n_skipped;

@@ -194,6 +194,21 @@ static bool packet_before_begin(const ctf_stream *s)
 	return end_ns < r->begin_ns;
 }
 
+/* Real traces break rules: each kind of leniency is reported once per stream. */
+static void warn_once(ctf_stream *s, unsigned kind, uint64_t off, const char *what)
+{
+	if (s->warned & (1u << kind))
+		return;
+	s->warned |= 1u << kind;
+	const ctf_trace_class *tc = s->trace->tc;
+	if (!tc->log)
+		return;
+	char msg[768];
+	snprintf(msg, sizeof msg, "%s: offset 0x%llx: %s (reported once per stream)", s->files[s->cur_file],
+		 (unsigned long long)off, what);
+	tc->log(tc->log_user, 0, msg);
+}
+
 /* Memory stays flat on big traces: pages of packets already read are
  * dropped from the mapping (the file stays in the page cache). */
 static void release_consumed(ctf_stream *s)
@@ -334,12 +349,26 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	if (sc->clock >= 0) {
 		ev->has_clock = true;
 		ev->clock_raw = d->clock;
-		if (!ctf_clock_ns(&s->trace->tc->clocks[sc->clock], d->clock, &ev->ns)) {
-			st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
-					  "clock value %llu cannot be converted to ns from origin (overflow)",
-					  (unsigned long long)d->clock);
-			goto failed;
+		const ctf_clock *clk = &s->trace->tc->clocks[sc->clock];
+		if (__builtin_expect(!ctf_clock_ns(clk, d->clock, &ev->ns), 0)) {
+			/* babeltrace2 gives up on the trace here; we keep the event
+			 * with its time counted from the clock's own zero */
+			ctf_clock bare = *clk;
+			bare.offset_s = 0;
+			bare.offset_cycles = 0;
+			if (!ctf_clock_ns(&bare, d->clock, &ev->ns))
+				ev->ns = INT64_MAX;
+			warn_once(s, CTF_WARN_OVERFLOW, ev_off,
+				  "clock value plus the clock offset overflows 64-bit ns; times of this stream ignore the offset");
 		}
+		if (__builtin_expect(s->has_last_ns && ev->ns < s->last_ns, 0))
+			warn_once(s, CTF_WARN_BACKWARDS, ev_off,
+				  "event timestamps go backwards; events are kept in stream order");
+		if (__builtin_expect((s->cur_begin != UINT64_MAX && d->clock < s->cur_begin) ||
+				     (s->cur_end != UINT64_MAX && d->clock > s->cur_end), 0))
+			warn_once(s, CTF_WARN_OUTSIDE, ev_off, "event time outside its packet's time range");
+		s->last_ns = ev->ns;
+		s->has_last_ns = true;
 	}
 	s->has_event = true;
 	s->n_events++;

@@ -230,6 +230,33 @@ static void test_compact_header_wraps(void **state)
 	ctf_reader_close(r);
 }
 
+static void test_backwards_time_is_warned_once(void **state)
+{
+	(void)state;
+	/* full 8-bit timestamps (no wrap rule): 10, 5, 3 go backwards twice */
+	static const char tsdl[] =
+		"trace { major = 1; minor = 8; byte_order = le; };\n"
+		"clock { name = c; };\n"
+		"stream { event.header := struct { integer { size = 64; align = 8; map = clock.c.value; } timestamp; }; };\n"
+		"event { name = e; };\n";
+	uint8_t bytes[24];
+	memset(bytes, 0, sizeof bytes);
+	bytes[0] = 10;
+	bytes[8] = 5;
+	bytes[16] = 3;
+	ctf_reader *r;
+	tk_error err;
+	n_warnings = 0;
+	assert_int_equal(ctf_reader_open_memory(tsdl, strlen(tsdl), bytes, sizeof bytes, count_log, NULL, &r, &err), TK_OK);
+	const ctf_event_out *ev;
+	int n = 0;
+	while (ctf_reader_next(r, &ev, &err) == TK_OK)
+		n++;
+	assert_int_equal(n, 3);
+	assert_int_equal(n_warnings, 1);
+	ctf_reader_close(r);
+}
+
 static void test_truncated_event_offset(void **state)
 {
 	(void)state;
@@ -337,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_bitfields_both_orders),
 		cmocka_unit_test(test_dynamic_scopes),
 		cmocka_unit_test(test_compact_header_wraps),
+		cmocka_unit_test(test_backwards_time_is_warned_once),
 		cmocka_unit_test(test_truncated_event_offset),
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_packetized_metadata),
