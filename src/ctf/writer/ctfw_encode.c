@@ -66,6 +66,32 @@ static bool encode_struct(ctfw_bits *b, const ctfw_node *n, const tk_value *v, c
 		const tk_value *item = &items[i];
 		if (k->skip)
 			continue;
+		if (k->int_bytes && (b->pos & 7) == 0 && (!item->cls || item->cls == k->cls) &&
+		    b->pos + k->int_bytes * 8u <= b->cap_bits) {
+			/* The common field: a byte-aligned integer, stored in place. */
+			uint8_t *p = b->buf + (b->pos >> 3);
+			bool swap = b->big_endian == tk_host_is_le();
+			uint64_t x = item->v.u;
+			switch (k->int_bytes) {
+			case 8:
+				tk_store_u64(p, x, swap);
+				break;
+			case 4:
+				tk_store_u32(p, (uint32_t)x, swap);
+				break;
+			case 2:
+				tk_store_u16(p, (uint16_t)x, swap);
+				break;
+			case 1:
+				*p = (uint8_t)x;
+				break;
+			default:
+				ctfw_bits_put_slow(b, x, k->int_bytes * 8u);
+				continue;
+			}
+			b->pos += k->int_bytes * 8u;
+			continue;
+		}
 		tk_type_kind kind = k->kind;
 		if (kind == TK_TYPE_SEQUENCE || kind == TK_TYPE_BYTES) {
 			uint64_t len = kind == TK_TYPE_BYTES ? item->v.str.len : item->v.list.n;

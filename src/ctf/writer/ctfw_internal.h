@@ -30,6 +30,7 @@ typedef struct ctfw_node ctfw_node;
 struct ctfw_node {
 	const tk_field_class *cls;
 	tk_type_kind kind;      /* cls->kind, kept here for the per-event walk */
+	uint8_t int_bytes;      /* byte-aligned whole-byte integer: its size, else 0 */
 	const char *name;       /* TSDL member/option name (escaped), or NULL */
 	unsigned align;         /* bits */
 	bool skip;              /* packet context: replaced by the writer's own field */
@@ -129,6 +130,8 @@ typedef struct ctfw_sink {
 	ctfw_stream **streams;
 	size_t n_streams, cap_streams;
 	ctfw_stream *last_stream;
+	const tk_event_class *last_cls; /* one-entry cache of the class lookups */
+	ctfw_event_class *last_ec;
 	size_t n_open_streams; /* streams holding their files open */
 	bool need_ns_clock; /* a stream class uses the writer's own 1 GHz clock */
 	size_t n_alias_classes; /* stream classes planned from values, not the model */
@@ -148,6 +151,9 @@ tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_str
 			       ctfw_event_class **out, tk_error *err);
 tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first, ctfw_stream_class **out,
 				tk_error *err);
+/* Do the event's packet and stream event context values have the classes
+ * this stream class was planned for? */
+bool ctfw_stream_class_fits(const ctfw_stream_class *sc, const tk_event *ev);
 /* TSDL name for a model name: a leading '_' or a TSDL keyword gets one more
  * '_' (babeltrace2 strips one); other characters than [A-Za-z0-9_] become '_'. */
 const char *ctfw_tsdl_name(ctfw_sink *s, const char *name);

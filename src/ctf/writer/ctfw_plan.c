@@ -225,6 +225,7 @@ static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *
 					    "ctf writer: integer field '%s' has %u bits", model_name ? model_name : "?",
 					    cls->bits);
 		node->align = cls->bits % 8 == 0 ? 8 : 1;
+		node->int_bytes = cls->bits % 8 == 0 ? (uint8_t)(cls->bits / 8) : 0;
 		return TK_OK;
 	case TK_TYPE_FLOAT:
 		if (cls->bits != 32 && cls->bits != 64)
@@ -350,7 +351,7 @@ static const tk_field_class *value_class(const tk_value *v, const tk_field_class
 
 /* Do the event's packet and stream event context values have the classes
  * this stream class was planned for? */
-static bool stream_class_fits(const ctfw_stream_class *sc, const tk_event *ev)
+bool ctfw_stream_class_fits(const ctfw_stream_class *sc, const tk_event *ev)
 {
 	return value_class(ev->packet_context, sc->pc_cls) == sc->pc_cls &&
 	       value_class(ev->stream_context, sc->sec_cls) == sc->sec_cls;
@@ -398,7 +399,7 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 				tk_error *err)
 {
 	for (size_t i = 0; i < s->n_scs; i++)
-		if (s->scs[i]->model_id == id && (!first || stream_class_fits(s->scs[i], first))) {
+		if (s->scs[i]->model_id == id && (!first || ctfw_stream_class_fits(s->scs[i], first))) {
 			*out = s->scs[i];
 			return TK_OK;
 		}
@@ -442,7 +443,7 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		st = use_clock(s, sc, clock, first, err);
 		if (st != TK_OK)
 			return st;
-		if (first && !stream_class_fits(sc, first))
+		if (first && !ctfw_stream_class_fits(sc, first))
 			taken = true; /* the declared classes do not fit: plan from the values */
 	}
 	if (taken) {

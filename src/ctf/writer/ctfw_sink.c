@@ -95,9 +95,18 @@ static tk_status ctfw_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 	ctfw_stream *st;
 	/* The stream class first: its first event decides whether it has a
 	 * clock and a cpu_id. */
-	tk_status rc = ctfw_stream_class_get(s, ev->cls->stream_class_id, ev, &sc, err);
-	if (rc == TK_OK)
-		rc = ctfw_event_class_get(s, ev->cls, sc, &ec, err);
+	tk_status rc = TK_OK;
+	if (ev->cls == s->last_cls && ctfw_stream_class_fits(s->last_ec->sc, ev)) {
+		ec = s->last_ec; /* the usual case: the same class as the last event */
+	} else {
+		rc = ctfw_stream_class_get(s, ev->cls->stream_class_id, ev, &sc, err);
+		if (rc == TK_OK)
+			rc = ctfw_event_class_get(s, ev->cls, sc, &ec, err);
+		if (rc == TK_OK) {
+			s->last_cls = ev->cls;
+			s->last_ec = ec;
+		}
+	}
 	if (rc == TK_OK)
 		rc = ctfw_stream_get(s, ec->sc, ev, &st, err);
 	if (rc == TK_OK)
