@@ -20,4 +20,11 @@
  * traces (multi-domain LTTng sessions, session rotation chunks). */
 tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
 
+/* Seek: before the first tk_source_next(), skips whole packets that end
+ * before begin_ns (ns from the clock origin, as tk_event.time_ns) without
+ * decoding their events. Events of the first packet kept may still be
+ * earlier: filter them by time. TK_ERR_USAGE when src is not a CTF source
+ * or reading has started. */
+tk_status tk_ctf_source_seek(tk_source *src, uint64_t begin_ns, tk_error *err);
+
 #endif

@@ -110,3 +110,15 @@ tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_so
 	*out = &s->base;
 	return TK_OK;
 }
+
+tk_status tk_ctf_source_seek(tk_source *src, uint64_t begin_ns, tk_error *err)
+{
+	if (!src || src->ops != &ctf_source_ops)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "seek: not a CTF source");
+	ctf_source *s = (ctf_source *)src;
+	if (s->reader->started)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "seek: reading has already started");
+	s->reader->has_begin = true;
+	s->reader->begin_ns = begin_ns > INT64_MAX ? INT64_MAX : (int64_t)begin_ns;
+	return TK_OK;
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/writer.h"
+#include "tracekit/tracekit.h"
 #include "ctf/ctf_meta.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
@@ -257,6 +258,37 @@ static void test_backwards_time_is_warned_once(void **state)
 	ctf_reader_close(r);
 }
 
+static void test_source_seek_skips_packets(void **state)
+{
+	(void)state;
+	const char *dir = tk_test_data("ctf/babeltrace/packet-seq-num/no-lost");
+	tk_open_options opt;
+	memset(&opt, 0, sizeof opt);
+	tk_error err;
+	tk_source *src;
+	assert_int_equal(tk_ctf_source_open(dir, &opt, &src, &err), TK_OK);
+	const tk_event *ev;
+	uint64_t all = 0, last = 0, first = 0;
+	while (tk_source_next(src, &ev, &err) == TK_OK) {
+		if (!all++)
+			first = ev->time_ns;
+		last = ev->time_ns;
+	}
+	tk_source_close(src);
+	assert_int_equal(all, 3); /* one event per packet */
+	/* from the last event's time: only the last packet(s) are decoded */
+	assert_int_equal(tk_ctf_source_open(dir, &opt, &src, &err), TK_OK);
+	assert_int_equal(tk_ctf_source_seek(src, last, &err), TK_OK);
+	uint64_t n = 0;
+	while (tk_source_next(src, &ev, &err) == TK_OK) {
+		assert_true(ev->time_ns > first);
+		n++;
+	}
+	assert_int_equal(n, 1); /* the first two packets end before it */
+	assert_int_equal(tk_ctf_source_seek(src, 0, &err), TK_ERR_USAGE);
+	tk_source_close(src);
+}
+
 static void test_truncated_event_offset(void **state)
 {
 	(void)state;
@@ -365,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_dynamic_scopes),
 		cmocka_unit_test(test_compact_header_wraps),
 		cmocka_unit_test(test_backwards_time_is_warned_once),
+		cmocka_unit_test(test_source_seek_skips_packets),
 		cmocka_unit_test(test_truncated_event_offset),
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_packetized_metadata),
