@@ -209,7 +209,7 @@ static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_va
 	/* bound the length by what the packet can hold before allocating */
 	uint64_t remain = d->limit_bits - d->pos;
 	uint64_t minb = fc->elem->min_bits;
-	if ((minb && n > remain / minb) || (!minb && n > ((uint64_t)1 << 24)))
+	if ((minb && n > remain / minb) || (!minb && n > ((uint64_t)1 << 16)))
 		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
 				    "cannot decode %s: array length %llu does not fit in the packet", d->what,
 				    (unsigned long long)n);
