@@ -55,8 +55,8 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
-			       tk_error *err)
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, bool by_period,
+			       tk_perf_profile *out, tk_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tk_perf_open_options po = {0};
@@ -100,8 +100,8 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
-		uint64_t weight = (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
-		uint64_t sym_start = loc.sym ? s.ip - loc.sym_off : s.ip;
+		uint64_t weight = by_period && (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
+		uint64_t sym_start = loc.sym ? loc.sym->start : s.ip; /* image address: one row per symbol, whatever the process */
 		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -110,6 +110,105 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 	if (st == TK_END)
 		st = TK_OK;
 	tk_perf_close(f);
+	if (st != TK_OK)
+		tk_perf_profile_free(out);
+	return st;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A 40- or 32-digit image id is the build id (as perf -> DCPI writes it). */
+static size_t image_build_id(const char *image, uint8_t id[TK_BUILD_ID_MAX])
+{
+	size_t n = strlen(image);
+	if (n != 40 && n != 32)
+		return 0;
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hexval(image[2 * i]), lo = hexval(image[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return 0;
+		id[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return n / 2;
+}
+
+tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
+			       tk_error *err)
+{
+	memset(out, 0, sizeof *out);
+	tk_threads *th = calloc(1, sizeof *th);
+	if (!th || !tk_threads_init(th, NULL)) {
+		if (th)
+			tk_threads_free(th);
+		free(th);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	out->priv = th;
+	char **paths = NULL;
+	size_t n = 0;
+	tk_status st = tk_dcpi_db_list(path, &paths, &n, err);
+	for (size_t k = 0; k < n && st == TK_OK; k++) {
+		tk_dcpi_profile *p;
+		if ((st = tk_dcpi_open(paths[k], &p, err)) != TK_OK)
+			break;
+		const tk_dcpi_header *h = tk_dcpi_profile_header(p);
+		if (events && !tk_filter_name_matches(events, h->event)) {
+			tk_dcpi_close(p);
+			continue;
+		}
+		tk_profile_agg *a = agg_for(out, key, h->event);
+		if (!a) {
+			tk_dcpi_close(p);
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			break;
+		}
+		size_t ai = 0;
+		while (out->aggs[ai] != a)
+			ai++;
+		const char *image = h->path ? h->path : h->image;
+		const tk_symtab *syms = NULL;
+		if (h->path && h->path[0] == '[' && strcmp(h->path, "[unknown]") != 0 && strcmp(h->path, "[vdso]") != 0)
+			syms = tk_symcache_kernel(th->symbols); /* kernel and modules: kallsyms addresses */
+		else if (h->path) {
+			uint8_t id[TK_BUILD_ID_MAX];
+			size_t id_len = image_build_id(h->image, id);
+			char vdso[4096];
+			const char *file = h->path;
+			if (strcmp(h->path, "[vdso]") == 0 && id_len) {
+				/* perf's cache keeps the recorded vdso image by build id */
+				const char *home = getenv("HOME");
+				snprintf(vdso, sizeof vdso, "%s/.debug/[vdso]/%s/vdso", home ? home : "", h->image);
+				file = vdso;
+			}
+			syms = tk_symcache_image(th->symbols, file, id_len ? id : NULL, id_len);
+		}
+		uint64_t cursor = 0;
+		tk_dcpi_chunk c;
+		while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
+			uint64_t base = h->tstart + c.offset;
+			for (uint32_t i = 0; i < c.n && st == TK_OK; i++) {
+				uint32_t v = tk_dcpi_chunk_count(&c, i);
+				if (!v)
+					continue;
+				uint64_t addr = base + i, off = 0;
+				const tk_symbol *sym = syms ? tk_symtab_lookup(syms, addr, &off) : NULL;
+				const char *name = sym ? tk_demangle(&th->demangler, sym->name) : NULL;
+				out->samples[ai] += v;
+				if (!tk_profile_agg_add(a, image, name, sym ? sym->start : addr, addr, v))
+					st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			}
+		}
+		if (st == TK_END)
+			st = TK_OK;
+		tk_dcpi_close(p);
+	}
+	tk_dcpi_db_free_list(paths, n);
 	if (st != TK_OK)
 		tk_perf_profile_free(out);
 	return st;
@@ -203,7 +302,7 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "unknown sort key '%s' (symbol, image, address)", opt->sort);
 	tk_perf_profile p;
-	tk_status st = tk_perf_profile_load(path, key, opt ? opt->events : NULL, &p, err);
+	tk_status st = tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, &p, err);
 	if (st != TK_OK)
 		return st;
 	if (p.n == 0) {

@@ -18,8 +18,8 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 /* "symbol"/"sym" (default, NULL), "image"/"dso", "address"/"addr". */
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key);
 
-/* Samples per symbol of one perf.data, per event (for diff). tables[i]
- * holds event names[i]; everything stays valid until
+/* Samples per symbol of one perf.data, per event (for diff). aggs[i]
+ * holds events[i], samples[i] its number of samples; everything stays valid until
  * tk_perf_profile_free(). */
 typedef struct tk_perf_profile {
 	char **events;
@@ -29,7 +29,13 @@ typedef struct tk_perf_profile {
 	void *priv; /* the thread model that owns the symbol names */
 } tk_perf_profile;
 
-tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
+/* by_period: weigh samples by their period (perf report), else count them. */
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, bool by_period,
+			       tk_perf_profile *out, tk_error *err);
+/* The same from a DCPI profile or database (counts, not periods), symbols
+ * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
+ * "[module]" images). */
+tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
 			       tk_error *err);
 void tk_perf_profile_free(tk_perf_profile *p);
 

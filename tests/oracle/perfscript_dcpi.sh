@@ -3,7 +3,8 @@
 # per (image, event) under DB/<epoch>/<host>/ whose counts add up to the
 # number of samples (`perf script -F tid` lines); the workload's profile has
 # its build id as image id and its path line; the database reads back
-# (`tracekit report DB`, `tracekit print DB`). Recordings made here.
+# (`tracekit report DB`, `tracekit print DB`) and `tracekit diff X.data DB`
+# shows no delta for any symbol. Recordings made here.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
 if ! command -v perf >/dev/null; then echo "SKIP: perf is not installed"; exit 77; fi
@@ -36,6 +37,10 @@ check() {
   local bid; bid=$(readelf -n "$work/workload" | awk '/Build ID/ {print $3}')
   if [ -z "$prof" ] || ! grep -aq "^image $bid\$" "$prof"; then
     echo "FAIL $name: no workload profile with image $bid"; failed=$((failed+1))
+  fi
+  # the database attributes every sample to the same symbol as the perf.data
+  if ! "$TK" diff "$data" "$db" >"$work/$name.diff" 2>&1 || grep -Eq '[+-][0-9.]*[1-9][0-9.]*%' "$work/$name.diff"; then
+    echo "FAIL $name: diff perf.data vs its DCPI database is not zero"; grep -E '[+-][0-9.]*[1-9][0-9.]*%' "$work/$name.diff" | head -5; failed=$((failed+1))
   fi
   if ! "$TK" report "$db" >"$work/$name.report" 2>&1 || ! grep -q hash_loop "$work/$name.report"; then
     echo "FAIL $name: report on the database"; head -5 "$work/$name.report"; failed=$((failed+1))

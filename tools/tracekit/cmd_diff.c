@@ -159,6 +159,15 @@ int tk_cmd_diff(int argc, char **argv)
 	}
 	tk_perf_profile p[2];
 	memset(p, 0, sizeof p);
+	/* perf.data against perf.data: periods, as perf diff weighs; against
+	 * a DCPI profile (counts of samples): sample counts on both sides */
+	bool any_dcpi = false;
+	for (int k = 0; k < 2; k++) {
+		tk_error e;
+		const tk_format_ops *o;
+		if (tk_cli_format_of(&cli, cli.inputs[k], &o, &e) == TK_OK && o->format == TK_FORMAT_DCPI)
+			any_dcpi = true;
+	}
 	for (int k = 0; k < 2; k++) {
 		tk_error err;
 		tk_error_clear(&err);
@@ -167,13 +176,16 @@ int tk_cmd_diff(int argc, char **argv)
 			rc = tk_cli_fail(&err, cli.inputs[k]);
 			break;
 		}
-		if (ops->format != TK_FORMAT_PERF) {
-			tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "diff reads perf.data profiles (%s given)",
-				     ops->name);
-			rc = tk_cli_fail(&err, cli.inputs[k]);
-			break;
-		}
-		if (tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL, cli.opt.events, &p[k], &err) != TK_OK) {
+		tk_status st;
+		if (ops->format == TK_FORMAT_PERF)
+			st = tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL, cli.opt.events, !any_dcpi, &p[k],
+						  &err);
+		else if (ops->format == TK_FORMAT_DCPI)
+			st = tk_dcpi_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL, cli.opt.events, &p[k], &err);
+		else
+			st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					  "diff reads perf.data and DCPI profiles (%s given)", ops->name);
+		if (st != TK_OK) {
 			rc = tk_cli_fail(&err, cli.inputs[k]);
 			break;
 		}
