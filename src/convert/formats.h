@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/writer.h"
+#include "model/filter.h"
 #include "tracekit/tracekit.h"
 
 /* What the CLI asks of a format, beyond the model: print styles, filters. */
@@ -28,6 +29,10 @@ typedef struct tk_cli_options {
 	tk_log_fn log;         /* warnings to the CLI */
 	void *log_user;
 } tk_cli_options;
+
+/* The event filter the options describe (time range, event globs, pid,
+ * tid, cpu): one place builds it for every command and renderer. */
+tk_filter tk_cli_filter(const tk_cli_options *opt);
 
 typedef struct tk_format_ops {
 	tk_format format;

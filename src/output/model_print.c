@@ -262,11 +262,7 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 		.log = opt->log,
 		.log_user = opt->log_user,
 	};
-	tk_filter filter = {
-		.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
-		.end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
-		.cpu = opt->cpu,
-	};
+	tk_filter filter = tk_cli_filter(opt);
 	bool json = strcmp(opt->style, "json") == 0;
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, err);

@@ -544,9 +544,7 @@ tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_w
 		.w = w,
 		.json = json,
 		.all = opt->all_records,
-		.filter = {.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
-			   .end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
-			   .cpu = opt->cpu},
+		.filter = tk_cli_filter(opt),
 	};
 	tk_status st = tk_perf_open(path, &po, &p.f, err);
 	if (st != TK_OK)

@@ -98,10 +98,7 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	tk_pipeline_options po = {
-		.filter = {.has_begin = cli->opt.has_begin, .has_end = cli->opt.has_end,
-			   .begin_ns = cli->opt.begin_ns, .end_ns = cli->opt.end_ns,
-			   .events = cli->opt.events, .pid = cli->opt.pid, .tid = cli->opt.tid,
-			   .cpu = cli->opt.cpu},
+		.filter = tk_cli_filter(&cli->opt),
 		.limit = cli->opt.limit,
 		.progress = cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
 		.total_bytes = input_bytes(cli),
