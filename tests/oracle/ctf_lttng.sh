@@ -51,8 +51,26 @@ if ! cmp -s "$tmp/bt.out" "$tmp/tk.out"; then
 	diff "$tmp/bt.out" "$tmp/tk.out" | head -10
 	exit 1
 fi
+# --begin / --end (seconds.ns from the clock origin for both tools) around
+# the middle event: same lines as babeltrace2's
+t=$("$TK" print --format json --limit $(( $(wc -l <"$tmp/bt.out") / 2 )) "$tmp/trace" | tail -1 |
+	sed -n 's/.*"time":\([0-9]*\).*/\1/p')
+at=
+if [ -n "$t" ]; then
+	at=$((t / 1000000000)).$(printf '%09d' $((t % 1000000000)))
+	for opt in begin end; do
+		babeltrace2 --$opt="$at" "$tmp/trace" >"$tmp/bt.$opt" 2>/dev/null
+		"$TK" print --format babeltrace --$opt "$at" "$tmp/trace" >"$tmp/tk.$opt" 2>"$tmp/tk.err" || {
+			echo "FAIL: --$opt $at: tracekit exited with an error"; cat "$tmp/tk.err"; exit 1; }
+		if ! cmp -s "$tmp/bt.$opt" "$tmp/tk.$opt"; then
+			echo "FAIL: --$opt $at differs from babeltrace2"
+			diff "$tmp/bt.$opt" "$tmp/tk.$opt" | head -5
+			exit 1
+		fi
+	done
+fi
 # the decode-only path sees the same number of events
 n=$(wc -l <"$tmp/bt.out")
 "$TK" stats "$tmp/trace" >"$tmp/stats" 2>&1 || { echo "FAIL: stats"; cat "$tmp/stats"; exit 1; }
 grep -q "^events: $n\$" "$tmp/stats" || { echo "FAIL: stats does not count $n events"; cat "$tmp/stats"; exit 1; }
-echo "ctf_lttng: $n events identical to babeltrace2"
+echo "ctf_lttng: $n events identical to babeltrace2${at:+, also with --begin/--end $at}"
