@@ -172,7 +172,6 @@ typedef struct ctf_trace_class {
 	size_t n_clocks;
 	ctf_stream_class **streams;
 	size_t n_streams;
-	/* events declared before their stream, with no stream_id */
 	tk_log_fn log;
 	void *log_user;
 	char *text; /* TSDL text (NUL-terminated), owned */

@@ -380,9 +380,7 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 		if (!is_int(fc->ref.target))
 			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
 					    "metadata: sequence length '%s' is not an integer", fc->path);
-		if (fc->ref.target->is_signed && r->tc->log) {
-			/* babeltrace2 refuses signed lengths; we accept non-negative values */
-		}
+		/* signed lengths are accepted; a negative value fails at decode time */
 		/* fall through */
 	case CTF_FC_ARRAY:
 		return resolve_tree(r, (ctf_fc *)fc->elem, depth + 1);
