@@ -89,6 +89,7 @@ typedef struct ctfw_stream {
 	uint8_t *buf;          /* current packet */
 	size_t cap;            /* bytes */
 	size_t limit;          /* bytes the current packet may use (the bound, or more for one big event) */
+	bool oversize;         /* limit raised past the bound for one event */
 	uint64_t file_off;     /* bytes written to the data file */
 	uint64_t seq;          /* packet_seq_num of the current packet */
 	uint64_t n_packets;    /* written so far */

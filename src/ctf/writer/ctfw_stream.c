@@ -28,6 +28,8 @@
 #define CTFW_INDEX_MAGIC 0xC1F1DCC1u
 #define CTFW_INDEX_ENTRY 72 /* 9 big-endian u64 */
 #define CTFW_MAX_OPEN_STREAMS 200 /* streams whose two files stay open */
+#define CTFW_MEMORY_BUDGET ((size_t)64 * 1024 * 1024) /* packet buffers of all streams */
+#define CTFW_MIN_SHARE ((size_t)64 * 1024)
 
 static tk_status write_fd(int fd, const void *p, size_t n, const ctfw_stream *st, tk_error *err)
 {
@@ -66,6 +68,18 @@ static void compute_layout(ctfw_stream *st)
 		p += 32;
 	}
 	l->extra = p;
+}
+
+/* The size packets may reach: the packet size option, lowered when there
+ * are so many streams that their buffers together would pass the memory
+ * budget (packet_size is a bound, not a fixed size). */
+static size_t packet_limit(const ctfw_sink *s)
+{
+	size_t n = s->n_streams ? s->n_streams : 1;
+	size_t share = CTFW_MEMORY_BUDGET / n;
+	if (share < CTFW_MIN_SHARE)
+		share = CTFW_MIN_SHARE;
+	return share < s->packet_size ? share : s->packet_size;
 }
 
 static bool grow_buf(ctfw_stream *st, size_t want)
@@ -138,7 +152,7 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	s->n_streams++;
 
-	st->limit = s->packet_size;
+	st->limit = packet_limit(s);
 	size_t cap = s->packet_size < CTFW_INITIAL_BUF ? s->packet_size : CTFW_INITIAL_BUF;
 	if (!grow_buf(st, cap))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
@@ -299,7 +313,8 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk
 	st->n_packets++;
 	st->packet_open = false;
 	st->n_events = 0;
-	st->limit = s->packet_size; /* a packet grown for one big event was the exception */
+	st->limit = packet_limit(s); /* a packet grown for one big event was the exception */
+	st->oversize = false;
 	return TK_OK;
 }
 
@@ -372,6 +387,7 @@ static tk_status make_room(const ctfw_sink *s, ctfw_stream *st, tk_error *err, b
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "ctf writer: an event does not fit a %zu-byte packet",
 				    hard);
 	st->limit = st->limit * 2 < hard ? st->limit * 2 : hard;
+	st->oversize = true;
 	if (st->cap < st->limit && !grow_buf(st, st->limit))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	return TK_OK;
@@ -472,7 +488,7 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 				st->ts_end = t;
 			st->prev_ts = t;
 			/* A packet grown past the bound holds that one event only. */
-			if (st->limit > s->packet_size)
+			if (st->oversize)
 				return close_packet(s, st, false, err);
 			return TK_OK;
 		}
