@@ -440,7 +440,8 @@ static tk_status sink_write(tk_sink *base, const tk_event *ev, tk_error *err)
 	memset(r.p + r.len, 0, raw_size - r.len);
 	uint32_t size = SAMPLE_HEAD + 4 + raw_size;
 	tk_store_u32(p, TK_PERF_RECORD_SAMPLE, sw);
-	tk_store_u16(p + 4, 1 /* PERF_RECORD_MISC_KERNEL */, sw);
+	/* user mode: no kernel map is needed to report these samples */
+	tk_store_u16(p + 4, 2 /* PERF_RECORD_MISC_USER */, sw);
 	tk_store_u16(p + 6, (uint16_t)size, sw);
 	put_trailer(s, p + 8, ev, (uint32_t)pid, (uint32_t)tid, time, c->id, cpu);
 	tk_store_u64(p + 40, 1, sw); /* period */
