@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/bytes.h"
 #include "ctf/ctf_reader.h"
 #include "ctf/ctf_stream.h"
 
@@ -167,6 +168,7 @@ static void stream_free(ctf_stream *s)
 {
 	if (!s)
 		return;
+	free(s->index);
 	tk_input_close(s->in);
 	free_list(s->files, s->n_files);
 	free(s->name);
@@ -187,6 +189,58 @@ static void trace_free(ctf_trace *t)
 	free(t->dir);
 	free(t->name);
 	free(t);
+}
+
+/* Reads dir/index/NAME.idx (LTTng): big-endian header (magic 0xC1F1DCC1,
+ * major, minor, entry size), then one entry per packet. An index that does
+ * not fit the data file is ignored: the packet scan needs none. */
+static void load_index(ctf_stream *s, const char *dir, const char *name)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/index/%s.idx", dir, name) >= sizeof path)
+		return;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	uint8_t h[16];
+	uint64_t fsize = 0;
+	is_file(s->files[0], &fsize);
+	if (fread(h, 1, 16, f) == 16 && tk_load_be32(h) == 0xC1F1DCC1u) {
+		uint32_t elen = tk_load_be32(h + 12);
+		if (elen >= 56 && elen <= 4096) {
+			uint8_t e[4096];
+			ctf_index_entry *v = NULL;
+			size_t n = 0, cap = 0;
+			bool ok = true;
+			while (fread(e, 1, elen, f) == elen) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 64;
+					ctf_index_entry *nv = realloc(v, cap * sizeof *v);
+					if (!nv) {
+						ok = false;
+						break;
+					}
+					v = nv;
+				}
+				ctf_index_entry *x = &v[n++];
+				x->offset = tk_load_be64(e);
+				x->packet_bits = tk_load_be64(e + 8);
+				x->ts_begin = tk_load_be64(e + 24);
+				x->ts_end = tk_load_be64(e + 32);
+				x->discarded = tk_load_be64(e + 40);
+				x->seq = elen >= 72 ? tk_load_be64(e + 64) : UINT64_MAX;
+				if (x->offset >= fsize || (n > 1 && x->offset <= v[n - 2].offset))
+					ok = false;
+			}
+			if (ok && n) {
+				s->index = v;
+				s->n_index = n;
+			} else {
+				free(v);
+			}
+		}
+	}
+	fclose(f);
 }
 
 typedef struct file_head {
@@ -350,6 +404,7 @@ static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name
 		tk_arena_init(&s->ev_arena, 16 * 1024);
 		s->pkt_arena.limit = s->ev_arena.limit = (size_t)1 << 30;
 		s->stream_id = t->n_streams;
+		load_index(s, dir, names[i]);
 		t->streams[t->n_streams++] = s;
 	}
 	free_list(names, nn);

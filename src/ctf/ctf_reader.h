@@ -52,6 +52,13 @@ struct ctf_trace {
 
 enum { CTF_WARN_OVERFLOW, CTF_WARN_BACKWARDS, CTF_WARN_OUTSIDE };
 
+/* One packet of an LTTng index file (index/NAME.idx). */
+typedef struct ctf_index_entry {
+	uint64_t offset;      /* bytes */
+	uint64_t packet_bits;
+	uint64_t ts_begin, ts_end, discarded, seq; /* seq = UINT64_MAX when absent */
+} ctf_index_entry;
+
 struct ctf_stream {
 	ctf_trace *trace;
 	char **files;   /* several with LTTng tracefile rotation */
@@ -77,6 +84,10 @@ struct ctf_stream {
 	/* snapshots of the previous and current packet (UINT64_MAX = none) */
 	uint64_t prev_disc, prev_seq, prev_begin, prev_end;
 	uint64_t cur_disc, cur_seq, cur_begin, cur_end;
+	/* LTTng index of a single-file stream (NULL when absent or unusable) */
+	ctf_index_entry *index;
+	size_t n_index;
+	bool seek_done;
 	/* discard reports of the packet just begun, delivered in time order */
 	ctf_discard pending[2];
 	unsigned n_pending;

@@ -59,8 +59,9 @@ static tk_status open_file(ctf_stream *s, size_t idx, tk_error *err)
 		return st;
 	s->size = tk_input_size(s->in);
 	s->data = tk_input_data(s->in);
-	s->pkt_off = 0;
-	s->released = 0;
+	if (idx > 0 || !s->seek_done || !s->index)
+		s->pkt_off = 0; /* a seek done before opening keeps its offset */
+	s->released = s->pkt_off;
 	s->in_packet = false;
 	return TK_OK;
 }
@@ -181,6 +182,34 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 	return TK_OK;
 }
 
+/* --begin with an LTTng index: jump straight to the first packet that
+ * ends at or after the start time; the previous entry stands in for the
+ * packets skipped (clock, discarded-events and sequence snapshots). */
+static void seek_with_index(ctf_stream *s)
+{
+	const ctf_reader *r = s->trace->reader;
+	if (!r || !r->has_begin || !s->n_index || s->n_files != 1 || s->trace->tc->n_streams != 1)
+		return;
+	const ctf_stream_class *sc = s->trace->tc->streams[0];
+	if (sc->clock < 0)
+		return;
+	const ctf_clock *clk = &s->trace->tc->clocks[sc->clock];
+	size_t k = 0;
+	int64_t ns;
+	while (k < s->n_index && ctf_clock_ns(clk, s->index[k].ts_end, &ns) && ns < r->begin_ns)
+		k++;
+	if (k == 0 || k >= s->n_index)
+		return; /* nothing to skip, or everything: the packet scan handles it */
+	const ctf_index_entry *prev = &s->index[k - 1];
+	s->pkt_off = s->index[k].offset;
+	s->prev_disc = sc->has_discarded ? prev->discarded : UINT64_MAX;
+	s->prev_seq = sc->has_seq_num ? prev->seq : UINT64_MAX;
+	s->prev_begin = prev->ts_begin;
+	s->prev_end = prev->ts_end;
+	ctf_decoder_set_clock(&s->dec, prev->ts_end);
+	s->n_skipped += k;
+}
+
 /* --begin: a whole packet that ends before the start time is skipped
  * without decoding its events (its end still moves the clock). */
 static bool packet_before_begin(const ctf_stream *s)
@@ -250,6 +279,10 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 		return err->status;
 	}
 	ctf_decoder *d = &s->dec;
+	if (!s->seek_done) {
+		s->seek_done = true;
+		seek_with_index(s);
+	}
 	for (;;) {
 		if (!s->in_packet) {
 			st = begin_packet(s, err);

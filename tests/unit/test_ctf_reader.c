@@ -289,6 +289,37 @@ static void test_source_seek_skips_packets(void **state)
 	tk_source_close(src);
 }
 
+/* The same seek through an LTTng index (index/stream_0.idx) keeps every
+ * event at or after the seek time. */
+static void test_source_seek_with_index(void **state)
+{
+	(void)state;
+	const char *dir = tk_test_data("ctf/babeltrace/packet-seq-num/7-lost-between-2-with-index");
+	tk_open_options opt;
+	memset(&opt, 0, sizeof opt);
+	tk_error err;
+	tk_source *src;
+	uint64_t times[64];
+	size_t all = 0;
+	const tk_event *ev;
+	assert_int_equal(tk_ctf_source_open(dir, &opt, &src, &err), TK_OK);
+	while (tk_source_next(src, &ev, &err) == TK_OK && all < 64)
+		times[all++] = ev->time_ns;
+	tk_source_close(src);
+	assert_true(all >= 2);
+	for (size_t k = 0; k < all; k++) {
+		size_t want = 0, got = 0;
+		for (size_t i = 0; i < all; i++)
+			want += times[i] >= times[k];
+		assert_int_equal(tk_ctf_source_open(dir, &opt, &src, &err), TK_OK);
+		assert_int_equal(tk_ctf_source_seek(src, times[k], &err), TK_OK);
+		while (tk_source_next(src, &ev, &err) == TK_OK)
+			got += ev->time_ns >= times[k];
+		tk_source_close(src);
+		assert_int_equal(got, want);
+	}
+}
+
 static void test_truncated_event_offset(void **state)
 {
 	(void)state;
@@ -398,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_compact_header_wraps),
 		cmocka_unit_test(test_backwards_time_is_warned_once),
 		cmocka_unit_test(test_source_seek_skips_packets),
+		cmocka_unit_test(test_source_seek_with_index),
 		cmocka_unit_test(test_truncated_event_offset),
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_packetized_metadata),
