@@ -239,6 +239,14 @@ static tk_status finish_open(tk_perf_file *f, tk_error *err)
 		pi->end = tk_input_size(pi->in);
 	}
 	tk_perf_name_attrs(f, !f->hdr.pipe_mode);
+	/* perf script falls back to file order for a file whose (first) attr
+	 * lacks sample_id_all (session.c: "No sample_id_all support, falling
+	 * back to unordered processing"); pipe mode has no attrs yet there. */
+	if (!f->hdr.pipe_mode && f->n_attrs && !tk_perf_attr_flag(f->attrs[0], TK_PERF_ATTR_SAMPLE_ID_ALL)) {
+		if (!f->opt.raw_order)
+			tk_perf_warn(f, "no sample_id_all: records keep file order, as perf does");
+		f->opt.raw_order = true;
+	}
 	return TK_OK;
 }
 

@@ -136,6 +136,29 @@ static void test_no_rounds(void **state)
 	free(pf.b.p);
 }
 
+/* perf script keeps file order for a file whose attr lacks sample_id_all. */
+static void test_no_sample_id_all(void **state)
+{
+	(void)state;
+	pc_attr a = attr;
+	a.flags = 0;
+	pc_file pf;
+	pc_file_begin(&pf, false, 64);
+	pc_file_attr(&pf, &a);
+	pc_file_data_begin(&pf);
+	sample(&pf.b, 'a', 30);
+	sample(&pf.b, 'b', 10);
+	user(&pf.b, TK_PERF_RECORD_FINISHED_ROUND);
+	sample(&pf.b, 'c', 20);
+	pc_file_data_end(&pf);
+	tk_perf_file *f;
+	tk_error err;
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "order", NULL, &f, &err), TK_OK);
+	expect(f, "abRc");
+	tk_perf_close(f);
+	free(pf.b.p);
+}
+
 /* Many records in one round: the sort must stay stable and complete. */
 static void test_big_round(void **state)
 {
@@ -173,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_file_mode),
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_no_rounds),
+		cmocka_unit_test(test_no_sample_id_all),
 		cmocka_unit_test(test_big_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
