@@ -9,6 +9,8 @@
 #include "output/folded_perf.h"
 
 #define KEY_MAX 65536
+/* distinct stacks kept in memory; a hostile file cannot make it grow past */
+#define FOLDED_MEMORY_LIMIT (1024u << 20)
 
 typedef struct stack_entry {
 	const char *key;
@@ -167,6 +169,11 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
 			key_func(fo, &loc);
 		}
+		if (fo->arena.total > FOLDED_MEMORY_LIMIT) {
+			st = tk_error_set(err, TK_ERR_LIMIT, rec->offset,
+					  "folded stacks: more than %u MiB of distinct stacks", FOLDED_MEMORY_LIMIT >> 20);
+			break;
+		}
 		if (!folder_count(fo)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");
 			break;
@@ -198,7 +205,8 @@ tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer
 	tk_hashmap_init(&fo->by_hash);
 	tk_status st = fold_all(in, opt, fo, err);
 	if (st == TK_OK) {
-		qsort(fo->v, fo->n, sizeof *fo->v, cmp_entry);
+		if (fo->n)
+			qsort(fo->v, fo->n, sizeof *fo->v, cmp_entry);
 		for (size_t i = 0; i < fo->n; i++) {
 			tk_put_mem(w, fo->v[i].key, fo->v[i].len);
 			tk_put_char(w, ' ');
