@@ -47,6 +47,7 @@ typedef struct script {
 	tk_log_fn log;
 	void *log_user;
 	bool warned_tp;
+	bool ksym_set;
 	tk_filter filter;
 	tk_callchain chain;
 	tk_arena chain_arena;
@@ -192,6 +193,19 @@ static void put_time(tk_writer *w, uint64_t t)
 	tk_put_str(w, ": ");
 }
 
+/* %pS / %ps in print fmts: perf resolves them through its kernel map
+ * (kallsyms here), so "function=tick_nohz_handler" rather than hex. */
+static const char *ksym_lookup(void *user, uint64_t addr, uint64_t *start)
+{
+	script *s = user;
+	const tk_symtab *k = tk_symcache_kernel(s->threads.symbols);
+	const tk_symbol *sym = k ? tk_symtab_lookup(k, addr, NULL) : NULL;
+	if (!sym)
+		return NULL;
+	*start = sym->start;
+	return sym->name;
+}
+
 static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *smp, const tk_perf_record *rec,
 			   tk_error *err)
 {
@@ -199,6 +213,12 @@ static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *
 		return TK_OK;
 	}
 	const tk_perf_tracing *tr = tk_perf_get_tracing(s->f);
+	if (!s->ksym_set) {
+		/* the handle is the file's; the resolver is the one mutable
+		 * setting it has, made for this use */
+		tk_perf_tracing_set_ksym_resolver((tk_perf_tracing *)tr, ksym_lookup, s);
+		s->ksym_set = true;
+	}
 	size_t len = 0;
 	tk_error e2 = {0};
 	tk_status st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu, s->tp_buf, s->tp_cap,

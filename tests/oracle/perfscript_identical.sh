@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Oracle: `tracekit print --format perf-script` is byte-identical to
 # `perf script` on recordings made here: -e cpu-clock:u, -e cpu-clock:u -g,
-# -e cpu-clock, -g, -e sched:sched_switch -a. A FlameGraph-style fold of
+# -e cpu-clock, -g, -e sched:sched_switch -a, and two timer tracepoints
+# whose print fmt names kernel functions. A FlameGraph-style fold of
 # our output (stackcollapse-perf.pl's rules, in awk) equals the fold of
 # perf's. Skipped (77, with the reason) where perf cannot record.
 set -u
@@ -67,6 +68,8 @@ check user-g -e cpu-clock:u -g -- "$work/workload"
 check kernel -e cpu-clock -- "$work/workload"
 check default-g -g -- "$work/workload"
 check sched-switch -e sched:sched_switch -a -- sleep 0.2
+# two events (name column width) whose print fmt resolves kernel functions (%ps)
+check timers -e timer:hrtimer_start -e timer:hrtimer_expire_entry -a -- sleep 0.2
 
 if [ "$checked" -eq 0 ]; then echo "SKIP: no recording could be checked"; exit 77; fi
 [ "$failed" -eq 0 ] || { echo "$failed failure(s)"; exit 1; }
