@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
-#include "base/arena.h"
-#include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script.h"
 
@@ -18,20 +16,6 @@ typedef struct evsel_out {
 	bool callchain; /* IP with a callchain: multi-line block */
 	const tk_perf_tp_format *fmt;
 } evsel_out;
-
-/* A rendered callchain block, reused when the same chain comes again in
- * the same address space (same maps, unchanged since): profiles repeat
- * their hot stacks, and copying the text beats resolving ~100 frames. */
-typedef struct chain_block {
-	const tk_maps *maps;
-	uint64_t maps_gen, kernel_gen;
-	uint64_t nr;
-	const uint8_t *ips; /* copy of the callchain, file order */
-	const char *text;
-	size_t len;
-} chain_block;
-
-#define CHAIN_CACHE_LIMIT (64u << 20) /* bytes of arena for cached blocks */
 
 typedef struct script {
 	tk_writer *w;
@@ -50,10 +34,6 @@ typedef struct script {
 	bool ksym_set;
 	tk_filter filter;
 	tk_callchain chain;
-	tk_arena chain_arena;
-	tk_hashmap chain_by_hash; /* hash (+ probe) -> index + 1 */
-	chain_block *blocks;
-	size_t n_blocks, cap_blocks;
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -245,51 +225,13 @@ static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *
 	return TK_OK;
 }
 
-static uint64_t chain_hash(const tk_perf_sample *smp, const tk_maps *maps)
-{
-	uint64_t h = (uint64_t)(uintptr_t)maps * 0x9e3779b97f4a7c15ull ^ smp->callchain_nr;
-	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
-		uint64_t v;
-		memcpy(&v, smp->callchain + i * 8, 8);
-		h = (h ^ v) * 0x100000001b3ull;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
-static bool block_matches(const chain_block *b, const tk_perf_sample *smp, const tk_maps *maps,
-			  const tk_maps *kernel)
-{
-	return b->maps == maps && b->maps_gen == (maps ? maps->gen : 0) && b->kernel_gen == kernel->gen &&
-	       b->nr == smp->callchain_nr && memcmp(b->ips, smp->callchain, (size_t)smp->callchain_nr * 8) == 0;
-}
-
-/* The callchain lines of a sample: from the cache, or resolved, written,
- * and remembered. */
+/* The callchain lines of a sample, callee first. (A cache of rendered
+ * blocks keyed on the chain was tried: no faster than resolving through
+ * the per-image address caches, so it is gone.) */
 static void put_callchain(script *s, const tk_thread *th, const tk_perf_sample *smp)
 {
 	tk_writer *w = s->w;
-	const tk_maps *maps = th ? th->maps : NULL;
-	uint64_t h = chain_hash(smp, maps);
-	uint64_t key = h;
-	for (;; key++) {
-		uint64_t *idx = tk_hashmap_get(&s->chain_by_hash, key);
-		if (!idx)
-			break;
-		const chain_block *b = &s->blocks[*idx - 1];
-		if (block_matches(b, smp, maps, &s->threads.kernel)) {
-			tk_put_mem(w, b->text, b->len);
-			return;
-		}
-	}
 	tk_callchain_resolve(&s->threads, th, smp, &s->chain);
-	size_t need = 0;
-	for (size_t i = 0; i < s->chain.n; i++) {
-		const tk_addr_loc *loc = &s->chain.frames[i].loc;
-		need += 64 + (loc->name ? loc->name_len : 9) + (loc->map ? loc->map->dso->name_len : 9);
-	}
-	bool contiguous = tk_writer_reserve(w, need);
-	size_t start = w->pos;
 	for (size_t i = 0; i < s->chain.n; i++) {
 		const tk_callchain_frame *fr = &s->chain.frames[i];
 		tk_put_char(w, '\t');
@@ -298,30 +240,6 @@ static void put_callchain(script *s, const tk_thread *th, const tk_perf_sample *
 		put_sym_dso(s, &fr->loc);
 		tk_put_char(w, '\n');
 	}
-	/* remember it when the text is still in the buffer (no flush happened) */
-	if (!contiguous || w->pos < start || s->chain_arena.total > CHAIN_CACHE_LIMIT)
-		return;
-	if (s->n_blocks == s->cap_blocks) {
-		size_t cap = s->cap_blocks ? s->cap_blocks * 2 : 1024;
-		chain_block *nb = realloc(s->blocks, cap * sizeof *nb);
-		if (!nb)
-			return;
-		s->blocks = nb;
-		s->cap_blocks = cap;
-	}
-	size_t len = w->pos - start;
-	char *text = tk_arena_alloc(&s->chain_arena, len);
-	uint8_t *ips = tk_arena_alloc(&s->chain_arena, (size_t)smp->callchain_nr * 8 + 1);
-	if (!text || !ips)
-		return;
-	memcpy(text, w->buf + start, len);
-	memcpy(ips, smp->callchain, (size_t)smp->callchain_nr * 8);
-	if (!tk_hashmap_put(&s->chain_by_hash, key, s->n_blocks + 1))
-		return;
-	s->blocks[s->n_blocks++] = (chain_block){
-		.maps = maps, .maps_gen = maps ? maps->gen : 0, .kernel_gen = s->threads.kernel.gen,
-		.nr = smp->callchain_nr, .ips = ips, .text = text, .len = len,
-	};
 }
 
 static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *err)
@@ -428,8 +346,6 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 		tk_threads_free(&s.threads);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
-	tk_arena_init(&s.chain_arena, 1u << 20);
-	tk_hashmap_init(&s.chain_by_hash);
 	s.tp_cap = 64 * 1024;
 	s.tp_buf = malloc(s.tp_cap);
 	if (!s.tp_buf) {
@@ -455,9 +371,6 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 out:
 	free(s.tp_buf);
 	free(s.outs);
-	free(s.blocks);
-	tk_hashmap_free(&s.chain_by_hash);
-	tk_arena_free(&s.chain_arena);
 	tk_threads_free(&s.threads);
 	tk_perf_close(s.f);
 	return st;
