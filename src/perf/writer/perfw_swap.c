@@ -516,9 +516,17 @@ bool perfw_swap_record(uint8_t *rec, size_t size, const tk_perf_attr *attr, uint
 	sw_u16(&hs);
 	sw_u16(&hs);
 
+	/* only kernel types whose body is known have a trailer we may swap:
+	 * anything else is left whole, whatever attr the reader guessed */
+	if (type == 0 || type > TK_PERF_RECORD_CALLCHAIN_DEFERRED) {
+		if (type >= TK_PERF_RECORD_HEADER_ATTR) {
+			sw us = { rec, size, 8, foreign, true };
+			return swap_user_body(&us, type, nr_cpus_avail) && us.ok;
+		}
+		return false;
+	}
 	size_t body_end = size;
-	if (type < TK_PERF_RECORD_HEADER_ATTR && type != TK_PERF_RECORD_SAMPLE && attr &&
-	    tk_perf_attr_flag(attr, TK_PERF_ATTR_SAMPLE_ID_ALL)) {
+	if (type != TK_PERF_RECORD_SAMPLE && attr && tk_perf_attr_flag(attr, TK_PERF_ATTR_SAMPLE_ID_ALL)) {
 		size_t tsize = 8 * (size_t)__builtin_popcountll(attr->sample_type & TRAILER_BITS);
 		if (tsize <= size - 8) {
 			body_end = size - tsize;
@@ -535,10 +543,8 @@ bool perfw_swap_record(uint8_t *rec, size_t size, const tk_perf_attr *attr, uint
 		}
 		swap_sample(&s, attr);
 		known = true;
-	} else if (type < TK_PERF_RECORD_HEADER_ATTR) {
-		known = swap_kernel_body(&s, type, misc);
 	} else {
-		known = swap_user_body(&s, type, nr_cpus_avail);
+		known = swap_kernel_body(&s, type, misc);
 	}
 	return known && s.ok;
 }
