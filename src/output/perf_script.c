@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script.h"
 
@@ -34,6 +35,9 @@ typedef struct script {
 	bool ksym_set;
 	tk_filter filter;
 	tk_callchain chain;
+	tk_hashmap attr_of_id; /* sample id -> attr index + 1 (PERF_SAMPLE_READ) */
+	size_t attrs_mapped;
+	tk_hashmap last_value; /* sample id -> last counter value */
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -135,7 +139,19 @@ static evsel_out *out_for(script *s, const tk_perf_attr *a)
 	evsel_out *o = &s->outs[a->index];
 	if (o->ready)
 		return o;
+	/* perf decides the fields per event type, from the first event of
+	 * that type (perf_session__find_first_evtype), and drops a default
+	 * field that event does not sample. PERIOD is not checked: without it
+	 * the attr's fixed period is printed. */
 	uint64_t st = a->sample_type;
+	size_t n_attrs = tk_perf_attr_count(s->f);
+	for (size_t i = 0; i < n_attrs; i++) {
+		const tk_perf_attr *first = tk_perf_attr_at(s->f, i);
+		if (first->type == a->type) {
+			st = first->sample_type;
+			break;
+		}
+	}
 	o->ready = true;
 	o->comm = true;
 	o->tid = (st & TK_PERF_SAMPLE_TID) != 0;
@@ -148,7 +164,7 @@ static evsel_out *out_for(script *s, const tk_perf_attr *a)
 		/* a tracepoint with a callchain gets ip, sym and dso too */
 		o->ip = has_callchain(a) && (st & TK_PERF_SAMPLE_IP);
 	} else {
-		o->period = (st & TK_PERF_SAMPLE_PERIOD) != 0;
+		o->period = true;
 		o->ip = (st & TK_PERF_SAMPLE_IP) != 0;
 	}
 	o->callchain = o->ip && has_callchain(a) && s->use_callchain;
@@ -242,23 +258,18 @@ static void put_callchain(script *s, const tk_thread *th, const tk_perf_sample *
 	}
 }
 
-static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *err)
+static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_sample *sp,
+			   const tk_perf_attr *a, uint64_t period, tk_error *err)
 {
-	tk_perf_sample smp;
-	tk_status st = tk_perf_parse_sample(s->f, rec, &smp, err);
-	if (st != TK_OK)
-		return st;
-	const tk_perf_attr *a = rec->attr;
-	if (!a)
-		return TK_OK;
+	tk_status st;
 	if (!s->decided_callchain)
 		decide_callchain(s);
 	evsel_out *o = out_for(s, a);
 	if (!o)
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-	bool has_tid = (smp.sample_type & TK_PERF_SAMPLE_TID) != 0;
-	tk_thread *th = tk_threads_findnew(&s->threads, has_tid ? (int32_t)smp.pid : -1,
-					   has_tid ? (int32_t)smp.tid : -1);
+	bool has_tid = (sp->sample_type & TK_PERF_SAMPLE_TID) != 0;
+	tk_thread *th = tk_threads_findnew(&s->threads, has_tid ? (int32_t)sp->pid : -1,
+					   has_tid ? (int32_t)sp->tid : -1);
 	tk_writer *w = s->w;
 	/* perf_sample__fprintf_start */
 	const char *comm = th ? th->comm : ":-1";
@@ -267,25 +278,25 @@ static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *er
 	else
 		put_pad_left(w, comm, strlen(comm), 16), tk_put_char(w, ' ');
 	if (o->tid) {
-		put_int_pad(w, (int32_t)smp.tid, 5);
+		put_int_pad(w, (int32_t)sp->tid, 5);
 		tk_put_char(w, ' ');
 	}
 	if (o->cpu) {
 		tk_put_char(w, '[');
-		tk_put_u64_pad(w, smp.cpu, 3, '0');
+		tk_put_u64_pad(w, sp->cpu, 3, '0');
 		tk_put_str(w, "] ");
 	}
 	if (o->time)
-		put_time(w, smp.time);
+		put_time(w, sp->time);
 	if (o->period) {
-		tk_put_u64_pad(w, smp.period, 10, ' ');
+		tk_put_u64_pad(w, period, 10, ' ');
 		tk_put_char(w, ' ');
 	}
 	size_t nl = strlen(a->name);
 	put_pad_left(w, a->name, nl, s->name_width);
 	tk_put_str(w, ": ");
 	if (o->trace) {
-		st = put_trace(s, o, &smp, rec, err);
+		st = put_trace(s, o, sp, rec, err);
 		if (st != TK_OK)
 			return st;
 	}
@@ -293,17 +304,63 @@ static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *er
 		unsigned cpumode = rec->misc & 7u;
 		if (o->callchain) {
 			tk_put_char(w, '\n');
-			put_callchain(s, th, &smp);
+			put_callchain(s, th, sp);
 		} else {
 			tk_addr_loc loc;
-			tk_threads_resolve(&s->threads, th, cpumode, smp.ip, &loc);
+			tk_threads_resolve(&s->threads, th, cpumode, sp->ip, &loc);
 			tk_put_char(w, ' ');
-			put_hex16(w, smp.ip);
+			put_hex16(w, sp->ip);
 			tk_put_char(w, ' ');
 			put_sym_dso(s, &loc);
 		}
 	}
 	tk_put_char(w, '\n');
+	return TK_OK;
+}
+
+static const tk_perf_attr *attr_of_id(script *s, uint64_t id)
+{
+	size_t n = tk_perf_attr_count(s->f);
+	for (; s->attrs_mapped < n; s->attrs_mapped++) {
+		const tk_perf_attr *a = tk_perf_attr_at(s->f, s->attrs_mapped);
+		for (size_t i = 0; i < a->n_ids; i++)
+			if (!tk_hashmap_put(&s->attr_of_id, a->ids[i], s->attrs_mapped + 1))
+				return NULL;
+	}
+	const uint64_t *idx = tk_hashmap_get(&s->attr_of_id, id);
+	return idx ? tk_perf_attr_at(s->f, (size_t)*idx - 1) : NULL;
+}
+
+/* perf_evlist__deliver_sample: a PERF_SAMPLE_READ sample is delivered once
+ * per counter read (with an id), as that counter's event, its period the
+ * growth of the value since the id's last sample; zero growth is skipped. */
+static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *err)
+{
+	tk_perf_sample smp;
+	tk_status st = tk_perf_parse_sample(s->f, rec, &smp, err);
+	if (st != TK_OK)
+		return st;
+	if (!rec->attr)
+		return TK_OK;
+	if (!(smp.sample_type & TK_PERF_SAMPLE_READ)) {
+		uint64_t period = smp.sample_type & TK_PERF_SAMPLE_PERIOD ? smp.period : rec->attr->sample_period;
+		return print_one(s, rec, &smp, rec->attr, period, err);
+	}
+	if (!(smp.read_format & TK_PERF_FORMAT_ID))
+		return TK_OK; /* no id: perf counts it as unknown and prints nothing */
+	for (uint64_t i = 0; i < smp.read_nr; i++) {
+		uint64_t value = tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride), smp.swap);
+		uint64_t rid = tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride + 1), smp.swap);
+		const tk_perf_attr *a = attr_of_id(s, rid);
+		if (!a)
+			continue;
+		uint64_t *last = tk_hashmap_get(&s->last_value, rid);
+		uint64_t delta = value - (last ? *last : 0);
+		if (!tk_hashmap_put(&s->last_value, rid, value))
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+		if (delta && (st = print_one(s, rec, &smp, a, delta, err)) != TK_OK)
+			return st;
+	}
 	return TK_OK;
 }
 
@@ -346,6 +403,8 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 		tk_threads_free(&s.threads);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
+	tk_hashmap_init(&s.attr_of_id);
+	tk_hashmap_init(&s.last_value);
 	s.tp_cap = 64 * 1024;
 	s.tp_buf = malloc(s.tp_cap);
 	if (!s.tp_buf) {
@@ -371,6 +430,8 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 out:
 	free(s.tp_buf);
 	free(s.outs);
+	tk_hashmap_free(&s.attr_of_id);
+	tk_hashmap_free(&s.last_value);
 	tk_threads_free(&s.threads);
 	tk_perf_close(s.f);
 	return st;

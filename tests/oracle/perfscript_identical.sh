@@ -68,6 +68,10 @@ check user-g -e cpu-clock:u -g -- "$work/workload"
 check kernel -e cpu-clock -- "$work/workload"
 check default-g -g -- "$work/workload"
 check sched-switch -e sched:sched_switch -a -- sleep 0.2
+# two events with fixed periods (-c: no PERIOD in the samples), a :S group
+# read through PERF_SAMPLE_READ (one line per member, period = growth)
+check two-events -e cpu-clock:u -e task-clock -c 100000 -- "$work/workload"
+check group-read -e '{cpu-clock,task-clock}:S' -- "$work/workload"
 # two events (name column width) whose print fmt resolves kernel functions (%ps)
 check timers -e timer:hrtimer_start -e timer:hrtimer_expire_entry -a -- sleep 0.2
 
