@@ -77,6 +77,19 @@ static char bind_type(int bind, bool func)
 
 /* A section whose name contains "text" or "data" (perf's elf_sec__filter
  * for labels). */
+/* True when section idx exists and occupies memory at run time (SHF_ALLOC).
+ * Special indexes (SHN_COMMON...) have no section header: kept. */
+static bool section_allocated(Elf *e, size_t idx)
+{
+	if (idx >= SHN_LORESERVE)
+		return true;
+	Elf_Scn *scn = elf_getscn(e, idx);
+	GElf_Shdr sh;
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	return (sh.sh_flags & SHF_ALLOC) != 0;
+}
+
 static bool text_or_data_section(Elf *e, size_t shstrndx, size_t index)
 {
 	Elf_Scn *scn = elf_getscn(e, index);
@@ -107,6 +120,11 @@ static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_
 			break;
 		int type = GELF_ST_TYPE(sym.st_info);
 		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF)
+			continue;
+		/* As perf's dso__load_sym: absolute symbols (version definitions
+		 * such as GLIBC_2.2.5, value 0) and symbols of sections that take
+		 * no memory at run time (.gnu.warning.*) name no code. */
+		if (sym.st_shndx == SHN_ABS || !section_allocated(e, sym.st_shndx))
 			continue;
 		bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
 		bool label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE;
