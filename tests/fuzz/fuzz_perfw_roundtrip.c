@@ -83,9 +83,12 @@ static bool read_recs(const void *data, size_t size, recs *out)
 	const tk_perf_record *r;
 	tk_status st;
 	size_t cap = 0;
+	bool before_attrs = false; /* pipe: kernel records ahead of any attr */
 	while ((st = tk_perf_next(f, &r, &err)) == TK_OK) {
 		if (is_meta(r->type))
 			continue;
+		if (r->type < TK_PERF_RECORD_HEADER_ATTR && tk_perf_attr_count(f) == 0)
+			before_attrs = true;
 		size_t need = out->len + r->size + r->extra_size;
 		if (need > cap) {
 			cap = need * 2;
@@ -102,7 +105,9 @@ static bool read_recs(const void *data, size_t size, recs *out)
 		}
 		out->n++;
 	}
-	out->perf_valid = perf_valid(f);
+	/* a record read before its attr has no layout yet; in a file-mode
+	 * copy it has one: such input converts, but not exactly */
+	out->perf_valid = perf_valid(f) && !(before_attrs && tk_perf_attr_count(f) > 0);
 	tk_perf_close(f);
 	if (st != TK_END) {
 		free(out->bytes);

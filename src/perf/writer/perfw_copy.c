@@ -39,6 +39,10 @@ typedef struct copier {
 	uint8_t *bids;  /* pipe input: HEADER_BUILD_ID records (input order) */
 	size_t bids_len, bids_cap;
 	bool layout_changed; /* records dropped, added or resized */
+	/* the attr whose sample_id trailer every kernel record carries, when
+	 * all attrs agree on it (recomputed when attrs arrive) */
+	const tk_perf_attr *trailer;
+	size_t trailer_n;
 	bool warned_type[128];
 	bool warned_other;
 } copier;
@@ -346,6 +350,32 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 	}
 }
 
+/* The attr that lays out a record for byte-order conversion. Samples:
+ * their own. Kernel records: the attrs' common trailer when they all agree
+ * on it, so the conversion does not hang on the reader's per-record guess
+ * (which reads trailer bytes the conversion changes); else the record's. */
+static const tk_perf_attr *layout_attr(copier *c, const tk_perf_record *r)
+{
+	if (r->type == TK_PERF_RECORD_SAMPLE || r->type >= TK_PERF_RECORD_HEADER_ATTR)
+		return r->attr;
+	size_t n = tk_perf_attr_count(c->f);
+	if (n != c->trailer_n) {
+		c->trailer_n = n;
+		c->trailer = n ? tk_perf_attr_at(c->f, 0) : NULL;
+		const uint64_t bits = TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID |
+				      TK_PERF_SAMPLE_STREAM_ID | TK_PERF_SAMPLE_CPU |
+				      TK_PERF_SAMPLE_IDENTIFIER;
+		for (size_t i = 1; i < n && c->trailer; i++) {
+			const tk_perf_attr *a = tk_perf_attr_at(c->f, i);
+			if ((a->sample_type & bits) != (c->trailer->sample_type & bits) ||
+			    tk_perf_attr_flag(a, TK_PERF_ATTR_SAMPLE_ID_ALL) !=
+				    tk_perf_attr_flag(c->trailer, TK_PERF_ATTR_SAMPLE_ID_ALL))
+				c->trailer = NULL;
+		}
+	}
+	return c->trailer ? c->trailer : r->attr;
+}
+
 static tk_status copy_records(copier *c, tk_error *err)
 {
 	const tk_perf_record *r;
@@ -368,7 +398,7 @@ static tk_status copy_records(copier *c, tk_error *err)
 			if ((st = grow(&c->buf, &c->cap, r->size, err)) != TK_OK)
 				return st;
 			memcpy(c->buf, r->data, r->size);
-			if (!perfw_swap_record(c->buf, r->size, r->attr, nr_cpus(c), c->hdr->swap))
+			if (!perfw_swap_record(c->buf, r->size, layout_attr(c, r), nr_cpus(c), c->hdr->swap))
 				warn_unknown_record(c, r->type);
 			out = c->buf;
 		}
