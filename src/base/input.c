@@ -18,8 +18,10 @@ struct tk_input {
 	int fd;
 	bool own_fd;
 	bool eof;
-	/* stream window: buf[0] holds the byte at file offset buf_off */
+	/* stream window: buf[buf_lo] holds the byte at file offset buf_off,
+	 * and buf_len bytes from there are valid */
 	uint8_t *buf;
+	size_t buf_lo;
 	size_t buf_len;
 	size_t buf_cap;
 	uint64_t buf_off;
@@ -150,13 +152,14 @@ bool tk_input_is_stream(const tk_input *in) { return in->stream; }
 uint64_t tk_input_size(const tk_input *in) { return in->size; }
 const uint8_t *tk_input_data(const tk_input *in) { return in->stream ? NULL : in->data; }
 
-/* Reads more bytes into the window; returns bytes read, 0 at EOF, -1 on error. */
+/* Reads more bytes after the window; returns bytes read, 0 at EOF, -1 on error. */
 static ssize_t fill(tk_input *in)
 {
 	if (in->eof)
 		return 0;
+	size_t end = in->buf_lo + in->buf_len;
 	for (;;) {
-		ssize_t n = read(in->fd, in->buf + in->buf_len, in->buf_cap - in->buf_len);
+		ssize_t n = read(in->fd, in->buf + end, in->buf_cap - end);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)
@@ -165,6 +168,28 @@ static ssize_t fill(tk_input *in)
 			in->buf_len += (size_t)n;
 		return n;
 	}
+}
+
+/* Makes room for len bytes from buf_lo: moves the window to the front only
+ * when it does not fit where it is (so small fetches cost no copying), and
+ * grows the buffer only for a range larger than it. */
+static tk_status make_room(tk_input *in, size_t len, uint64_t off, tk_error *err)
+{
+	if (in->buf_lo + len <= in->buf_cap && in->buf_lo + in->buf_len < in->buf_cap)
+		return TK_OK;
+	memmove(in->buf, in->buf + in->buf_lo, in->buf_len);
+	in->buf_lo = 0;
+	if (len <= in->buf_cap)
+		return TK_OK;
+	size_t cap = in->buf_cap;
+	while (cap < len)
+		cap *= 2;
+	uint8_t *nb = realloc(in->buf, cap);
+	if (!nb)
+		return tk_error_set(err, TK_ERR_NOMEM, off, "cannot grow input buffer to %zu", cap);
+	in->buf = nb;
+	in->buf_cap = cap;
+	return TK_OK;
 }
 
 static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p, tk_error *err)
@@ -179,12 +204,13 @@ static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint
 		uint64_t end = in->buf_off + in->buf_len;
 		if (off <= end) {
 			size_t drop = (size_t)(off - in->buf_off);
-			memmove(in->buf, in->buf + drop, in->buf_len - drop);
+			in->buf_lo += drop;
 			in->buf_len -= drop;
 			in->buf_off = off;
 			break;
 		}
 		in->buf_off = end;
+		in->buf_lo = 0;
 		in->buf_len = 0;
 		ssize_t n = fill(in);
 		if (n < 0)
@@ -193,17 +219,10 @@ static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint
 			return tk_error_set(err, TK_ERR_TRUNCATED, in->buf_off,
 					    "input ends before offset 0x%llx", (unsigned long long)off);
 	}
-	if (len > in->buf_cap) {
-		size_t cap = in->buf_cap;
-		while (cap < len)
-			cap *= 2;
-		uint8_t *nb = realloc(in->buf, cap);
-		if (!nb)
-			return tk_error_set(err, TK_ERR_NOMEM, off, "cannot grow input buffer to %zu", cap);
-		in->buf = nb;
-		in->buf_cap = cap;
-	}
 	while (in->buf_len < len) {
+		tk_status st = make_room(in, len, off, err);
+		if (st != TK_OK)
+			return st;
 		ssize_t n = fill(in);
 		if (n < 0)
 			return tk_error_set(err, TK_ERR_IO, in->buf_off + in->buf_len, "read failed: %s",
@@ -215,7 +234,7 @@ static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint
 					    "need %zu bytes, input ends after %zu", len, in->buf_len);
 		}
 	}
-	*p = in->buf;
+	*p = in->buf + in->buf_lo;
 	return TK_OK;
 }
 
