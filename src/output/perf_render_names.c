@@ -1,4 +1,4 @@
-/* Names shared by the perf renderers. */
+/* Names shared by the perf renderers (sample_type bits, record types). */
 #include "output/perf_render.h"
 
 void tk_perf_put_sample_type(tk_writer *w, uint64_t sample_type)
