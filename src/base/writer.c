@@ -164,6 +164,23 @@ void tk_writer_abort(tk_writer *w)
 	free(w);
 }
 
+/* Number of decimal digits of v. */
+static unsigned dec_digits(uint64_t v)
+{
+	static const uint64_t pow10[] = {
+		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	unsigned n = 1;
+	while (n < 20 && v >= pow10[n - 1])
+		n++;
+	return n;
+}
+
+/* Writes the digits straight into place, two at a time from the end: no
+ * temporary and no variable-length copy. */
 size_t tk_fmt_u64(char *buf, uint64_t v)
 {
 	static const char digits2[] = "00010203040506070809"
@@ -176,8 +193,8 @@ size_t tk_fmt_u64(char *buf, uint64_t v)
 				      "70717273747576777879"
 				      "80818283848586878889"
 				      "90919293949596979899";
-	char tmp[24];
-	char *p = tmp + sizeof tmp;
+	size_t n = dec_digits(v);
+	char *p = buf + n;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
@@ -190,8 +207,6 @@ size_t tk_fmt_u64(char *buf, uint64_t v)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	size_t n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(buf, p, n);
 	return n;
 }
 
@@ -263,6 +278,11 @@ static size_t fmt_hex(char *buf, uint64_t v, unsigned width)
 	if (p > buf)
 		*--p = hex2[2 * (v & 0xf) + 1];
 	return n;
+}
+
+size_t tk_fmt_hex(char *buf, uint64_t v)
+{
+	return fmt_hex(buf, v, 0);
 }
 
 void tk_put_hex(tk_writer *w, uint64_t v)

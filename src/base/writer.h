@@ -86,5 +86,7 @@ void tk_put_fmt(tk_writer *w, const char *fmt, ...) __attribute__((format(printf
 
 /* Formats v in decimal into buf (at least 21 bytes); returns the length. */
 size_t tk_fmt_u64(char *buf, uint64_t v);
+/* Formats v in lowercase hex, no prefix, into buf (at least 16 bytes). */
+size_t tk_fmt_hex(char *buf, uint64_t v);
 
 #endif

@@ -67,7 +67,7 @@ typedef struct printer {
 	bool warned_tp;
 } printer;
 
-static void key_n(printer *p, const char *k, size_t n)
+static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
 {
 	/* One reservation for the punctuation and the name. */
 	if (!tk_writer_reserve(p->w, n + 4))
@@ -294,11 +294,18 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 		if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
 			tk_put_lit(w, ",\"callchain\":[");
 			for (uint64_t i = 0; i < s->callchain_nr; i++) {
+				/* ,"0x<up to 16 digits>": one reservation per address */
+				if (!tk_writer_reserve(w, 24))
+					break;
+				char *d = w->buf + w->pos;
+				size_t k = 0;
 				if (i)
-					tk_put_char(w, ',');
-				tk_put_lit(w, "\"0x");
-				tk_put_hex(w, tk_perf_u64_at(s->callchain, i, s->swap));
-				tk_put_char(w, '"');
+					d[k++] = ',';
+				memcpy(d + k, "\"0x", 3);
+				k += 3;
+				k += tk_fmt_hex(d + k, tk_perf_u64_at(s->callchain, i, s->swap));
+				d[k++] = '"';
+				w->pos += k;
 			}
 			tk_put_char(w, ']');
 		}
