@@ -54,14 +54,18 @@ static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
 			s->has_time = true;
 		}
 		if (rec->type == TK_PERF_RECORD_SAMPLE) {
-			if (rec->attr) {
+			if (rec->attr && rec->attr->index < s->n_attr_cap) {
+				s->per_attr[rec->attr->index]++; /* the common case: no call */
+			} else if (rec->attr) {
 				if (!grow(&s->per_attr, &s->n_attr_cap, rec->attr->index))
 					return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 				s->per_attr[rec->attr->index]++;
 			} else {
 				s->samples_no_attr++;
 			}
-			if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
+			if ((rec->sid.present & TK_PERF_SAMPLE_CPU) && rec->sid.cpu < s->n_cpu_cap) {
+				s->per_cpu[rec->sid.cpu]++;
+			} else if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
 				if (rec->sid.cpu > 1u << 20)
 					s->samples_no_cpu++;
 				else if (!grow(&s->per_cpu, &s->n_cpu_cap, rec->sid.cpu))
