@@ -151,6 +151,16 @@ int tk_cmd_convert(int argc, char **argv)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;
 	}
+	/* perf -> perf with filters stays native: the kept samples plus every
+	 * non-sample record needed to interpret them (not tracepoint-style
+	 * events, which is what the model pipeline would make of them). */
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_PERF &&
+	    !cli.opt.limit) {
+		tk_filter f = tk_cli_filter(&cli.opt);
+		if (tk_perf_copy_filtered(cli.inputs[0], cli.output, &cli.sink, &f, &err) != TK_OK)
+			return tk_cli_fail(&err, cli.inputs[0]);
+		return 0;
+	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_DCPI) {
 		tk_perf_dcpi_options dopt = {.events = cli.opt.events, .log = cli.opt.log, .log_user = cli.opt.log_user};
 		return tk_perf_to_dcpi(cli.inputs[0], cli.output, &dopt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
