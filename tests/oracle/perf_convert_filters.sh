@@ -12,17 +12,21 @@ if ! perf record -q -a -F 2000 -o "$work/in.data" -- "$work/workload" 2 >/dev/nu
   echo "SKIP: perf cannot record here: $(head -1 "$work/rec.err")"; exit 77
 fi
 pid=$(perf script -i "$work/in.data" -F pid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR==1 {print $2}')
+cpu=$(perf script -i "$work/in.data" -F cpu 2>/dev/null | tr -d '[] ' | sort | uniq -c | sort -rn | awk 'NR==1 {print $2+0}')
 fail=0
 check() { # NAME TRACEKIT-FILTER PERF-FILTER
   "$TK" convert "$work/in.data" -o "$work/$1.data" $2 || { echo "FAIL $1: convert failed"; fail=1; return; }
-  if cmp -s <(perf script -i "$work/$1.data" 2>/dev/null) <(perf script -i "$work/in.data" $3 2>/dev/null); then
-    echo "ok   $1: $(perf script -i "$work/$1.data" 2>/dev/null | wc -l) lines identical"
+  local n; n=$(perf script -i "$work/$1.data" 2>/dev/null | wc -l)
+  if [ "$n" -eq 0 ]; then
+    echo "FAIL $1: the filtered copy has no samples (nothing compared)"; fail=1
+  elif cmp -s <(perf script -i "$work/$1.data" 2>/dev/null) <(perf script -i "$work/in.data" $3 2>/dev/null); then
+    echo "ok   $1: $n lines identical"
   else
     echo "FAIL $1: perf script of the filtered copy differs from perf script $3"; fail=1
   fi
 }
 check pid "--pid $pid" "--pid $pid"
-check cpu "--cpu 1" "--cpu 1"
+check cpu "--cpu $cpu" "--cpu $cpu"
 # A copy without filters is lossless.
 check all "" ""
 exit $fail
