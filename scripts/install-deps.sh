@@ -3,7 +3,7 @@
 # or prints the exact command to run. Usage: install-deps.sh [build|test|demo]
 set -euo pipefail
 what=${1:-test}
-pkgs=(cmake make gcc clang pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd)
+pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd)
 case $what in
   test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3) ;;
   demo) pkgs+=(linux-perf) ;;

@@ -17,7 +17,8 @@
  * of the text as a %s datum, tracks sorted by name, 1 GHz clock, times
  * relative to the first event); only the 4-byte file date differs.
  * opt->byte_order "little" writes the little-endian form instead. */
-tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_options *opt, tk_error *err);
+tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_options *opt,
+			       tk_error *err);
 
 /* Copies a CPEL file after validating it: byte-identical (unknown sections
  * included) unless opt->byte_order asks for the other byte order, in which

@@ -18,7 +18,8 @@
 
 /* path: a trace directory, its metadata file, or a directory holding
  * traces (multi-domain LTTng sessions, session rotation chunks). */
-tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
+tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			     tk_error *err);
 
 /* Seek: before the first tk_source_next(), skips whole packets that end
  * before begin_ns (ns from the clock origin, as tk_event.time_ns) without

@@ -31,32 +31,32 @@ typedef struct tk_dcpi_profile tk_dcpi_profile;
 typedef struct tk_dcpi_line {
 	const char *text; /* the whole line; not NUL-terminated */
 	size_t len;
-	size_t key_len;   /* text[0..key_len) is the key */
+	size_t key_len;    /* text[0..key_len) is the key */
 	const char *value; /* rest of the line after the separating blanks */
 	size_t value_len;
-	uint64_t offset;  /* byte offset of the line in the file */
-	bool known;       /* a required or optional line of the grammar */
+	uint64_t offset; /* byte offset of the line in the file */
+	bool known;      /* a required or optional line of the grammar */
 } tk_dcpi_line;
 
 /* The header, parsed. Strings are NUL-terminated copies owned by the
  * profile; optional ones are NULL when absent. */
 typedef struct tk_dcpi_header {
-	unsigned major, minor;   /* from "version pdb-<major>.<minor>" */
-	const char *version;     /* "pdb-0.07" */
-	const char *image;       /* hex image id */
-	const char *epoch;       /* YYMMDDHHMM or YYYYMMDDHHMMSS (UTC) */
+	unsigned major, minor; /* from "version pdb-<major>.<minor>" */
+	const char *version;   /* "pdb-0.07" */
+	const char *image;     /* hex image id */
+	const char *epoch;     /* YYMMDDHHMM or YYYYMMDDHHMMSS (UTC) */
 	const char *platform;
 	const char *event;
 	uint64_t period;
-	uint64_t tstart;         /* hex in the file */
-	uint64_t tsize;          /* decimal in the file */
+	uint64_t tstart; /* hex in the file */
+	uint64_t tsize;  /* decimal in the file */
 	uint64_t cpuspeed;
 	bool has_cpuamask, has_cpuimplv, has_cpucount;
 	uint64_t cpuamask, cpuimplv, cpucount;
 	const char *path;
 	const tk_dcpi_line *lines; /* every line before `samples`, file order */
 	size_t n_lines;
-	uint64_t header_size;    /* bytes up to and including the terminator's newline */
+	uint64_t header_size; /* bytes up to and including the terminator's newline */
 } tk_dcpi_header;
 
 /* A run of counts for consecutive addresses tstart + offset + i. */
@@ -80,8 +80,8 @@ static inline uint32_t tk_dcpi_chunk_count(const tk_dcpi_chunk *c, uint32_t i)
  * (tk_dcpi_body_supported() is false). Any other major version, or any
  * malformed byte, fails with err giving the offset. */
 tk_status tk_dcpi_open(const char *path, tk_dcpi_profile **out, tk_error *err);
-tk_status tk_dcpi_open_memory(const void *data, size_t size, const char *name, tk_dcpi_profile **out,
-			      tk_error *err);
+tk_status tk_dcpi_open_memory(const void *data, size_t size, const char *name,
+			      tk_dcpi_profile **out, tk_error *err);
 void tk_dcpi_close(tk_dcpi_profile *p); /* NULL is fine */
 
 const tk_dcpi_header *tk_dcpi_profile_header(const tk_dcpi_profile *p);
@@ -109,16 +109,16 @@ bool tk_dcpi_value_ok(const char *key, const char *value, size_t len);
 /* What a writer puts in a header. NULL strings are omitted when optional
  * (path, cpu*) and rejected when required. */
 typedef struct tk_dcpi_fields {
-	const char *version;   /* NULL = "pdb-0.07"; only pdb-0.x can be written */
-	const char *image;     /* hex id, e.g. a build id */
-	const char *epoch;     /* YYMMDDHHMM; see tk_dcpi_format_epoch() */
+	const char *version; /* NULL = "pdb-0.07"; only pdb-0.x can be written */
+	const char *image;   /* hex id, e.g. a build id */
+	const char *epoch;   /* YYMMDDHHMM; see tk_dcpi_format_epoch() */
 	const char *platform;
 	const char *event;
 	uint64_t period;
 	uint64_t tstart;
 	uint64_t tsize;
-	uint64_t cpuspeed;     /* MHz; 0 is written as 0 */
-	const char *path;      /* optional */
+	uint64_t cpuspeed; /* MHz; 0 is written as 0 */
+	const char *path;  /* optional */
 	bool has_cpucount;
 	uint64_t cpucount;
 	/* Extra lines written verbatim after the known ones ("key value",
@@ -137,8 +137,8 @@ typedef struct tk_dcpi_sample {
  * repeat offsets (counts are summed); zero counts are dropped. Offsets must
  * fit the format's u32 and counts are summed in u64 but stored as u32
  * (TK_ERR_LIMIT beyond). samples is sorted in place. */
-tk_status tk_dcpi_write(const char *path, const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n,
-			tk_error *err);
+tk_status tk_dcpi_write(const char *path, const tk_dcpi_fields *f, tk_dcpi_sample *samples,
+			size_t n, tk_error *err);
 
 /* Writes a header with the spec's padding (to a multiple of 4 bytes, with
  * spaces after `samples`) into a caller buffer; returns the bytes needed
@@ -152,7 +152,8 @@ void tk_dcpi_format_epoch(time_t t, char buf[11]);
  * event). add() is O(1) amortised (hash map); write() sorts once. */
 typedef struct tk_dcpi_builder tk_dcpi_builder;
 tk_dcpi_builder *tk_dcpi_builder_new(void);
-bool tk_dcpi_builder_add(tk_dcpi_builder *b, uint64_t offset, uint64_t count); /* false: no memory */
+bool tk_dcpi_builder_add(tk_dcpi_builder *b, uint64_t offset,
+			 uint64_t count); /* false: no memory */
 uint64_t tk_dcpi_builder_samples(const tk_dcpi_builder *b);
 tk_status tk_dcpi_builder_write(tk_dcpi_builder *b, const char *path, const tk_dcpi_fields *f,
 				tk_error *err);
@@ -163,7 +164,8 @@ void tk_dcpi_builder_free(tk_dcpi_builder *b);
 /* Creates DB/<epoch>/<host>/ (and parents) and writes <file> there
  * atomically. file must be a plain name (no '/'). */
 tk_status tk_dcpi_db_write(const char *db, const char *epoch, const char *host, const char *file,
-			   const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n, tk_error *err);
+			   const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n,
+			   tk_error *err);
 /* Same directory layout; returns the malloc'd directory path in *dir. */
 tk_status tk_dcpi_db_mkdir(const char *db, const char *epoch, const char *host, char **dir,
 			   tk_error *err);

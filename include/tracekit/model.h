@@ -31,7 +31,7 @@ typedef enum tk_type_kind {
 	TK_TYPE_FLOAT,
 	TK_TYPE_STRING,
 	TK_TYPE_BYTES,
-	TK_TYPE_ARRAY,   /* fixed length */
+	TK_TYPE_ARRAY,    /* fixed length */
 	TK_TYPE_SEQUENCE, /* length known only per event */
 	TK_TYPE_STRUCT,
 	TK_TYPE_VARIANT,
@@ -68,11 +68,11 @@ struct tk_field_class {
 	tk_type_kind kind;
 	tk_semantic semantic;
 	/* TK_TYPE_INT */
-	uint8_t bits;       /* 1..64 */
+	uint8_t bits; /* 1..64 */
 	bool is_signed;
-	uint8_t base;       /* display base: 2, 8, 10, 16 */
-	bool is_char;       /* int with a character encoding (CTF encoding=UTF8) */
-	const char *clock;  /* clock name when mapped to a clock, else NULL */
+	uint8_t base;                    /* display base: 2, 8, 10, 16 */
+	bool is_char;                    /* int with a character encoding (CTF encoding=UTF8) */
+	const char *clock;               /* clock name when mapped to a clock, else NULL */
 	const tk_enum_mapping *mappings; /* enum labels, NULL for a plain int */
 	size_t n_mappings;
 	/* TK_TYPE_FLOAT: bits is 32 or 64 */
@@ -92,8 +92,8 @@ typedef struct tk_value tk_value;
 struct tk_value {
 	const tk_field_class *cls;
 	union {
-		uint64_t u;  /* unsigned ints (and the raw bits of signed ones) */
-		int64_t i;   /* signed ints */
+		uint64_t u; /* unsigned ints (and the raw bits of signed ones) */
+		int64_t i;  /* signed ints */
 		double f;
 		struct {
 			const char *ptr;
@@ -110,10 +110,10 @@ struct tk_value {
 typedef struct tk_clock_info {
 	const char *name;
 	const char *description;
-	const char *uuid;       /* "xxxxxxxx-...." or NULL */
-	uint64_t freq;          /* Hz */
+	const char *uuid; /* "xxxxxxxx-...." or NULL */
+	uint64_t freq;    /* Hz */
 	uint64_t precision;
-	int64_t offset_s;       /* seconds from the epoch when absolute */
+	int64_t offset_s; /* seconds from the epoch when absolute */
 	int64_t offset_cycles;
 	bool absolute;
 } tk_clock_info;
@@ -129,11 +129,11 @@ typedef struct tk_event_class {
 	uint64_t id;
 	const char *name;
 	uint64_t stream_class_id;
-	int64_t loglevel;            /* -1 when absent */
-	const char *emf_uri;         /* NULL when absent */
+	int64_t loglevel;              /* -1 when absent */
+	const char *emf_uri;           /* NULL when absent */
 	const tk_field_class *context; /* event context struct, or NULL */
 	const tk_field_class *payload; /* payload struct, or NULL */
-	const char *format;          /* printf-like format (CPEL/elog), or NULL */
+	const char *format;            /* printf-like format (CPEL/elog), or NULL */
 } tk_event_class;
 
 typedef struct tk_stream_class {
@@ -146,7 +146,7 @@ typedef struct tk_stream_class {
 
 typedef struct tk_trace_info {
 	tk_format format;
-	const char *name;              /* input name */
+	const char *name; /* input name */
 	const tk_env_entry *env;
 	size_t n_env;
 	const tk_clock_info *clocks;
@@ -162,19 +162,19 @@ typedef struct tk_trace_info {
 
 typedef struct tk_event {
 	const tk_event_class *cls;
-	uint64_t stream_id;      /* stream (class) id */
+	uint64_t stream_id;       /* stream (class) id */
 	uint64_t stream_instance; /* which stream of that class (e.g. a file) */
-	int32_t cpu;             /* TK_CPU_NONE when unknown */
-	int32_t pid, tid;        /* TK_PID_NONE when unknown */
+	int32_t cpu;              /* TK_CPU_NONE when unknown */
+	int32_t pid, tid;         /* TK_PID_NONE when unknown */
 	bool has_time;
-	uint64_t time_ns;        /* ns in the trace's clock domain */
-	uint64_t time_raw;       /* clock value as stored */
+	uint64_t time_ns;               /* ns in the trace's clock domain */
+	uint64_t time_raw;              /* clock value as stored */
 	const tk_value *packet_context; /* struct value or NULL */
 	const tk_value *header;         /* event header or NULL */
 	const tk_value *stream_context; /* stream event context or NULL */
 	const tk_value *context;        /* event context or NULL */
 	const tk_value *payload;        /* struct value or NULL */
-	uint64_t offset;         /* byte offset of the event in its input */
+	uint64_t offset;                /* byte offset of the event in its input */
 } tk_event;
 
 /* Looks a member up by name in a struct value; NULL when absent. Not for

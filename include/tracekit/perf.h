@@ -156,13 +156,13 @@ enum {
 };
 
 /* Callchain context markers (values >= (u64)-4095). */
-#define TK_PERF_CONTEXT_HV ((uint64_t)-32)
-#define TK_PERF_CONTEXT_KERNEL ((uint64_t)-128)
-#define TK_PERF_CONTEXT_USER ((uint64_t)-512)
-#define TK_PERF_CONTEXT_GUEST ((uint64_t)-2048)
+#define TK_PERF_CONTEXT_HV           ((uint64_t)-32)
+#define TK_PERF_CONTEXT_KERNEL       ((uint64_t)-128)
+#define TK_PERF_CONTEXT_USER         ((uint64_t)-512)
+#define TK_PERF_CONTEXT_GUEST        ((uint64_t)-2048)
 #define TK_PERF_CONTEXT_GUEST_KERNEL ((uint64_t)-2176)
-#define TK_PERF_CONTEXT_GUEST_USER ((uint64_t)-2560)
-#define TK_PERF_CONTEXT_MAX ((uint64_t)-4095)
+#define TK_PERF_CONTEXT_GUEST_USER   ((uint64_t)-2560)
+#define TK_PERF_CONTEXT_MAX          ((uint64_t)-4095)
 
 /* Reads element i of a file-order u64 array. */
 static inline uint64_t tk_perf_u64_at(const uint8_t *p, size_t i, bool swap)
@@ -177,27 +177,27 @@ typedef struct tk_perf_file tk_perf_file;
 /* ---- header ---- */
 typedef struct tk_perf_header {
 	bool pipe_mode;
-	bool swap;           /* file is in the other byte order (2ELIFREP) */
-	bool big_endian;     /* byte order of the file */
-	bool is_directory;   /* perf record --threads */
+	bool swap;         /* file is in the other byte order (2ELIFREP) */
+	bool big_endian;   /* byte order of the file */
+	bool is_directory; /* perf record --threads */
 	uint64_t header_size;
-	uint64_t attr_size;  /* size of one attrs-section entry */
+	uint64_t attr_size; /* size of one attrs-section entry */
 	uint64_t attrs_offset, attrs_size;
 	uint64_t data_offset, data_size;
 	uint64_t event_types_offset, event_types_size;
 	uint64_t features[4]; /* the 256-bit feature bitmap */
-	uint64_t file_size;  /* UINT64_MAX for pipes */
+	uint64_t file_size;   /* UINT64_MAX for pipes */
 } tk_perf_header;
 
 /* ---- attributes (perf_event_attr, decoded) ---- */
 typedef struct tk_perf_attr {
 	uint32_t type;
-	uint32_t size;       /* as stored (0 = VER0, 64) */
+	uint32_t size; /* as stored (0 = VER0, 64) */
 	uint64_t config;
 	uint64_t sample_period; /* sample_freq when freq is set */
 	uint64_t sample_type;
 	uint64_t read_format;
-	uint64_t flags;      /* the bitfield word, in host bit order */
+	uint64_t flags; /* the bitfield word, in host bit order */
 	uint32_t wakeup_events;
 	uint32_t bp_type;
 	uint64_t config1, config2, config3;
@@ -216,7 +216,7 @@ typedef struct tk_perf_attr {
 	/* event name: EVENT_DESC, else the tracepoint's system:name, else
 	 * perf's name for type/config ("cpu-clock"), else "raw 0x<config>" */
 	const char *name;
-	size_t index;        /* position in tk_perf_attrs() */
+	size_t index; /* position in tk_perf_attrs() */
 } tk_perf_attr;
 
 /* Bits of tk_perf_attr.flags (perf_event_attr's bitfield). */
@@ -302,7 +302,7 @@ typedef struct tk_perf_cpu_id {
 } tk_perf_cpu_id;
 
 typedef struct tk_perf_pmu_caps {
-	const char *pmu;          /* NULL for CPU_PMU_CAPS */
+	const char *pmu;                /* NULL for CPU_PMU_CAPS */
 	const tk_perf_name_value *caps; /* name = value strings */
 	size_t n_caps;
 } tk_perf_pmu_caps;
@@ -342,8 +342,8 @@ typedef struct tk_perf_features {
 	uint64_t sample_time_first, sample_time_last; /* SAMPLE_TIME */
 	uint64_t mem_block_size;                      /* MEM_TOPOLOGY */
 	uint64_t mem_nr_nodes;
-	uint64_t clockid_res_ns;                      /* CLOCKID */
-	uint64_t dir_format_version;                  /* DIR_FORMAT */
+	uint64_t clockid_res_ns;     /* CLOCKID */
+	uint64_t dir_format_version; /* DIR_FORMAT */
 	/* COMPRESSED */
 	uint32_t comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
 	/* CLOCK_DATA */
@@ -375,10 +375,10 @@ typedef struct tk_perf_sample_id {
 typedef struct tk_perf_record {
 	uint32_t type;
 	uint16_t misc;
-	uint32_t size;          /* whole record, header included */
-	const uint8_t *data;    /* whole record as stored (file byte order) */
-	uint64_t offset;        /* file offset; for records inside compressed
-				 * data, the offset of the compressed record */
+	uint32_t size;       /* whole record, header included */
+	const uint8_t *data; /* whole record as stored (file byte order) */
+	uint64_t offset;     /* file offset; for records inside compressed
+			      * data, the offset of the compressed record */
 	bool from_compressed;
 	/* payload that follows the record: AUXTRACE data, pipe TRACING_DATA */
 	const uint8_t *extra;
@@ -392,7 +392,7 @@ typedef struct tk_perf_record {
 typedef struct tk_perf_sample {
 	uint64_t sample_type;
 	uint64_t read_format;
-	bool swap;            /* arrays below are in file order */
+	bool swap; /* arrays below are in file order */
 	uint64_t identifier, ip;
 	uint32_t pid, tid;
 	uint64_t time, addr, id, stream_id;
@@ -403,20 +403,20 @@ typedef struct tk_perf_sample {
 	const uint8_t *read_values; /* read_nr entries of read_stride u64s: value, [id], [lost] */
 	size_t read_stride;
 	uint64_t callchain_nr;
-	const uint8_t *callchain;   /* callchain_nr u64s */
+	const uint8_t *callchain; /* callchain_nr u64s */
 	uint32_t raw_size;
 	const uint8_t *raw;
 	uint64_t branch_nr;
 	bool has_branch_hw_idx;
 	uint64_t branch_hw_idx;
-	const uint8_t *branches;    /* branch_nr x {from, to, flags} u64s */
+	const uint8_t *branches;        /* branch_nr x {from, to, flags} u64s */
 	const uint8_t *branch_counters; /* branch_nr u64s or NULL */
 	uint64_t regs_user_abi;
-	const uint8_t *regs_user;   /* popcount(sample_regs_user) u64s */
+	const uint8_t *regs_user; /* popcount(sample_regs_user) u64s */
 	size_t regs_user_n;
 	uint64_t stack_user_size, stack_user_dyn_size;
 	const uint8_t *stack_user;
-	uint64_t weight;            /* WEIGHT, or WEIGHT_STRUCT as stored */
+	uint64_t weight; /* WEIGHT, or WEIGHT_STRUCT as stored */
 	uint64_t data_src, transaction;
 	uint64_t regs_intr_abi;
 	const uint8_t *regs_intr;
@@ -435,7 +435,11 @@ typedef struct tk_perf_sample {
 typedef struct tk_perf_event {
 	uint32_t type;
 	union {
-		struct { uint32_t pid, tid; uint64_t start, len, pgoff; const char *filename; } mmap;
+		struct {
+			uint32_t pid, tid;
+			uint64_t start, len, pgoff;
+			const char *filename;
+		} mmap;
 		struct {
 			uint32_t pid, tid;
 			uint64_t start, len, pgoff;
@@ -446,53 +450,122 @@ typedef struct tk_perf_event {
 			const uint8_t *build_id;
 			const char *filename;
 		} mmap2;
-		struct { uint64_t id, lost; } lost;
-		struct { uint32_t pid, tid; const char *comm; } comm;
-		struct { uint32_t pid, ppid, tid, ptid; uint64_t time; } fork; /* FORK and EXIT */
-		struct { uint64_t time, id, stream_id; } throttle; /* and UNTHROTTLE */
-		struct { uint32_t pid, tid; uint64_t value, time_enabled, time_running, id, lost; } read;
-		struct { uint64_t aux_offset, aux_size, flags; } aux;
-		struct { uint32_t pid, tid; } itrace_start;
-		struct { uint64_t lost; } lost_samples;
-		struct { uint32_t next_prev_pid, next_prev_tid; } switch_cpu_wide;
-		struct { uint32_t pid, tid; uint64_t nr; const uint8_t *entries; /* {dev, ino} */ } namespaces;
-		struct { uint64_t addr; uint32_t len; uint16_t ksym_type, flags; const char *name; } ksymbol;
-		struct { uint16_t type, flags; uint32_t id; const uint8_t *tag; /* 8 bytes */ } bpf_event;
-		struct { uint64_t id; const char *path; } cgroup;
-		struct { uint64_t addr; uint16_t old_len, new_len; const uint8_t *bytes; } text_poke;
-		struct { uint64_t hw_id; } aux_output_hw_id;
-		struct { uint64_t cookie, nr; const uint8_t *ips; } callchain_deferred;
-		struct { int32_t pid; uint16_t size; const uint8_t *build_id; const char *filename; } build_id;
-		struct { uint64_t nr; const uint8_t *entries; /* {id, idx, cpu, tid} */ } id_index;
-		struct { uint64_t size, offset, reference; uint32_t idx, tid, cpu; } auxtrace;
-		struct { uint32_t type; } auxtrace_info;
+		struct {
+			uint64_t id, lost;
+		} lost;
+		struct {
+			uint32_t pid, tid;
+			const char *comm;
+		} comm;
+		struct {
+			uint32_t pid, ppid, tid, ptid;
+			uint64_t time;
+		} fork; /* FORK and EXIT */
+		struct {
+			uint64_t time, id, stream_id;
+		} throttle; /* and UNTHROTTLE */
+		struct {
+			uint32_t pid, tid;
+			uint64_t value, time_enabled, time_running, id, lost;
+		} read;
+		struct {
+			uint64_t aux_offset, aux_size, flags;
+		} aux;
+		struct {
+			uint32_t pid, tid;
+		} itrace_start;
+		struct {
+			uint64_t lost;
+		} lost_samples;
+		struct {
+			uint32_t next_prev_pid, next_prev_tid;
+		} switch_cpu_wide;
+		struct {
+			uint32_t pid, tid;
+			uint64_t nr;
+			const uint8_t *entries; /* {dev, ino} */
+		} namespaces;
+		struct {
+			uint64_t addr;
+			uint32_t len;
+			uint16_t ksym_type, flags;
+			const char *name;
+		} ksymbol;
+		struct {
+			uint16_t type, flags;
+			uint32_t id;
+			const uint8_t *tag; /* 8 bytes */
+		} bpf_event;
+		struct {
+			uint64_t id;
+			const char *path;
+		} cgroup;
+		struct {
+			uint64_t addr;
+			uint16_t old_len, new_len;
+			const uint8_t *bytes;
+		} text_poke;
+		struct {
+			uint64_t hw_id;
+		} aux_output_hw_id;
+		struct {
+			uint64_t cookie, nr;
+			const uint8_t *ips;
+		} callchain_deferred;
+		struct {
+			int32_t pid;
+			uint16_t size;
+			const uint8_t *build_id;
+			const char *filename;
+		} build_id;
+		struct {
+			uint64_t nr;
+			const uint8_t *entries; /* {id, idx, cpu, tid} */
+		} id_index;
+		struct {
+			uint64_t size, offset, reference;
+			uint32_t idx, tid, cpu;
+		} auxtrace;
+		struct {
+			uint32_t type;
+		} auxtrace_info;
 		struct {
 			uint32_t type, code, cpu, pid, tid, fmt;
 			uint64_t ip, time;
 			const char *msg;
 		} auxtrace_error;
-		struct { uint64_t nr; } thread_map; /* and CPU_MAP */
+		struct {
+			uint64_t nr;
+		} thread_map; /* and CPU_MAP */
 		struct {
 			uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
 			bool cap_user_time_zero, cap_user_time_short;
 		} time_conv;
-		struct { uint64_t feat_id; const uint8_t *data; uint64_t size; } header_feature;
-		struct { uint64_t type, id; } event_update;
-		struct { uint64_t data_size; } compressed;
+		struct {
+			uint64_t feat_id;
+			const uint8_t *data;
+			uint64_t size;
+		} header_feature;
+		struct {
+			uint64_t type, id;
+		} event_update;
+		struct {
+			uint64_t data_size;
+		} compressed;
 	} u;
 } tk_perf_event;
 
 /* ---- tracepoints (HEADER_TRACING_DATA) ---- */
 typedef struct tk_perf_tp_field {
 	const char *name;
-	const char *type;    /* as written in the format file, e.g. "char comm[16]" */
+	const char *type; /* as written in the format file, e.g. "char comm[16]" */
 	uint32_t offset, size;
 	bool is_signed;
-	bool is_common;      /* common_* fields */
-	bool is_data_loc;    /* __data_loc: u32 (len << 16 | offset) */
-	bool is_dynamic;     /* __rel_loc */
-	bool is_array;       /* fixed array */
-	bool is_string;      /* char arrays and __data_loc char[] */
+	bool is_common;   /* common_* fields */
+	bool is_data_loc; /* __data_loc: u32 (len << 16 | offset) */
+	bool is_dynamic;  /* __rel_loc */
+	bool is_array;    /* fixed array */
+	bool is_string;   /* char arrays and __data_loc char[] */
 	bool is_pointer;
 	uint32_t array_len;
 	uint32_t elem_size;
@@ -506,9 +579,9 @@ typedef struct tk_perf_tp_format {
 	size_t n_fields;
 	size_t n_common;
 	const char *print_fmt;
-	const char *text;               /* the whole format file */
+	const char *text; /* the whole format file */
 	size_t text_len;
-	const tk_field_class *payload;  /* model struct class of the non-common fields */
+	const tk_field_class *payload; /* model struct class of the non-common fields */
 } tk_perf_tp_format;
 
 typedef struct tk_perf_tracing tk_perf_tracing;
@@ -561,7 +634,7 @@ void tk_perf_tracing_set_ksym_resolver(tk_perf_tracing *tr, tk_perf_ksym_fn fn, 
 
 /* ---- the reader ---- */
 typedef struct tk_perf_open_options {
-	bool raw_order;   /* file order instead of perf's time order */
+	bool raw_order; /* file order instead of perf's time order */
 	tk_log_fn log;
 	void *log_user;
 } tk_perf_open_options;
@@ -592,8 +665,8 @@ tk_status tk_perf_next(tk_perf_file *f, const tk_perf_record **out, tk_error *er
 tk_status tk_perf_parse_sample(const tk_perf_file *f, const tk_perf_record *rec,
 			       tk_perf_sample *out, tk_error *err);
 /* Decodes a non-sample record; TK_ERR_UNSUPPORTED for types with no typed view. */
-tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *rec,
-			      tk_perf_event *out, tk_error *err);
+tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *rec, tk_perf_event *out,
+			      tk_error *err);
 
 /* "MMAP", "SAMPLE", "FINISHED_ROUND", ...; NULL for unknown types. */
 const char *tk_perf_record_type_name(uint32_t type);

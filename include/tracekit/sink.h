@@ -16,9 +16,9 @@ typedef struct tk_sink tk_sink;
 typedef struct tk_sink_options {
 	const char *byte_order; /* "big", "little", "native" or NULL (format default) */
 	bool compress;
-	unsigned packet_size;   /* CTF packet size in bytes; 0 = default */
+	unsigned packet_size; /* CTF packet size in bytes; 0 = default */
 	bool packetized_metadata;
-	const char *tracks;     /* CPEL: "thread" (default) or "cpu" */
+	const char *tracks; /* CPEL: "thread" (default) or "cpu" */
 	tk_log_fn log;
 	void *log_user;
 } tk_sink_options;
@@ -27,6 +27,6 @@ tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *inf
 		       const tk_sink_options *opt, tk_sink **out, tk_error *err);
 tk_status tk_sink_write(tk_sink *sink, const tk_event *ev, tk_error *err);
 tk_status tk_sink_close(tk_sink *sink, tk_error *err); /* commits atomically */
-void tk_sink_abort(tk_sink *sink);                      /* removes the output */
+void tk_sink_abort(tk_sink *sink);                     /* removes the output */
 
 #endif

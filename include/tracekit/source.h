@@ -18,10 +18,10 @@
 typedef struct tk_source tk_source;
 
 typedef struct tk_open_options {
-	tk_format format;   /* TK_FORMAT_UNKNOWN: detect from the content */
-	bool all_records;   /* perf: every record, not only samples */
-	bool raw_order;     /* file order instead of time order */
-	tk_log_fn log;      /* warnings; NULL: dropped */
+	tk_format format; /* TK_FORMAT_UNKNOWN: detect from the content */
+	bool all_records; /* perf: every record, not only samples */
+	bool raw_order;   /* file order instead of time order */
+	tk_log_fn log;    /* warnings; NULL: dropped */
 	void *log_user;
 } tk_open_options;
 
@@ -29,7 +29,8 @@ typedef struct tk_open_options {
  * directory holding CTF metadata); never from the name. */
 tk_format tk_detect_format(const char *path, tk_error *err);
 
-tk_status tk_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
+tk_status tk_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			 tk_error *err);
 tk_status tk_source_next(tk_source *src, const tk_event **out, tk_error *err);
 const tk_trace_info *tk_source_info(const tk_source *src);
 void tk_source_close(tk_source *src); /* NULL is fine */

@@ -16,16 +16,16 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#define TK_STATUS_LIST(X)                                                      \
-	X(TK_OK, 0, "ok")                                                      \
-	X(TK_END, 1, "end of input")                                           \
-	X(TK_ERR_IO, -1, "input/output error")                                 \
-	X(TK_ERR_NOMEM, -2, "out of memory")                                   \
-	X(TK_ERR_FORMAT, -3, "malformed input")                                \
-	X(TK_ERR_TRUNCATED, -4, "truncated input")                             \
-	X(TK_ERR_UNSUPPORTED, -5, "unsupported")                               \
-	X(TK_ERR_USAGE, -6, "invalid argument")                                \
-	X(TK_ERR_LIMIT, -7, "limit exceeded")                                  \
+#define TK_STATUS_LIST(X)                                                                          \
+	X(TK_OK, 0, "ok")                                                                          \
+	X(TK_END, 1, "end of input")                                                               \
+	X(TK_ERR_IO, -1, "input/output error")                                                     \
+	X(TK_ERR_NOMEM, -2, "out of memory")                                                       \
+	X(TK_ERR_FORMAT, -3, "malformed input")                                                    \
+	X(TK_ERR_TRUNCATED, -4, "truncated input")                                                 \
+	X(TK_ERR_UNSUPPORTED, -5, "unsupported")                                                   \
+	X(TK_ERR_USAGE, -6, "invalid argument")                                                    \
+	X(TK_ERR_LIMIT, -7, "limit exceeded")                                                      \
 	X(TK_ERR_NOT_FOUND, -8, "not found")
 
 typedef enum tk_status {
@@ -41,8 +41,8 @@ const char *tk_status_str(tk_status status);
 
 typedef struct tk_error {
 	tk_status status;
-	uint64_t offset;  /* byte offset in `file`, or TK_NO_OFFSET */
-	char file[256];   /* input (or output) name; "" when none */
+	uint64_t offset; /* byte offset in `file`, or TK_NO_OFFSET */
+	char file[256];  /* input (or output) name; "" when none */
 	char message[512];
 } tk_error;
 
@@ -53,9 +53,9 @@ void tk_error_clear(tk_error *err);
  * `return tk_error_set(err, TK_ERR_FORMAT, off, "bad size %u", n);`.
  * Keeps err->file if already set. */
 tk_status tk_error_set(tk_error *err, tk_status status, uint64_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
+    __attribute__((format(printf, 4, 5)));
+tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const char *fmt,
+			va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* Sets the file name shown with the error (truncated to fit). */
 void tk_error_set_file(tk_error *err, const char *file);

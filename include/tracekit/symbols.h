@@ -29,7 +29,7 @@
 typedef struct tk_symtab tk_symtab;
 
 typedef struct tk_symbol {
-	const char *name;   /* NUL-terminated */
+	const char *name; /* NUL-terminated */
 	uint64_t start;
 	uint64_t size;      /* after end fix-ups; 0 (ELF lookups only) = perf
 			     * matches it at its start alone */
@@ -49,8 +49,8 @@ typedef struct tk_elf_segment {
  * accept ET_EXEC, ET_DYN and ET_REL of either class and byte order. Symbols
  * come from .symtab when it has functions, else .dynsym (as perf does). */
 tk_status tk_symtab_load_elf(const char *path, tk_symtab **out, tk_error *err);
-tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *name, tk_symtab **out,
-				    tk_error *err);
+tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *name,
+				    tk_symtab **out, tk_error *err);
 /* Kernel symbols in /proc/kallsyms text form ("addr type name [module]").
  * path NULL = /proc/kallsyms. Types T, W, D, B are kept, as perf does.
  * TK_ERR_UNSUPPORTED when every address is 0 (kernel.kptr_restrict). */
@@ -67,7 +67,7 @@ void tk_symtab_free(tk_symtab *t); /* NULL is fine */
 const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset);
 size_t tk_symtab_count(const tk_symtab *t);
 const tk_symbol *tk_symtab_at(const tk_symtab *t, size_t i); /* sorted by start */
-const char *tk_symtab_name(const tk_symtab *t);                /* path or name given */
+const char *tk_symtab_name(const tk_symtab *t);              /* path or name given */
 
 /* ELF facts (false / 0 for kallsyms and perf maps). */
 /* Build id from the GNU build-id note; returns its length (0 = none). */
@@ -91,12 +91,12 @@ void tk_build_id_hex(const uint8_t *id, size_t len, char *buf);
 typedef struct tk_symcache tk_symcache;
 
 typedef struct tk_symcache_options {
-	const char *debug_dir;  /* perf's build-id cache; NULL = $HOME/.debug */
-	const char *root;       /* prefix for image paths (a sysroot); NULL = none */
-	const char *kallsyms;   /* NULL = /proc/kallsyms */
+	const char *debug_dir;    /* perf's build-id cache; NULL = $HOME/.debug */
+	const char *root;         /* prefix for image paths (a sysroot); NULL = none */
+	const char *kallsyms;     /* NULL = /proc/kallsyms */
 	const char *perf_map_dir; /* NULL = /tmp */
-	bool no_debug_cache;    /* ignore the build-id cache */
-	tk_log_fn log;          /* one warning per image that cannot be loaded */
+	bool no_debug_cache;      /* ignore the build-id cache */
+	tk_log_fn log;            /* one warning per image that cannot be loaded */
 	void *log_user;
 } tk_symcache_options;
 

@@ -22,7 +22,8 @@ typedef struct tk_callchain {
 
 /* Resolves s's callchain for thread th into out (out->n = 0 when the
  * sample has none). */
-void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s, tk_callchain *out);
+void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s,
+			  tk_callchain *out);
 
 /* dso name as perf prints it: the image's name or "[unknown]". */
 static inline const char *tk_addr_loc_dso_name(const tk_addr_loc *loc)

@@ -30,7 +30,8 @@ void tk_demangle_strip(char *s)
 	if (clone)
 		*clone = '\0';
 	if (strncmp(s, "virtual thunk to ", 17) == 0 ||
-	    strncmp(s, "non-virtual thunk to ", 21) == 0 || strncmp(s, "covariant return thunk to ", 26) == 0)
+	    strncmp(s, "non-virtual thunk to ", 21) == 0 ||
+	    strncmp(s, "covariant return thunk to ", 26) == 0)
 		return; /* these wrap the function: libiberty keeps them whole */
 	/* the last ')' closes the parameters; qualifiers may follow it */
 	char *close = strrchr(s, ')');
@@ -109,6 +110,7 @@ const char *tk_demangle(tk_demangler *d, const char *name)
 		}
 		free(full);
 	}
-	tk_hashmap_put(&d->cache, (uint64_t)(uintptr_t)name, result == name ? 0 : (uint64_t)(uintptr_t)result);
+	tk_hashmap_put(&d->cache, (uint64_t)(uintptr_t)name,
+		       result == name ? 0 : (uint64_t)(uintptr_t)result);
 	return result;
 }

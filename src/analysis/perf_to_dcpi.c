@@ -65,7 +65,8 @@ static void image_id(tk_threads *th, const tk_dso *d, char *out)
 static void text_range(const tk_dso *d, const tk_map *m, prof *p)
 {
 	const tk_elf_segment *segs;
-	size_t n = (d && d->symtab && d->kind == TK_DSO_FILE) ? tk_symtab_segments(d->symtab, &segs) : 0;
+	size_t n =
+	    (d && d->symtab && d->kind == TK_DSO_FILE) ? tk_symtab_segments(d->symtab, &segs) : 0;
 	for (size_t i = 0; i < n; i++)
 		if (segs[i].exec) {
 			p->tstart = segs[i].vaddr;
@@ -129,7 +130,8 @@ static tk_status add_sample(conv *c, tk_perf_file *f, const tk_perf_record *rec,
 	if (st != TK_OK)
 		return st;
 	bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-	tk_thread *t = tk_threads_findnew(&c->th, has_tid ? (int32_t)s.pid : -1, has_tid ? (int32_t)s.tid : -1);
+	tk_thread *t = tk_threads_findnew(&c->th, has_tid ? (int32_t)s.pid : -1,
+					  has_tid ? (int32_t)s.tid : -1);
 	tk_addr_loc loc = {0};
 	if (s.sample_type & TK_PERF_SAMPLE_IP)
 		tk_threads_resolve(&c->th, t, rec->misc & 7u, s.ip, &loc);
@@ -170,9 +172,11 @@ static void recording_epoch(const char *path, const tk_perf_features *ft, char b
 	tk_dcpi_format_epoch(t, buf);
 }
 
-tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_options *opt, tk_error *err)
+tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_options *opt,
+			  tk_error *err)
 {
-	tk_perf_open_options po = {.log = opt ? opt->log : NULL, .log_user = opt ? opt->log_user : NULL};
+	tk_perf_open_options po = {.log = opt ? opt->log : NULL,
+				   .log_user = opt ? opt->log_user : NULL};
 	tk_perf_file *f;
 	tk_status st = tk_perf_open(in, &po, &f, err);
 	if (st != TK_OK)
@@ -188,7 +192,8 @@ tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_opt
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
 		if (rec->type != TK_PERF_RECORD_SAMPLE)
 			st = tk_threads_process(&c.th, f, rec, err);
-		else if (rec->attr && (!opt || !opt->events || tk_filter_name_matches(opt->events, rec->attr->name))) {
+		else if (rec->attr && (!opt || !opt->events ||
+				       tk_filter_name_matches(opt->events, rec->attr->name))) {
 			st = add_sample(&c, f, rec, err);
 			total++;
 		}
@@ -218,17 +223,18 @@ tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_opt
 		snprintf(path, sizeof path, "%s/%s", dir, file);
 		bool freq = tk_perf_attr_flag(p->attr, TK_PERF_ATTR_FREQ);
 		tk_dcpi_fields fields = {
-			.image = p->id,
-			.epoch = epoch,
-			.platform = ft && ft->arch && *ft->arch ? ft->arch : "unknown",
-			.event = p->attr->name,
-			/* the sampling period; in frequency mode the mean period seen */
-			.period = freq ? (p->samples ? p->period_sum / p->samples : 0) : p->attr->sample_period,
-			.tstart = p->tstart,
-			.tsize = p->tsize,
-			.path = p->dso ? p->dso->name : "[unknown]",
-			.has_cpucount = ft && ft->nr_cpus_online,
-			.cpucount = ft ? ft->nr_cpus_online : 0,
+		    .image = p->id,
+		    .epoch = epoch,
+		    .platform = ft && ft->arch && *ft->arch ? ft->arch : "unknown",
+		    .event = p->attr->name,
+		    /* the sampling period; in frequency mode the mean period seen */
+		    .period = freq ? (p->samples ? p->period_sum / p->samples : 0)
+				   : p->attr->sample_period,
+		    .tstart = p->tstart,
+		    .tsize = p->tsize,
+		    .path = p->dso ? p->dso->name : "[unknown]",
+		    .has_cpucount = ft && ft->nr_cpus_online,
+		    .cpucount = ft ? ft->nr_cpus_online : 0,
 		};
 		st = tk_dcpi_builder_write(p->b, path, &fields, err);
 	}

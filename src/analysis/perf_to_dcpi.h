@@ -20,6 +20,7 @@ typedef struct tk_perf_dcpi_options {
 	void *log_user;
 } tk_perf_dcpi_options;
 
-tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_options *opt, tk_error *err);
+tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_options *opt,
+			  tk_error *err);
 
 #endif

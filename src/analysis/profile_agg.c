@@ -13,8 +13,8 @@ struct tk_profile_agg {
 	tk_profile_key mode;
 	tk_profile_row *rows;
 	size_t n, cap;
-	size_t *slots;      /* row index + 1, 0 = empty */
-	size_t n_slots;     /* power of two */
+	size_t *slots;  /* row index + 1, 0 = empty */
+	size_t n_slots; /* power of two */
 	bool sorted;
 	uint64_t total;
 	tk_arena strings;
@@ -105,15 +105,18 @@ static bool rebuild(tk_profile_agg *a, size_t ns)
 	return true;
 }
 
-bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol, uint64_t sym_start,
-			uint64_t addr, uint64_t count)
+bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol,
+			uint64_t sym_start, uint64_t addr, uint64_t count)
 {
 	image = intern(a, image ? image : TK_PROFILE_UNKNOWN_SYMBOL);
 	if (!image)
 		return false;
 	uint64_t key;
 	switch (a->mode) {
-	case TK_PROFILE_BY_IMAGE: key = 0; symbol = NULL; break;
+	case TK_PROFILE_BY_IMAGE:
+		key = 0;
+		symbol = NULL;
+		break;
 	case TK_PROFILE_BY_ADDRESS: key = addr; break;
 	default: key = symbol ? sym_start : NO_SYMBOL; break;
 	}
@@ -144,15 +147,22 @@ bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol
 		a->cap = ncap;
 	}
 	a->rows[a->n] = (tk_profile_row){
-		.image = image, .symbol = symbol,
-		.addr = a->mode == TK_PROFILE_BY_ADDRESS ? addr : symbol ? sym_start : 0, .count = count,
+	    .image = image,
+	    .symbol = symbol,
+	    .addr = a->mode == TK_PROFILE_BY_ADDRESS ? addr
+		    : symbol                         ? sym_start
+						     : 0,
+	    .count = count,
 	};
 	a->slots[i] = ++a->n;
 	a->total += count;
 	return true;
 }
 
-uint64_t tk_profile_agg_total(const tk_profile_agg *a) { return a->total; }
+uint64_t tk_profile_agg_total(const tk_profile_agg *a)
+{
+	return a->total;
+}
 
 static int cmp_row(const void *pa, const void *pb)
 {

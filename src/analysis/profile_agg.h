@@ -31,8 +31,8 @@ tk_profile_agg *tk_profile_agg_new(tk_profile_key key);
 void tk_profile_agg_free(tk_profile_agg *a);
 /* Adds count samples at addr of image, attributed to symbol (which starts
  * at sym_start) or to no symbol (symbol NULL). false: out of memory. */
-bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol, uint64_t sym_start,
-			uint64_t addr, uint64_t count);
+bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol,
+			uint64_t sym_start, uint64_t addr, uint64_t count);
 uint64_t tk_profile_agg_total(const tk_profile_agg *a);
 /* Rows sorted by count (descending), then image, symbol, address, so the
  * order is deterministic. Valid until the next add() or free(). */

@@ -16,17 +16,17 @@ typedef struct matcher {
 
 struct tk_report {
 	tk_report_kind kind;
-	matcher start, end;  /* state: start only */
+	matcher start, end; /* state: start only */
 	tk_arena arena;
 	tk_report_track *tracks;
 	size_t n_tracks, cap_tracks;
 	tk_report_track all;
-	tk_hashmap by_hash;  /* FNV of the track name (probed) -> index */
+	tk_hashmap by_hash; /* FNV of the track name (probed) -> index */
 	/* per-class caches: whether it matches, where its "track" member is */
 	const tk_event_class *last_cls;
-	int last_match;      /* 0 none, 1 start, 2 end, 3 both */
+	int last_match; /* 0 none, 1 start, 2 end, 3 both */
 	const tk_field_class *last_payload;
-	long track_member;   /* -1: none */
+	long track_member; /* -1: none */
 	char keybuf[32];
 };
 
@@ -68,8 +68,9 @@ tk_status tk_report_new(tk_report_kind kind, const char *spec, tk_report **out, 
 		char *comma = strchr(copy, ',');
 		if (!comma || comma == copy || !comma[1]) {
 			tk_report_free(r);
-			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-					    "expected START,END (two event names or codes), got '%s'", spec);
+			return tk_error_set(
+			    err, TK_ERR_USAGE, TK_NO_OFFSET,
+			    "expected START,END (two event names or codes), got '%s'", spec);
 		}
 		*comma = 0;
 		matcher_init(&r->start, copy);
@@ -175,7 +176,8 @@ static tk_status add(tk_report *r, tk_report_track *t, int match, uint64_t now, 
 		/* END first: an event that is both START and END closes, then opens */
 		if ((match & 2) && t->have_last) {
 			if (now >= t->last)
-				ok = sample(r, t, now - t->last) && sample(r, &r->all, now - t->last);
+				ok = sample(r, t, now - t->last) &&
+				     sample(r, &r->all, now - t->last);
 			t->have_last = false;
 		}
 		if (match & 1) {
@@ -194,8 +196,8 @@ static int match_of(const tk_report *r, const char *name, uint64_t id)
 	return m;
 }
 
-tk_status tk_report_add_raw(tk_report *r, const char *track, size_t track_len, const char *name, uint64_t id,
-			    uint64_t time_ns, tk_error *err)
+tk_status tk_report_add_raw(tk_report *r, const char *track, size_t track_len, const char *name,
+			    uint64_t id, uint64_t time_ns, tk_error *err)
 {
 	int m = match_of(r, name, id);
 	if (!m)
@@ -331,7 +333,8 @@ static int cmp_tracks(const void *a, const void *b)
 	return c ? c : (i > j) - (i < j); /* stable: first seen first */
 }
 
-tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top, tk_error *err)
+tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top,
+				 tk_error *err)
 {
 	static const char *keys[] = {"", "total", "count", "mean", "max", "name"};
 	int key = 0;
@@ -341,7 +344,9 @@ tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort,
 				key = k;
 		if (!key)
 			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-					    "unknown sort key '%s' for time reports (total, count, mean, max, name)", sort);
+					    "unknown sort key '%s' for time reports (total, count, "
+					    "mean, max, name)",
+					    sort);
 	}
 	size_t *order = malloc((r->n_tracks + 1) * sizeof *order);
 	tk_report_result *res = malloc((r->n_tracks + 1) * sizeof *res);
@@ -383,19 +388,24 @@ static void write_rows(tk_report *r, tk_writer *out, const size_t *order, size_t
 	int w = (int)(width > 64 ? 64 : width);
 	switch (r->kind) {
 	case TK_REPORT_STATE:
-		tk_put_fmt(out, "# time between successive '%s' events per track (ns)\n", r->start.name);
-		tk_put_fmt(out, "%-*s %10s %16s %16s %14s %14s %18s\n", w, "track", "n", "mean", "stdev", "min", "max",
-			   "total");
+		tk_put_fmt(out, "# time between successive '%s' events per track (ns)\n",
+			   r->start.name);
+		tk_put_fmt(out, "%-*s %10s %16s %16s %14s %14s %18s\n", w, "track", "n", "mean",
+			   "stdev", "min", "max", "total");
 		break;
 	case TK_REPORT_LATENCY:
-		tk_put_fmt(out, "# latency '%s' -> '%s' per track (ns)\n", r->start.name, r->end.name);
-		tk_put_fmt(out, "%-*s %10s %16s %16s %14s %14s %18s %14s %14s %14s\n", w, "track", "n", "mean", "stdev",
-			   "min", "max", "total", "p50", "p90", "p99");
+		tk_put_fmt(out, "# latency '%s' -> '%s' per track (ns)\n", r->start.name,
+			   r->end.name);
+		tk_put_fmt(out, "%-*s %10s %16s %16s %14s %14s %18s %14s %14s %14s\n", w, "track",
+			   "n", "mean", "stdev", "min", "max", "total", "p50", "p90", "p99");
 		break;
 	case TK_REPORT_LINREG:
-		tk_put_fmt(out, "# '%s' -> '%s' intervals vs their index per track: y = intercept + slope * i (ns)\n",
+		tk_put_fmt(out,
+			   "# '%s' -> '%s' intervals vs their index per track: y = intercept + "
+			   "slope * i (ns)\n",
 			   r->start.name, r->end.name);
-		tk_put_fmt(out, "%-*s %10s %16s %16s %16s %10s\n", w, "track", "n", "mean", "slope", "intercept", "r");
+		tk_put_fmt(out, "%-*s %10s %16s %16s %16s %10s\n", w, "track", "n", "mean", "slope",
+			   "intercept", "r");
 		break;
 	}
 	for (size_t k = 0; k < n_rows; k++) {
@@ -408,15 +418,16 @@ static void write_rows(tk_report *r, tk_writer *out, const size_t *order, size_t
 			continue;
 		}
 		if (r->kind == TK_REPORT_LINREG) {
-			tk_put_fmt(out, "%-*s %10llu %16.3f %16.3f %16.3f %10.6f\n", w, name, (unsigned long long)o.n, o.mean,
-				   o.slope, o.intercept, o.r);
+			tk_put_fmt(out, "%-*s %10llu %16.3f %16.3f %16.3f %10.6f\n", w, name,
+				   (unsigned long long)o.n, o.mean, o.slope, o.intercept, o.r);
 			continue;
 		}
-		tk_put_fmt(out, "%-*s %10llu %16.3f %16.3f %14llu %14llu %18llu", w, name, (unsigned long long)o.n, o.mean,
-			   o.stdev, (unsigned long long)o.min, (unsigned long long)o.max, (unsigned long long)o.total);
+		tk_put_fmt(out, "%-*s %10llu %16.3f %16.3f %14llu %14llu %18llu", w, name,
+			   (unsigned long long)o.n, o.mean, o.stdev, (unsigned long long)o.min,
+			   (unsigned long long)o.max, (unsigned long long)o.total);
 		if (r->kind == TK_REPORT_LATENCY)
-			tk_put_fmt(out, " %14llu %14llu %14llu", (unsigned long long)o.p50, (unsigned long long)o.p90,
-				   (unsigned long long)o.p99);
+			tk_put_fmt(out, " %14llu %14llu %14llu", (unsigned long long)o.p50,
+				   (unsigned long long)o.p90, (unsigned long long)o.p99);
 		tk_put_char(out, '\n');
 	}
 }

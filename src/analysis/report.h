@@ -33,7 +33,7 @@ typedef enum tk_report_kind {
 typedef struct tk_report_track {
 	const char *name;
 	uint64_t n;
-	double mean, m2;     /* Welford */
+	double mean, m2; /* Welford */
 	uint64_t min, max, total;
 	/* state / latency bookkeeping */
 	bool have_last;
@@ -49,8 +49,8 @@ typedef struct tk_report_result {
 	uint64_t n;
 	double mean, stdev;
 	uint64_t min, max, total;
-	uint64_t p50, p90, p99;       /* latency */
-	double slope, intercept, r;   /* linreg */
+	uint64_t p50, p90, p99;     /* latency */
+	double slope, intercept, r; /* linreg */
 } tk_report_result;
 
 typedef struct tk_report tk_report;
@@ -61,8 +61,8 @@ void tk_report_free(tk_report *r); /* NULL is fine */
 
 tk_status tk_report_add(tk_report *r, const tk_event *ev, tk_error *err);
 /* The same with the pieces given directly (tests, other callers). */
-tk_status tk_report_add_raw(tk_report *r, const char *track, size_t track_len, const char *name, uint64_t id,
-			    uint64_t time_ns, tk_error *err);
+tk_status tk_report_add_raw(tk_report *r, const char *track, size_t track_len, const char *name,
+			    uint64_t id, uint64_t time_ns, tk_error *err);
 
 size_t tk_report_n_tracks(const tk_report *r);
 const char *tk_report_track_name(const tk_report *r, size_t i);
@@ -75,6 +75,7 @@ void tk_report_write(tk_report *r, tk_writer *out);
 /* The same with the tracks sorted (sort: NULL = first seen, "total",
  * "count", "mean", "max" (descending) or "name") and only the first `top`
  * (0 = all) shown before "all". */
-tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top, tk_error *err);
+tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top,
+				 tk_error *err);
 
 #endif

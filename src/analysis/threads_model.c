@@ -6,10 +6,10 @@
 
 #include "analysis/threads_model.h"
 
-#define MISC_CPUMODE_MASK 7u
-#define MISC_MMAP_DATA (1u << 13)
+#define MISC_CPUMODE_MASK  7u
+#define MISC_MMAP_DATA     (1u << 13)
 #define MISC_MMAP_BUILD_ID (1u << 14)
-#define PROT_EXEC_BIT 4u
+#define PROT_EXEC_BIT      4u
 
 static uint64_t name_hash(const char *s)
 {
@@ -186,20 +186,18 @@ static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 			char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
 			const char *home = getenv("HOME");
 			tk_build_id_hex(d->build_id, d->build_id_len, hex);
-			snprintf(path, sizeof path, "%s/.debug/[vdso]/%s/vdso", home ? home : "", hex);
-			d->symtab = tk_symcache_image(t->symbols, path, d->build_id, d->build_id_len);
+			snprintf(path, sizeof path, "%s/.debug/[vdso]/%s/vdso", home ? home : "",
+				 hex);
+			d->symtab =
+			    tk_symcache_image(t->symbols, path, d->build_id, d->build_id_len);
 			break;
 		}
-		d->symtab = tk_symcache_image(t->symbols, d->name, d->build_id_len ? d->build_id : NULL,
-					      d->build_id_len);
+		d->symtab = tk_symcache_image(
+		    t->symbols, d->name, d->build_id_len ? d->build_id : NULL, d->build_id_len);
 		break;
 	case TK_DSO_KERNEL:
-	case TK_DSO_MODULE:
-		d->symtab = tk_symcache_kernel(t->symbols);
-		break;
-	case TK_DSO_PERFMAP:
-		d->symtab = tk_symcache_perf_map(t->symbols, d->pid);
-		break;
+	case TK_DSO_MODULE: d->symtab = tk_symcache_kernel(t->symbols); break;
+	case TK_DSO_PERFMAP: d->symtab = tk_symcache_perf_map(t->symbols, d->pid); break;
 	}
 	return d->symtab;
 }
@@ -328,7 +326,10 @@ static void process_fork(tk_threads *t, const tk_perf_event *ev)
 	}
 }
 
-static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 /* kmod_path__parse_name: "/lib/modules/x/kernel/fs/ext4/ext4.ko.xz" -> "[ext4]" */
 static void module_name(const char *path, char *out, size_t cap)
@@ -350,12 +351,14 @@ static void module_name(const char *path, char *out, size_t cap)
 	out[2 + n] = '\0';
 }
 
-static void process_kernel_mmap(tk_threads *t, uint64_t start, uint64_t len, uint64_t pgoff, const char *filename)
+static void process_kernel_mmap(tk_threads *t, uint64_t start, uint64_t len, uint64_t pgoff,
+				const char *filename)
 {
 	tk_map m = {.start = start, .end = start + len, .pgoff = pgoff, .identity = true};
 	if (m.end < start || len == 0)
 		m.end = UINT64_MAX;
-	if (starts_with(filename, "[kernel.kallsyms]") || starts_with(filename, "[guest.kernel.kallsyms")) {
+	if (starts_with(filename, "[kernel.kallsyms]") ||
+	    starts_with(filename, "[guest.kernel.kallsyms")) {
 		if (!t->kernel_dso)
 			t->kernel_dso = dso_findnew(t, "[kernel.kallsyms]", TK_DSO_KERNEL, -1);
 		m.dso = t->kernel_dso;
@@ -369,8 +372,8 @@ static void process_kernel_mmap(tk_threads *t, uint64_t start, uint64_t len, uin
 }
 
 static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t start, uint64_t len,
-			      uint64_t pgoff, bool exec, const char *filename, const uint8_t *build_id,
-			      size_t build_id_len)
+			      uint64_t pgoff, bool exec, const char *filename,
+			      const uint8_t *build_id, size_t build_id_len)
 {
 	tk_thread *th = tk_threads_findnew(t, pid, tid);
 	if (!th)
@@ -395,7 +398,8 @@ static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t 
 		}
 	} else {
 		m.dso = dso_findnew(t, filename, TK_DSO_FILE, pid);
-		if (m.dso && build_id_len && !m.dso->build_id_len && build_id_len <= sizeof m.dso->build_id) {
+		if (m.dso && build_id_len && !m.dso->build_id_len &&
+		    build_id_len <= sizeof m.dso->build_id) {
 			memcpy(m.dso->build_id, build_id, build_id_len);
 			m.dso->build_id_len = build_id_len;
 		}
@@ -404,16 +408,15 @@ static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t 
 		t->oom = true;
 }
 
-tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec, tk_error *err)
+tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
+			     tk_error *err)
 {
 	switch (rec->type) {
 	case TK_PERF_RECORD_COMM:
 	case TK_PERF_RECORD_FORK:
 	case TK_PERF_RECORD_MMAP:
-	case TK_PERF_RECORD_MMAP2:
-		break;
-	default:
-		return TK_OK; /* EXIT only marks a thread dead in perf: nothing to do */
+	case TK_PERF_RECORD_MMAP2: break;
+	default: return TK_OK; /* EXIT only marks a thread dead in perf: nothing to do */
 	}
 	if (!t->features)
 		t->features = tk_perf_get_features(f);
@@ -425,37 +428,41 @@ tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf
 	bool kernel = cpumode == TK_CPUMODE_KERNEL || cpumode == TK_CPUMODE_GUEST_KERNEL;
 	switch (rec->type) {
 	case TK_PERF_RECORD_COMM: {
-		tk_thread *th = tk_threads_findnew(t, (int32_t)ev.u.comm.pid, (int32_t)ev.u.comm.tid);
+		tk_thread *th =
+		    tk_threads_findnew(t, (int32_t)ev.u.comm.pid, (int32_t)ev.u.comm.tid);
 		if (th)
 			set_comm(th, ev.u.comm.comm);
 		break;
 	}
-	case TK_PERF_RECORD_FORK:
-		process_fork(t, &ev);
-		break;
+	case TK_PERF_RECORD_FORK: process_fork(t, &ev); break;
 	case TK_PERF_RECORD_MMAP:
 		if (kernel)
-			process_kernel_mmap(t, ev.u.mmap.start, ev.u.mmap.len, ev.u.mmap.pgoff, ev.u.mmap.filename);
+			process_kernel_mmap(t, ev.u.mmap.start, ev.u.mmap.len, ev.u.mmap.pgoff,
+					    ev.u.mmap.filename);
 		else
-			process_user_mmap(t, (int32_t)ev.u.mmap.pid, (int32_t)ev.u.mmap.tid, ev.u.mmap.start,
-					  ev.u.mmap.len, ev.u.mmap.pgoff, !(rec->misc & MISC_MMAP_DATA),
-					  ev.u.mmap.filename, NULL, 0);
+			process_user_mmap(t, (int32_t)ev.u.mmap.pid, (int32_t)ev.u.mmap.tid,
+					  ev.u.mmap.start, ev.u.mmap.len, ev.u.mmap.pgoff,
+					  !(rec->misc & MISC_MMAP_DATA), ev.u.mmap.filename, NULL,
+					  0);
 		break;
 	case TK_PERF_RECORD_MMAP2:
 		if (kernel)
-			process_kernel_mmap(t, ev.u.mmap2.start, ev.u.mmap2.len, ev.u.mmap2.pgoff, ev.u.mmap2.filename);
+			process_kernel_mmap(t, ev.u.mmap2.start, ev.u.mmap2.len, ev.u.mmap2.pgoff,
+					    ev.u.mmap2.filename);
 		else
-			process_user_mmap(t, (int32_t)ev.u.mmap2.pid, (int32_t)ev.u.mmap2.tid, ev.u.mmap2.start,
-					  ev.u.mmap2.len, ev.u.mmap2.pgoff, (ev.u.mmap2.prot & PROT_EXEC_BIT) != 0,
-					  ev.u.mmap2.filename,
-					  (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id : NULL,
-					  (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id_size : 0);
+			process_user_mmap(
+			    t, (int32_t)ev.u.mmap2.pid, (int32_t)ev.u.mmap2.tid, ev.u.mmap2.start,
+			    ev.u.mmap2.len, ev.u.mmap2.pgoff,
+			    (ev.u.mmap2.prot & PROT_EXEC_BIT) != 0, ev.u.mmap2.filename,
+			    (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id : NULL,
+			    (rec->misc & MISC_MMAP_BUILD_ID) ? ev.u.mmap2.build_id_size : 0);
 		break;
 	}
 	return TK_OK;
 }
 
-void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip, tk_addr_loc *loc)
+void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip,
+			tk_addr_loc *loc)
 {
 	loc->map = NULL;
 	loc->sym = NULL;

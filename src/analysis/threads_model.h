@@ -43,10 +43,10 @@ typedef struct tk_dso {
 	const char *short_name; /* basename (module name without brackets for modules) */
 	size_t name_len;
 	tk_dso_kind kind;
-	int pid;                /* TK_DSO_PERFMAP */
+	int pid; /* TK_DSO_PERFMAP */
 	uint8_t build_id[TK_BUILD_ID_MAX];
 	size_t build_id_len;
-	bool tried;             /* symbols looked up once (found or not) */
+	bool tried; /* symbols looked up once (found or not) */
 	const tk_symtab *symtab;
 	/* address -> symbol cache (direct mapped): a profile hits the same
 	 * few thousand addresses over and over */
@@ -59,14 +59,14 @@ typedef struct tk_dso_cache_slot {
 	uint64_t addr_plus1; /* 0 = empty */
 	const tk_symbol *sym;
 	uint64_t off;
-	const char *name;    /* sym's name as printed (demangled) */
+	const char *name; /* sym's name as printed (demangled) */
 	size_t name_len;
 } tk_dso_cache_slot;
 
 typedef struct tk_map {
 	uint64_t start, end; /* [start, end) */
 	uint64_t pgoff;
-	bool identity;       /* map_ip(ip) = ip (anon, kernel) */
+	bool identity; /* map_ip(ip) = ip (anon, kernel) */
 	tk_dso *dso;
 } tk_map;
 
@@ -85,30 +85,30 @@ typedef struct tk_thread {
 } tk_thread;
 
 typedef struct tk_threads {
-	tk_arena arena;        /* threads, map arrays headers, dso names */
-	tk_hashmap by_tid;     /* tid (as u32) -> index in threads */
+	tk_arena arena;    /* threads, map arrays headers, dso names */
+	tk_hashmap by_tid; /* tid (as u32) -> index in threads */
 	tk_thread **threads;
 	size_t n_threads, cap_threads;
-	tk_maps **all_maps;    /* every tk_maps allocated, to free them */
+	tk_maps **all_maps; /* every tk_maps allocated, to free them */
 	size_t n_all_maps, cap_all_maps;
-	tk_maps kernel;        /* kernel and module maps */
+	tk_maps kernel; /* kernel and module maps */
 	tk_dso **dsos;
 	size_t n_dsos, cap_dsos;
 	tk_hashmap dso_by_hash; /* FNV hash of the name -> index + 1 (chained by probing names) */
 	tk_dso *kernel_dso;
-	tk_symcache *symbols;  /* owned */
+	tk_symcache *symbols;             /* owned */
 	const tk_perf_features *features; /* build ids of the header, or NULL */
-	bool oom;              /* an allocation failed: results may be incomplete */
+	bool oom;                         /* an allocation failed: results may be incomplete */
 	tk_demangler demangler;
 } tk_threads;
 
 /* Resolved address: map and symbol for one ip. */
 typedef struct tk_addr_loc {
-	const tk_map *map;     /* NULL: no map holds the address */
-	const tk_symbol *sym;  /* NULL: no symbol */
-	uint64_t addr;         /* map-relative address (perf's al->addr) */
-	uint64_t sym_off;      /* offset into sym */
-	const char *name;      /* sym's name as perf prints it (demangled); NULL without sym */
+	const tk_map *map;    /* NULL: no map holds the address */
+	const tk_symbol *sym; /* NULL: no symbol */
+	uint64_t addr;        /* map-relative address (perf's al->addr) */
+	uint64_t sym_off;     /* offset into sym */
+	const char *name;     /* sym's name as perf prints it (demangled); NULL without sym */
 	size_t name_len;
 } tk_addr_loc;
 
@@ -117,14 +117,16 @@ bool tk_threads_init(tk_threads *t, const tk_symcache_options *cache_opt);
 void tk_threads_free(tk_threads *t);
 
 /* Feeds one non-sample record; other types are ignored. */
-tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec, tk_error *err);
+tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
+			     tk_error *err);
 
 /* perf's machine__findnew_thread; NULL only when out of memory. */
 tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid);
 
 /* cpumode: PERF_RECORD_MISC_CPUMODE (1 kernel, 2 user, ...). Fills loc
  * (map NULL when the address is in no map). */
-void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip, tk_addr_loc *loc);
+void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip,
+			tk_addr_loc *loc);
 
 /* A symbol's name as perf prints it (C++ names demangled, cached). */
 static inline const char *tk_threads_sym_name(tk_threads *t, const tk_symbol *s)

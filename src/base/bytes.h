@@ -7,16 +7,28 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint16_t tk_bswap16(uint16_t v) { return __builtin_bswap16(v); }
-static inline uint32_t tk_bswap32(uint32_t v) { return __builtin_bswap32(v); }
-static inline uint64_t tk_bswap64(uint64_t v) { return __builtin_bswap64(v); }
+static inline uint16_t tk_bswap16(uint16_t v)
+{
+	return __builtin_bswap16(v);
+}
+static inline uint32_t tk_bswap32(uint32_t v)
+{
+	return __builtin_bswap32(v);
+}
+static inline uint64_t tk_bswap64(uint64_t v)
+{
+	return __builtin_bswap64(v);
+}
 
 static inline bool tk_host_is_le(void)
 {
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 }
 
-static inline uint8_t tk_load_u8(const void *p) { return *(const uint8_t *)p; }
+static inline uint8_t tk_load_u8(const void *p)
+{
+	return *(const uint8_t *)p;
+}
 
 static inline uint16_t tk_load_u16(const void *p, bool swap)
 {
@@ -40,12 +52,30 @@ static inline uint64_t tk_load_u64(const void *p, bool swap)
 }
 
 /* Explicit-endian loads: "swap" is derived from the host order. */
-static inline uint16_t tk_load_le16(const void *p) { return tk_load_u16(p, !tk_host_is_le()); }
-static inline uint32_t tk_load_le32(const void *p) { return tk_load_u32(p, !tk_host_is_le()); }
-static inline uint64_t tk_load_le64(const void *p) { return tk_load_u64(p, !tk_host_is_le()); }
-static inline uint16_t tk_load_be16(const void *p) { return tk_load_u16(p, tk_host_is_le()); }
-static inline uint32_t tk_load_be32(const void *p) { return tk_load_u32(p, tk_host_is_le()); }
-static inline uint64_t tk_load_be64(const void *p) { return tk_load_u64(p, tk_host_is_le()); }
+static inline uint16_t tk_load_le16(const void *p)
+{
+	return tk_load_u16(p, !tk_host_is_le());
+}
+static inline uint32_t tk_load_le32(const void *p)
+{
+	return tk_load_u32(p, !tk_host_is_le());
+}
+static inline uint64_t tk_load_le64(const void *p)
+{
+	return tk_load_u64(p, !tk_host_is_le());
+}
+static inline uint16_t tk_load_be16(const void *p)
+{
+	return tk_load_u16(p, tk_host_is_le());
+}
+static inline uint32_t tk_load_be32(const void *p)
+{
+	return tk_load_u32(p, tk_host_is_le());
+}
+static inline uint64_t tk_load_be64(const void *p)
+{
+	return tk_load_u64(p, tk_host_is_le());
+}
 
 static inline void tk_store_u16(void *p, uint16_t v, bool swap)
 {

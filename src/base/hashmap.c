@@ -32,10 +32,10 @@ static bool grow(tk_hashmap *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 16;
 	tk_hashmap bigger = {
-		.keys = malloc(cap * sizeof(uint64_t)),
-		.vals = malloc(cap * sizeof(uint64_t)),
-		.used = calloc(cap, 1),
-		.cap = cap,
+	    .keys = malloc(cap * sizeof(uint64_t)),
+	    .vals = malloc(cap * sizeof(uint64_t)),
+	    .used = calloc(cap, 1),
+	    .cap = cap,
 	};
 	if (!bigger.keys || !bigger.vals || !bigger.used) {
 		tk_hashmap_free(&bigger);

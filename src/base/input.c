@@ -51,7 +51,8 @@ static tk_status open_stream(tk_input *in, int fd, bool own, tk_error *err)
 	in->buf_cap = 1 << 20;
 	in->buf = malloc(in->buf_cap);
 	if (!in->buf)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "cannot allocate input buffer");
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "cannot allocate input buffer");
 	return TK_OK;
 }
 
@@ -147,10 +148,22 @@ void tk_input_close(tk_input *in)
 	free(in);
 }
 
-const char *tk_input_name(const tk_input *in) { return in->name; }
-bool tk_input_is_stream(const tk_input *in) { return in->stream; }
-uint64_t tk_input_size(const tk_input *in) { return in->size; }
-const uint8_t *tk_input_data(const tk_input *in) { return in->stream ? NULL : in->data; }
+const char *tk_input_name(const tk_input *in)
+{
+	return in->name;
+}
+bool tk_input_is_stream(const tk_input *in)
+{
+	return in->stream;
+}
+uint64_t tk_input_size(const tk_input *in)
+{
+	return in->size;
+}
+const uint8_t *tk_input_data(const tk_input *in)
+{
+	return in->stream ? NULL : in->data;
+}
 
 /* Reads more bytes after the window; returns bytes read, 0 at EOF, -1 on error. */
 static ssize_t fill(tk_input *in)
@@ -192,10 +205,12 @@ static tk_status make_room(tk_input *in, size_t len, uint64_t off, tk_error *err
 	return TK_OK;
 }
 
-static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p, tk_error *err)
+static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p,
+			      tk_error *err)
 {
 	if (off < in->buf_off)
-		return tk_error_set(err, TK_ERR_USAGE, off, "stream input cannot go back to offset 0x%llx",
+		return tk_error_set(err, TK_ERR_USAGE, off,
+				    "stream input cannot go back to offset 0x%llx",
 				    (unsigned long long)off);
 	if (len > TK_INPUT_MAX_FETCH)
 		return tk_error_set(err, TK_ERR_LIMIT, off, "range of %zu bytes is too large", len);
@@ -214,10 +229,12 @@ static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint
 		in->buf_len = 0;
 		ssize_t n = fill(in);
 		if (n < 0)
-			return tk_error_set(err, TK_ERR_IO, in->buf_off, "read failed: %s", strerror(errno));
+			return tk_error_set(err, TK_ERR_IO, in->buf_off, "read failed: %s",
+					    strerror(errno));
 		if (n == 0)
 			return tk_error_set(err, TK_ERR_TRUNCATED, in->buf_off,
-					    "input ends before offset 0x%llx", (unsigned long long)off);
+					    "input ends before offset 0x%llx",
+					    (unsigned long long)off);
 	}
 	while (in->buf_len < len) {
 		tk_status st = make_room(in, len, off, err);
@@ -225,13 +242,14 @@ static tk_status stream_fetch(tk_input *in, uint64_t off, size_t len, const uint
 			return st;
 		ssize_t n = fill(in);
 		if (n < 0)
-			return tk_error_set(err, TK_ERR_IO, in->buf_off + in->buf_len, "read failed: %s",
-					    strerror(errno));
+			return tk_error_set(err, TK_ERR_IO, in->buf_off + in->buf_len,
+					    "read failed: %s", strerror(errno));
 		if (n == 0) {
 			if (in->buf_len == 0 && len > 0)
 				return TK_END;
 			return tk_error_set(err, TK_ERR_TRUNCATED, in->buf_off,
-					    "need %zu bytes, input ends after %zu", len, in->buf_len);
+					    "need %zu bytes, input ends after %zu", len,
+					    in->buf_len);
 		}
 	}
 	*p = in->buf + in->buf_lo;
@@ -258,7 +276,7 @@ tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t *
  * ordering): the mapping is private and never written, so a later access
  * re-reads the same bytes from the page cache. Streams compact lazily in
  * the next fetch. */
-#define RELEASE_LAG ((uint64_t)16 << 20)
+#define RELEASE_LAG  ((uint64_t)16 << 20)
 #define RELEASE_STEP ((uint64_t)8 << 20)
 
 void tk_input_release(tk_input *in, uint64_t off)
@@ -268,6 +286,7 @@ void tk_input_release(tk_input *in, uint64_t off)
 	uint64_t to = (off - RELEASE_LAG) & ~(uint64_t)0xFFFFF; /* 1 MiB: page aligned */
 	if (to < in->released_to + RELEASE_STEP)
 		return;
-	madvise((void *)(in->data + in->released_to), (size_t)(to - in->released_to), MADV_DONTNEED);
+	madvise((void *)(in->data + in->released_to), (size_t)(to - in->released_to),
+		MADV_DONTNEED);
 	in->released_to = to;
 }

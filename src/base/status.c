@@ -7,9 +7,8 @@
 const char *tk_status_str(tk_status status)
 {
 	switch (status) {
-#define TK_STATUS_CASE(name, value, text)                                      \
-	case name:                                                             \
-		return text;
+#define TK_STATUS_CASE(name, value, text)                                                          \
+	case name: return text;
 		TK_STATUS_LIST(TK_STATUS_CASE)
 #undef TK_STATUS_CASE
 	}
@@ -33,7 +32,8 @@ void tk_error_set_file(tk_error *err, const char *file)
 	snprintf(err->file, sizeof err->file, "%s", file);
 }
 
-tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const char *fmt, va_list ap)
+tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const char *fmt,
+			va_list ap)
 {
 	if (!err)
 		return status;

@@ -18,7 +18,8 @@ static tk_status writer_new(int fd, bool own, tk_writer **out, tk_error *err)
 		w->buf = malloc(WRITER_BUF_SIZE);
 	if (!w || !w->buf) {
 		free(w);
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "cannot allocate output buffer");
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "cannot allocate output buffer");
 	}
 	w->cap = WRITER_BUF_SIZE;
 	w->fd = fd;
@@ -56,8 +57,8 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 	snprintf(tmp, n, "%.*s.%s.tk-XXXXXX", dirlen, path, slash ? slash + 1 : path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		tk_status st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s", tmp,
-					    strerror(errno));
+		tk_status st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
+					    tmp, strerror(errno));
 		free(tmp);
 		free(final);
 		return st;
@@ -123,7 +124,8 @@ tk_status tk_writer_flush(tk_writer *w, tk_error *err)
 	if (w->fd >= 0)
 		write_out(w);
 	if (w->error)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed: %s", strerror(w->error));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed: %s",
+				    strerror(w->error));
 	return TK_OK;
 }
 
@@ -132,11 +134,12 @@ tk_status tk_writer_commit(tk_writer *w, tk_error *err)
 	tk_status st = tk_writer_flush(w, err);
 	if (st == TK_OK && w->tmp_path) {
 		if (close(w->fd) != 0)
-			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "close failed: %s", strerror(errno));
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "close failed: %s",
+					  strerror(errno));
 		w->fd = -1;
 		if (st == TK_OK && rename(w->tmp_path, w->path) != 0)
-			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename into place: %s",
-					  strerror(errno));
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					  "cannot rename into place: %s", strerror(errno));
 		if (st == TK_OK) {
 			free(w->tmp_path);
 			w->tmp_path = NULL;
@@ -168,10 +171,25 @@ void tk_writer_abort(tk_writer *w)
 static unsigned dec_digits(uint64_t v)
 {
 	static const uint64_t pow10[] = {
-		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-		100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+	    10ULL,
+	    100ULL,
+	    1000ULL,
+	    10000ULL,
+	    100000ULL,
+	    1000000ULL,
+	    10000000ULL,
+	    100000000ULL,
+	    1000000000ULL,
+	    10000000000ULL,
+	    100000000000ULL,
+	    1000000000000ULL,
+	    10000000000000ULL,
+	    100000000000000ULL,
+	    1000000000000000ULL,
+	    10000000000000000ULL,
+	    100000000000000000ULL,
+	    1000000000000000000ULL,
+	    10000000000000000000ULL,
 	};
 	unsigned n = 1;
 	while (n < 20 && v >= pow10[n - 1])
@@ -252,15 +270,14 @@ void tk_put_i64_pad(tk_writer *w, int64_t v, unsigned width)
 }
 
 /* Two lowercase hex digits per byte value. */
-static const char hex2[513] =
-	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+static const char hex2[513] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+			      "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+			      "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+			      "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+			      "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+			      "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+			      "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+			      "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
 /* Hex digits of v, at least `width` (<= 16) of them: the length comes from
  * the leading zero count, then two digits per byte from the table. */
@@ -376,7 +393,8 @@ void tk_put_json_str(tk_writer *w, const char *s, size_t n)
 	size_t i = 0;
 	while (i < n) {
 		size_t run = i;
-		while (run < n && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
+		while (run < n && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' &&
+		       p[run] != '\\')
 			run++;
 		if (run > i) {
 			tk_put_mem(w, p + i, run - i);

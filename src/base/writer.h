@@ -20,12 +20,12 @@ typedef struct tk_writer {
 	char *buf;
 	size_t pos;
 	size_t cap;
-	int fd;          /* -1: memory writer (buffer grows) */
+	int fd; /* -1: memory writer (buffer grows) */
 	bool own_fd;
-	int error;       /* errno of the first failed write, 0 if none */
+	int error;        /* errno of the first failed write, 0 if none */
 	uint64_t written; /* bytes handed to the fd so far */
-	char *path;      /* atomic: final path */
-	char *tmp_path;  /* atomic: temporary path */
+	char *path;       /* atomic: final path */
+	char *tmp_path;   /* atomic: temporary path */
 } tk_writer;
 
 tk_status tk_writer_open_fd(int fd, const char *name, tk_writer **out, tk_error *err);
@@ -39,7 +39,10 @@ tk_status tk_writer_commit(tk_writer *w, tk_error *err);
 /* Frees w; an atomic file's temporary is removed. NULL is fine. */
 void tk_writer_abort(tk_writer *w);
 /* Offset of the next byte, counting from the start of the output. */
-static inline uint64_t tk_writer_tell(const tk_writer *w) { return w->written + w->pos; }
+static inline uint64_t tk_writer_tell(const tk_writer *w)
+{
+	return w->written + w->pos;
+}
 
 /* Makes room for n bytes; slow path of the puts below. */
 bool tk_writer_reserve_slow(tk_writer *w, size_t n);
@@ -63,17 +66,20 @@ static inline void tk_put_char(tk_writer *w, char c)
 		w->buf[w->pos++] = c;
 }
 
-static inline void tk_put_str(tk_writer *w, const char *s) { tk_put_mem(w, s, strlen(s)); }
+static inline void tk_put_str(tk_writer *w, const char *s)
+{
+	tk_put_mem(w, s, strlen(s));
+}
 
 /* A string literal, without strlen. */
-#define tk_put_lit(w, lit) tk_put_mem((w),  lit, sizeof(lit) - 1)
+#define tk_put_lit(w, lit) tk_put_mem((w), lit, sizeof(lit) - 1)
 
-void tk_put_u64(tk_writer *w, uint64_t v);                 /* decimal */
-void tk_put_i64(tk_writer *w, int64_t v);                  /* decimal */
+void tk_put_u64(tk_writer *w, uint64_t v);                               /* decimal */
+void tk_put_i64(tk_writer *w, int64_t v);                                /* decimal */
 void tk_put_u64_pad(tk_writer *w, uint64_t v, unsigned width, char pad); /* right-aligned */
-void tk_put_i64_pad(tk_writer *w, int64_t v, unsigned width); /* right-aligned, spaces */
-void tk_put_hex(tk_writer *w, uint64_t v);                 /* lowercase, no prefix */
-void tk_put_hex_pad(tk_writer *w, uint64_t v, unsigned width); /* zero-padded */
+void tk_put_i64_pad(tk_writer *w, int64_t v, unsigned width);            /* right-aligned, spaces */
+void tk_put_hex(tk_writer *w, uint64_t v);                               /* lowercase, no prefix */
+void tk_put_hex_pad(tk_writer *w, uint64_t v, unsigned width);           /* zero-padded */
 void tk_put_oct(tk_writer *w, uint64_t v);
 void tk_put_bin(tk_writer *w, uint64_t v, unsigned width);
 void tk_put_spaces(tk_writer *w, unsigned n);

@@ -9,8 +9,8 @@
 #include "output/text_sinks.h"
 
 static const tk_format_ops *const registry[] = {
-	&tk_perf_format_ops, &tk_ctf_format_ops, &tk_cpel_format_ops,
-	&tk_elog_format_ops, &tk_dcpi_format_ops,
+    &tk_perf_format_ops, &tk_ctf_format_ops,  &tk_cpel_format_ops,
+    &tk_elog_format_ops, &tk_dcpi_format_ops,
 };
 #define N_FORMATS (sizeof registry / sizeof registry[0])
 
@@ -39,8 +39,9 @@ tk_format tk_detect_path(const char *path, tk_error *err)
 		for (size_t i = 0; i < N_FORMATS; i++)
 			if (registry[i]->detect_dir && registry[i]->detect_dir(path))
 				return registry[i]->format;
-		tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-			     "directory holds no trace tracekit knows (no CTF metadata, no perf data)");
+		tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+		    "directory holds no trace tracekit knows (no CTF metadata, no perf data)");
 		return TK_FORMAT_UNKNOWN;
 	}
 	uint8_t head[4096];
@@ -61,8 +62,9 @@ tk_format tk_detect_path(const char *path, tk_error *err)
 	for (size_t i = 0; i < N_FORMATS; i++)
 		if (registry[i]->detect_dir && registry[i]->detect_dir(path))
 			return registry[i]->format;
-	tk_error_set(err, TK_ERR_UNSUPPORTED, 0, "unknown file format (magic bytes %02x %02x %02x %02x)",
-		     n > 0 ? head[0] : 0, n > 1 ? head[1] : 0, n > 2 ? head[2] : 0, n > 3 ? head[3] : 0);
+	tk_error_set(err, TK_ERR_UNSUPPORTED, 0,
+		     "unknown file format (magic bytes %02x %02x %02x %02x)", n > 0 ? head[0] : 0,
+		     n > 1 ? head[1] : 0, n > 2 ? head[2] : 0, n > 3 ? head[3] : 0);
 	return TK_FORMAT_UNKNOWN;
 }
 
@@ -71,7 +73,8 @@ tk_format tk_detect_format(const char *path, tk_error *err)
 	return tk_detect_path(path, err);
 }
 
-tk_status tk_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err)
+tk_status tk_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			 tk_error *err)
 {
 	*out = NULL;
 	tk_format fmt = opt && opt->format ? opt->format : tk_detect_path(path, err);
@@ -79,8 +82,8 @@ tk_status tk_source_open(const char *path, const tk_open_options *opt, tk_source
 		return err ? err->status : TK_ERR_UNSUPPORTED;
 	const tk_format_ops *ops = tk_format_ops_for(fmt);
 	if (!ops || !ops->source_open)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "no reader for format %s",
-				    tk_format_name(fmt));
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "no reader for format %s", tk_format_name(fmt));
 	return ops->source_open(path, opt, out, err);
 }
 
@@ -96,17 +99,21 @@ tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *inf
 		return tk_chrome_sink_open(path, info, opt, out, err);
 	const tk_format_ops *ops = tk_format_ops_for(fmt);
 	if (!ops || !ops->sink_open)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "no writer for format %s",
-				    tk_format_name(fmt));
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "no writer for format %s", tk_format_name(fmt));
 	return ops->sink_open(path, info, opt, out, err);
 }
 
 tk_filter tk_cli_filter(const tk_cli_options *opt)
 {
 	return (tk_filter){
-		.has_begin = opt->has_begin, .has_end = opt->has_end,
-		.begin_ns = opt->begin_ns,   .end_ns = opt->end_ns,
-		.events = opt->events,       .pid = opt->pid,
-		.tid = opt->tid,             .cpu = opt->cpu,
+	    .has_begin = opt->has_begin,
+	    .has_end = opt->has_end,
+	    .begin_ns = opt->begin_ns,
+	    .end_ns = opt->end_ns,
+	    .events = opt->events,
+	    .pid = opt->pid,
+	    .tid = opt->tid,
+	    .cpu = opt->cpu,
 	};
 }

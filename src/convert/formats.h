@@ -16,17 +16,17 @@
 
 /* What the CLI asks of a format, beyond the model: print styles, filters. */
 typedef struct tk_cli_options {
-	const char *style;     /* print style: "text", "json", "babeltrace", ... */
-	bool all_records;      /* --all */
-	bool raw_order;        /* --raw-order */
-	uint64_t limit;        /* --limit, 0 = none */
+	const char *style; /* print style: "text", "json", "babeltrace", ... */
+	bool all_records;  /* --all */
+	bool raw_order;    /* --raw-order */
+	uint64_t limit;    /* --limit, 0 = none */
 	bool has_begin, has_end;
 	uint64_t begin_ns, end_ns;
 	const char *events;    /* --event globs, comma separated, or NULL */
 	int64_t pid, tid, cpu; /* -1 = any */
 	bool quiet, verbose;
-	bool clock_gmt;        /* babeltrace --clock-gmt */
-	tk_log_fn log;         /* warnings to the CLI */
+	bool clock_gmt; /* babeltrace --clock-gmt */
+	tk_log_fn log;  /* warnings to the CLI */
 	void *log_user;
 } tk_cli_options;
 
@@ -43,15 +43,19 @@ typedef struct tk_format_ops {
 	bool (*detect_dir)(const char *path);
 	tk_status (*source_open)(const char *path, const tk_open_options *opt, tk_source **out,
 				 tk_error *err);
-	tk_status (*info)(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
-	tk_status (*stats)(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
+	tk_status (*info)(const char *path, const tk_cli_options *opt, tk_writer *out,
+			  tk_error *err);
+	tk_status (*stats)(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err);
 	/* Native print styles; TK_ERR_UNSUPPORTED when opt->style is not one of
 	 * this format's, so the caller falls back to the generic model printer. */
-	tk_status (*print)(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
+	tk_status (*print)(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err);
 	/* Lossless native copy (perf -> perf, CPEL -> CPEL, DCPI -> DCPI). */
-	tk_status (*copy)(const char *in, const char *out, const tk_sink_options *opt, tk_error *err);
-	tk_status (*sink_open)(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
-			       tk_sink **out, tk_error *err);
+	tk_status (*copy)(const char *in, const char *out, const tk_sink_options *opt,
+			  tk_error *err);
+	tk_status (*sink_open)(const char *path, const tk_trace_info *info,
+			       const tk_sink_options *opt, tk_sink **out, tk_error *err);
 } tk_format_ops;
 
 /* Registry lookups; NULL when unknown. */

@@ -11,7 +11,7 @@ struct tk_muxer {
 	size_t n;
 	const tk_event **pending; /* NULL: needs a pull; done[i]: finished */
 	bool *done;
-	size_t last;              /* source whose event was returned last */
+	size_t last; /* source whose event was returned last */
 	bool started;
 };
 
@@ -98,16 +98,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void show_progress(uint64_t events, uint64_t offset, uint64_t total, double elapsed, bool final)
+static void show_progress(uint64_t events, uint64_t offset, uint64_t total, double elapsed,
+			  bool final)
 {
 	double rate = elapsed > 0 ? (double)events / elapsed : 0;
 	if (total && offset <= total) {
 		double frac = (double)offset / (double)total;
 		double eta = frac > 0 ? elapsed / frac - elapsed : 0;
 		fprintf(stderr, "\r%12llu events  %5.1f%% of %.1f MB  %.2f M events/s  ETA %4.0fs ",
-			(unsigned long long)events, 100 * frac, (double)total / 1e6, rate / 1e6, eta);
+			(unsigned long long)events, 100 * frac, (double)total / 1e6, rate / 1e6,
+			eta);
 	} else {
-		fprintf(stderr, "\r%12llu events  %.2f M events/s ", (unsigned long long)events, rate / 1e6);
+		fprintf(stderr, "\r%12llu events  %.2f M events/s ", (unsigned long long)events,
+			rate / 1e6);
 	}
 	if (final)
 		fputc('\n', stderr);

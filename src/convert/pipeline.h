@@ -20,10 +20,10 @@ void tk_muxer_free(tk_muxer *m);
 
 typedef struct tk_pipeline_options {
 	tk_filter filter;
-	uint64_t limit;                    /* 0 = no limit */
-	bool progress;                     /* progress line on stderr */
-	uint64_t total_bytes;              /* input size for the ETA, 0 if unknown */
-	volatile sig_atomic_t *stop;       /* set by a signal handler: abort */
+	uint64_t limit;              /* 0 = no limit */
+	bool progress;               /* progress line on stderr */
+	uint64_t total_bytes;        /* input size for the ETA, 0 if unknown */
+	volatile sig_atomic_t *stop; /* set by a signal handler: abort */
 } tk_pipeline_options;
 
 /* Runs the pipeline; does not close the sink (the caller commits with

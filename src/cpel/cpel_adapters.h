@@ -7,8 +7,10 @@
 /* Events in file order. Each event class is one event code (CPEL) or event
  * type (elog), named by its formatted name; the payload is
  * { track: string, code: int, datum: int or string, text: string }. */
-tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
-tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
+tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err);
+tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err);
 
 /* Any events -> CPEL: a track per thread (opt->tracks "cpu": per CPU), an
  * event definition per event class (datum format "%s"), datum = the

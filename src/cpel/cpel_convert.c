@@ -25,7 +25,8 @@ static tk_status want_little(const tk_sink_options *opt, bool file_le, bool *le,
 	else if (strcmp(bo, "native") == 0)
 		*le = tk_host_is_le();
 	else
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "unknown byte order '%s' (big, little, native)", bo);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown byte order '%s' (big, little, native)", bo);
 	return TK_OK;
 }
 
@@ -173,7 +174,8 @@ static tk_status convert(const tk_elog_file *f, tk_cpel_writer *cw, tk_writer *t
 		const char *datum = skip <= tlen ? tx + skip : "";
 		size_t dlen = skip <= tlen ? tlen - skip : 0;
 		if (!tk_cpel_writer_string(cw, datum, dlen, &datum_off) ||
-		    !tk_cpel_writer_event(cw, seconds_to_ns(e->time - start), *slot - 1, this_code, datum_off)) {
+		    !tk_cpel_writer_event(cw, seconds_to_ns(e->time - start), *slot - 1, this_code,
+					  datum_off)) {
 			st = nomem(err);
 			break;
 		}
@@ -215,7 +217,8 @@ tk_status tk_cpel_build_from_elog(const tk_elog_file *f, tk_cpel_writer *cw, tk_
 	return st;
 }
 
-tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_options *opt, tk_error *err)
+tk_status tk_cpel_convert_elog(const char *in, const char *out, const tk_sink_options *opt,
+			       tk_error *err)
 {
 	bool le;
 	tk_status st = want_little(opt, false, &le, err);
@@ -272,9 +275,10 @@ static void put_swapped(tk_writer *o, const tk_cpel_file *f, bool swap_out)
 	}
 	if (f->size > 0) {
 		uint64_t end = f->sections && f->n_sections
-				       ? f->sections[f->n_sections - 1].offset + TK_CPEL_SECTION_HEADER +
-						 f->sections[f->n_sections - 1].length
-				       : TK_CPEL_FILE_HEADER;
+				   ? f->sections[f->n_sections - 1].offset +
+					 TK_CPEL_SECTION_HEADER +
+					 f->sections[f->n_sections - 1].length
+				   : TK_CPEL_FILE_HEADER;
 		if (end < f->size)
 			tk_put_mem(o, f->data + end, (size_t)(f->size - end));
 	}

@@ -46,7 +46,8 @@ bool tk_cpel_detect(const uint8_t *head, size_t n)
 	return type >= TK_CPEL_SECTION_STRTAB && type <= TK_CPEL_SECTION_EVENT;
 }
 
-static void warn(tk_log_fn log, void *user, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn(tk_log_fn log, void *user, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void warn(tk_log_fn log, void *user, const char *fmt, ...)
 {
 	if (!log)
@@ -103,14 +104,14 @@ static tk_status find_table(const tk_cpel_file *f, const tk_cpel_section *s,
 		shown[k++] = (name[i] >= 0x20 && name[i] < 0x7f) ? name[i] : '?';
 	shown[k] = 0;
 	return tk_error_set(err, TK_ERR_FORMAT, s->offset + TK_CPEL_SECTION_HEADER,
-			    "%s section at offset 0x%llx: string table '%s' not found", tk_cpel_section_name(s->type),
-			    (unsigned long long)s->offset, shown);
+			    "%s section at offset 0x%llx: string table '%s' not found",
+			    tk_cpel_section_name(s->type), (unsigned long long)s->offset, shown);
 }
 
 /* A string offset read at file offset `at` for a definition. */
-static tk_status table_string(const tk_cpel_file *f, const tk_cpel_section *s, const tk_cpel_strtab *t,
-			      const uint8_t *field, const char *what, uint32_t index, const char **out,
-			      tk_error *err)
+static tk_status table_string(const tk_cpel_file *f, const tk_cpel_section *s,
+			      const tk_cpel_strtab *t, const uint8_t *field, const char *what,
+			      uint32_t index, const char **out, tk_error *err)
 {
 	uint32_t off = tk_cpel_u32(f, field);
 	uint64_t at = (uint64_t)(field - f->data);
@@ -119,28 +120,35 @@ static tk_status table_string(const tk_cpel_file *f, const tk_cpel_section *s, c
 		return TK_OK;
 	if (off >= t->size)
 		return tk_error_set(err, TK_ERR_FORMAT, at,
-				    "%s section at offset 0x%llx: entry %u: %s offset 0x%x is past the end of string table '%s' (%u bytes)",
-				    tk_cpel_section_name(s->type), (unsigned long long)s->offset, index, what, off,
-				    t->name, t->size);
+				    "%s section at offset 0x%llx: entry %u: %s offset 0x%x is past "
+				    "the end of string table '%s' (%u bytes)",
+				    tk_cpel_section_name(s->type), (unsigned long long)s->offset,
+				    index, what, off, t->name, t->size);
 	return tk_error_set(err, TK_ERR_FORMAT, at,
-			    "%s section at offset 0x%llx: entry %u: %s at offset 0x%x runs past the end of string table '%s'",
-			    tk_cpel_section_name(s->type), (unsigned long long)s->offset, index, what, off, t->name);
+			    "%s section at offset 0x%llx: entry %u: %s at offset 0x%x runs past "
+			    "the end of string table '%s'",
+			    tk_cpel_section_name(s->type), (unsigned long long)s->offset, index,
+			    what, off, t->name);
 }
 
 /* Header + count of a table section: 64-byte name, u32 count, entries. */
-static tk_status table_count(const tk_cpel_file *f, const tk_cpel_section *s, size_t header, size_t entry,
-			     uint32_t *count, tk_error *err)
+static tk_status table_count(const tk_cpel_file *f, const tk_cpel_section *s, size_t header,
+			     size_t entry, uint32_t *count, tk_error *err)
 {
 	if (s->length < header)
-		return tk_error_set(err, TK_ERR_FORMAT, s->offset + 4,
-				    "%s section at offset 0x%llx: length %u is smaller than its %zu-byte header",
-				    tk_cpel_section_name(s->type), (unsigned long long)s->offset, s->length, header);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, s->offset + 4,
+		    "%s section at offset 0x%llx: length %u is smaller than its %zu-byte header",
+		    tk_cpel_section_name(s->type), (unsigned long long)s->offset, s->length,
+		    header);
 	*count = tk_cpel_u32(f, s->data + TK_CPEL_TABLE_NAME);
 	if ((uint64_t)*count * entry > s->length - header)
-		return tk_error_set(err, TK_ERR_FORMAT, s->offset + TK_CPEL_SECTION_HEADER + TK_CPEL_TABLE_NAME,
-				    "%s section at offset 0x%llx: %u entries of %zu bytes do not fit in its %zu data bytes",
-				    tk_cpel_section_name(s->type), (unsigned long long)s->offset, *count, entry,
-				    (size_t)(s->length - header));
+		return tk_error_set(err, TK_ERR_FORMAT,
+				    s->offset + TK_CPEL_SECTION_HEADER + TK_CPEL_TABLE_NAME,
+				    "%s section at offset 0x%llx: %u entries of %zu bytes do not "
+				    "fit in its %zu data bytes",
+				    tk_cpel_section_name(s->type), (unsigned long long)s->offset,
+				    *count, entry, (size_t)(s->length - header));
 	return TK_OK;
 }
 
@@ -174,12 +182,16 @@ static tk_status bind_evtdef(tk_cpel_file *f, const tk_cpel_section *s, tk_log_f
 	for (uint32_t i = 0; i < count; i++, p += 12) {
 		tk_cpel_evtdef d;
 		d.code = tk_cpel_u32(f, p);
-		if ((st = table_string(f, s, t, p + 4, "event format", i, &d.name_format, err)) != TK_OK ||
-		    (st = table_string(f, s, t, p + 8, "datum format", i, &d.datum_format, err)) != TK_OK)
+		if ((st = table_string(f, s, t, p + 4, "event format", i, &d.name_format, err)) !=
+			TK_OK ||
+		    (st = table_string(f, s, t, p + 8, "datum format", i, &d.datum_format, err)) !=
+			TK_OK)
 			return st;
 		if (tk_hashmap_get(&f->evtdef_by_code, d.code)) {
 			f->n_duplicate_defs++;
-			warn(log, user, "EVTDEF section at offset 0x%llx: event %u redefined, the first definition is kept",
+			warn(log, user,
+			     "EVTDEF section at offset 0x%llx: event %u redefined, the first "
+			     "definition is kept",
 			     (unsigned long long)s->offset, d.code);
 			continue;
 		}
@@ -223,7 +235,9 @@ static tk_status bind_trackdef(tk_cpel_file *f, const tk_cpel_section *s, tk_log
 			return st;
 		if (tk_hashmap_get(&f->trackdef_by_code, d.track)) {
 			f->n_duplicate_defs++;
-			warn(log, user, "TRACKDEF section at offset 0x%llx: track %u redefined, the first definition is kept",
+			warn(log, user,
+			     "TRACKDEF section at offset 0x%llx: track %u redefined, the first "
+			     "definition is kept",
 			     (unsigned long long)s->offset, d.track);
 			continue;
 		}
@@ -241,7 +255,8 @@ static tk_status bind_trackdef(tk_cpel_file *f, const tk_cpel_section *s, tk_log
 	return TK_OK;
 }
 
-static tk_status bind_symtab(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_symtab *out, tk_error *err)
+static tk_status bind_symtab(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_symtab *out,
+			     tk_error *err)
 {
 	uint32_t count;
 	tk_status st = table_count(f, s, TK_CPEL_TABLE_NAME + 4, 8, &count, err);
@@ -255,7 +270,8 @@ static tk_status bind_symtab(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_
 	const uint8_t *p = s->data + TK_CPEL_TABLE_NAME + 4;
 	for (uint32_t i = 0; i < count; i++, p += 8) {
 		syms[i].value = tk_cpel_u32(f, p);
-		if ((st = table_string(f, s, out->strtab, p + 4, "symbol name", i, &syms[i].name, err)) != TK_OK)
+		if ((st = table_string(f, s, out->strtab, p + 4, "symbol name", i, &syms[i].name,
+				       err)) != TK_OK)
 			return st;
 	}
 	out->symbols = syms;
@@ -263,7 +279,8 @@ static tk_status bind_symtab(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_
 	return TK_OK;
 }
 
-static tk_status bind_events(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_events *out, tk_error *err)
+static tk_status bind_events(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_events *out,
+			     tk_error *err)
 {
 	uint32_t count;
 	tk_status st = table_count(f, s, TK_CPEL_TABLE_NAME + 8, TK_CPEL_EVENT_SIZE, &count, err);
@@ -274,7 +291,8 @@ static tk_status bind_events(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_
 	out->count = count;
 	out->ticks_per_second = tk_cpel_u32(f, s->data + TK_CPEL_TABLE_NAME + 4);
 	if (count && out->ticks_per_second == 0)
-		return tk_error_set(err, TK_ERR_FORMAT, s->offset + TK_CPEL_SECTION_HEADER + TK_CPEL_TABLE_NAME + 4,
+		return tk_error_set(err, TK_ERR_FORMAT,
+				    s->offset + TK_CPEL_SECTION_HEADER + TK_CPEL_TABLE_NAME + 4,
 				    "EVENT section at offset 0x%llx: clock_ticks_per_second is 0",
 				    (unsigned long long)s->offset);
 	out->records = s->data + TK_CPEL_TABLE_NAME + 8;
@@ -288,36 +306,47 @@ static tk_status bind_events(tk_cpel_file *f, const tk_cpel_section *s, tk_cpel_
 static tk_status scan_sections(tk_cpel_file *f, tk_log_fn log, void *user, tk_error *err)
 {
 	/* nsections is at most 65535: a bounded allocation. */
-	f->sections = tk_arena_calloc(&f->arena, f->nsections ? f->nsections : 1, sizeof *f->sections);
-	f->strtabs = tk_arena_calloc(&f->arena, f->nsections ? f->nsections : 1, sizeof *f->strtabs);
+	f->sections =
+	    tk_arena_calloc(&f->arena, f->nsections ? f->nsections : 1, sizeof *f->sections);
+	f->strtabs =
+	    tk_arena_calloc(&f->arena, f->nsections ? f->nsections : 1, sizeof *f->strtabs);
 	if (!f->sections || !f->strtabs)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	uint64_t off = TK_CPEL_FILE_HEADER;
 	for (uint16_t i = 0; i < f->nsections; i++) {
 		if (!tk_range_ok(off, TK_CPEL_SECTION_HEADER, f->size))
 			return tk_error_set(err, TK_ERR_TRUNCATED, off,
-					    "section %u of %u: header at offset 0x%llx is past the end of the file (%llu bytes); the file header announces more sections than the file holds",
-					    i + 1, f->nsections, (unsigned long long)off, (unsigned long long)f->size);
+					    "section %u of %u: header at offset 0x%llx is past the "
+					    "end of the file (%llu bytes); the file header "
+					    "announces more sections than the file holds",
+					    i + 1, f->nsections, (unsigned long long)off,
+					    (unsigned long long)f->size);
 		tk_cpel_section *s = &f->sections[f->n_sections];
 		s->type = tk_cpel_u32(f, f->data + off);
 		s->length = tk_cpel_u32(f, f->data + off + 4);
 		s->offset = off;
 		if (!tk_range_ok(off + TK_CPEL_SECTION_HEADER, s->length, f->size))
-			return tk_error_set(err, TK_ERR_TRUNCATED, off + 4,
-					    "%s section at offset 0x%llx: length %u runs past the end of the file (%llu bytes left)",
-					    tk_cpel_section_name(s->type), (unsigned long long)off, s->length,
-					    (unsigned long long)(f->size - off - TK_CPEL_SECTION_HEADER));
+			return tk_error_set(
+			    err, TK_ERR_TRUNCATED, off + 4,
+			    "%s section at offset 0x%llx: length %u runs past the end of the file "
+			    "(%llu bytes left)",
+			    tk_cpel_section_name(s->type), (unsigned long long)off, s->length,
+			    (unsigned long long)(f->size - off - TK_CPEL_SECTION_HEADER));
 		s->data = f->data + off + TK_CPEL_SECTION_HEADER;
 		f->n_sections++;
 		if (s->type == TK_CPEL_SECTION_STRTAB) {
 			const char *d = (const char *)s->data;
 			if (s->length == 0 || !memchr(d, 0, s->length))
-				return tk_error_set(err, TK_ERR_FORMAT, off + TK_CPEL_SECTION_HEADER,
-						    "STRTAB section at offset 0x%llx: the table name is not NUL-terminated",
+				return tk_error_set(err, TK_ERR_FORMAT,
+						    off + TK_CPEL_SECTION_HEADER,
+						    "STRTAB section at offset 0x%llx: the table "
+						    "name is not NUL-terminated",
 						    (unsigned long long)off);
 			for (size_t k = 0; k < f->n_strtabs; k++)
 				if (strcmp(f->strtabs[k].name, d) == 0)
-					warn(log, user, "STRTAB section at offset 0x%llx: duplicate string table name '%s'; the first is used",
+					warn(log, user,
+					     "STRTAB section at offset 0x%llx: duplicate string "
+					     "table name '%s'; the first is used",
 					     (unsigned long long)off, d);
 			tk_cpel_strtab *t = &f->strtabs[f->n_strtabs++];
 			t->name = d;
@@ -326,7 +355,8 @@ static tk_status scan_sections(tk_cpel_file *f, tk_log_fn log, void *user, tk_er
 			t->offset = off + TK_CPEL_SECTION_HEADER;
 		} else if (s->type < TK_CPEL_SECTION_STRTAB || s->type > TK_CPEL_SECTION_EVENT) {
 			f->n_unknown_sections++;
-			warn(log, user, "section at offset 0x%llx has unknown type %u (%u bytes): skipped",
+			warn(log, user,
+			     "section at offset 0x%llx has unknown type %u (%u bytes): skipped",
 			     (unsigned long long)off, s->type, s->length);
 		}
 		off += TK_CPEL_SECTION_HEADER + (uint64_t)s->length;
@@ -340,14 +370,16 @@ static tk_status scan_sections(tk_cpel_file *f, tk_log_fn log, void *user, tk_er
 static tk_status load(tk_cpel_file *f, tk_log_fn log, void *user, tk_error *err)
 {
 	if (f->size < TK_CPEL_FILE_HEADER)
-		return tk_error_set(err, TK_ERR_TRUNCATED, 0, "file header: %llu bytes, a CPEL header needs 8",
+		return tk_error_set(err, TK_ERR_TRUNCATED, 0,
+				    "file header: %llu bytes, a CPEL header needs 8",
 				    (unsigned long long)f->size);
 	uint8_t ev = f->data[0];
 	f->little_endian = ev & TK_CPEL_LITTLE_ENDIAN;
 	f->version = ev & 0x7f;
 	f->swap = f->little_endian != tk_host_is_le();
 	if (f->version != 1)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, 0, "file header: unsupported CPEL version %u (only 1 is known)",
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, 0,
+				    "file header: unsupported CPEL version %u (only 1 is known)",
 				    f->version);
 	f->nsections = f->little_endian ? tk_load_le16(f->data + 2) : tk_load_be16(f->data + 2);
 	f->file_date = tk_cpel_u32(f, f->data + 4);
@@ -372,17 +404,14 @@ static tk_status load(tk_cpel_file *f, tk_log_fn log, void *user, tk_error *err)
 		case TK_CPEL_SECTION_SYMTAB:
 			st = bind_symtab(f, s, &f->symtabs[f->n_symtabs++], err);
 			break;
-		case TK_CPEL_SECTION_EVTDEF:
-			st = bind_evtdef(f, s, log, user, &evcap, err);
-			break;
+		case TK_CPEL_SECTION_EVTDEF: st = bind_evtdef(f, s, log, user, &evcap, err); break;
 		case TK_CPEL_SECTION_TRACKDEF:
 			st = bind_trackdef(f, s, log, user, &trcap, err);
 			break;
 		case TK_CPEL_SECTION_EVENT:
 			st = bind_events(f, s, &f->event_sections[f->n_event_sections++], err);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	return st;
@@ -413,7 +442,8 @@ static tk_cpel_file *new_file(void)
 	return f;
 }
 
-tk_status tk_cpel_open(const char *path, tk_log_fn log, void *log_user, tk_cpel_file **out, tk_error *err)
+tk_status tk_cpel_open(const char *path, tk_log_fn log, void *log_user, tk_cpel_file **out,
+		       tk_error *err)
 {
 	*out = NULL;
 	tk_input *in;
@@ -422,8 +452,9 @@ tk_status tk_cpel_open(const char *path, tk_log_fn log, void *log_user, tk_cpel_
 		return st;
 	if (tk_input_is_stream(in)) {
 		tk_input_close(in);
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-				    "CPEL input must be a regular file (sections may come in any order)");
+		return tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+		    "CPEL input must be a regular file (sections may come in any order)");
 	}
 	tk_cpel_file *f = new_file();
 	if (!f) {

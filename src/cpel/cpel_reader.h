@@ -31,31 +31,31 @@ enum {
 	TK_CPEL_SECTION_EVENT = 5,
 };
 
-#define TK_CPEL_FILE_HEADER 8
+#define TK_CPEL_FILE_HEADER    8
 #define TK_CPEL_SECTION_HEADER 8
-#define TK_CPEL_TABLE_NAME 64
-#define TK_CPEL_EVENT_SIZE 20
-#define TK_CPEL_LITTLE_ENDIAN 0x80
+#define TK_CPEL_TABLE_NAME     64
+#define TK_CPEL_EVENT_SIZE     20
+#define TK_CPEL_LITTLE_ENDIAN  0x80
 
 typedef struct tk_cpel_section {
 	uint32_t type;
-	uint32_t length;    /* data bytes after the 8-byte header */
-	uint64_t offset;    /* of the section header */
+	uint32_t length; /* data bytes after the 8-byte header */
+	uint64_t offset; /* of the section header */
 	const uint8_t *data;
 } tk_cpel_section;
 
 typedef struct tk_cpel_strtab {
-	const char *name;   /* the first string */
+	const char *name; /* the first string */
 	const char *data;
 	uint32_t size;
-	uint64_t offset;    /* of the section data */
+	uint64_t offset; /* of the section data */
 } tk_cpel_strtab;
 
 typedef struct tk_cpel_evtdef {
 	uint32_t code;
-	const char *name_format;  /* NUL-terminated inside its string table */
+	const char *name_format; /* NUL-terminated inside its string table */
 	const char *datum_format;
-	bool datum_is_string;     /* cpeldump's test: an 's' after any '%' */
+	bool datum_is_string; /* cpeldump's test: an 's' after any '%' */
 } tk_cpel_evtdef;
 
 typedef struct tk_cpel_trackdef {
@@ -78,21 +78,21 @@ typedef struct tk_cpel_events {
 	const tk_cpel_strtab *strtab; /* datum strings */
 	uint32_t count;
 	uint32_t ticks_per_second;
-	const uint8_t *records;       /* count x 20 bytes, file byte order */
-	uint64_t offset;              /* file offset of the first record */
+	const uint8_t *records; /* count x 20 bytes, file byte order */
+	uint64_t offset;        /* file offset of the first record */
 	uint64_t section_offset;
 } tk_cpel_events;
 
 typedef struct tk_cpel_event {
-	uint64_t time;  /* ticks */
+	uint64_t time; /* ticks */
 	uint32_t track, code, datum;
 } tk_cpel_event;
 
 typedef struct tk_cpel_file {
-	tk_input *input;   /* NULL when loaded from memory */
+	tk_input *input; /* NULL when loaded from memory */
 	const uint8_t *data;
 	uint64_t size;
-	bool swap;         /* file order differs from host order */
+	bool swap; /* file order differs from host order */
 	bool little_endian;
 	uint8_t version;
 	uint16_t nsections;
@@ -104,7 +104,7 @@ typedef struct tk_cpel_file {
 	size_t n_strtabs;
 	tk_cpel_symtab *symtabs;
 	size_t n_symtabs;
-	tk_cpel_evtdef *evtdefs;  /* first definition of each code, file order */
+	tk_cpel_evtdef *evtdefs; /* first definition of each code, file order */
 	size_t n_evtdefs;
 	tk_cpel_trackdef *trackdefs;
 	size_t n_trackdefs;
@@ -113,7 +113,7 @@ typedef struct tk_cpel_file {
 	uint64_t n_events;
 	size_t n_unknown_sections;
 	size_t n_duplicate_defs;
-	tk_hashmap evtdef_by_code;   /* code -> index + 1 */
+	tk_hashmap evtdef_by_code; /* code -> index + 1 */
 	tk_hashmap trackdef_by_code;
 	/* cpeldump's column widths: longest raw format, at least 5 */
 	size_t widest_name_format, widest_track_format;

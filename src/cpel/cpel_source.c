@@ -26,20 +26,23 @@ static const tk_field_class hex_class = {.kind = TK_TYPE_INT, .bits = 32, .base 
 
 /* CPEL payload: track, code, datum (int), text */
 static const tk_member cpel_int_members[] = {
-	{"track", &str_class}, {"code", &u32_class}, {"datum", &hex_class}, {"text", &str_class}};
+    {"track", &str_class}, {"code", &u32_class}, {"datum", &hex_class}, {"text", &str_class}};
 static const tk_member cpel_str_members[] = {
-	{"track", &str_class}, {"code", &u32_class}, {"datum", &str_class}, {"text", &str_class}};
-static const tk_field_class cpel_int_payload = {.kind = TK_TYPE_STRUCT, .members = cpel_int_members, .n_members = 4};
-static const tk_field_class cpel_str_payload = {.kind = TK_TYPE_STRUCT, .members = cpel_str_members, .n_members = 4};
+    {"track", &str_class}, {"code", &u32_class}, {"datum", &str_class}, {"text", &str_class}};
+static const tk_field_class cpel_int_payload = {
+    .kind = TK_TYPE_STRUCT, .members = cpel_int_members, .n_members = 4};
+static const tk_field_class cpel_str_payload = {
+    .kind = TK_TYPE_STRUCT, .members = cpel_str_members, .n_members = 4};
 static const tk_member elog_members[] = {{"track", &str_class}, {"text", &str_class}};
-static const tk_field_class elog_payload = {.kind = TK_TYPE_STRUCT, .members = elog_members, .n_members = 2};
+static const tk_field_class elog_payload = {
+    .kind = TK_TYPE_STRUCT, .members = elog_members, .n_members = 2};
 
 typedef struct common {
 	tk_source base;
 	tk_arena classes;
 	tk_event_class **list;
 	size_t n_list, cap_list;
-	tk_writer *text;     /* per-event strings */
+	tk_writer *text; /* per-event strings */
 	tk_value values[4];
 	tk_value payload;
 	tk_event ev;
@@ -60,8 +63,8 @@ static void common_free(common *c)
 	free(c->list);
 }
 
-static tk_event_class *add_class(common *c, uint64_t id, const char *name, size_t name_len, const char *format,
-				 const tk_field_class *payload)
+static tk_event_class *add_class(common *c, uint64_t id, const char *name, size_t name_len,
+				 const char *format, const tk_field_class *payload)
 {
 	if (c->n_list == c->cap_list) {
 		size_t nc = c->cap_list ? c->cap_list * 2 : 16;
@@ -112,14 +115,16 @@ static tk_event_class *cpel_class(cpel_source *s, uint32_t code, const tk_cpel_e
 		return (tk_event_class *)(uintptr_t)*p;
 	if (!d && s->c.n_list >= MAX_CODE_CLASSES) {
 		if (!s->unknown)
-			s->unknown = add_class(&s->c, UINT32_MAX + (uint64_t)1, "unknown", 7, NULL, &cpel_int_payload);
+			s->unknown = add_class(&s->c, UINT32_MAX + (uint64_t)1, "unknown", 7, NULL,
+					       &cpel_int_payload);
 		return s->unknown;
 	}
 	tk_writer *w = s->c.text;
 	w->pos = 0;
 	tk_safe_format_u32(w, TK_FMT_VPPINFRA, d ? d->name_format : "%d", code);
-	tk_event_class *k = add_class(&s->c, code, w->buf, w->pos, d ? d->datum_format : "0x%08x",
-				      d && d->datum_is_string ? &cpel_str_payload : &cpel_int_payload);
+	tk_event_class *k =
+	    add_class(&s->c, code, w->buf, w->pos, d ? d->datum_format : "0x%08x",
+		      d && d->datum_is_string ? &cpel_str_payload : &cpel_int_payload);
 	if (k && !tk_hashmap_put(&s->class_by_code, code, (uint64_t)(uintptr_t)k))
 		return NULL;
 	return k;
@@ -129,7 +134,8 @@ static tk_status cpel_next(tk_source *src, const tk_event **out, tk_error *err)
 {
 	cpel_source *s = (cpel_source *)src;
 	const tk_cpel_file *f = s->f;
-	while (s->section < f->n_event_sections && s->index >= f->event_sections[s->section].count) {
+	while (s->section < f->n_event_sections &&
+	       s->index >= f->event_sections[s->section].count) {
 		s->section++;
 		s->index = 0;
 	}
@@ -155,10 +161,12 @@ static tk_status cpel_next(tk_source *src, const tk_event **out, tk_error *err)
 	if (d && d->datum_is_string) {
 		str = tk_cpel_string(es->strtab, e.datum, &str_len);
 		if (!str)
-			return tk_error_set(err, TK_ERR_FORMAT, es->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
-					    "EVENT section at offset 0x%llx: event %u: datum string offset 0x%x is outside string table '%s' (%u bytes)",
-					    (unsigned long long)es->section_offset, i, e.datum, es->strtab->name,
-					    es->strtab->size);
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, es->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
+			    "EVENT section at offset 0x%llx: event %u: datum string offset 0x%x is "
+			    "outside string table '%s' (%u bytes)",
+			    (unsigned long long)es->section_offset, i, e.datum, es->strtab->name,
+			    es->strtab->size);
 		a.kind = TK_FMT_ARG_STRING;
 		a.s = str;
 		a.len = str_len;
@@ -207,7 +215,8 @@ static void cpel_close(tk_source *src)
 
 static const tk_source_ops cpel_ops = {cpel_next, cpel_close};
 
-tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err)
+tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err)
 {
 	*out = NULL;
 	cpel_source *s = calloc(1, sizeof *s);
@@ -217,7 +226,8 @@ tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_s
 	tk_hashmap_init(&s->class_by_code);
 	tk_status st = common_init(&s->c, path, TK_FORMAT_CPEL, err);
 	if (st == TK_OK)
-		st = tk_cpel_open(path, opt ? opt->log : NULL, opt ? opt->log_user : NULL, &s->f, err);
+		st = tk_cpel_open(path, opt ? opt->log : NULL, opt ? opt->log_user : NULL, &s->f,
+				  err);
 	if (st != TK_OK) {
 		cpel_close(&s->c.base);
 		return st;
@@ -290,7 +300,8 @@ static void elog_close(tk_source *src)
 
 static const tk_source_ops elog_ops = {elog_next, elog_close};
 
-tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err)
+tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err)
 {
 	(void)opt;
 	*out = NULL;

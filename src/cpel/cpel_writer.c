@@ -117,7 +117,8 @@ const char *tk_cpel_writer_strtab(const tk_cpel_writer *w, size_t *size)
 	return w->strtab;
 }
 
-bool tk_cpel_writer_event_def(tk_cpel_writer *w, uint32_t code, uint32_t name_off, uint32_t datum_off)
+bool tk_cpel_writer_event_def(tk_cpel_writer *w, uint32_t code, uint32_t name_off,
+			      uint32_t datum_off)
 {
 	if (!grow((void **)&w->evdefs, w->n_evdefs, sizeof *w->evdefs, &w->evdef_cap))
 		return false;
@@ -133,7 +134,8 @@ bool tk_cpel_writer_track_def(tk_cpel_writer *w, uint32_t track, uint32_t format
 	return true;
 }
 
-bool tk_cpel_writer_event(tk_cpel_writer *w, uint64_t ticks, uint32_t track, uint32_t code, uint32_t datum)
+bool tk_cpel_writer_event(tk_cpel_writer *w, uint64_t ticks, uint32_t track, uint32_t code,
+			  uint32_t datum)
 {
 	if (!grow((void **)&w->events, w->n_events, sizeof *w->events, &w->ev_cap))
 		return false;
@@ -171,27 +173,29 @@ static void put_table_name(tk_writer *o)
 	tk_put_mem(o, name, sizeof name);
 }
 
-tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian, uint32_t file_date,
-				uint32_t ticks_per_second, tk_error *err)
+tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian,
+				uint32_t file_date, uint32_t ticks_per_second, tk_error *err)
 {
 	tk_writer *o;
 	tk_status st = tk_writer_open_atomic(path, &o, err);
 	if (st != TK_OK)
 		return st;
-	if ((st = tk_cpel_writer_emit(w, o, little_endian, file_date, ticks_per_second, err)) != TK_OK) {
+	if ((st = tk_cpel_writer_emit(w, o, little_endian, file_date, ticks_per_second, err)) !=
+	    TK_OK) {
 		tk_writer_abort(o);
 		return st;
 	}
 	return tk_writer_commit(o, err);
 }
 
-tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian, uint32_t file_date,
-			      uint32_t ticks_per_second, tk_error *err)
+tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian,
+			      uint32_t file_date, uint32_t ticks_per_second, tk_error *err)
 {
 	uint64_t ev_len = TK_CPEL_TABLE_NAME + 8 + (uint64_t)w->n_events * TK_CPEL_EVENT_SIZE;
 	if (ev_len > UINT32_MAX)
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
-				    "%zu events do not fit in one CPEL event section (4 GiB)", w->n_events);
+				    "%zu events do not fit in one CPEL event section (4 GiB)",
+				    w->n_events);
 	bool swap = little_endian != tk_host_is_le();
 	uint8_t hdr[8] = {(uint8_t)(1 | (little_endian ? TK_CPEL_LITTLE_ENDIAN : 0)), 0};
 	tk_store_u16(hdr + 2, 4, swap);
@@ -233,5 +237,6 @@ tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endia
 		put32(o, r->code, swap);
 		put32(o, r->datum, swap);
 	}
-	return o->error ? tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the CPEL output") : TK_OK;
+	return o->error ? tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the CPEL output")
+			: TK_OK;
 }

@@ -20,7 +20,7 @@ typedef struct tk_cpel_writer tk_cpel_writer;
 
 #define TK_CPEL_WRITER_TABLE "FileStrtab"
 
-tk_cpel_writer *tk_cpel_writer_new(void); /* NULL when out of memory */
+tk_cpel_writer *tk_cpel_writer_new(void);    /* NULL when out of memory */
 void tk_cpel_writer_free(tk_cpel_writer *w); /* NULL is fine */
 
 /* Offset of s (len bytes, no NUL inside) in the table, added if new.
@@ -29,20 +29,22 @@ bool tk_cpel_writer_string(tk_cpel_writer *w, const char *s, size_t len, uint32_
 /* The table's bytes so far (for c2cpel's sort by track name). */
 const char *tk_cpel_writer_strtab(const tk_cpel_writer *w, size_t *size);
 
-bool tk_cpel_writer_event_def(tk_cpel_writer *w, uint32_t code, uint32_t name_off, uint32_t datum_off);
+bool tk_cpel_writer_event_def(tk_cpel_writer *w, uint32_t code, uint32_t name_off,
+			      uint32_t datum_off);
 bool tk_cpel_writer_track_def(tk_cpel_writer *w, uint32_t track, uint32_t format_off);
-bool tk_cpel_writer_event(tk_cpel_writer *w, uint64_t ticks, uint32_t track, uint32_t code, uint32_t datum);
+bool tk_cpel_writer_event(tk_cpel_writer *w, uint64_t ticks, uint32_t track, uint32_t code,
+			  uint32_t datum);
 
 /* Direct access for fix-ups before commit (c2cpel renumbers tracks). */
 size_t tk_cpel_writer_n_events(const tk_cpel_writer *w);
 uint32_t *tk_cpel_writer_event_track(tk_cpel_writer *w, size_t i);
 
 /* Writes the file atomically. */
-tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian, uint32_t file_date,
-				uint32_t ticks_per_second, tk_error *err);
+tk_status tk_cpel_writer_commit(tk_cpel_writer *w, const char *path, bool little_endian,
+				uint32_t file_date, uint32_t ticks_per_second, tk_error *err);
 
 /* The same bytes into any writer (memory writers included); not committed. */
-tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian, uint32_t file_date,
-			      uint32_t ticks_per_second, tk_error *err);
+tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endian,
+			      uint32_t file_date, uint32_t ticks_per_second, tk_error *err);
 
 #endif

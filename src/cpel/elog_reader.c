@@ -24,8 +24,8 @@ static tk_status need(cur *c, uint64_t n, const char *what)
 {
 	if (tk_range_ok(c->off, n, c->size))
 		return TK_OK;
-	return tk_error_set(c->err, TK_ERR_TRUNCATED, c->off, "%s: needs %llu bytes, %llu left", what,
-			    (unsigned long long)n, (unsigned long long)(c->size - c->off));
+	return tk_error_set(c->err, TK_ERR_TRUNCATED, c->off, "%s: needs %llu bytes, %llu left",
+			    what, (unsigned long long)n, (unsigned long long)(c->size - c->off));
 }
 
 static tk_status get_u8(cur *c, uint8_t *v, const char *what)
@@ -99,7 +99,8 @@ static tk_status get_small(cur *c, uint64_t *v, const char *what)
 		if ((st = need(c, 3, what)) != TK_OK)
 			return st;
 		const uint8_t *p = c->p + c->off;
-		*v = r + y / 8 + ((uint64_t)p[0] << 5) + ((uint64_t)p[1] << 13) + ((uint64_t)p[2] << 21);
+		*v = r + y / 8 + ((uint64_t)p[0] << 5) + ((uint64_t)p[1] << 13) +
+		     ((uint64_t)p[2] << 21);
 		c->off += 3;
 		return TK_OK;
 	}
@@ -120,8 +121,10 @@ static tk_status get_cstring(cur *c, tk_arena *a, tk_elog_str *out, const char *
 	if (st != TK_OK)
 		return st;
 	if (!tk_range_ok(c->off, len, c->size))
-		return tk_error_set(c->err, TK_ERR_TRUNCATED, at, "%s: string length %llu runs past the end (%llu bytes left)",
-				    what, (unsigned long long)len, (unsigned long long)(c->size - c->off));
+		return tk_error_set(c->err, TK_ERR_TRUNCATED, at,
+				    "%s: string length %llu runs past the end (%llu bytes left)",
+				    what, (unsigned long long)len,
+				    (unsigned long long)(c->size - c->off));
 	char *s = tk_arena_strndup(a, (const char *)c->p + c->off, (size_t)len);
 	if (!s)
 		return tk_error_set(c->err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -147,24 +150,19 @@ static tk_status parse_args(cur *c, tk_elog_type *t, uint32_t index, uint64_t at
 		switch (k) {
 		case 'i':
 		case 't':
-		case 'T':
-			ok = nd && (n == 1 || n == 2 || n == 4 || n == 8);
-			break;
-		case 'f':
-			ok = nd && (n == 4 || n == 8);
-			break;
-		case 's':
-			ok = true;
-			break;
-		default:
-			ok = false;
+		case 'T': ok = nd && (n == 1 || n == 2 || n == 4 || n == 8); break;
+		case 'f': ok = nd && (n == 4 || n == 8); break;
+		case 's': ok = true; break;
+		default: ok = false;
 		}
 		if (!ok)
-			return tk_error_set(c->err, TK_ERR_FORMAT, at,
-					    "event type %u: bad argument spec '%c%.*s' in format_args \"%s\"", index, k,
-					    (int)nd, a - nd, t->args.s);
+			return tk_error_set(
+			    c->err, TK_ERR_FORMAT, at,
+			    "event type %u: bad argument spec '%c%.*s' in format_args \"%s\"",
+			    index, k, (int)nd, a - nd, t->args.s);
 		if (t->n_args >= TK_ELOG_MAX_ARGS)
-			return tk_error_set(c->err, TK_ERR_LIMIT, at, "event type %u: more than %d arguments", index,
+			return tk_error_set(c->err, TK_ERR_LIMIT, at,
+					    "event type %u: more than %d arguments", index,
 					    TK_ELOG_MAX_ARGS);
 		t->arg_kind[t->n_args] = k;
 		t->arg_bytes[t->n_args] = (uint8_t)n;
@@ -182,7 +180,8 @@ static tk_status read_types(cur *c, tk_elog_file *f)
 		return st;
 	/* each type takes at least 10 bytes: bound the allocation first */
 	if ((uint64_t)n * 10 > c->size - c->off)
-		return tk_error_set(c->err, TK_ERR_FORMAT, at, "event type vector: %u types cannot fit in the %llu bytes left",
+		return tk_error_set(c->err, TK_ERR_FORMAT, at,
+				    "event type vector: %u types cannot fit in the %llu bytes left",
 				    n, (unsigned long long)(c->size - c->off));
 	f->types = tk_arena_calloc(&f->arena, n ? n : 1, sizeof *f->types);
 	if (!f->types)
@@ -196,9 +195,10 @@ static tk_status read_types(cur *c, tk_elog_file *f)
 		    (st = get_u32(c, &t->n_enum, "event type enum count")) != TK_OK)
 			return st;
 		if (t->n_enum > c->size - c->off)
-			return tk_error_set(c->err, TK_ERR_FORMAT, c->off - 4,
-					    "event type %u: %u enum strings cannot fit in the %llu bytes left", i,
-					    t->n_enum, (unsigned long long)(c->size - c->off));
+			return tk_error_set(
+			    c->err, TK_ERR_FORMAT, c->off - 4,
+			    "event type %u: %u enum strings cannot fit in the %llu bytes left", i,
+			    t->n_enum, (unsigned long long)(c->size - c->off));
 		t->enums = tk_arena_calloc(&f->arena, t->n_enum ? t->n_enum : 1, sizeof *t->enums);
 		if (!t->enums)
 			return tk_error_set(c->err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -220,7 +220,8 @@ static tk_status read_tracks(cur *c, tk_elog_file *f)
 	if (st != TK_OK)
 		return st;
 	if (n > c->size - c->off)
-		return tk_error_set(c->err, TK_ERR_FORMAT, at, "track vector: %u tracks cannot fit in the %llu bytes left", n,
+		return tk_error_set(c->err, TK_ERR_FORMAT, at,
+				    "track vector: %u tracks cannot fit in the %llu bytes left", n,
 				    (unsigned long long)(c->size - c->off));
 	f->tracks = tk_arena_calloc(&f->arena, n ? n : 1, sizeof *f->tracks);
 	if (!f->tracks)
@@ -245,8 +246,10 @@ static tk_status skip_args(cur *c, const tk_elog_type *t)
 				return st;
 			if (!tk_range_ok(c->off, len, c->size))
 				return tk_error_set(c->err, TK_ERR_TRUNCATED, at,
-						    "string argument: length %llu runs past the end (%llu bytes left)",
-						    (unsigned long long)len, (unsigned long long)(c->size - c->off));
+						    "string argument: length %llu runs past the "
+						    "end (%llu bytes left)",
+						    (unsigned long long)len,
+						    (unsigned long long)(c->size - c->off));
 			c->off += len;
 		} else {
 			st = need(c, t->arg_bytes[i], "event argument");
@@ -264,20 +267,22 @@ static tk_status load(tk_elog_file *f, tk_error *err)
 	if (st != TK_OK)
 		return st;
 	if (mlen != 7 || need(&c, 7, "magic") != TK_OK || memcmp(f->data + 4, ELOG_MAGIC, 7) != 0)
-		return tk_error_set(err, TK_ERR_FORMAT, 0, "magic: not a VPP event log (expected \"elog v0\")");
+		return tk_error_set(err, TK_ERR_FORMAT, 0,
+				    "magic: not a VPP event log (expected \"elog v0\")");
 	c.off += 7;
 	if ((st = get_u32(&c, &f->ring_size, "ring size")) != TK_OK ||
 	    (st = get_u64(&c, &f->serialize_os_nsec, "serialize time")) != TK_OK ||
 	    (st = get_u64(&c, &f->serialize_cpu, "serialize time")) != TK_OK ||
 	    (st = get_u64(&c, &f->init_os_nsec, "init time")) != TK_OK ||
-	    (st = get_u64(&c, &f->init_cpu, "init time")) != TK_OK || (st = read_types(&c, f)) != TK_OK ||
-	    (st = read_tracks(&c, f)) != TK_OK)
+	    (st = get_u64(&c, &f->init_cpu, "init time")) != TK_OK ||
+	    (st = read_types(&c, f)) != TK_OK || (st = read_tracks(&c, f)) != TK_OK)
 		return st;
 	uint64_t at = c.off;
 	if ((st = get_u32(&c, &f->heap_len, "string heap")) != TK_OK)
 		return st;
 	if (!tk_range_ok(c.off, f->heap_len, c.size))
-		return tk_error_set(err, TK_ERR_TRUNCATED, at, "string heap: length %u runs past the end (%llu bytes left)",
+		return tk_error_set(err, TK_ERR_TRUNCATED, at,
+				    "string heap: length %u runs past the end (%llu bytes left)",
 				    f->heap_len, (unsigned long long)(c.size - c.off));
 	f->heap = (const char *)f->data + c.off;
 	c.off += f->heap_len;
@@ -286,23 +291,28 @@ static tk_status load(tk_elog_file *f, tk_error *err)
 	if ((st = get_u32(&c, &n, "event count")) != TK_OK)
 		return st;
 	if ((uint64_t)n * 12 > c.size - c.off)
-		return tk_error_set(err, TK_ERR_FORMAT, at, "event count %u: that many events cannot fit in the %llu bytes left",
-				    n, (unsigned long long)(c.size - c.off));
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, at,
+		    "event count %u: that many events cannot fit in the %llu bytes left", n,
+		    (unsigned long long)(c.size - c.off));
 	f->events = malloc((n ? n : 1) * sizeof *f->events);
 	if (!f->events)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	for (uint32_t i = 0; i < n; i++) {
 		tk_elog_event *e = &f->events[i];
 		e->offset = c.off;
-		if ((st = get_u16(&c, &e->type, "event")) != TK_OK || (st = get_u16(&c, &e->track, "event")) != TK_OK ||
+		if ((st = get_u16(&c, &e->type, "event")) != TK_OK ||
+		    (st = get_u16(&c, &e->track, "event")) != TK_OK ||
 		    (st = get_f64(&c, &e->time, "event time")) != TK_OK)
 			return st;
 		if (e->type >= f->n_types)
-			return tk_error_set(err, TK_ERR_FORMAT, e->offset, "event %u: type %u is not defined (%u types)", i,
+			return tk_error_set(err, TK_ERR_FORMAT, e->offset,
+					    "event %u: type %u is not defined (%u types)", i,
 					    e->type, f->n_types);
 		if (e->track >= f->n_tracks)
-			return tk_error_set(err, TK_ERR_FORMAT, e->offset + 2, "event %u: track %u is not defined (%u tracks)",
-					    i, e->track, f->n_tracks);
+			return tk_error_set(err, TK_ERR_FORMAT, e->offset + 2,
+					    "event %u: track %u is not defined (%u tracks)", i,
+					    e->track, f->n_tracks);
 		e->args_offset = c.off;
 		if ((st = skip_args(&c, &f->types[e->type])) != TK_OK)
 			return st;
@@ -333,7 +343,8 @@ tk_status tk_elog_open(const char *path, tk_elog_file **out, tk_error *err)
 		return st;
 	if (tk_input_is_stream(in)) {
 		tk_input_close(in);
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "elog input must be a regular file");
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "elog input must be a regular file");
 	}
 	tk_elog_file *f = calloc(1, sizeof *f);
 	if (!f) {
@@ -394,7 +405,10 @@ size_t tk_elog_event_args(const tk_elog_file *f, const tk_elog_event *e, tk_fmt_
 		unsigned nb = t->arg_bytes[i];
 		memset(a, 0, sizeof *a);
 		if (k == 's') {
-			cur c = {.p = f->data, .off = (uint64_t)(p - f->data), .size = f->size, .err = NULL};
+			cur c = {.p = f->data,
+				 .off = (uint64_t)(p - f->data),
+				 .size = f->size,
+				 .err = NULL};
 			uint64_t len = 0;
 			get_small(&c, &len, "");
 			const char *s = (const char *)f->data + c.off;
@@ -415,7 +429,8 @@ size_t tk_elog_event_args(const tk_elog_file *f, const tk_elog_event *e, tk_fmt_
 				memcpy(&x, &bits, 4);
 				a->f = x;
 			} else {
-				uint64_t bits = (uint64_t)tk_load_be32(p + 4) << 32 | tk_load_be32(p);
+				uint64_t bits =
+				    (uint64_t)tk_load_be32(p + 4) << 32 | tk_load_be32(p);
 				memcpy(&a->f, &bits, 8);
 			}
 			a->kind = TK_FMT_ARG_DOUBLE;

@@ -35,20 +35,20 @@ typedef struct tk_elog_str {
 
 typedef struct tk_elog_type {
 	tk_elog_str format;
-	tk_elog_str args;   /* format_args, e.g. "i4i4", "t4", "T4", "s0", "f8" */
+	tk_elog_str args; /* format_args, e.g. "i4i4", "t4", "T4", "s0", "f8" */
 	uint32_t index_plus_one;
 	uint32_t n_enum;
 	tk_elog_str *enums;
 	/* parsed format_args */
 	uint8_t n_args;
-	char arg_kind[TK_ELOG_MAX_ARGS];  /* i t T f s */
+	char arg_kind[TK_ELOG_MAX_ARGS]; /* i t T f s */
 	uint8_t arg_bytes[TK_ELOG_MAX_ARGS];
 } tk_elog_type;
 
 typedef struct tk_elog_event {
 	uint16_t type, track;
-	double time;         /* seconds since the log's init time */
-	uint64_t offset;     /* of the event in the file */
+	double time;     /* seconds since the log's init time */
+	uint64_t offset; /* of the event in the file */
 	uint64_t args_offset;
 } tk_elog_event;
 
@@ -62,7 +62,7 @@ typedef struct tk_elog_file {
 	uint32_t n_types;
 	tk_elog_str *tracks;
 	uint32_t n_tracks;
-	const char *heap;    /* string heap, as stored */
+	const char *heap; /* string heap, as stored */
 	uint32_t heap_len;
 	tk_elog_event *events;
 	uint32_t n_events;

@@ -10,7 +10,7 @@ typedef struct spec {
 	bool left, plus, space, alt, zero, center; /* center: vppinfra '=' */
 	bool has_prec;
 	unsigned width, prec;
-	int len;   /* 0 none, 1 l, 2 ll/L/j/z/t/q/w, -1 h, -2 hh */
+	int len; /* 0 none, 1 l, 2 ll/L/j/z/t/q/w, -1 h, -2 hh */
 	char conv;
 } spec;
 
@@ -40,8 +40,14 @@ static void out_mem(out *o, const void *p, size_t n)
 	o->pos += n;
 }
 
-static void out_char(out *o, char c) { out_mem(o, &c, 1); }
-static void out_str(out *o, const char *s) { out_mem(o, s, strlen(s)); }
+static void out_char(out *o, char c)
+{
+	out_mem(o, &c, 1);
+}
+static void out_str(out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
 
 static void put_pad(out *o, char c, size_t n)
 {
@@ -271,7 +277,8 @@ static size_t parse_printf(const char *f, size_t n, spec *sp)
 			sp->len = 2;
 			i++;
 		}
-	} else if (i < n && (f[i] == 'L' || f[i] == 'q' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) {
+	} else if (i < n &&
+		   (f[i] == 'L' || f[i] == 'q' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) {
 		sp->len = 2;
 		i++;
 	}
@@ -365,7 +372,10 @@ static void fmt_vppinfra(out *w, const spec *sp, const tk_fmt_arg *a)
 			}
 			if (sp->len == 0)
 				raw &= 0xffffffffu;
-			unsigned base = sp->conv == 'o' ? 8 : (sp->conv == 'x' || sp->conv == 'X' || sp->conv == 'p') ? 16 : 10;
+			unsigned base = sp->conv == 'o' ? 8
+					: (sp->conv == 'x' || sp->conv == 'X' || sp->conv == 'p')
+					    ? 16
+					    : 10;
 			char nb[80];
 			char *end = nb + sizeof nb;
 			char *d = digits(end, raw, base, sp->conv == 'X');
@@ -424,8 +434,9 @@ void tk_safe_format(tk_writer *tw, tk_fmt_dialect dialect, const char *fmt, size
 			continue;
 		}
 		spec sp;
-		size_t used = dialect == TK_FMT_PRINTF ? parse_printf(fmt + i + 1, n - i - 1, &sp)
-						       : parse_vppinfra(fmt + i + 1, n - i - 1, &sp);
+		size_t used = dialect == TK_FMT_PRINTF
+				  ? parse_printf(fmt + i + 1, n - i - 1, &sp)
+				  : parse_vppinfra(fmt + i + 1, n - i - 1, &sp);
 		if (!used) {
 			/* %n, %*d, unknown or cut conversions: shown as text */
 			out_char(w, '%');
@@ -438,9 +449,7 @@ void tk_safe_format(tk_writer *tw, tk_fmt_dialect dialect, const char *fmt, size
 			fmt_vppinfra(w, &sp, a);
 		} else {
 			switch (sp.conv) {
-			case 's':
-				fmt_string(w, &sp, a, dialect);
-				break;
+			case 's': fmt_string(w, &sp, a, dialect); break;
 			case 'c': {
 				char c = (char)arg_bits(a);
 				size_t pad = sp.width > 1 ? sp.width - 1 : 0;
@@ -456,12 +465,8 @@ void tk_safe_format(tk_writer *tw, tk_fmt_dialect dialect, const char *fmt, size
 			case 'e':
 			case 'E':
 			case 'g':
-			case 'G':
-				fmt_float(w, &sp, a, dialect);
-				break;
-			default:
-				fmt_int_printf(w, &sp, a);
-				break;
+			case 'G': fmt_float(w, &sp, a, dialect); break;
+			default: fmt_int_printf(w, &sp, a); break;
 			}
 		}
 		i += 1 + used;

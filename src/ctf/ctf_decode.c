@@ -8,11 +8,12 @@
 
 static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_error *err)
 {
-	return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-			    "cannot decode %s: %s of %llu bits goes past the end of the packet content "
-			    "(bit %llu of %llu)",
-			    d->what, what, (unsigned long long)bits, (unsigned long long)d->pos,
-			    (unsigned long long)d->limit_bits);
+	return tk_error_set(
+	    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+	    "cannot decode %s: %s of %llu bits goes past the end of the packet content "
+	    "(bit %llu of %llu)",
+	    d->what, what, (unsigned long long)bits, (unsigned long long)d->pos,
+	    (unsigned long long)d->limit_bits);
 }
 
 static inline bool align_to(ctf_decoder *d, unsigned align)
@@ -81,8 +82,8 @@ static inline void *dalloc(ctf_decoder *d, size_t size)
 	return tk_arena_alloc(d->arena, size);
 }
 
-static inline __attribute__((always_inline)) tk_status decode_int(ctf_decoder *d, const ctf_fc *fc, tk_value *out,
-								  tk_error *err)
+static inline __attribute__((always_inline)) tk_status decode_int(ctf_decoder *d, const ctf_fc *fc,
+								  tk_value *out, tk_error *err)
 {
 	uint64_t pos = d->pos;
 	unsigned size = fc->size;
@@ -135,16 +136,18 @@ static tk_status decode_string(ctf_decoder *d, tk_value *out, tk_error *err)
 	size_t avail = (size_t)((d->limit_bits - d->pos) / 8);
 	const uint8_t *nul = memchr(start, 0, avail);
 	if (!nul)
-		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-				    "cannot decode %s: string not terminated before the end of the packet content",
-				    d->what);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+		    "cannot decode %s: string not terminated before the end of the packet content",
+		    d->what);
 	out->v.str.ptr = (const char *)start;
 	out->v.str.len = (size_t)(nul - start);
 	d->pos += ((uint64_t)(nul - start) + 1) * 8;
 	return TK_OK;
 }
 
-static tk_status ref_value(ctf_decoder *d, const ctf_field_ref *ref, const tk_value **out, tk_error *err)
+static tk_status ref_value(ctf_decoder *d, const ctf_field_ref *ref, const tk_value **out,
+			   tk_error *err)
 {
 	const tk_value *v;
 	if (ref->relative) {
@@ -164,13 +167,15 @@ static tk_status ref_value(ctf_decoder *d, const ctf_field_ref *ref, const tk_va
 	*out = v;
 	return TK_OK;
 fail:
-	return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-			    "cannot decode %s: the field a length or tag refers to is not available", d->what);
+	return tk_error_set(
+	    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+	    "cannot decode %s: the field a length or tag refers to is not available", d->what);
 }
 
 /* Text arrays (8-bit encoded ints) become one string value, cut at the
  * first NUL like babeltrace prints them. */
-static tk_status decode_text_array(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out, tk_error *err)
+static tk_status decode_text_array(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out,
+				   tk_error *err)
 {
 	const ctf_fc *e = fc->elem;
 	if (!align_to(d, e->align) || (d->limit_bits - d->pos) / 8 < n)
@@ -200,7 +205,8 @@ static tk_status decode_text_array(ctf_decoder *d, const ctf_fc *fc, uint64_t n,
 	return TK_OK;
 }
 
-static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out, tk_error *err)
+static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out,
+			     tk_error *err)
 {
 	out->v.list.n = 0;
 	out->v.list.index = 0;
@@ -210,9 +216,10 @@ static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_va
 	uint64_t remain = d->limit_bits - d->pos;
 	uint64_t minb = fc->elem->min_bits;
 	if ((minb && n > remain / minb) || (!minb && n > ((uint64_t)1 << 16)))
-		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-				    "cannot decode %s: array length %llu does not fit in the packet", d->what,
-				    (unsigned long long)n);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+		    "cannot decode %s: array length %llu does not fit in the packet", d->what,
+		    (unsigned long long)n);
 	tk_value *items = n ? dalloc(d, (size_t)n * sizeof *items) : NULL;
 	if (n && !items)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -234,18 +241,15 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 	out->cls = fc->model;
 	switch (fc->type) {
 	case CTF_FC_INT:
-	case CTF_FC_ENUM:
-		return decode_int(d, fc, out, err);
-	case CTF_FC_FLOAT:
-		return decode_float(d, fc, out, err);
-	case CTF_FC_STRING:
-		return decode_string(d, out, err);
+	case CTF_FC_ENUM: return decode_int(d, fc, out, err);
+	case CTF_FC_FLOAT: return decode_float(d, fc, out, err);
+	case CTF_FC_STRING: return decode_string(d, out, err);
 	case CTF_FC_STRUCT: {
 		if (!align_to(d, fc->align))
 			return short_read(d, "struct", 0, err);
 		if (d->depth >= CTF_DECODE_MAX_DEPTH)
-			return tk_error_set(err, TK_ERR_LIMIT, d->file_off + d->pos / 8, "cannot decode %s: nested too deeply",
-					    d->what);
+			return tk_error_set(err, TK_ERR_LIMIT, d->file_off + d->pos / 8,
+					    "cannot decode %s: nested too deeply", d->what);
 		tk_value *items = fc->n_members ? dalloc(d, fc->n_members * sizeof *items) : NULL;
 		if (fc->n_members && !items)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -280,16 +284,18 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 		for (size_t i = 0; i < fc->n_ranges; i++) {
 			const ctf_var_range *r = &fc->ranges[i];
 			bool in = tfc->is_signed ? (tag->v.i >= r->lo && tag->v.i <= r->hi)
-						 : (tag->v.u >= (uint64_t)r->lo && tag->v.u <= (uint64_t)r->hi);
+						 : (tag->v.u >= (uint64_t)r->lo &&
+						    tag->v.u <= (uint64_t)r->hi);
 			if (in) {
 				opt = r->option;
 				break;
 			}
 		}
 		if (opt == SIZE_MAX)
-			return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-					    "cannot decode %s: no variant option for tag value %lld", d->what,
-					    (long long)tag->v.i);
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+			    "cannot decode %s: no variant option for tag value %lld", d->what,
+			    (long long)tag->v.i);
 		tk_value *item = dalloc(d, sizeof *item);
 		if (!item)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -300,23 +306,23 @@ static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_erro
 		out->v.list.index = opt;
 		return TK_OK;
 	}
-	case CTF_FC_ARRAY:
-		return decode_list(d, fc, fc->length, out, err);
+	case CTF_FC_ARRAY: return decode_list(d, fc, fc->length, out, err);
 	case CTF_FC_SEQUENCE: {
 		const tk_value *len;
 		if ((st = ref_value(d, &fc->ref, &len, err)) != TK_OK)
 			return st;
 		if (fc->ref.target->is_signed && len->v.i < 0)
 			return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-					    "cannot decode %s: negative sequence length %lld", d->what,
-					    (long long)len->v.i);
+					    "cannot decode %s: negative sequence length %lld",
+					    d->what, (long long)len->v.i);
 		return decode_list(d, fc, len->v.u, out, err);
 	}
 	}
 	return TK_OK;
 }
 
-tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out, tk_error *err)
+tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out,
+			   tk_error *err)
 {
 	/* the root value and its members in one allocation */
 	size_t n = fc->type == CTF_FC_STRUCT ? fc->n_members : 0;
@@ -369,12 +375,8 @@ uint64_t ctf_fc_min_bits(ctf_fc *fc, unsigned depth)
 	switch (fc->type) {
 	case CTF_FC_INT:
 	case CTF_FC_ENUM:
-	case CTF_FC_FLOAT:
-		b = fc->size;
-		break;
-	case CTF_FC_STRING:
-		b = 8;
-		break;
+	case CTF_FC_FLOAT: b = fc->size; break;
+	case CTF_FC_STRING: b = 8; break;
 	case CTF_FC_STRUCT:
 		for (size_t i = 0; i < fc->n_members; i++) {
 			uint64_t m = ctf_fc_min_bits(fc->members[i].fc, depth + 1);

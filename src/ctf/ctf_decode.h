@@ -25,15 +25,16 @@ typedef struct ctf_decoder {
 	const tk_value *roots[CTF_SCOPE_COUNT];
 	const tk_value *stack[CTF_DECODE_MAX_DEPTH];
 	size_t depth;
-	uint64_t clock;      /* current default clock value (cycles) */
+	uint64_t clock; /* current default clock value (cycles) */
 	bool clock_set;
 	uint64_t meaning_val[CTF_MEANING_EVENT_ID + 1];
 	bool meaning_set[CTF_MEANING_EVENT_ID + 1];
-	const char *what;    /* scope being decoded, for errors */
+	const char *what; /* scope being decoded, for errors */
 } ctf_decoder;
 
 /* Decodes the struct fc at the current position into *out (arena). */
-tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out, tk_error *err);
+tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out,
+			   tk_error *err);
 
 /* Sets the clock to a raw value read elsewhere (packet timestamp_begin). */
 static inline void ctf_decoder_set_clock(ctf_decoder *d, uint64_t v)

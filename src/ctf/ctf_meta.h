@@ -55,10 +55,10 @@ typedef enum ctf_meaning {
 
 /* Where a sequence's length or a variant's tag lives, resolved once. */
 typedef struct ctf_field_ref {
-	bool relative;       /* true: `up` structs outward from the referring field */
-	ctf_scope scope;     /* absolute: the root scope */
-	unsigned up;         /* relative: 0 = the innermost enclosing struct */
-	unsigned n;          /* path length */
+	bool relative;              /* true: `up` structs outward from the referring field */
+	ctf_scope scope;            /* absolute: the root scope */
+	unsigned up;                /* relative: 0 = the innermost enclosing struct */
+	unsigned n;                 /* path length */
 	uint16_t idx[CTF_MAX_PATH]; /* member indexes from the start struct */
 	const struct ctf_fc *target;
 } ctf_field_ref;
@@ -79,15 +79,15 @@ typedef struct ctf_fc ctf_fc;
 
 struct ctf_fc {
 	ctf_fc_type type;
-	unsigned align;   /* bits */
+	unsigned align; /* bits */
 	/* INT / ENUM */
-	unsigned size;    /* bits */
+	unsigned size; /* bits */
 	bool is_signed;
 	bool little_endian;
-	uint8_t byte_order; /* as written: 0 native, 1 le, 2 be (native resolved at finish) */
-	uint8_t base;     /* 2, 8, 10, 16 */
-	bool encoded;     /* encoding = UTF8/ASCII: a character */
-	int clock;        /* index in trace clocks, -1 = none */
+	uint8_t byte_order;     /* as written: 0 native, 1 le, 2 be (native resolved at finish) */
+	uint8_t base;           /* 2, 8, 10, 16 */
+	bool encoded;           /* encoding = UTF8/ASCII: a character */
+	int clock;              /* index in trace clocks, -1 = none */
 	const char *clock_name; /* map = clock.NAME.value, resolved at finish */
 	ctf_meaning meaning;
 	/* ENUM */
@@ -116,7 +116,7 @@ struct ctf_fc {
 };
 
 struct ctf_member {
-	const char *name; /* one leading underscore already stripped */
+	const char *name;      /* one leading underscore already stripped */
 	const char *orig_name; /* as written (variant options match enum labels with it) */
 	size_t name_len;
 	ctf_fc *fc;
@@ -146,13 +146,13 @@ typedef struct ctf_stream_class {
 	ctf_fc *packet_context;
 	ctf_fc *event_header;
 	ctf_fc *event_context;
-	int clock; /* default clock, -1 = none */
+	int clock;                /* default clock, -1 = none */
 	ctf_event_class **events; /* by position */
 	size_t n_events;
 	/* event id -> position: dense table for small ids, else linear search */
 	int32_t *by_id;
 	size_t by_id_len;
-	bool ts_begin_end;    /* packet context has timestamp_begin and _end */
+	bool ts_begin_end; /* packet context has timestamp_begin and _end */
 	bool has_discarded;
 	bool has_seq_num;
 	tk_stream_class info;

@@ -12,7 +12,7 @@
 #include "ctf/ctf_stream.h"
 
 #define MAX_TRACES 4096
-#define MAX_DEPTH 16
+#define MAX_DEPTH  16
 
 static bool is_dir(const char *p)
 {
@@ -64,7 +64,8 @@ static tk_status list_dir(const char *dir, char ***out, size_t *n_out, tk_error 
 	*n_out = 0;
 	DIR *d = opendir(dir);
 	if (!d)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open directory %s: %s", dir, strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open directory %s: %s",
+				    dir, strerror(errno));
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
@@ -104,16 +105,19 @@ static void free_list(char **v, size_t n)
 }
 
 /* Collects trace directories below dir (sorted, depth-limited). */
-static tk_status find_traces(const char *dir, unsigned depth, char ***dirs, size_t *n, size_t *cap, tk_error *err)
+static tk_status find_traces(const char *dir, unsigned depth, char ***dirs, size_t *n, size_t *cap,
+			     tk_error *err)
 {
 	if (has_metadata(dir)) {
 		if (*n == MAX_TRACES)
-			return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "more than %d traces below the path", MAX_TRACES);
+			return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
+					    "more than %d traces below the path", MAX_TRACES);
 		if (*n == *cap) {
 			size_t nc = *cap ? *cap * 2 : 8;
 			char **nd = realloc(*dirs, nc * sizeof *nd);
 			if (!nd)
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory");
 			*dirs = nd;
 			*cap = nc;
 		}
@@ -283,8 +287,9 @@ static tk_status group_rotated_files(ctf_trace *t, tk_error *err)
 		ctf_stream *lead = fh[i].s;
 		size_t n_files = 1;
 		for (size_t j = i + 1; j < t->n_streams; j++)
-			if (fh[j].s && fh[i].h.valid && fh[i].h.has_instance && fh[j].h.valid && fh[j].h.has_instance &&
-			    fh[j].h.stream_class == fh[i].h.stream_class && fh[j].h.instance == fh[i].h.instance)
+			if (fh[j].s && fh[i].h.valid && fh[i].h.has_instance && fh[j].h.valid &&
+			    fh[j].h.has_instance && fh[j].h.stream_class == fh[i].h.stream_class &&
+			    fh[j].h.instance == fh[i].h.instance)
 				n_files++;
 		if (n_files > 1) {
 			char **files = calloc(n_files, sizeof *files);
@@ -296,7 +301,8 @@ static tk_status group_rotated_files(ctf_trace *t, tk_error *err)
 			size_t k = 1;
 			for (size_t j = i + 1; j < t->n_streams; j++)
 				if (fh[j].s && fh[j].h.valid && fh[j].h.has_instance &&
-				    fh[j].h.stream_class == fh[i].h.stream_class && fh[j].h.instance == fh[i].h.instance) {
+				    fh[j].h.stream_class == fh[i].h.stream_class &&
+				    fh[j].h.instance == fh[i].h.instance) {
 					files[k++] = fh[j].s->files[0];
 					fh[j].s->files[0] = NULL;
 					stream_free(fh[j].s);
@@ -323,8 +329,8 @@ static tk_status group_rotated_files(ctf_trace *t, tk_error *err)
 	return st;
 }
 
-static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name, uint64_t *order, ctf_trace **out,
-			    tk_error *err)
+static tk_status open_trace(ctf_reader *r, const char *dir, const char *rel_name, uint64_t *order,
+			    ctf_trace **out, tk_error *err)
 {
 	*out = NULL;
 	ctf_trace *t = calloc(1, sizeof *t);
@@ -430,7 +436,8 @@ void ctf_reader_close(ctf_reader *r)
 	free(r);
 }
 
-tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err)
+tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out,
+			  tk_error *err)
 {
 	*out = NULL;
 	tk_error_set_file(err, path);
@@ -450,13 +457,15 @@ tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_r
 	}
 	char **dirs = NULL;
 	size_t n = 0, cap = 0;
-	tk_status st = root ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st =
+	    root ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	if (st == TK_OK && !is_dir(root))
 		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "not a directory: %s", root);
 	if (st == TK_OK)
 		st = find_traces(root, 0, &dirs, &n, &cap, err);
 	if (st == TK_OK && n == 0)
-		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no CTF trace (no metadata file) below %s", root);
+		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET,
+				  "no CTF trace (no metadata file) below %s", root);
 	if (st == TK_OK) {
 		r->traces = calloc(n, sizeof *r->traces);
 		if (!r->traces)
@@ -542,8 +551,10 @@ void ctf_stream_report_discards(ctf_stream *s)
 		d.stream = s;
 		d.packets = true;
 		d.count = s->cur_seq - s->prev_seq - 1;
-		d.has_range = clk && s->sc->ts_begin_end && s->prev_end != UINT64_MAX && s->cur_begin != UINT64_MAX &&
-			      ctf_clock_ns(clk, s->prev_end, &d.begin_ns) && ctf_clock_ns(clk, s->cur_begin, &d.end_ns);
+		d.has_range = clk && s->sc->ts_begin_end && s->prev_end != UINT64_MAX &&
+			      s->cur_begin != UINT64_MAX &&
+			      ctf_clock_ns(clk, s->prev_end, &d.begin_ns) &&
+			      ctf_clock_ns(clk, s->cur_begin, &d.end_ns);
 		queue_discard(s, &d);
 	}
 }
@@ -659,8 +670,9 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	return TK_OK;
 }
 
-tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream, size_t size,
-				 tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err)
+tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream,
+				 size_t size, tk_log_fn log, void *log_user, ctf_reader **out,
+				 tk_error *err)
 {
 	*out = NULL;
 	ctf_reader *r = calloc(1, sizeof *r);
@@ -679,8 +691,8 @@ tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_
 		if (s->files)
 			s->files[0] = strdup("memory");
 	}
-	if (!r || !t || !s || !r->traces || !t->streams || !t->dir || !t->name || !s->files || !s->name ||
-	    !s->files[0]) {
+	if (!r || !t || !s || !r->traces || !t->streams || !t->dir || !t->name || !s->files ||
+	    !s->name || !s->files[0]) {
 		if (s && s->files)
 			free(s->files[0]);
 		if (s) {
@@ -709,7 +721,8 @@ tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_
 		t->streams[t->n_streams++] = s;
 	else
 		stream_free(s);
-	tk_status st = ctf_trace_class_parse(metadata, mlen, "metadata", log, log_user, &t->tc, err);
+	tk_status st =
+	    ctf_trace_class_parse(metadata, mlen, "metadata", log, log_user, &t->tc, err);
 	if (st == TK_OK) {
 		r->heap = calloc(2, sizeof *r->heap);
 		if (!r->heap)

@@ -18,8 +18,8 @@ typedef struct ctf_stream ctf_stream;
 /* A discarded events/packets report (babeltrace2's WARNING lines). */
 typedef struct ctf_discard {
 	const ctf_stream *stream;
-	bool packets;        /* false: events */
-	uint64_t count;      /* UINT64_MAX: unknown */
+	bool packets;   /* false: events */
+	uint64_t count; /* UINT64_MAX: unknown */
 	bool has_range;
 	int64_t begin_ns, end_ns;
 } ctf_discard;
@@ -34,7 +34,8 @@ typedef struct ctf_event_out {
 	bool has_clock;
 	uint64_t clock_raw;
 	int64_t ns; /* from the clock origin */
-	const tk_value *packet_header, *packet_context, *header, *common_context, *context, *payload;
+	const tk_value *packet_header, *packet_context, *header, *common_context, *context,
+	    *payload;
 	uint64_t offset; /* byte offset of the event in its file */
 	int64_t cpu;     /* packet context cpu_id, -1 when absent */
 } ctf_event_out;
@@ -54,27 +55,27 @@ enum { CTF_WARN_OVERFLOW, CTF_WARN_BACKWARDS, CTF_WARN_OUTSIDE };
 
 /* One packet of an LTTng index file (index/NAME.idx). */
 typedef struct ctf_index_entry {
-	uint64_t offset;      /* bytes */
+	uint64_t offset; /* bytes */
 	uint64_t packet_bits;
 	uint64_t ts_begin, ts_end, discarded, seq; /* seq = UINT64_MAX when absent */
 } ctf_index_entry;
 
 struct ctf_stream {
 	ctf_trace *trace;
-	char **files;   /* several with LTTng tracefile rotation */
+	char **files; /* several with LTTng tracefile rotation */
 	size_t n_files, cur_file;
-	char *name;     /* data file path as babeltrace2 names the stream */
-	const uint8_t *mem;  /* in-memory stream (tests, fuzzers), or NULL */
+	char *name;         /* data file path as babeltrace2 names the stream */
+	const uint8_t *mem; /* in-memory stream (tests, fuzzers), or NULL */
 	size_t mem_size;
 	tk_input *in;
 	const uint8_t *data;
 	uint64_t size;
 	const ctf_stream_class *sc;
-	uint64_t stream_id;  /* babeltrace2's stream ID */
-	uint64_t order;      /* discovery order, breaks time ties */
-	uint64_t pkt_off;    /* current packet's byte offset */
+	uint64_t stream_id; /* babeltrace2's stream ID */
+	uint64_t order;     /* discovery order, breaks time ties */
+	uint64_t pkt_off;   /* current packet's byte offset */
 	uint64_t pkt_bytes;
-	uint64_t released;   /* bytes before this were dropped from memory */
+	uint64_t released; /* bytes before this were dropped from memory */
 	bool in_packet;
 	tk_arena pkt_arena, ev_arena;
 	uint8_t *ev_fast; /* bump region for event values */
@@ -96,7 +97,7 @@ struct ctf_stream {
 	bool ended;
 	bool failed;
 	bool uuid_warned;
-	unsigned warned;     /* CTF_WARN_* bits already reported */
+	unsigned warned; /* CTF_WARN_* bits already reported */
 	bool has_last_ns;
 	int64_t last_ns;
 	tk_error err;
@@ -122,11 +123,13 @@ typedef struct ctf_reader {
 
 /* Finds every trace below path (a trace dir, a metadata file, or a dir
  * holding traces) and opens their metadata and data streams. */
-tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err);
+tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_reader **out,
+			  tk_error *err);
 /* One trace from memory: TSDL text plus one data stream (fuzzers, tests).
  * Neither buffer is copied; both must outlive the reader. */
-tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream, size_t size,
-				 tk_log_fn log, void *log_user, ctf_reader **out, tk_error *err);
+tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream,
+				 size_t size, tk_log_fn log, void *log_user, ctf_reader **out,
+				 tk_error *err);
 void ctf_reader_close(ctf_reader *r);
 /* TK_OK with *out, TK_END, or an error (err has file and offset). */
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err);

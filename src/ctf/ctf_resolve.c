@@ -34,7 +34,8 @@ static tk_status fix_leaves(ctf_trace_class *tc, ctf_fc *fc, tk_error *err, unsi
 	if (!fc)
 		return TK_OK;
 	if (depth > 256)
-		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "metadata: types nested too deeply");
+		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
+				    "metadata: types nested too deeply");
 	switch (fc->type) {
 	case CTF_FC_INT:
 	case CTF_FC_ENUM:
@@ -46,8 +47,10 @@ static tk_status fix_leaves(ctf_trace_class *tc, ctf_fc *fc, tk_error *err, unsi
 				if (!strcmp(tc->clocks[i].info.name, fc->clock_name))
 					fc->clock = (int)i;
 			if (fc->clock < 0)
-				return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET,
-						    "metadata: integer mapped to unknown clock '%s'", fc->clock_name);
+				return tk_error_set(
+				    err, TK_ERR_FORMAT, TK_NO_OFFSET,
+				    "metadata: integer mapped to unknown clock '%s'",
+				    fc->clock_name);
 		}
 		return TK_OK;
 	case CTF_FC_STRUCT:
@@ -59,10 +62,8 @@ static tk_status fix_leaves(ctf_trace_class *tc, ctf_fc *fc, tk_error *err, unsi
 		}
 		return TK_OK;
 	case CTF_FC_ARRAY:
-	case CTF_FC_SEQUENCE:
-		return fix_leaves(tc, (ctf_fc *)fc->elem, err, depth + 1);
-	default:
-		return TK_OK;
+	case CTF_FC_SEQUENCE: return fix_leaves(tc, (ctf_fc *)fc->elem, err, depth + 1);
+	default: return TK_OK;
 	}
 }
 
@@ -97,7 +98,8 @@ static tk_status auto_map(ctf_trace_class *tc, ctf_fc *fc, tk_error *err)
 		tc->n_clocks = 1;
 	} else if (tc->n_clocks > 1) {
 		return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET,
-				    "metadata: timestamp field not mapped to a clock and the trace has several clocks");
+				    "metadata: timestamp field not mapped to a clock and the trace "
+				    "has several clocks");
 	}
 	fc->clock = 0;
 	return TK_OK;
@@ -111,7 +113,8 @@ static void set_meaning(ctf_fc *fc, ctf_meaning m)
 
 /* "id" and "timestamp" anywhere in the event header (compact/large headers
  * nest them in a variant). */
-static tk_status event_header_meanings(ctf_trace_class *tc, ctf_fc *fc, tk_error *err, unsigned depth)
+static tk_status event_header_meanings(ctf_trace_class *tc, ctf_fc *fc, tk_error *err,
+				       unsigned depth)
 {
 	if (!fc || depth > 64)
 		return TK_OK;
@@ -158,7 +161,8 @@ static tk_status meanings(ctf_trace_class *tc, tk_error *err)
 	set_meaning(member(ph, "stream_id"), CTF_MEANING_STREAM_ID);
 	set_meaning(member(ph, "stream_instance_id"), CTF_MEANING_STREAM_INSTANCE_ID);
 	ctf_fc *uuid = member(ph, "uuid");
-	if (uuid && uuid->type == CTF_FC_ARRAY && uuid->length == 16 && is_int(uuid->elem) && uuid->elem->size == 8)
+	if (uuid && uuid->type == CTF_FC_ARRAY && uuid->length == 16 && is_int(uuid->elem) &&
+	    uuid->elem->size == 8)
 		uuid->meaning = CTF_MEANING_UUID;
 	for (size_t i = 0; i < tc->n_streams; i++) {
 		ctf_stream_class *sc = tc->streams[i];
@@ -167,12 +171,12 @@ static tk_status meanings(ctf_trace_class *tc, tk_error *err)
 			const char *name;
 			ctf_meaning m;
 		} pcm[] = {
-			{"packet_size", CTF_MEANING_PACKET_SIZE},
-			{"content_size", CTF_MEANING_CONTENT_SIZE},
-			{"timestamp_begin", CTF_MEANING_TS_BEGIN},
-			{"timestamp_end", CTF_MEANING_TS_END},
-			{"events_discarded", CTF_MEANING_EVENTS_DISCARDED},
-			{"packet_seq_num", CTF_MEANING_PACKET_SEQ_NUM},
+		    {"packet_size", CTF_MEANING_PACKET_SIZE},
+		    {"content_size", CTF_MEANING_CONTENT_SIZE},
+		    {"timestamp_begin", CTF_MEANING_TS_BEGIN},
+		    {"timestamp_end", CTF_MEANING_TS_END},
+		    {"events_discarded", CTF_MEANING_EVENTS_DISCARDED},
+		    {"packet_seq_num", CTF_MEANING_PACKET_SEQ_NUM},
 		};
 		for (size_t k = 0; k < sizeof pcm / sizeof pcm[0]; k++) {
 			ctf_fc *m = member(pc, pcm[k].name);
@@ -185,7 +189,8 @@ static tk_status meanings(ctf_trace_class *tc, tk_error *err)
 					return st;
 			}
 		}
-		sc->ts_begin_end = is_int(member(pc, "timestamp_begin")) && is_int(member(pc, "timestamp_end"));
+		sc->ts_begin_end =
+		    is_int(member(pc, "timestamp_begin")) && is_int(member(pc, "timestamp_end"));
 		sc->has_discarded = is_int(member(pc, "events_discarded"));
 		sc->has_seq_num = is_int(member(pc, "packet_seq_num"));
 		tk_status st = event_header_meanings(tc, sc->event_header, err, 0);
@@ -245,20 +250,24 @@ static int find_member(const ctf_fc *s, const char *name, size_t limit)
 }
 
 /* Follows tokens from a struct down to the target field. */
-static tk_status descend(resolver *r, const ctf_fc *from, const char **tok, size_t n, ctf_field_ref *ref,
-			 const char *path)
+static tk_status descend(resolver *r, const ctf_fc *from, const char **tok, size_t n,
+			 ctf_field_ref *ref, const char *path)
 {
 	const ctf_fc *cur = from;
 	for (size_t i = 0; i < n; i++) {
 		if (!cur || cur->type != CTF_FC_STRUCT)
-			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: cannot resolve path '%s': '%s' is not in a struct", path, tok[i]);
+			return tk_error_set(
+			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: cannot resolve path '%s': '%s' is not in a struct", path,
+			    tok[i]);
 		int k = find_member(cur, tok[i], cur->n_members);
 		if (k < 0)
 			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: cannot resolve path '%s': no field '%s'", path, tok[i]);
+					    "metadata: cannot resolve path '%s': no field '%s'",
+					    path, tok[i]);
 		if (ref->n >= CTF_MAX_PATH)
-			return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET, "metadata: path '%s' too deep", path);
+			return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET,
+					    "metadata: path '%s' too deep", path);
 		ref->idx[ref->n++] = (uint16_t)k;
 		cur = cur->members[k].fc;
 	}
@@ -272,12 +281,12 @@ static tk_status resolve_path(resolver *r, const char *path, ctf_field_ref *ref)
 		const char *prefix;
 		ctf_scope scope;
 	} abs[] = {
-		{"trace.packet.header.", CTF_SCOPE_PACKET_HEADER},
-		{"stream.packet.context.", CTF_SCOPE_PACKET_CONTEXT},
-		{"stream.event.header.", CTF_SCOPE_EVENT_HEADER},
-		{"stream.event.context.", CTF_SCOPE_EVENT_COMMON_CONTEXT},
-		{"event.context.", CTF_SCOPE_EVENT_CONTEXT},
-		{"event.fields.", CTF_SCOPE_EVENT_PAYLOAD},
+	    {"trace.packet.header.", CTF_SCOPE_PACKET_HEADER},
+	    {"stream.packet.context.", CTF_SCOPE_PACKET_CONTEXT},
+	    {"stream.event.header.", CTF_SCOPE_EVENT_HEADER},
+	    {"stream.event.context.", CTF_SCOPE_EVENT_COMMON_CONTEXT},
+	    {"event.context.", CTF_SCOPE_EVENT_CONTEXT},
+	    {"event.fields.", CTF_SCOPE_EVENT_PAYLOAD},
 	};
 	const char *tok[CTF_MAX_PATH + 1];
 	memset(ref, 0, sizeof *ref);
@@ -286,18 +295,21 @@ static tk_status resolve_path(resolver *r, const char *path, ctf_field_ref *ref)
 		if (strncmp(path, abs[i].prefix, l) != 0)
 			continue;
 		if (abs[i].scope > r->cur_scope || !r->roots[abs[i].scope])
-			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: path '%s' refers to a scope not available here", path);
+			return tk_error_set(
+			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: path '%s' refers to a scope not available here", path);
 		size_t n = split_path(&r->tc->arena, path + l, tok, CTF_MAX_PATH + 1);
 		if (n == 0 || n > CTF_MAX_PATH)
-			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: bad path '%s'", path);
+			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+					    "metadata: bad path '%s'", path);
 		ref->relative = false;
 		ref->scope = abs[i].scope;
 		return descend(r, r->roots[abs[i].scope], tok, n, ref, path);
 	}
 	size_t n = split_path(&r->tc->arena, path, tok, CTF_MAX_PATH + 1);
 	if (n == 0 || n > CTF_MAX_PATH)
-		return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: bad path '%s'", path);
+		return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: bad path '%s'",
+				    path);
 	/* relative: the innermost enclosing struct first, earlier members only */
 	for (size_t up = 0; up < r->depth; up++) {
 		size_t lvl = r->depth - 1 - up;
@@ -316,7 +328,8 @@ static tk_status resolve_path(resolver *r, const char *path, ctf_field_ref *ref)
 		ref->scope = (ctf_scope)s;
 		return descend(r, r->roots[s], tok, n, ref, path);
 	}
-	return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: cannot resolve path '%s'", path);
+	return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: cannot resolve path '%s'", path);
 }
 
 static tk_status variant_ranges(resolver *r, ctf_fc *v)
@@ -349,11 +362,13 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 {
 	tk_status st;
 	if (depth > 256)
-		return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET, "metadata: types nested too deeply");
+		return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET,
+				    "metadata: types nested too deeply");
 	switch (fc->type) {
 	case CTF_FC_STRUCT:
 		if (r->depth >= 64)
-			return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET, "metadata: structs nested too deeply");
+			return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET,
+					    "metadata: structs nested too deeply");
 		r->stack[r->depth] = fc;
 		r->depth++;
 		for (size_t i = 0; i < fc->n_members; i++) {
@@ -365,7 +380,8 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 		return TK_OK;
 	case CTF_FC_VARIANT:
 		if (!fc->path)
-			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: variant without a tag");
+			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+					    "metadata: variant without a tag");
 		if ((st = resolve_path(r, fc->path, &fc->ref)) != TK_OK)
 			return st;
 		if ((st = variant_ranges(r, fc)) != TK_OK)
@@ -379,13 +395,12 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 			return st;
 		if (!is_int(fc->ref.target))
 			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: sequence length '%s' is not an integer", fc->path);
+					    "metadata: sequence length '%s' is not an integer",
+					    fc->path);
 		/* signed lengths are accepted; a negative value fails at decode time */
 		/* fall through */
-	case CTF_FC_ARRAY:
-		return resolve_tree(r, (ctf_fc *)fc->elem, depth + 1);
-	default:
-		return TK_OK;
+	case CTF_FC_ARRAY: return resolve_tree(r, (ctf_fc *)fc->elem, depth + 1);
+	default: return TK_OK;
 	}
 }
 
@@ -455,9 +470,7 @@ static void update_in_ir(ctf_fc *fc, unsigned depth)
 		if (fc->type == CTF_FC_SEQUENCE && fc->in_ir && fc->ref.target)
 			((ctf_fc *)fc->ref.target)->depended_on = true;
 		break;
-	default:
-		fc->in_ir = true;
-		break;
+	default: fc->in_ir = true; break;
 	}
 }
 
@@ -484,7 +497,8 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 		else if (fc->clock >= 0)
 			m->semantic = TK_SEM_TIMESTAMP;
 		if (fc->n_maps) {
-			tk_enum_mapping *maps = tk_arena_alloc(&tc->arena, fc->n_maps * sizeof *maps);
+			tk_enum_mapping *maps =
+			    tk_arena_alloc(&tc->arena, fc->n_maps * sizeof *maps);
 			if (!maps)
 				return NULL;
 			for (size_t i = 0; i < fc->n_maps; i++) {
@@ -500,9 +514,7 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 		m->kind = TK_TYPE_FLOAT;
 		m->bits = (uint8_t)fc->size;
 		break;
-	case CTF_FC_STRING:
-		m->kind = TK_TYPE_STRING;
-		break;
+	case CTF_FC_STRING: m->kind = TK_TYPE_STRING; break;
 	case CTF_FC_STRUCT:
 	case CTF_FC_VARIANT: {
 		m->kind = fc->type == CTF_FC_STRUCT ? TK_TYPE_STRUCT : TK_TYPE_VARIANT;
@@ -602,8 +614,8 @@ tk_status ctf_trace_class_finish(ctf_trace_class *tc, tk_error *err)
 			q--;
 		}
 		if ((q > 0 && s > INT64_MAX - q) || (q < 0 && s < INT64_MIN - q))
-			return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET, "metadata: clock '%s' offset overflows",
-					    c->info.name);
+			return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET,
+					    "metadata: clock '%s' offset overflows", c->info.name);
 		c->offset_s = s + q;
 		c->offset_cycles = (uint64_t)rem;
 	}
@@ -632,15 +644,19 @@ tk_status ctf_trace_class_finish(ctf_trace_class *tc, tk_error *err)
 		ctf_stream_class *sc = tc->streams[i];
 		for (int s = CTF_SCOPE_PACKET_CONTEXT; s < CTF_SCOPE_COUNT; s++)
 			r.roots[s] = NULL;
-		if ((st = resolve_scope(&r, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT)) != TK_OK ||
+		if ((st = resolve_scope(&r, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT)) !=
+			TK_OK ||
 		    (st = resolve_scope(&r, sc->event_header, CTF_SCOPE_EVENT_HEADER)) != TK_OK ||
-		    (st = resolve_scope(&r, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT)) != TK_OK)
+		    (st = resolve_scope(&r, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT)) !=
+			TK_OK)
 			return st;
 		for (size_t j = 0; j < sc->n_events; j++) {
 			r.roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
 			r.roots[CTF_SCOPE_EVENT_PAYLOAD] = NULL;
-			if ((st = resolve_scope(&r, sc->events[j]->context, CTF_SCOPE_EVENT_CONTEXT)) != TK_OK ||
-			    (st = resolve_scope(&r, sc->events[j]->payload, CTF_SCOPE_EVENT_PAYLOAD)) != TK_OK)
+			if ((st = resolve_scope(&r, sc->events[j]->context,
+						CTF_SCOPE_EVENT_CONTEXT)) != TK_OK ||
+			    (st = resolve_scope(&r, sc->events[j]->payload,
+						CTF_SCOPE_EVENT_PAYLOAD)) != TK_OK)
 				return st;
 		}
 		/* id -> event lookup table */

@@ -22,11 +22,12 @@ static void source_discard(void *user, const ctf_discard *d)
 		return;
 	char msg[512];
 	if (d->count == UINT64_MAX)
-		snprintf(msg, sizeof msg, "tracer may have discarded %s in stream %s", d->packets ? "packets" : "events",
-			 d->stream->name);
-	else
-		snprintf(msg, sizeof msg, "tracer discarded %llu %s in stream %s", (unsigned long long)d->count,
+		snprintf(msg, sizeof msg, "tracer may have discarded %s in stream %s",
 			 d->packets ? "packets" : "events", d->stream->name);
+	else
+		snprintf(msg, sizeof msg, "tracer discarded %llu %s in stream %s",
+			 (unsigned long long)d->count, d->packets ? "packets" : "events",
+			 d->stream->name);
 	s->log(s->log_user, 0, msg);
 }
 
@@ -67,11 +68,12 @@ static void source_close(tk_source *src)
 }
 
 static const tk_source_ops ctf_source_ops = {
-	.next = source_next,
-	.close = source_close,
+    .next = source_next,
+    .close = source_close,
 };
 
-tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err)
+tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			     tk_error *err)
 {
 	*out = NULL;
 	ctf_source *s = calloc(1, sizeof *s);
@@ -117,7 +119,8 @@ tk_status tk_ctf_source_seek(tk_source *src, uint64_t begin_ns, tk_error *err)
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "seek: not a CTF source");
 	ctf_source *s = (ctf_source *)src;
 	if (s->reader->started)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "seek: reading has already started");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "seek: reading has already started");
 	s->reader->has_begin = true;
 	s->reader->begin_ns = begin_ns > INT64_MAX ? INT64_MAX : (int64_t)begin_ns;
 	return TK_OK;

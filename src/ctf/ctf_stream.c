@@ -10,7 +10,7 @@
 #include "ctf/ctf_reader.h"
 #include "ctf/ctf_stream.h"
 
-#define NS_PER_S 1000000000LL
+#define NS_PER_S         1000000000LL
 #define CTF_EV_FAST_SIZE (64 * 1024)
 
 static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
@@ -24,7 +24,8 @@ static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
 bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns)
 {
 	uint64_t freq = c->info.freq;
-	if (freq == 1000000000ULL && cycles <= INT64_MAX && c->offset_s > -9000000000LL && c->offset_s < 9000000000LL) {
+	if (freq == 1000000000ULL && cycles <= INT64_MAX && c->offset_s > -9000000000LL &&
+	    c->offset_s < 9000000000LL) {
 		/* common case: no conversion, same result as below */
 		int64_t base = c->offset_s * NS_PER_S + (int64_t)c->offset_cycles;
 		return !__builtin_add_overflow(base, (int64_t)cycles, ns);
@@ -53,8 +54,9 @@ static tk_status open_file(ctf_stream *s, size_t idx, tk_error *err)
 	s->in = NULL;
 	s->cur_file = idx;
 	tk_error_set_file(err, s->files[idx]);
-	tk_status st = s->mem ? tk_input_open_memory(s->mem, s->mem_size, s->files[idx], &s->in, err)
-			      : tk_input_open(s->files[idx], &s->in, err);
+	tk_status st = s->mem
+			   ? tk_input_open_memory(s->mem, s->mem_size, s->files[idx], &s->in, err)
+			   : tk_input_open(s->files[idx], &s->in, err);
 	if (st != TK_OK)
 		return st;
 	s->size = tk_input_size(s->in);
@@ -98,9 +100,11 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 	s->pkt_ctx = NULL;
 	if (tc->packet_header) {
 		d->what = "packet header";
-		if ((st = ctf_decode_scope(d, tc->packet_header, CTF_SCOPE_PACKET_HEADER, &s->pkt_header, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, tc->packet_header, CTF_SCOPE_PACKET_HEADER,
+					   &s->pkt_header, err)) != TK_OK)
 			return st;
-		if (d->meaning_set[CTF_MEANING_MAGIC] && d->meaning_val[CTF_MEANING_MAGIC] != 0xC1FC1FC1u)
+		if (d->meaning_set[CTF_MEANING_MAGIC] &&
+		    d->meaning_val[CTF_MEANING_MAGIC] != 0xC1FC1FC1u)
 			return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
 					    "bad packet magic 0x%08llx (expected 0xc1fc1fc1)",
 					    (unsigned long long)d->meaning_val[CTF_MEANING_MAGIC]);
@@ -117,8 +121,10 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 					if (tc->log) {
 						char msg[600];
 						snprintf(msg, sizeof msg,
-							 "%s: offset 0x%llx: packet UUID differs from the metadata's trace UUID",
-							 s->files[s->cur_file], (unsigned long long)s->pkt_off);
+							 "%s: offset 0x%llx: packet UUID differs "
+							 "from the metadata's trace UUID",
+							 s->files[s->cur_file],
+							 (unsigned long long)s->pkt_off);
 						tc->log(tc->log_user, 0, msg);
 					}
 				}
@@ -129,47 +135,62 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 		uint64_t id = d->meaning_val[CTF_MEANING_STREAM_ID];
 		sc = ctf_trace_class_stream(tc, id);
 		if (!sc)
-			return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off, "packet refers to unknown stream class %llu",
+			return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+					    "packet refers to unknown stream class %llu",
 					    (unsigned long long)id);
 	} else if (tc->n_streams == 1) {
 		sc = tc->streams[0];
 	} else {
-		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
-				    tc->n_streams ? "packet without a stream_id in a trace with several stream classes"
-						  : "data stream in a trace whose metadata declares no stream");
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, s->pkt_off,
+		    tc->n_streams
+			? "packet without a stream_id in a trace with several stream classes"
+			: "data stream in a trace whose metadata declares no stream");
 	}
 	if (s->sc && s->sc != sc)
-		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off, "stream class changes from %llu to %llu within a stream",
+		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
+				    "stream class changes from %llu to %llu within a stream",
 				    (unsigned long long)s->sc->id, (unsigned long long)sc->id);
 	s->sc = sc;
 	if (sc->packet_context) {
 		d->what = "packet context";
-		if ((st = ctf_decode_scope(d, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT, &s->pkt_ctx, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT,
+					   &s->pkt_ctx, err)) != TK_OK)
 			return st;
 	}
 	uint64_t avail_bits = (s->size - s->pkt_off) * 8;
-	uint64_t psize = d->meaning_set[CTF_MEANING_PACKET_SIZE] ? d->meaning_val[CTF_MEANING_PACKET_SIZE] : UINT64_MAX;
-	uint64_t csize = d->meaning_set[CTF_MEANING_CONTENT_SIZE] ? d->meaning_val[CTF_MEANING_CONTENT_SIZE] : UINT64_MAX;
+	uint64_t psize = d->meaning_set[CTF_MEANING_PACKET_SIZE]
+			     ? d->meaning_val[CTF_MEANING_PACKET_SIZE]
+			     : UINT64_MAX;
+	uint64_t csize = d->meaning_set[CTF_MEANING_CONTENT_SIZE]
+			     ? d->meaning_val[CTF_MEANING_CONTENT_SIZE]
+			     : UINT64_MAX;
 	if (psize == UINT64_MAX)
 		psize = csize != UINT64_MAX ? (csize + 7) & ~(uint64_t)7 : avail_bits;
 	if (csize == UINT64_MAX)
 		csize = psize;
 	if (psize % 8 || psize > avail_bits || csize > psize || csize < d->pos || psize == 0)
 		return tk_error_set(err, TK_ERR_FORMAT, s->pkt_off,
-				    "bad packet size: packet_size=%llu bits, content_size=%llu bits, %llu bits left in "
+				    "bad packet size: packet_size=%llu bits, content_size=%llu "
+				    "bits, %llu bits left in "
 				    "the file, headers take %llu bits",
-				    (unsigned long long)psize, (unsigned long long)csize, (unsigned long long)avail_bits,
-				    (unsigned long long)d->pos);
+				    (unsigned long long)psize, (unsigned long long)csize,
+				    (unsigned long long)avail_bits, (unsigned long long)d->pos);
 	d->limit_bits = csize;
 	s->pkt_bytes = psize / 8;
 	s->in_packet = true;
 	s->n_packets++;
 	/* snapshots for discarded-item accounting */
-	s->cur_disc = d->meaning_set[CTF_MEANING_EVENTS_DISCARDED] ? d->meaning_val[CTF_MEANING_EVENTS_DISCARDED]
-								    : UINT64_MAX;
-	s->cur_seq = d->meaning_set[CTF_MEANING_PACKET_SEQ_NUM] ? d->meaning_val[CTF_MEANING_PACKET_SEQ_NUM] : UINT64_MAX;
-	s->cur_begin = d->meaning_set[CTF_MEANING_TS_BEGIN] ? d->meaning_val[CTF_MEANING_TS_BEGIN] : UINT64_MAX;
-	s->cur_end = d->meaning_set[CTF_MEANING_TS_END] ? d->meaning_val[CTF_MEANING_TS_END] : UINT64_MAX;
+	s->cur_disc = d->meaning_set[CTF_MEANING_EVENTS_DISCARDED]
+			  ? d->meaning_val[CTF_MEANING_EVENTS_DISCARDED]
+			  : UINT64_MAX;
+	s->cur_seq = d->meaning_set[CTF_MEANING_PACKET_SEQ_NUM]
+			 ? d->meaning_val[CTF_MEANING_PACKET_SEQ_NUM]
+			 : UINT64_MAX;
+	s->cur_begin = d->meaning_set[CTF_MEANING_TS_BEGIN] ? d->meaning_val[CTF_MEANING_TS_BEGIN]
+							    : UINT64_MAX;
+	s->cur_end =
+	    d->meaning_set[CTF_MEANING_TS_END] ? d->meaning_val[CTF_MEANING_TS_END] : UINT64_MAX;
 	if (s->cur_begin != UINT64_MAX)
 		ctf_decoder_set_clock(d, s->cur_begin);
 	s->cpu = -1;
@@ -233,8 +254,8 @@ static void warn_once(ctf_stream *s, unsigned kind, uint64_t off, const char *wh
 	if (!tc->log)
 		return;
 	char msg[768];
-	snprintf(msg, sizeof msg, "%s: offset 0x%llx: %s (reported once per stream)", s->files[s->cur_file],
-		 (unsigned long long)off, what);
+	snprintf(msg, sizeof msg, "%s: offset 0x%llx: %s (reported once per stream)",
+		 s->files[s->cur_file], (unsigned long long)off, what);
 	tc->log(tc->log_user, 0, msg);
 }
 
@@ -327,7 +348,8 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	tk_value *v;
 	if (sc->event_header) {
 		d->what = "event header";
-		if ((st = ctf_decode_scope(d, sc->event_header, CTF_SCOPE_EVENT_HEADER, &v, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, sc->event_header, CTF_SCOPE_EVENT_HEADER, &v, err)) !=
+		    TK_OK)
 			goto failed;
 		ev->header = v;
 	}
@@ -336,39 +358,46 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 		uint64_t id = d->meaning_val[CTF_MEANING_EVENT_ID];
 		ec = ctf_stream_class_event(sc, id);
 		if (!ec) {
-			st = tk_error_set(err, TK_ERR_FORMAT, ev_off, "no event class with id %llu in stream class %llu",
+			st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
+					  "no event class with id %llu in stream class %llu",
 					  (unsigned long long)id, (unsigned long long)sc->id);
 			goto failed;
 		}
 	} else if (sc->n_events == 1) {
 		ec = sc->events[0];
 	} else {
-		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
-				  sc->n_events ? "event without an id in a stream class with several event classes"
-					       : "event in a stream class without event classes");
+		st = tk_error_set(
+		    err, TK_ERR_FORMAT, ev_off,
+		    sc->n_events
+			? "event without an id in a stream class with several event classes"
+			: "event in a stream class without event classes");
 		goto failed;
 	}
 	if (sc->event_context) {
 		d->what = "stream event context";
-		if ((st = ctf_decode_scope(d, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT, &v, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT, &v,
+					   err)) != TK_OK)
 			goto failed;
 		ev->common_context = v;
 	}
 	if (ec->context) {
 		d->what = "event context";
-		if ((st = ctf_decode_scope(d, ec->context, CTF_SCOPE_EVENT_CONTEXT, &v, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, ec->context, CTF_SCOPE_EVENT_CONTEXT, &v, err)) !=
+		    TK_OK)
 			goto failed;
 		ev->context = v;
 	}
 	if (ec->payload) {
 		d->what = "event payload";
-		if ((st = ctf_decode_scope(d, ec->payload, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) != TK_OK)
+		if ((st = ctf_decode_scope(d, ec->payload, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) !=
+		    TK_OK)
 			goto failed;
 		ev->payload = v;
 	}
 	if (d->pos == (ev_off - s->pkt_off) * 8 && (d->pos & 7) == 0) {
 		/* an event of zero bits would loop forever */
-		st = tk_error_set(err, TK_ERR_FORMAT, ev_off, "event of size zero in packet content");
+		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
+				  "event of size zero in packet content");
 		goto failed;
 	}
 	ev->stream = s;
@@ -392,14 +421,17 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 			if (!ctf_clock_ns(&bare, d->clock, &ev->ns))
 				ev->ns = INT64_MAX;
 			warn_once(s, CTF_WARN_OVERFLOW, ev_off,
-				  "clock value plus the clock offset overflows 64-bit ns; times of this stream ignore the offset");
+				  "clock value plus the clock offset overflows 64-bit ns; times of "
+				  "this stream ignore the offset");
 		}
 		if (__builtin_expect(s->has_last_ns && ev->ns < s->last_ns, 0))
 			warn_once(s, CTF_WARN_BACKWARDS, ev_off,
 				  "event timestamps go backwards; events are kept in stream order");
 		if (__builtin_expect((s->cur_begin != UINT64_MAX && d->clock < s->cur_begin) ||
-				     (s->cur_end != UINT64_MAX && d->clock > s->cur_end), 0))
-			warn_once(s, CTF_WARN_OUTSIDE, ev_off, "event time outside its packet's time range");
+					 (s->cur_end != UINT64_MAX && d->clock > s->cur_end),
+				     0))
+			warn_once(s, CTF_WARN_OUTSIDE, ev_off,
+				  "event time outside its packet's time range");
 		s->last_ns = ev->ns;
 		s->has_last_ns = true;
 	}

@@ -49,8 +49,9 @@ static tk_status skip_space(tsdl_lexer *lx, tk_error *err)
 			lx->pos += 2;
 			for (;;) {
 				if (lx->pos + 1 >= lx->len)
-					return tk_error_set(err, TK_ERR_FORMAT, start,
-							    "metadata: unterminated comment at line %u", lx->line);
+					return tk_error_set(
+					    err, TK_ERR_FORMAT, start,
+					    "metadata: unterminated comment at line %u", lx->line);
 				if (lx->s[lx->pos] == '\n')
 					lx->line++;
 				if (lx->s[lx->pos] == '*' && lx->s[lx->pos + 1] == '/') {
@@ -84,7 +85,8 @@ static tk_status lex_quoted(tsdl_lexer *lx, tsdl_token *t, char quote, tk_error 
 		end++;
 	}
 	if (end >= lx->len)
-		return tk_error_set(err, TK_ERR_FORMAT, start, "metadata: unterminated %s at line %u",
+		return tk_error_set(err, TK_ERR_FORMAT, start,
+				    "metadata: unterminated %s at line %u",
 				    quote == '"' ? "string" : "character literal", lx->line);
 	char *out = tk_arena_alloc(lx->arena, end - lx->pos + 1);
 	if (!out)
@@ -107,10 +109,21 @@ static tk_status lex_quoted(tsdl_lexer *lx, tsdl_token *t, char quote, tk_error 
 		case 'b': out[n++] = '\b'; break;
 		case 'f': out[n++] = '\f'; break;
 		case 'v': out[n++] = '\v'; break;
-		case '\\': case '\'': case '"': case '?': out[n++] = c; break;
-		case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+		case '\\':
+		case '\'':
+		case '"':
+		case '?': out[n++] = c; break;
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7': {
 			int v = c - '0', k = 1;
-			while (k < 3 && lx->pos < end && lx->s[lx->pos] >= '0' && lx->s[lx->pos] <= '7') {
+			while (k < 3 && lx->pos < end && lx->s[lx->pos] >= '0' &&
+			       lx->s[lx->pos] <= '7') {
 				v = v * 8 + (lx->s[lx->pos] - '0');
 				lx->pos++;
 				k++;
@@ -130,7 +143,8 @@ static tk_status lex_quoted(tsdl_lexer *lx, tsdl_token *t, char quote, tk_error 
 		}
 		default:
 			return tk_error_set(err, TK_ERR_FORMAT, lx->pos - 2,
-					    "metadata: invalid escape sequence '\\%c' at line %u", c, lx->line);
+					    "metadata: invalid escape sequence '\\%c' at line %u",
+					    c, lx->line);
 		}
 	}
 	out[n] = 0;
@@ -166,17 +180,17 @@ static tk_status lex_number(tsdl_lexer *lx, tsdl_token *t, tk_error *err)
 		digits++;
 	}
 	if (base == 16 && digits == 0)
-		return tk_error_set(err, TK_ERR_FORMAT, start, "metadata: bad hexadecimal literal at line %u",
-				    lx->line);
+		return tk_error_set(err, TK_ERR_FORMAT, start,
+				    "metadata: bad hexadecimal literal at line %u", lx->line);
 	if (overflow)
-		return tk_error_set(err, TK_ERR_FORMAT, start, "metadata: integer literal too large at line %u",
-				    lx->line);
+		return tk_error_set(err, TK_ERR_FORMAT, start,
+				    "metadata: integer literal too large at line %u", lx->line);
 	/* C suffixes: u, l, ul, ull, ... */
 	while (lx->pos < lx->len && strchr("uUlL", lx->s[lx->pos]) && lx->s[lx->pos])
 		lx->pos++;
 	if (lx->pos < lx->len && is_ident_char(lx->s[lx->pos]))
-		return tk_error_set(err, TK_ERR_FORMAT, start, "metadata: bad integer literal at line %u",
-				    lx->line);
+		return tk_error_set(err, TK_ERR_FORMAT, start,
+				    "metadata: bad integer literal at line %u", lx->line);
 	t->kind = TSDL_INT;
 	t->u = v;
 	t->text = tk_arena_strndup(lx->arena, lx->s + start, lx->pos - start);
@@ -205,15 +219,17 @@ static tk_status lex_one(tsdl_lexer *lx, tsdl_token *t, tk_error *err)
 			lx->pos++;
 		t->kind = TSDL_IDENT;
 		t->text = tk_arena_strndup(lx->arena, lx->s + start, lx->pos - start);
-		return t->text ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "metadata: out of memory");
+		return t->text ? TK_OK
+			       : tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					      "metadata: out of memory");
 	}
 	if (c >= '0' && c <= '9')
 		return lex_number(lx, t, err);
 	if (c == '"' || c == '\'')
 		return lex_quoted(lx, t, c, err);
-	static const char *const puncts[] = {"...", ":=", "->", "{", "}", "(", ")", "[", "]", ";", ":",
-					     ",", "=", ".", "<", ">", "+", "-", "*", "&", "|", "~",
-					     "!", "/", "%", "^", "?"};
+	static const char *const puncts[] = {"...", ":=", "->", "{", "}", "(", ")", "[", "]",
+					     ";",   ":",  ",",  "=", ".", "<", ">", "+", "-",
+					     "*",   "&",  "|",  "~", "!", "/", "%", "^", "?"};
 	for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
 		size_t n = strlen(puncts[i]);
 		if (lx->pos + n <= lx->len && memcmp(lx->s + lx->pos, puncts[i], n) == 0) {
@@ -223,8 +239,9 @@ static tk_status lex_one(tsdl_lexer *lx, tsdl_token *t, tk_error *err)
 			return TK_OK;
 		}
 	}
-	return tk_error_set(err, TK_ERR_FORMAT, lx->pos, "metadata: unexpected character 0x%02x at line %u",
-			    (unsigned char)c, lx->line);
+	return tk_error_set(err, TK_ERR_FORMAT, lx->pos,
+			    "metadata: unexpected character 0x%02x at line %u", (unsigned char)c,
+			    lx->line);
 }
 
 tk_status tsdl_next(tsdl_lexer *lx, tk_error *err)

@@ -24,7 +24,7 @@ typedef struct tsdl_token {
 	tsdl_tok_kind kind;
 	const char *text; /* NUL-terminated (arena) */
 	uint64_t u;
-	size_t offset;    /* byte offset in the text */
+	size_t offset; /* byte offset in the text */
 	unsigned line;
 } tsdl_token;
 

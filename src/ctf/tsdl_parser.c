@@ -56,8 +56,9 @@ static tk_status nomem(parser *p)
 
 static tk_status syntax(parser *p, const char *what)
 {
-	return tk_error_set(p->err, TK_ERR_FORMAT, TOK->offset, "metadata: syntax error at line %u near '%s': %s",
-			    TOK->line, TOK->kind == TSDL_STRING ? "\"...\"" : TOK->text, what);
+	return tk_error_set(p->err, TK_ERR_FORMAT, TOK->offset,
+			    "metadata: syntax error at line %u near '%s': %s", TOK->line,
+			    TOK->kind == TSDL_STRING ? "\"...\"" : TOK->text, what);
 }
 
 static void warn(parser *p, const char *fmt, const char *a, unsigned line)
@@ -107,8 +108,9 @@ static bool grow(void **arr, size_t *cap, size_t n, size_t elem)
 static tk_status push_scope(parser *p)
 {
 	if (++p->depth > MAX_NESTING)
-		return tk_error_set(p->err, TK_ERR_LIMIT, TOK->offset, "metadata: nesting deeper than %d at line %u",
-				    MAX_NESTING, TOK->line);
+		return tk_error_set(p->err, TK_ERR_LIMIT, TOK->offset,
+				    "metadata: nesting deeper than %d at line %u", MAX_NESTING,
+				    TOK->line);
 	scope *s = tk_arena_calloc(p->a, 1, sizeof *s);
 	if (!s)
 		return nomem(p);
@@ -223,7 +225,8 @@ static tk_status parse_value(parser *p, value *v)
 		v->u = TOK->u;
 		if (v->negative && v->u > (uint64_t)INT64_MAX + 1)
 			return tk_error_set(p->err, TK_ERR_FORMAT, TOK->offset,
-					    "metadata: negative integer out of range at line %u", TOK->line);
+					    "metadata: negative integer out of range at line %u",
+					    TOK->line);
 		if (v->u == 0)
 			v->negative = false;
 		return next(p);
@@ -280,8 +283,8 @@ static bool value_bool(const value *v, bool *out)
 
 static tk_status bad_value(parser *p, const value *v, const char *attr)
 {
-	return tk_error_set(p->err, TK_ERR_FORMAT, v->offset, "metadata: invalid value for '%s' at line %u", attr,
-			    v->line);
+	return tk_error_set(p->err, TK_ERR_FORMAT, v->offset,
+			    "metadata: invalid value for '%s' at line %u", attr, v->line);
 }
 
 /* byte_order value -> 0 native, 1 le, 2 be, -1 invalid */
@@ -328,12 +331,14 @@ static tk_status int_attr(parser *p, ctf_fc *fc, const char *name, const value *
 	if (!strcmp(name, "size")) {
 		if (v->kind != VAL_INT || v->u == 0 || v->u > 64)
 			return tk_error_set(p->err, TK_ERR_FORMAT, v->offset,
-					    "metadata: integer size must be 1..64 bits at line %u", v->line);
+					    "metadata: integer size must be 1..64 bits at line %u",
+					    v->line);
 		fc->size = (unsigned)v->u;
 	} else if (!strcmp(name, "align")) {
 		if (v->kind != VAL_INT || v->u == 0 || (v->u & (v->u - 1)) || v->u > 1 << 20)
 			return tk_error_set(p->err, TK_ERR_FORMAT, v->offset,
-					    "metadata: alignment must be a power of two at line %u", v->line);
+					    "metadata: alignment must be a power of two at line %u",
+					    v->line);
 		fc->align = (unsigned)v->u;
 	} else if (!strcmp(name, "signed")) {
 		if (!value_bool(v, &fc->is_signed))
@@ -350,11 +355,11 @@ static tk_status int_attr(parser *p, ctf_fc *fc, const char *name, const value *
 			fc->base = (uint8_t)v->u;
 		} else if (v->kind == VAL_PATH) {
 			const char *s = v->s;
-			if (!strcmp(s, "decimal") || !strcmp(s, "dec") || !strcmp(s, "d") || !strcmp(s, "i") ||
-			    !strcmp(s, "u"))
+			if (!strcmp(s, "decimal") || !strcmp(s, "dec") || !strcmp(s, "d") ||
+			    !strcmp(s, "i") || !strcmp(s, "u"))
 				fc->base = 10;
-			else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") || !strcmp(s, "x") ||
-				 !strcmp(s, "X") || !strcmp(s, "p"))
+			else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") ||
+				 !strcmp(s, "x") || !strcmp(s, "X") || !strcmp(s, "p"))
 				fc->base = 16;
 			else if (!strcmp(s, "octal") || !strcmp(s, "oct") || !strcmp(s, "o"))
 				fc->base = 8;
@@ -379,7 +384,8 @@ static tk_status int_attr(parser *p, ctf_fc *fc, const char *name, const value *
 		if (!fc->clock_name)
 			return nomem(p);
 	} else {
-		warn(p, "metadata: unknown integer attribute '%s' at line %u (ignored)", name, v->line);
+		warn(p, "metadata: unknown integer attribute '%s' at line %u (ignored)", name,
+		     v->line);
 	}
 	return TK_OK;
 }
@@ -396,7 +402,8 @@ static tk_status float_attr(parser *p, ctf_fc *fc, const char *name, const value
 	} else if (!strcmp(name, "align") || !strcmp(name, "byte_order")) {
 		return int_attr(p, fc, name, v);
 	} else {
-		warn(p, "metadata: unknown floating_point attribute '%s' at line %u (ignored)", name, v->line);
+		warn(p, "metadata: unknown floating_point attribute '%s' at line %u (ignored)",
+		     name, v->line);
 	}
 	return TK_OK;
 }
@@ -405,7 +412,8 @@ static tk_status string_attr(parser *p, ctf_fc *fc, const char *name, const valu
 {
 	(void)fc;
 	if (strcmp(name, "encoding") != 0)
-		warn(p, "metadata: unknown string attribute '%s' at line %u (ignored)", name, v->line);
+		warn(p, "metadata: unknown string attribute '%s' at line %u (ignored)", name,
+		     v->line);
 	return TK_OK;
 }
 
@@ -424,7 +432,8 @@ static tk_status parse_integer(parser *p, ctf_fc **out)
 	if (st != TK_OK)
 		return st;
 	if (!fc->size)
-		return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: integer without a size at line %u", line);
+		return tk_error_set(p->err, TK_ERR_FORMAT, off,
+				    "metadata: integer without a size at line %u", line);
 	if (!fc->align)
 		fc->align = fc->size % 8 ? 1 : 8;
 	*out = fc;
@@ -444,9 +453,10 @@ static tk_status parse_float(parser *p, ctf_fc **out)
 		return st;
 	fc->size = fc->exp_dig + fc->mant_dig;
 	if (fc->size != 32 && fc->size != 64)
-		return tk_error_set(p->err, TK_ERR_UNSUPPORTED, off,
-				    "metadata: floating point of %u bits at line %u (only 32 and 64 are supported)",
-				    fc->size, line);
+		return tk_error_set(
+		    p->err, TK_ERR_UNSUPPORTED, off,
+		    "metadata: floating point of %u bits at line %u (only 32 and 64 are supported)",
+		    fc->size, line);
 	if (!fc->align)
 		fc->align = 8;
 	*out = fc;
@@ -493,22 +503,25 @@ static tk_status parse_enum(parser *p, ctf_fc **out)
 			return syntax(p, "expected '{' after enum");
 		const ctf_fc *fc = find_sym(p, SYM_ENUM, name);
 		if (!fc)
-			return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: unknown enum '%s' at line %u", name,
-					    line);
+			return tk_error_set(p->err, TK_ERR_FORMAT, off,
+					    "metadata: unknown enum '%s' at line %u", name, line);
 		*out = copy_fc(p, fc, 0);
 		return *out ? TK_OK : nomem(p);
 	}
 	if (!container) {
 		const ctf_fc *intfc = find_sym(p, SYM_ALIAS, "int");
 		if (!intfc)
-			return tk_error_set(p->err, TK_ERR_FORMAT, off,
-					    "metadata: enum without a container type and no 'int' alias at line %u", line);
+			return tk_error_set(
+			    p->err, TK_ERR_FORMAT, off,
+			    "metadata: enum without a container type and no 'int' alias at line %u",
+			    line);
 		if (!(container = copy_fc(p, intfc, 0)))
 			return nomem(p);
 	}
 	if (container->type != CTF_FC_INT)
 		return tk_error_set(p->err, TK_ERR_FORMAT, off,
-				    "metadata: enum container type is not an integer at line %u", line);
+				    "metadata: enum container type is not an integer at line %u",
+				    line);
 	ctf_fc *fc = container;
 	fc->type = CTF_FC_ENUM;
 	if ((st = next(p)) != TK_OK)
@@ -620,17 +633,20 @@ static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 		pop_scope(p);
 		if (st != TK_OK)
 			return st;
-		if (name && (st = add_sym(p, is_variant ? SYM_VARIANT : SYM_STRUCT, name, fc)) != TK_OK)
+		if (name &&
+		    (st = add_sym(p, is_variant ? SYM_VARIANT : SYM_STRUCT, name, fc)) != TK_OK)
 			return st;
 		/* the declared named type stays untouched; this use gets a copy */
 		if (name && !(fc = copy_fc(p, fc, 0)))
 			return nomem(p);
 	} else {
 		if (!name)
-			return syntax(p, is_variant ? "expected a variant body" : "expected a struct body");
+			return syntax(p, is_variant ? "expected a variant body"
+						    : "expected a struct body");
 		const ctf_fc *named = find_sym(p, is_variant ? SYM_VARIANT : SYM_STRUCT, name);
 		if (!named)
-			return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: unknown %s '%s' at line %u",
+			return tk_error_set(p->err, TK_ERR_FORMAT, off,
+					    "metadata: unknown %s '%s' at line %u",
 					    is_variant ? "variant" : "struct", name, line);
 		if (!(fc = copy_fc(p, named, 0)))
 			return nomem(p);
@@ -643,7 +659,8 @@ static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 			return st;
 		if (v.kind != VAL_INT || v.u == 0 || (v.u & (v.u - 1)) || v.u > 1 << 20)
 			return tk_error_set(p->err, TK_ERR_FORMAT, v.offset,
-					    "metadata: alignment must be a power of two at line %u", v.line);
+					    "metadata: alignment must be a power of two at line %u",
+					    v.line);
 		if (v.u > fc->align)
 			fc->align = (unsigned)v.u;
 		if ((st = expect(p, ")")) != TK_OK)
@@ -657,8 +674,9 @@ static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 
 static bool is_c_type_word(const char *s)
 {
-	static const char *const words[] = {"const", "signed", "unsigned", "int", "long", "short", "char",
-					    "void", "_Bool", "_Complex", "_Imaginary", "double", "float"};
+	static const char *const words[] = {"const",      "signed", "unsigned", "int",   "long",
+					    "short",      "char",   "void",     "_Bool", "_Complex",
+					    "_Imaginary", "double", "float"};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (!strcmp(s, words[i]))
 			return true;
@@ -686,7 +704,8 @@ static tk_status parse_named_type(parser *p, ctf_fc **out, const char **pending)
 		for (size_t i = 0; i < n; i++) {
 			if (!strcmp(words[i], "const"))
 				continue;
-			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", words[i]);
+			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "",
+					      words[i]);
 			if (l >= sizeof buf)
 				return syntax(p, "type name too long");
 		}
@@ -699,7 +718,8 @@ static tk_status parse_named_type(parser *p, ctf_fc **out, const char **pending)
 		for (size_t i = 0; i < take; i++) {
 			if (!strcmp(words[i], "const"))
 				continue;
-			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", words[i]);
+			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "",
+					      words[i]);
 			if (l >= sizeof buf)
 				return syntax(p, "type name too long");
 		}
@@ -711,7 +731,8 @@ static tk_status parse_named_type(parser *p, ctf_fc **out, const char **pending)
 			return *out ? TK_OK : nomem(p);
 		}
 	}
-	return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: unknown type '%s' at line %u", words[0], line);
+	return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: unknown type '%s' at line %u",
+			    words[0], line);
 }
 
 static tk_status parse_type_spec(parser *p, ctf_fc **out, const char **pending)
@@ -754,8 +775,8 @@ static tk_status parse_type_spec(parser *p, ctf_fc **out, const char **pending)
 
 /* declarator := '*'* [NAME] ('[' len ']')* [':' bits] ; wraps base into
  * arrays/sequences. name may come from the type parser (pending). */
-static tk_status parse_declarator(parser *p, const ctf_fc *base, const char *pending, bool need_name,
-				  const char **name_out, ctf_fc **out)
+static tk_status parse_declarator(parser *p, const ctf_fc *base, const char *pending,
+				  bool need_name, const char **name_out, ctf_fc **out)
 {
 	tk_status st;
 	while (tsdl_is_punct(TOK, "*"))
@@ -807,7 +828,8 @@ static tk_status parse_declarator(parser *p, const ctf_fc *base, const char *pen
 		value v;
 		if ((st = parse_value(p, &v)) != TK_OK)
 			return st;
-		if (v.kind != VAL_INT || v.u == 0 || v.u > 64 || (fc->type != CTF_FC_INT && fc->type != CTF_FC_ENUM))
+		if (v.kind != VAL_INT || v.u == 0 || v.u > 64 ||
+		    (fc->type != CTF_FC_INT && fc->type != CTF_FC_ENUM))
 			return bad_value(p, &v, "bitfield");
 		fc->size = (unsigned)v.u;
 		fc->align = 1;
@@ -820,7 +842,8 @@ static tk_status parse_declarator(parser *p, const ctf_fc *base, const char *pen
 		arr->align = fc->align;
 		arr->length = dims[i].len;
 		arr->path = dims[i].path;
-		arr->elem_is_text = fc->type == CTF_FC_INT && fc->encoded && fc->size == 8 && fc->align == 8;
+		arr->elem_is_text =
+		    fc->type == CTF_FC_INT && fc->encoded && fc->size == 8 && fc->align == 8;
 		fc = arr;
 	}
 	*name_out = name;
@@ -828,13 +851,15 @@ static tk_status parse_declarator(parser *p, const ctf_fc *base, const char *pen
 	return TK_OK;
 }
 
-static tk_status add_member(parser *p, ctf_fc *agg, const char *name, ctf_fc *fc, size_t off, unsigned line)
+static tk_status add_member(parser *p, ctf_fc *agg, const char *name, ctf_fc *fc, size_t off,
+			    unsigned line)
 {
 	const char *stripped = strip_underscore(name);
 	for (size_t i = 0; i < agg->n_members; i++)
 		if (!strcmp(agg->members[i].name, stripped))
-			return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: duplicate field '%s' at line %u",
-					    name, line);
+			return tk_error_set(p->err, TK_ERR_FORMAT, off,
+					    "metadata: duplicate field '%s' at line %u", name,
+					    line);
 	if ((agg->n_members & (agg->n_members - 1)) == 0) {
 		/* capacities are powers of two */
 		size_t cap = agg->n_members ? agg->n_members * 2 : 4;
@@ -872,7 +897,8 @@ static tk_status parse_typealias(parser *p)
 	size_t l = 0;
 	while (TOK->kind == TSDL_IDENT) {
 		if (strcmp(TOK->text, "const") != 0)
-			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", TOK->text);
+			l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "",
+					      TOK->text);
 		if (l >= sizeof buf)
 			return syntax(p, "alias name too long");
 		if ((st = next(p)) != TK_OK)
@@ -935,7 +961,8 @@ static tk_status parse_fields(parser *p, ctf_fc *agg)
 				unsigned line = TOK->line;
 				const char *name;
 				ctf_fc *mfc;
-				if ((st = parse_declarator(p, fc, pending, true, &name, &mfc)) != TK_OK)
+				if ((st = parse_declarator(p, fc, pending, true, &name, &mfc)) !=
+				    TK_OK)
 					return st;
 				pending = NULL;
 				if ((st = add_member(p, agg, name, mfc, off, line)) != TK_OK)
@@ -1005,7 +1032,14 @@ static tk_status parse_uuid(parser *p, const value *v, uint8_t out[16])
 	return TK_OK;
 }
 
-typedef enum block_kind { BLK_TRACE, BLK_ENV, BLK_CLOCK, BLK_STREAM, BLK_EVENT, BLK_CALLSITE } block_kind;
+typedef enum block_kind {
+	BLK_TRACE,
+	BLK_ENV,
+	BLK_CLOCK,
+	BLK_STREAM,
+	BLK_EVENT,
+	BLK_CALLSITE
+} block_kind;
 
 typedef struct block_ctx {
 	block_kind kind;
@@ -1038,7 +1072,8 @@ static tk_status block_value(parser *p, block_ctx *b, const char *lhs, const val
 			tc->little_endian = bo == 1;
 			tc->has_byte_order = true;
 		} else {
-			warn(p, "metadata: unknown trace attribute '%s' at line %u (ignored)", lhs, v->line);
+			warn(p, "metadata: unknown trace attribute '%s' at line %u (ignored)", lhs,
+			     v->line);
 		}
 		return TK_OK;
 	case BLK_ENV: {
@@ -1100,7 +1135,8 @@ static tk_status block_value(parser *p, block_ctx *b, const char *lhs, const val
 			if (!value_bool(v, &c->info.absolute))
 				return bad_value(p, v, lhs);
 		} else {
-			warn(p, "metadata: unknown clock attribute '%s' at line %u (ignored)", lhs, v->line);
+			warn(p, "metadata: unknown clock attribute '%s' at line %u (ignored)", lhs,
+			     v->line);
 		}
 		return TK_OK;
 	}
@@ -1111,7 +1147,8 @@ static tk_status block_value(parser *p, block_ctx *b, const char *lhs, const val
 			b->stream->id = v->u;
 			b->stream->has_id = true;
 		} else {
-			warn(p, "metadata: unknown stream attribute '%s' at line %u (ignored)", lhs, v->line);
+			warn(p, "metadata: unknown stream attribute '%s' at line %u (ignored)", lhs,
+			     v->line);
 		}
 		return TK_OK;
 	case BLK_EVENT: {
@@ -1139,17 +1176,18 @@ static tk_status block_value(parser *p, block_ctx *b, const char *lhs, const val
 				return bad_value(p, v, lhs);
 			e->emf_uri = v->s;
 		} else {
-			warn(p, "metadata: unknown event attribute '%s' at line %u (ignored)", lhs, v->line);
+			warn(p, "metadata: unknown event attribute '%s' at line %u (ignored)", lhs,
+			     v->line);
 		}
 		return TK_OK;
 	}
-	case BLK_CALLSITE:
-		return TK_OK;
+	case BLK_CALLSITE: return TK_OK;
 	}
 	return TK_OK;
 }
 
-static tk_status block_type(parser *p, block_ctx *b, const char *lhs, ctf_fc *fc, size_t off, unsigned line)
+static tk_status block_type(parser *p, block_ctx *b, const char *lhs, ctf_fc *fc, size_t off,
+			    unsigned line)
 {
 	ctf_fc **slot = NULL;
 	if (b->kind == BLK_TRACE && !strcmp(lhs, "packet.header"))
@@ -1169,7 +1207,8 @@ static tk_status block_type(parser *p, block_ctx *b, const char *lhs, ctf_fc *fc
 		return TK_OK;
 	}
 	if (fc->type != CTF_FC_STRUCT)
-		return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: '%s' must be a struct at line %u", lhs, line);
+		return tk_error_set(p->err, TK_ERR_FORMAT, off,
+				    "metadata: '%s' must be a struct at line %u", lhs, line);
 	*slot = fc;
 	return TK_OK;
 }
@@ -1199,7 +1238,8 @@ static tk_status parse_block(parser *p, block_kind kind)
 		b.event->info.loglevel = -1;
 	} else if (kind == BLK_TRACE) {
 		if (p->seen_trace)
-			return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: second trace block at line %u", line);
+			return tk_error_set(p->err, TK_ERR_FORMAT, off,
+					    "metadata: second trace block at line %u", line);
 		p->seen_trace = true;
 	}
 	if ((st = expect(p, "{")) != TK_OK || (st = push_scope(p)) != TK_OK)
@@ -1215,7 +1255,8 @@ static tk_status parse_block(parser *p, block_kind kind)
 		} else if (is_ident(TOK, "typedef")) {
 			if ((st = next(p)) != TK_OK || (st = parse_typedef(p)) != TK_OK)
 				goto out;
-		} else if (is_ident(TOK, "struct") || is_ident(TOK, "variant") || is_ident(TOK, "enum")) {
+		} else if (is_ident(TOK, "struct") || is_ident(TOK, "variant") ||
+			   is_ident(TOK, "enum")) {
 			const char *pending;
 			ctf_fc *fc;
 			if ((st = parse_type_spec(p, &fc, &pending)) != TK_OK)
@@ -1235,7 +1276,8 @@ static tk_status parse_block(parser *p, block_kind kind)
 			} else if (tsdl_is_punct(TOK, ":=")) {
 				const char *pending;
 				ctf_fc *fc;
-				if ((st = next(p)) != TK_OK || (st = parse_type_spec(p, &fc, &pending)) != TK_OK)
+				if ((st = next(p)) != TK_OK ||
+				    (st = parse_type_spec(p, &fc, &pending)) != TK_OK)
 					goto out;
 				if (pending) {
 					st = syntax(p, "unexpected name after the type");
@@ -1258,10 +1300,12 @@ out:
 		return st;
 	if (kind == BLK_CLOCK) {
 		if (!b.clock->info.name)
-			return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: clock without a name at line %u", line);
+			return tk_error_set(p->err, TK_ERR_FORMAT, off,
+					    "metadata: clock without a name at line %u", line);
 		for (size_t i = 0; i < p->n_clocks; i++)
 			if (!strcmp(p->clocks[i].info.name, b.clock->info.name))
-				return tk_error_set(p->err, TK_ERR_FORMAT, off, "metadata: duplicate clock '%s' at line %u",
+				return tk_error_set(p->err, TK_ERR_FORMAT, off,
+						    "metadata: duplicate clock '%s' at line %u",
 						    b.clock->info.name, line);
 		p->n_clocks++;
 	} else if (kind == BLK_STREAM) {
@@ -1361,23 +1405,27 @@ static tk_status attach_events(parser *p)
 			sc = tc->streams[0];
 			ec->info.stream_class_id = sc->id;
 		} else {
-			return tk_error_set(p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: event '%s' has no stream_id and the trace has %zu streams",
-					    ec->info.name, tc->n_streams);
+			return tk_error_set(
+			    p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: event '%s' has no stream_id and the trace has %zu streams",
+			    ec->info.name, tc->n_streams);
 		}
 		if (!sc)
 			return tk_error_set(p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: event '%s' refers to unknown stream %llu", ec->info.name,
+					    "metadata: event '%s' refers to unknown stream %llu",
+					    ec->info.name,
 					    (unsigned long long)ec->info.stream_class_id);
 		if (!ec->has_id && sc->n_events > 0)
-			return tk_error_set(p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: event '%s' has no id in a stream with several events",
-					    ec->info.name);
+			return tk_error_set(
+			    p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: event '%s' has no id in a stream with several events",
+			    ec->info.name);
 		for (size_t j = 0; j < sc->n_events; j++)
 			if (sc->events[j]->info.id == ec->info.id)
-				return tk_error_set(p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-						    "metadata: duplicate event id %llu in stream %llu",
-						    (unsigned long long)ec->info.id, (unsigned long long)sc->id);
+				return tk_error_set(
+				    p->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+				    "metadata: duplicate event id %llu in stream %llu",
+				    (unsigned long long)ec->info.id, (unsigned long long)sc->id);
 		if ((sc->n_events & (sc->n_events + 1)) == 0 || sc->n_events == 0) {
 			size_t cap = (sc->n_events + 1) * 2;
 			ctf_event_class **ne = tk_arena_alloc(p->a, cap * sizeof *ne);
@@ -1406,8 +1454,8 @@ static tk_status attach_events(parser *p)
 	return TK_OK;
 }
 
-tk_status ctf_trace_class_parse(const char *text, size_t len, const char *name, tk_log_fn log, void *log_user,
-				ctf_trace_class **out, tk_error *err)
+tk_status ctf_trace_class_parse(const char *text, size_t len, const char *name, tk_log_fn log,
+				void *log_user, ctf_trace_class **out, tk_error *err)
 {
 	*out = NULL;
 	ctf_trace_class *tc = calloc(1, sizeof *tc);

@@ -39,7 +39,8 @@ static tk_status mkdir_one(const char *path, tk_error *err)
 		struct stat sb;
 		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 			return TK_OK;
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "%s exists and is not a directory", path);
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+				    "%s exists and is not a directory", path);
 	}
 	return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create directory %s: %s", path,
 			    strerror(errno));
@@ -51,8 +52,8 @@ tk_status tk_dcpi_db_mkdir(const char *db, const char *epoch, const char *host, 
 	*dir = NULL;
 	if (!plain_name(epoch) || !plain_name(host))
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "database epoch '%s' and host '%s' must be plain names", epoch ? epoch : "",
-				    host ? host : "");
+				    "database epoch '%s' and host '%s' must be plain names",
+				    epoch ? epoch : "", host ? host : "");
 	tk_status st = mkdir_one(db, err);
 	if (st != TK_OK)
 		return st;
@@ -74,11 +75,12 @@ tk_status tk_dcpi_db_mkdir(const char *db, const char *epoch, const char *host, 
 }
 
 tk_status tk_dcpi_db_write(const char *db, const char *epoch, const char *host, const char *file,
-			   const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n, tk_error *err)
+			   const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n,
+			   tk_error *err)
 {
 	if (!plain_name(file))
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "profile name '%s' must be a plain name",
-				    file ? file : "");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "profile name '%s' must be a plain name", file ? file : "");
 	char *dir;
 	tk_status st = tk_dcpi_db_mkdir(db, epoch, host, &dir, err);
 	if (st != TK_OK)
@@ -99,8 +101,8 @@ size_t tk_dcpi_db_file_name(const char *image, const char *event, char *buf, siz
 	for (int p = 0; p < 3; p++)
 		for (const char *s = parts[p]; *s; s++) {
 			char c = *s;
-			bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-				  c == '.' || c == '-' || c == '_';
+			bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
 			if (n + 1 < cap)
 				buf[n] = ok ? c : '_';
 			n++;
@@ -146,8 +148,8 @@ static tk_status walk(const char *dir, int depth, list *l, tk_error *err)
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open directory %s: %s", dir,
-				    strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open directory %s: %s",
+				    dir, strerror(errno));
 	tk_status st = TK_OK;
 	struct dirent *e;
 	while (st == TK_OK && (!l->limit || l->n < l->limit) && (e = readdir(d))) {
@@ -196,7 +198,8 @@ tk_status tk_dcpi_db_list(const char *path, char ***paths, size_t *n, tk_error *
 	*n = 0;
 	struct stat sb;
 	if (stat(path, &sb) != 0)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open %s: %s", path,
+				    strerror(errno));
 	list l = {0};
 	tk_status st = TK_OK;
 	if (!S_ISDIR(sb.st_mode)) {
@@ -217,7 +220,8 @@ tk_status tk_dcpi_db_list(const char *path, char ***paths, size_t *n, tk_error *
 	}
 	if (l.n == 0)
 		return tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET,
-				    "no DCPI profiles below %s (expected DB/EPOCH/HOST/profiles)", path);
+				    "no DCPI profiles below %s (expected DB/EPOCH/HOST/profiles)",
+				    path);
 	qsort(l.paths, l.n, sizeof *l.paths, cmp_str);
 	*paths = l.paths;
 	*n = l.n;

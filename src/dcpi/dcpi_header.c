@@ -11,8 +11,20 @@
 #include "dcpi/dcpi_internal.h"
 
 enum {
-	K_VERSION, K_IMAGE, K_EPOCH, K_PLATFORM, K_EVENT, K_PERIOD, K_TSTART, K_TSIZE, K_CPUSPEED,
-	K_CPUAMASK, K_CPUIMPLV, K_CPUCOUNT, K_PATH, N_KEYS
+	K_VERSION,
+	K_IMAGE,
+	K_EPOCH,
+	K_PLATFORM,
+	K_EVENT,
+	K_PERIOD,
+	K_TSTART,
+	K_TSIZE,
+	K_CPUSPEED,
+	K_CPUAMASK,
+	K_CPUIMPLV,
+	K_CPUCOUNT,
+	K_PATH,
+	N_KEYS
 };
 
 static const struct {
@@ -20,21 +32,21 @@ static const struct {
 	tk_dcpi_kind kind;
 	bool required;
 } keys[N_KEYS] = {
-	[K_VERSION] = {"version", TK_DCPI_VERSION, true},
-	[K_IMAGE] = {"image", TK_DCPI_HEXID, true},
-	[K_EPOCH] = {"epoch", TK_DCPI_TIME, true},
-	[K_PLATFORM] = {"platform", TK_DCPI_TEXT, true},
-	[K_EVENT] = {"event", TK_DCPI_TEXT, true},
-	/* period is listed both as required and optional in the grammar;
-	 * "required" wins: exactly once. */
-	[K_PERIOD] = {"period", TK_DCPI_DEC, true},
-	[K_TSTART] = {"tstart", TK_DCPI_HEX, true},
-	[K_TSIZE] = {"tsize", TK_DCPI_DEC, true},
-	[K_CPUSPEED] = {"cpuspeed", TK_DCPI_DEC, true},
-	[K_CPUAMASK] = {"cpuamask", TK_DCPI_HEX, false},
-	[K_CPUIMPLV] = {"cpuimplv", TK_DCPI_DEC, false},
-	[K_CPUCOUNT] = {"cpucount", TK_DCPI_DEC, false},
-	[K_PATH] = {"path", TK_DCPI_TEXT, false},
+    [K_VERSION] = {"version", TK_DCPI_VERSION, true},
+    [K_IMAGE] = {"image", TK_DCPI_HEXID, true},
+    [K_EPOCH] = {"epoch", TK_DCPI_TIME, true},
+    [K_PLATFORM] = {"platform", TK_DCPI_TEXT, true},
+    [K_EVENT] = {"event", TK_DCPI_TEXT, true},
+    /* period is listed both as required and optional in the grammar;
+     * "required" wins: exactly once. */
+    [K_PERIOD] = {"period", TK_DCPI_DEC, true},
+    [K_TSTART] = {"tstart", TK_DCPI_HEX, true},
+    [K_TSIZE] = {"tsize", TK_DCPI_DEC, true},
+    [K_CPUSPEED] = {"cpuspeed", TK_DCPI_DEC, true},
+    [K_CPUAMASK] = {"cpuamask", TK_DCPI_HEX, false},
+    [K_CPUIMPLV] = {"cpuimplv", TK_DCPI_DEC, false},
+    [K_CPUCOUNT] = {"cpucount", TK_DCPI_DEC, false},
+    [K_PATH] = {"path", TK_DCPI_TEXT, false},
 };
 
 static int key_index(const char *key, size_t len)
@@ -60,7 +72,10 @@ static bool is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-static bool is_dec(char c) { return c >= '0' && c <= '9'; }
+static bool is_dec(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 /* Numeric values may carry trailing blanks (the spec pads the last header
  * line with whitespace; some writers padded other lines too). */
@@ -185,7 +200,8 @@ static tk_status add_line(tk_dcpi_profile *p, size_t *cap, const tk_dcpi_line *l
 		size_t ncap = *cap ? *cap * 2 : 16;
 		tk_dcpi_line *n = realloc(p->lines, ncap * sizeof *n);
 		if (!n)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for header lines");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "out of memory for header lines");
 		p->lines = n;
 		*cap = ncap;
 	}
@@ -202,17 +218,19 @@ static tk_status copy_strings(tk_dcpi_profile *p, const int *where, tk_error *er
 			total += p->lines[where[k]].value_len + 1;
 	p->strings = malloc(total ? total : 1);
 	if (!p->strings)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for header values");
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "out of memory for header values");
 	char *s = p->strings;
 	const char **dest[N_KEYS] = {
-		[K_VERSION] = &p->hdr.version, [K_IMAGE] = &p->hdr.image, [K_EPOCH] = &p->hdr.epoch,
-		[K_PLATFORM] = &p->hdr.platform, [K_EVENT] = &p->hdr.event, [K_PATH] = &p->hdr.path,
+	    [K_VERSION] = &p->hdr.version,   [K_IMAGE] = &p->hdr.image, [K_EPOCH] = &p->hdr.epoch,
+	    [K_PLATFORM] = &p->hdr.platform, [K_EVENT] = &p->hdr.event, [K_PATH] = &p->hdr.path,
 	};
 	for (int k = 0; k < N_KEYS; k++) {
 		if (where[k] < 0 || !dest[k])
 			continue;
 		const tk_dcpi_line *l = &p->lines[where[k]];
-		size_t n = keys[k].kind == TK_DCPI_TEXT ? l->value_len : trim_blanks(l->value, l->value_len);
+		size_t n = keys[k].kind == TK_DCPI_TEXT ? l->value_len
+							: trim_blanks(l->value, l->value_len);
 		memcpy(s, l->value, n);
 		s[n] = '\0';
 		*dest[k] = s;
@@ -230,9 +248,18 @@ static tk_status store_number(tk_dcpi_profile *p, int k, const tk_dcpi_line *l)
 	case K_TSTART: p->hdr.tstart = v; break;
 	case K_TSIZE: p->hdr.tsize = v; break;
 	case K_CPUSPEED: p->hdr.cpuspeed = v; break;
-	case K_CPUAMASK: p->hdr.cpuamask = v; p->hdr.has_cpuamask = true; break;
-	case K_CPUIMPLV: p->hdr.cpuimplv = v; p->hdr.has_cpuimplv = true; break;
-	case K_CPUCOUNT: p->hdr.cpucount = v; p->hdr.has_cpucount = true; break;
+	case K_CPUAMASK:
+		p->hdr.cpuamask = v;
+		p->hdr.has_cpuamask = true;
+		break;
+	case K_CPUIMPLV:
+		p->hdr.cpuimplv = v;
+		p->hdr.has_cpuimplv = true;
+		break;
+	case K_CPUCOUNT:
+		p->hdr.cpucount = v;
+		p->hdr.has_cpucount = true;
+		break;
 	default: break;
 	}
 	return TK_OK;
@@ -259,14 +286,16 @@ tk_status tk_dcpi_parse_header(tk_dcpi_profile *p, tk_error *err)
 		for (size_t i = pos; i < end; i++) {
 			unsigned char c = (unsigned char)d[i];
 			if (c == '\r' && i + 1 == end)
-				return tk_error_set(err, TK_ERR_FORMAT, i,
-						    "header line ends in a carriage return (DOS line "
-						    "endings are not allowed)");
+				return tk_error_set(
+				    err, TK_ERR_FORMAT, i,
+				    "header line ends in a carriage return (DOS line "
+				    "endings are not allowed)");
 			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				return tk_error_set(err, TK_ERR_FORMAT, i,
-						    "binary byte 0x%02x in the header: no 'samples' "
-						    "terminator line before the binary data",
-						    c);
+				return tk_error_set(
+				    err, TK_ERR_FORMAT, i,
+				    "binary byte 0x%02x in the header: no 'samples' "
+				    "terminator line before the binary data",
+				    c);
 		}
 		if (!nl)
 			return tk_error_set(err, TK_ERR_TRUNCATED, pos,
@@ -277,7 +306,8 @@ tk_status tk_dcpi_parse_header(tk_dcpi_profile *p, tk_error *err)
 		while (key_len < len && !tk_dcpi_is_blank(text[key_len]))
 			key_len++;
 		/* "samples" <space>* "\n" */
-		if (key_len == 7 && memcmp(text, "samples", 7) == 0 && trim_blanks(text, len) == 7) {
+		if (key_len == 7 && memcmp(text, "samples", 7) == 0 &&
+		    trim_blanks(text, len) == 7) {
 			terminator_off = pos;
 			pos = end + 1;
 			break;
@@ -285,28 +315,34 @@ tk_status tk_dcpi_parse_header(tk_dcpi_profile *p, tk_error *err)
 		if (len == 0)
 			return tk_error_set(err, TK_ERR_FORMAT, pos, "empty header line");
 		if (key_len == 0)
-			return tk_error_set(err, TK_ERR_FORMAT, pos, "header line '%.*s' starts with a blank",
-					    CLIP(len), text);
+			return tk_error_set(err, TK_ERR_FORMAT, pos,
+					    "header line '%.*s' starts with a blank", CLIP(len),
+					    text);
 		size_t v = key_len;
 		while (v < len && tk_dcpi_is_blank(text[v]))
 			v++;
 		if (v == key_len || v == len)
-			return tk_error_set(err, TK_ERR_FORMAT, pos,
-					    "header line '%.*s' has no value (and is not the 'samples' "
-					    "terminator)",
-					    CLIP(len), text);
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, pos,
+			    "header line '%.*s' has no value (and is not the 'samples' "
+			    "terminator)",
+			    CLIP(len), text);
 		tk_dcpi_line line = {
-			.text = text, .len = len, .key_len = key_len, .value = text + v,
-			.value_len = len - v, .offset = pos,
+		    .text = text,
+		    .len = len,
+		    .key_len = key_len,
+		    .value = text + v,
+		    .value_len = len - v,
+		    .offset = pos,
 		};
 		int k = key_index(text, key_len);
 		if (k >= 0) {
 			line.known = true;
 			if (where[k] >= 0)
-				return tk_error_set(err, TK_ERR_FORMAT, pos,
-						    "duplicate '%s' header line (first at offset 0x%llx)",
-						    keys[k].name,
-						    (unsigned long long)p->lines[where[k]].offset);
+				return tk_error_set(
+				    err, TK_ERR_FORMAT, pos,
+				    "duplicate '%s' header line (first at offset 0x%llx)",
+				    keys[k].name, (unsigned long long)p->lines[where[k]].offset);
 			char key[16];
 			memcpy(key, keys[k].name, strlen(keys[k].name) + 1);
 			if (!tk_dcpi_value_ok(key, line.value, line.value_len))
@@ -335,9 +371,10 @@ tk_status tk_dcpi_parse_header(tk_dcpi_profile *p, tk_error *err)
 	p->hdr.lines = p->lines;
 	p->hdr.header_size = pos;
 	if (p->hdr.major > 1)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, ver->value - d,
-				    "unsupported profile version %s: tracekit reads pdb-0.x profiles "
-				    "and pdb-1.x headers",
-				    p->hdr.version);
+		return tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, ver->value - d,
+		    "unsupported profile version %s: tracekit reads pdb-0.x profiles "
+		    "and pdb-1.x headers",
+		    p->hdr.version);
 	return TK_OK;
 }

@@ -24,31 +24,35 @@ static tk_status validate_body(tk_dcpi_profile *p, tk_error *err)
 	uint64_t prev_off = 0, prev_end = 0;
 	while (off < footer) {
 		if (footer - off < 8)
-			return tk_error_set(err, TK_ERR_TRUNCATED, off,
-					    "%llu bytes before the footer at 0x%llx are too few for a "
-					    "chunk header (truncated file?)",
-					    (unsigned long long)(footer - off), (unsigned long long)footer);
+			return tk_error_set(
+			    err, TK_ERR_TRUNCATED, off,
+			    "%llu bytes before the footer at 0x%llx are too few for a "
+			    "chunk header (truncated file?)",
+			    (unsigned long long)(footer - off), (unsigned long long)footer);
 		uint32_t coff = tk_load_le32(d + off);
 		uint32_t n = tk_load_le32(d + off + 4);
 		if (n == 0)
-			return tk_error_set(err, TK_ERR_FORMAT, off + 4, "chunk at offset 0x%x has no counts",
-					    coff);
+			return tk_error_set(err, TK_ERR_FORMAT, off + 4,
+					    "chunk at offset 0x%x has no counts", coff);
 		if ((footer - off - 8) / 4 < n)
-			return tk_error_set(err, TK_ERR_TRUNCATED, off + 4,
-					    "chunk of %u counts (%llu bytes) runs past the footer at "
-					    "0x%llx (truncated file?)",
-					    n, (unsigned long long)n * 4, (unsigned long long)footer);
+			return tk_error_set(
+			    err, TK_ERR_TRUNCATED, off + 4,
+			    "chunk of %u counts (%llu bytes) runs past the footer at "
+			    "0x%llx (truncated file?)",
+			    n, (unsigned long long)n * 4, (unsigned long long)footer);
 		if (chunks > 0 && coff <= prev_off)
-			return tk_error_set(err, TK_ERR_FORMAT, off,
-					    "chunk offset 0x%x is not above the previous chunk's 0x%llx "
-					    "(chunks must be sorted by offset)",
-					    coff, (unsigned long long)prev_off);
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, off,
+			    "chunk offset 0x%x is not above the previous chunk's 0x%llx "
+			    "(chunks must be sorted by offset)",
+			    coff, (unsigned long long)prev_off);
 		if (chunks > 0 && coff < prev_end)
-			return tk_error_set(err, TK_ERR_FORMAT, off,
-					    "chunk [0x%x, 0x%llx) overlaps the previous chunk [0x%llx, "
-					    "0x%llx)",
-					    coff, (unsigned long long)coff + n, (unsigned long long)prev_off,
-					    (unsigned long long)prev_end);
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, off,
+			    "chunk [0x%x, 0x%llx) overlaps the previous chunk [0x%llx, "
+			    "0x%llx)",
+			    coff, (unsigned long long)coff + n, (unsigned long long)prev_off,
+			    (unsigned long long)prev_end);
 		const uint8_t *c = d + off + 8;
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t v = tk_load_le32(c + 4 * (size_t)i);
@@ -64,8 +68,8 @@ static tk_status validate_body(tk_dcpi_profile *p, tk_error *err)
 	uint32_t f_samples = tk_load_le32(d + footer + 4);
 	if (f_offsets != nonzero)
 		return tk_error_set(err, TK_ERR_FORMAT, footer,
-				    "footer says %u addresses have samples, the chunks have %llu", f_offsets,
-				    (unsigned long long)nonzero);
+				    "footer says %u addresses have samples, the chunks have %llu",
+				    f_offsets, (unsigned long long)nonzero);
 	/* The footer field is 32 bits: a larger sum is stored modulo 2^32. */
 	if (f_samples != (uint32_t)sum)
 		return tk_error_set(err, TK_ERR_FORMAT, footer + 4,
@@ -125,8 +129,8 @@ fail:
 	return st;
 }
 
-tk_status tk_dcpi_open_memory(const void *data, size_t size, const char *name, tk_dcpi_profile **out,
-			      tk_error *err)
+tk_status tk_dcpi_open_memory(const void *data, size_t size, const char *name,
+			      tk_dcpi_profile **out, tk_error *err)
 {
 	*out = NULL;
 	if (name)
@@ -156,7 +160,10 @@ void tk_dcpi_close(tk_dcpi_profile *p)
 	free(p);
 }
 
-const tk_dcpi_header *tk_dcpi_profile_header(const tk_dcpi_profile *p) { return &p->hdr; }
+const tk_dcpi_header *tk_dcpi_profile_header(const tk_dcpi_profile *p)
+{
+	return &p->hdr;
+}
 
 const uint8_t *tk_dcpi_profile_bytes(const tk_dcpi_profile *p, size_t *size)
 {
@@ -164,21 +171,37 @@ const uint8_t *tk_dcpi_profile_bytes(const tk_dcpi_profile *p, size_t *size)
 	return p->data;
 }
 
-const char *tk_dcpi_profile_name(const tk_dcpi_profile *p) { return p->name; }
-bool tk_dcpi_body_supported(const tk_dcpi_profile *p) { return p->body_supported; }
-uint64_t tk_dcpi_total_offsets(const tk_dcpi_profile *p) { return p->total_offsets; }
-uint64_t tk_dcpi_total_samples(const tk_dcpi_profile *p) { return p->total_samples; }
-uint64_t tk_dcpi_chunk_total(const tk_dcpi_profile *p) { return p->n_chunks; }
+const char *tk_dcpi_profile_name(const tk_dcpi_profile *p)
+{
+	return p->name;
+}
+bool tk_dcpi_body_supported(const tk_dcpi_profile *p)
+{
+	return p->body_supported;
+}
+uint64_t tk_dcpi_total_offsets(const tk_dcpi_profile *p)
+{
+	return p->total_offsets;
+}
+uint64_t tk_dcpi_total_samples(const tk_dcpi_profile *p)
+{
+	return p->total_samples;
+}
+uint64_t tk_dcpi_chunk_total(const tk_dcpi_profile *p)
+{
+	return p->n_chunks;
+}
 
 tk_status tk_dcpi_next_chunk(const tk_dcpi_profile *p, uint64_t *cursor, tk_dcpi_chunk *out,
 			     tk_error *err)
 {
 	if (!p->body_supported) {
 		tk_error_set_file(err, p->name);
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, p->hdr.header_size,
-				    "the body of %s profiles is not documented; only the header can be "
-				    "read",
-				    p->hdr.version);
+		return tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, p->hdr.header_size,
+		    "the body of %s profiles is not documented; only the header can be "
+		    "read",
+		    p->hdr.version);
 	}
 	uint64_t off = *cursor ? *cursor : p->body_off;
 	/* The body was validated at open: only the end needs checking. */

@@ -7,24 +7,29 @@
 #include "model/source_impl.h"
 
 static const tk_field_class str_class = {.kind = TK_TYPE_STRING};
-static const tk_field_class addr_class = {.kind = TK_TYPE_INT, .semantic = TK_SEM_IP, .bits = 64, .base = 16};
+static const tk_field_class addr_class = {
+    .kind = TK_TYPE_INT, .semantic = TK_SEM_IP, .bits = 64, .base = 16};
 static const tk_field_class count_class = {.kind = TK_TYPE_INT, .bits = 64, .base = 10};
 static const tk_member payload_members[] = {
-	{"image", &str_class}, {"address", &addr_class}, {"count", &count_class},
+    {"image", &str_class},
+    {"address", &addr_class},
+    {"count", &count_class},
 };
 static const tk_field_class payload_class = {
-	.kind = TK_TYPE_STRUCT, .members = payload_members, .n_members = 3,
+    .kind = TK_TYPE_STRUCT,
+    .members = payload_members,
+    .n_members = 3,
 };
 
 typedef struct dcpi_source {
 	tk_source base;
 	char **paths;
 	size_t n_paths, next_path;
-	tk_dcpi_profile *cur;       /* profile being read, or NULL */
-	const tk_event_class *cls;  /* its class */
-	uint64_t cursor;            /* chunk cursor */
+	tk_dcpi_profile *cur;      /* profile being read, or NULL */
+	const tk_event_class *cls; /* its class */
+	uint64_t cursor;           /* chunk cursor */
 	tk_dcpi_chunk chunk;
-	uint32_t index;             /* next count in chunk */
+	uint32_t index; /* next count in chunk */
 	bool have_chunk;
 	tk_arena classes;
 	tk_event_class **list;
@@ -135,7 +140,8 @@ static const tk_source_ops dcpi_source_ops = {dcpi_next, dcpi_close_source};
 static void env_str(dcpi_source *s, size_t *n, const char *key, const char *value)
 {
 	if (value && *n < sizeof s->env / sizeof s->env[0])
-		s->env[(*n)++] = (tk_env_entry){.key = key, .str = tk_arena_strdup(&s->classes, value)};
+		s->env[(*n)++] =
+		    (tk_env_entry){.key = key, .str = tk_arena_strdup(&s->classes, value)};
 }
 
 static void env_int(dcpi_source *s, size_t *n, const char *key, uint64_t value)
@@ -144,7 +150,8 @@ static void env_int(dcpi_source *s, size_t *n, const char *key, uint64_t value)
 		s->env[(*n)++] = (tk_env_entry){.key = key, .is_int = true, .i = (int64_t)value};
 }
 
-tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err)
+tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err)
 {
 	(void)opt;
 	*out = NULL;
@@ -158,8 +165,8 @@ tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_s
 	s->values[1].cls = &addr_class;
 	s->values[2].cls = &count_class;
 	s->payload = (tk_value){.cls = &payload_class, .v.list = {s->values, 3, 0}};
-	s->ev = (tk_event){.cpu = TK_CPU_NONE, .pid = TK_PID_NONE, .tid = TK_PID_NONE,
-			   .payload = &s->payload};
+	s->ev = (tk_event){
+	    .cpu = TK_CPU_NONE, .pid = TK_PID_NONE, .tid = TK_PID_NONE, .payload = &s->payload};
 	tk_status st = tk_dcpi_db_list(path, &s->paths, &s->n_paths, err);
 	/* Open the first profile now: a bad file fails at open, and a single
 	 * profile's header becomes the trace environment. */
@@ -167,7 +174,9 @@ tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_s
 		st = open_next_profile(s, err);
 	if (st != TK_OK) {
 		dcpi_close_source(&s->base);
-		return st == TK_END ? tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no profiles") : st;
+		return st == TK_END
+			   ? tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no profiles")
+			   : st;
 	}
 	size_t n = 0;
 	if (s->n_paths == 1) {

@@ -9,6 +9,7 @@
 
 #include "tracekit/tracekit.h"
 
-tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_source **out, tk_error *err);
+tk_status tk_dcpi_source_open(const char *path, const tk_open_options *opt, tk_source **out,
+			      tk_error *err);
 
 #endif

@@ -23,7 +23,10 @@ static void hb_mem(hbuf *b, const char *s, size_t n)
 	b->len += n;
 }
 
-static void hb_str(hbuf *b, const char *s) { hb_mem(b, s, strlen(s)); }
+static void hb_str(hbuf *b, const char *s)
+{
+	hb_mem(b, s, strlen(s));
+}
 
 static void hb_num(hbuf *b, uint64_t v, unsigned base)
 {
@@ -45,12 +48,13 @@ static void hb_num(hbuf *b, uint64_t v, unsigned base)
 static bool check_value(const char *key, const char *value, tk_error *err)
 {
 	if (!value)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "DCPI header field '%s' is missing",
-				    key),
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "DCPI header field '%s' is missing", key),
 		       false;
 	if (!tk_dcpi_value_ok(key, value, strlen(value)))
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "DCPI header field '%s' has an invalid value '%.60s'", key, value),
+				    "DCPI header field '%s' has an invalid value '%.60s'", key,
+				    value),
 		       false;
 	return true;
 }
@@ -84,12 +88,13 @@ static bool check_extra(const char *line, tk_error *err)
 	tk_dcpi_kind kind;
 	bool req;
 	bool bad = k == 0 || v == k || v == len || memchr(line, '\n', len) ||
-		   tk_dcpi_known_key(line, k, &kind, &req) || (k == 7 && memcmp(line, "samples", 7) == 0);
+		   tk_dcpi_known_key(line, k, &kind, &req) ||
+		   (k == 7 && memcmp(line, "samples", 7) == 0);
 	for (size_t i = 0; !bad && i < len; i++)
 		bad = (unsigned char)line[i] < 0x20 && line[i] != '\t';
 	if (bad)
-		tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "invalid extra DCPI header line '%.60s'",
-			     line);
+		tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+			     "invalid extra DCPI header line '%.60s'", line);
 	return !bad;
 }
 
@@ -138,8 +143,8 @@ void tk_dcpi_format_epoch(time_t t, char buf[11])
 {
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	unsigned v[5] = {(unsigned)(tm.tm_year % 100), (unsigned)tm.tm_mon + 1, (unsigned)tm.tm_mday,
-			 (unsigned)tm.tm_hour, (unsigned)tm.tm_min};
+	unsigned v[5] = {(unsigned)(tm.tm_year % 100), (unsigned)tm.tm_mon + 1,
+			 (unsigned)tm.tm_mday, (unsigned)tm.tm_hour, (unsigned)tm.tm_min};
 	for (int i = 0; i < 5; i++) {
 		buf[2 * i] = (char)('0' + v[i] / 10);
 		buf[2 * i + 1] = (char)('0' + v[i] % 10);
@@ -215,8 +220,8 @@ static tk_status write_body(tk_writer *w, const tk_dcpi_sample *s, size_t n, tk_
 	return TK_OK;
 }
 
-tk_status tk_dcpi_write(const char *path, const tk_dcpi_fields *f, tk_dcpi_sample *samples, size_t n,
-			tk_error *err)
+tk_status tk_dcpi_write(const char *path, const tk_dcpi_fields *f, tk_dcpi_sample *samples,
+			size_t n, tk_error *err)
 {
 	tk_error_set_file(err, path);
 	size_t hlen = tk_dcpi_format_header(f, NULL, 0, err);
@@ -265,7 +270,10 @@ bool tk_dcpi_builder_add(tk_dcpi_builder *b, uint64_t offset, uint64_t count)
 	return true;
 }
 
-uint64_t tk_dcpi_builder_samples(const tk_dcpi_builder *b) { return b->samples; }
+uint64_t tk_dcpi_builder_samples(const tk_dcpi_builder *b)
+{
+	return b->samples;
+}
 
 tk_status tk_dcpi_builder_write(tk_dcpi_builder *b, const char *path, const tk_dcpi_fields *f,
 				tk_error *err)

@@ -41,7 +41,8 @@ bool tk_filter_match(const tk_filter *f, const tk_event *ev)
 		return false;
 	if (f->cpu >= 0 && ev->cpu != f->cpu)
 		return false;
-	if (f->events && !(ev->cls && ev->cls->name && tk_filter_name_matches(f->events, ev->cls->name)))
+	if (f->events &&
+	    !(ev->cls && ev->cls->name && tk_filter_name_matches(f->events, ev->cls->name)))
 		return false;
 	return true;
 }

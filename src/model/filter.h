@@ -11,7 +11,7 @@
 typedef struct tk_filter {
 	bool has_begin, has_end;
 	uint64_t begin_ns, end_ns;
-	const char *events; /* comma-separated globs, or NULL */
+	const char *events;    /* comma-separated globs, or NULL */
 	int64_t pid, tid, cpu; /* -1 = any */
 } tk_filter;
 

@@ -13,7 +13,7 @@
 #include "output/text_sinks.h"
 
 typedef struct frames {
-	tk_hashmap index; /* mix(parent, addr) (+probe) -> id */
+	tk_hashmap index;        /* mix(parent, addr) (+probe) -> id */
 	uint64_t *parent, *addr; /* by id - 1 */
 	size_t n, cap;
 } frames;
@@ -80,7 +80,9 @@ static void ids(chrome_sink *c, const tk_event *ev)
 {
 	tk_writer *w = c->w;
 	int64_t pid = ev->pid != TK_PID_NONE ? ev->pid : (int64_t)ev->stream_id;
-	int64_t tid = ev->tid != TK_PID_NONE ? ev->tid : ev->cpu != TK_CPU_NONE ? ev->cpu : (int64_t)ev->stream_instance;
+	int64_t tid = ev->tid != TK_PID_NONE   ? ev->tid
+		      : ev->cpu != TK_CPU_NONE ? ev->cpu
+					       : (int64_t)ev->stream_instance;
 	tk_put_str(w, ",\"pid\":");
 	tk_put_i64(w, pid);
 	tk_put_str(w, ",\"tid\":");
@@ -102,7 +104,8 @@ static void thread_name(chrome_sink *c, const tk_event *ev, const tk_value *comm
 	tk_hashmap_put(&c->named, (uint64_t)(uint32_t)ev->tid, 1);
 	for (int pass = 0; pass < (ev->pid == ev->tid ? 2 : 1); pass++) {
 		sep(c);
-		tk_put_str(c->w, pass ? "{\"name\":\"process_name\",\"ph\":\"M\"" : "{\"name\":\"thread_name\",\"ph\":\"M\"");
+		tk_put_str(c->w, pass ? "{\"name\":\"process_name\",\"ph\":\"M\""
+				      : "{\"name\":\"thread_name\",\"ph\":\"M\"");
 		ids(c, ev);
 		tk_put_str(c->w, ",\"args\":{\"name\":");
 		tk_put_json_str(c->w, comm->v.str.ptr, comm->v.str.len);
@@ -117,7 +120,8 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	thread_name(c, ev, member_by_semantic(ev->payload, TK_SEM_COMM, "comm"));
 	const tk_value *chain = member_by_semantic(ev->payload, TK_SEM_CALLCHAIN, NULL);
 	uint64_t leaf = 0;
-	if (chain && chain->cls && (chain->cls->kind == TK_TYPE_SEQUENCE || chain->cls->kind == TK_TYPE_ARRAY)) {
+	if (chain && chain->cls &&
+	    (chain->cls->kind == TK_TYPE_SEQUENCE || chain->cls->kind == TK_TYPE_ARRAY)) {
 		/* Stored leaf first: build the frames from the root down. */
 		for (size_t i = chain->v.list.n; i-- > 0;) {
 			uint64_t addr = chain->v.list.items[i].v.u;
@@ -125,7 +129,8 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 				continue; /* context marker */
 			uint64_t id = frame_id(&c->fr, leaf, addr);
 			if (!id)
-				return tk_error_set(err, TK_ERR_NOMEM, ev->offset, "out of memory for stack frames");
+				return tk_error_set(err, TK_ERR_NOMEM, ev->offset,
+						    "out of memory for stack frames");
 			leaf = id;
 		}
 	}
@@ -150,7 +155,8 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 		tk_put_i64(w, ev->cpu);
 		any = true;
 	}
-	const tk_value *scopes[] = {ev->packet_context, ev->stream_context, ev->context, ev->payload};
+	const tk_value *scopes[] = {ev->packet_context, ev->stream_context, ev->context,
+				    ev->payload};
 	for (size_t k = 0; k < 4; k++) {
 		const tk_value *sv = scopes[k];
 		if (!sv || !sv->cls || sv->cls->kind != TK_TYPE_STRUCT)
@@ -215,8 +221,8 @@ static void chrome_abort(tk_sink *s)
 
 static const tk_sink_ops chrome_ops = {chrome_write, chrome_close, chrome_abort};
 
-tk_status tk_chrome_sink_open(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
-			      tk_sink **out, tk_error *err)
+tk_status tk_chrome_sink_open(const char *path, const tk_trace_info *info,
+			      const tk_sink_options *opt, tk_sink **out, tk_error *err)
 {
 	(void)info;
 	(void)opt;

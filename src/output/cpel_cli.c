@@ -16,7 +16,8 @@ static bool cpel_detect(const uint8_t *head, size_t n)
 	return tk_cpel_detect(head, n);
 }
 
-static tk_status cpel_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status cpel_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0)
 		return TK_ERR_UNSUPPORTED;
@@ -42,20 +43,22 @@ static void put_date(tk_writer *out, uint32_t date)
 		tk_put_fmt(out, "%u", date);
 }
 
-static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err)
 {
 	tk_cpel_file *f;
 	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
 	if (st != TK_OK)
 		return st;
-	tk_put_fmt(out, "file: %s\nformat: CPEL version %u, %s-endian\nfile date: ", path, f->version,
-		   f->little_endian ? "little" : "big");
+	tk_put_fmt(out, "file: %s\nformat: CPEL version %u, %s-endian\nfile date: ", path,
+		   f->version, f->little_endian ? "little" : "big");
 	put_date(out, f->file_date);
 	tk_put_fmt(out, "\nsections: %u\n", f->nsections);
 	for (size_t i = 0; i < f->n_sections; i++) {
 		const tk_cpel_section *s = &f->sections[i];
-		tk_put_fmt(out, "  [%zu] offset 0x%llx: type %u (%s), %u bytes", i, (unsigned long long)s->offset,
-			   s->type, tk_cpel_section_name(s->type), s->length);
+		tk_put_fmt(out, "  [%zu] offset 0x%llx: type %u (%s), %u bytes", i,
+			   (unsigned long long)s->offset, s->type, tk_cpel_section_name(s->type),
+			   s->length);
 		if (s->type >= TK_CPEL_SECTION_SYMTAB && s->type <= TK_CPEL_SECTION_EVENT &&
 		    s->length >= TK_CPEL_TABLE_NAME + 4) {
 			size_t n = strnlen((const char *)s->data, TK_CPEL_TABLE_NAME);
@@ -69,8 +72,10 @@ static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_write
 	size_t n_syms = 0;
 	for (size_t i = 0; i < f->n_symtabs; i++)
 		n_syms += f->symtabs[i].count;
-	tk_put_fmt(out, "string tables: %zu\nsymbols: %zu\nevent definitions: %zu\ntrack definitions: %zu\n",
-		   f->n_strtabs, n_syms, f->n_evtdefs, f->n_trackdefs);
+	tk_put_fmt(
+	    out,
+	    "string tables: %zu\nsymbols: %zu\nevent definitions: %zu\ntrack definitions: %zu\n",
+	    f->n_strtabs, n_syms, f->n_evtdefs, f->n_trackdefs);
 	if (f->n_duplicate_defs)
 		tk_put_fmt(out, "duplicate definitions (ignored): %zu\n", f->n_duplicate_defs);
 	if (f->n_unknown_sections)
@@ -78,7 +83,8 @@ static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_write
 	tk_put_fmt(out, "events: %llu\n", (unsigned long long)f->n_events);
 	for (size_t i = 0; i < f->n_event_sections; i++) {
 		const tk_cpel_events *s = &f->event_sections[i];
-		tk_put_fmt(out, "event section %zu: %u events, clock %u ticks/s", i, s->count, s->ticks_per_second);
+		tk_put_fmt(out, "event section %zu: %u events, clock %u ticks/s", i, s->count,
+			   s->ticks_per_second);
 		if (s->count) {
 			uint64_t lo = UINT64_MAX, hi = 0;
 			for (uint32_t k = 0; k < s->count; k++) {
@@ -87,8 +93,8 @@ static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_write
 				hi = t > hi ? t : hi;
 			}
 			double span = (double)(hi - lo) / (double)s->ticks_per_second;
-			tk_put_fmt(out, ", ticks %llu..%llu, time span %.9f s", (unsigned long long)lo,
-				   (unsigned long long)hi, span);
+			tk_put_fmt(out, ", ticks %llu..%llu, time span %.9f s",
+				   (unsigned long long)lo, (unsigned long long)hi, span);
 		}
 		tk_put_char(out, '\n');
 	}
@@ -96,7 +102,8 @@ static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_write
 	return TK_OK;
 }
 
-static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err)
 {
 	tk_cpel_file *f;
 	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
@@ -112,7 +119,8 @@ static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writ
 			tk_cpel_event e = tk_cpel_event_at(f, s, k);
 			uint64_t *c = tk_hashmap_get(&by_code, e.code);
 			uint64_t *t = tk_hashmap_get(&by_track, e.track);
-			if ((!c && !tk_hashmap_put(&by_code, e.code, 1)) || (!t && !tk_hashmap_put(&by_track, e.track, 1))) {
+			if ((!c && !tk_hashmap_put(&by_code, e.code, 1)) ||
+			    (!t && !tk_hashmap_put(&by_track, e.track, 1))) {
 				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 				break;
 			}
@@ -128,9 +136,11 @@ static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writ
 			if (!by_code.used[i])
 				continue;
 			const tk_cpel_evtdef *d = tk_cpel_find_evtdef(f, (uint32_t)by_code.keys[i]);
-			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_code.vals[i], (unsigned)by_code.keys[i]);
+			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_code.vals[i],
+				   (unsigned)by_code.keys[i]);
 			if (d)
-				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->name_format, (uint32_t)by_code.keys[i]);
+				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->name_format,
+						   (uint32_t)by_code.keys[i]);
 			else
 				tk_put_str(out, "(undefined)");
 			tk_put_char(out, '\n');
@@ -139,10 +149,13 @@ static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writ
 		for (size_t i = 0; i < by_track.cap; i++) {
 			if (!by_track.used[i])
 				continue;
-			const tk_cpel_trackdef *d = tk_cpel_find_trackdef(f, (uint32_t)by_track.keys[i]);
-			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_track.vals[i], (unsigned)by_track.keys[i]);
+			const tk_cpel_trackdef *d =
+			    tk_cpel_find_trackdef(f, (uint32_t)by_track.keys[i]);
+			tk_put_fmt(out, "  %10llu  %u ", (unsigned long long)by_track.vals[i],
+				   (unsigned)by_track.keys[i]);
 			if (d)
-				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->format, (uint32_t)by_track.keys[i]);
+				tk_safe_format_u32(out, TK_FMT_VPPINFRA, d->format,
+						   (uint32_t)by_track.keys[i]);
 			else
 				tk_put_str(out, "(undefined)");
 			tk_put_char(out, '\n');
@@ -155,13 +168,13 @@ static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writ
 }
 
 const tk_format_ops tk_cpel_format_ops = {
-	.format = TK_FORMAT_CPEL,
-	.name = "cpel",
-	.detect_file = cpel_detect,
-	.source_open = tk_cpel_source_open,
-	.info = cpel_info,
-	.stats = cpel_stats,
-	.print = cpel_print,
-	.copy = tk_cpel_copy,
-	.sink_open = tk_cpel_sink_open,
+    .format = TK_FORMAT_CPEL,
+    .name = "cpel",
+    .detect_file = cpel_detect,
+    .source_open = tk_cpel_source_open,
+    .info = cpel_info,
+    .stats = cpel_stats,
+    .print = cpel_print,
+    .copy = tk_cpel_copy,
+    .sink_open = tk_cpel_sink_open,
 };

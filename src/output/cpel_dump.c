@@ -23,9 +23,9 @@ typedef struct rendered {
  * for the per-event fast path; anything else goes to tk_safe_format(). */
 typedef struct datum_plan {
 	bool simple;
-	char conv;       /* d u x X s */
+	char conv; /* d u x X s */
 	bool zero;
-	unsigned width;  /* <= 20 */
+	unsigned width; /* <= 20 */
 	uint32_t pre_len, post_len;
 	const char *pre, *post;
 	size_t fmt_len;
@@ -135,10 +135,10 @@ static char *put_prec_int(char *o, uint32_t u, unsigned prec)
 	return o;
 }
 
-#define USEC_PER_MS 1000ULL
+#define USEC_PER_MS     1000ULL
 #define USEC_PER_SECOND (1000 * USEC_PER_MS)
 #define USEC_PER_MINUTE (60 * USEC_PER_SECOND)
-#define USEC_PER_HOUR (60 * USEC_PER_MINUTE)
+#define USEC_PER_HOUR   (60 * USEC_PER_MINUTE)
 
 static void put_time(tk_writer *w, uint64_t delta)
 {
@@ -299,10 +299,13 @@ static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk
 			const char *str = tk_cpel_string(s->strtab, e.datum, &len);
 			if (!str) {
 				tk_put_char(out, '\n');
-				return tk_error_set(err, TK_ERR_FORMAT, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
-						    "EVENT section at offset 0x%llx: event %u: datum string offset 0x%x is outside string table '%s' (%u bytes)",
-						    (unsigned long long)s->section_offset, i, e.datum, s->strtab->name,
-						    s->strtab->size);
+				return tk_error_set(
+				    err, TK_ERR_FORMAT,
+				    s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
+				    "EVENT section at offset 0x%llx: event %u: datum string offset "
+				    "0x%x is outside string table '%s' (%u bytes)",
+				    (unsigned long long)s->section_offset, i, e.datum,
+				    s->strtab->name, s->strtab->size);
 			}
 			if (plan->simple) {
 				tk_put_mem(out, plan->pre, plan->pre_len);

@@ -60,7 +60,8 @@ static tk_status sink_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 			code = s->next_code++;
 			if (!tk_cpel_writer_string(s->w, name, strlen(name), &off) ||
 			    !tk_cpel_writer_event_def(s->w, code, off, s->fmt_s) ||
-			    !tk_hashmap_put(&s->code_by_class, (uint64_t)(uintptr_t)ev->cls, (uint64_t)code + 1))
+			    !tk_hashmap_put(&s->code_by_class, (uint64_t)(uintptr_t)ev->cls,
+					    (uint64_t)code + 1))
 				return nomem(err);
 		}
 		s->last_cls = ev->cls;
@@ -100,7 +101,8 @@ static tk_status sink_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 static tk_status sink_close(tk_sink *sink, tk_error *err)
 {
 	cpel_sink *s = (cpel_sink *)sink;
-	tk_status st = tk_cpel_writer_commit(s->w, s->path, s->little_endian, (uint32_t)time(NULL), 1000000000u, err);
+	tk_status st = tk_cpel_writer_commit(s->w, s->path, s->little_endian, (uint32_t)time(NULL),
+					     1000000000u, err);
 	sink_free(s);
 	return st;
 }
@@ -126,13 +128,16 @@ tk_status tk_cpel_sink_open(const char *path, const tk_trace_info *info, const t
 	const char *bo = opt ? opt->byte_order : NULL;
 	if (bo && strcmp(bo, "little") && strcmp(bo, "big") && strcmp(bo, "native")) {
 		sink_free(s);
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "unknown byte order '%s' (big, little, native)", bo);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown byte order '%s' (big, little, native)", bo);
 	}
-	s->little_endian = bo && (strcmp(bo, "little") == 0 || (strcmp(bo, "native") == 0 && tk_host_is_le()));
+	s->little_endian =
+	    bo && (strcmp(bo, "little") == 0 || (strcmp(bo, "native") == 0 && tk_host_is_le()));
 	const char *tr = opt ? opt->tracks : NULL;
 	if (tr && strcmp(tr, "cpu") && strcmp(tr, "thread")) {
 		sink_free(s);
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "unknown CPEL track kind '%s' (thread, cpu)", tr);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown CPEL track kind '%s' (thread, cpu)", tr);
 	}
 	s->per_cpu = tr && strcmp(tr, "cpu") == 0;
 	s->path = strdup(path);

@@ -44,7 +44,8 @@ static bool in_window(const tk_cli_options *opt, const ctf_event_out *ev)
 	return true;
 }
 
-static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, tk_writer *out,
+				  tk_error *err)
 {
 	ctf_reader *r;
 	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
@@ -65,7 +66,8 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 	const ctf_event_out *ev;
 	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
 		if (!in_window(opt, ev)) {
-			if (opt->has_end && ev->has_clock && ev->ns >= 0 && (uint64_t)ev->ns > opt->end_ns)
+			if (opt->has_end && ev->has_clock && ev->ns >= 0 &&
+			    (uint64_t)ev->ns > opt->end_ns)
 				break;
 			continue;
 		}
@@ -80,7 +82,8 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 	return st;
 }
 
-static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_writer *out,
+				tk_error *err)
 {
 	ctf_reader *r;
 	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
@@ -101,7 +104,8 @@ static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_
 	return TK_OK;
 }
 
-static tk_status ctf_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status ctf_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err)
 {
 	if (!strcmp(opt->style, "babeltrace"))
 		return print_babeltrace(path, opt, out, err);
@@ -116,12 +120,12 @@ static bool ctf_detect_dir(const char *path)
 }
 
 const tk_format_ops tk_ctf_format_ops = {
-	.format = TK_FORMAT_CTF,
-	.name = "ctf",
-	.detect_dir = ctf_detect_dir,
-	.source_open = tk_ctf_source_open,
-	.info = tk_ctf_info,
-	.stats = tk_ctf_stats,
-	.print = ctf_print,
-	.sink_open = tk_ctf_sink_open, /* the CTF writer (src/ctf/writer) */
+    .format = TK_FORMAT_CTF,
+    .name = "ctf",
+    .detect_dir = ctf_detect_dir,
+    .source_open = tk_ctf_source_open,
+    .info = tk_ctf_info,
+    .stats = tk_ctf_stats,
+    .print = ctf_print,
+    .sink_open = tk_ctf_sink_open, /* the CTF writer (src/ctf/writer) */
 };

@@ -49,7 +49,7 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 		nsec_abs = (uint64_t)-ts_nsec;
 	} else if (ts_sec < 0 && ts_nsec > 0) {
 		neg = true;
-		sec_abs = (uint64_t)-(ts_sec + 1);
+		sec_abs = (uint64_t) - (ts_sec + 1);
 		nsec_abs = (uint64_t)(NS_PER_S - ts_nsec);
 	} else if (ts_sec < 0 && ts_nsec == 0) {
 		neg = true;
@@ -63,7 +63,8 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 	if (neg) {
 		if (!p->neg_warned) {
 			if (p->log)
-				p->log(p->log_user, 0, "Fallback to [sec.ns] to print negative time value");
+				p->log(p->log_user, 0,
+				       "Fallback to [sec.ns] to print negative time value");
 			p->neg_warned = true;
 		}
 		tk_put_str(w, "-");
@@ -98,16 +99,16 @@ static void put_wall(ctf_pretty *p, tk_writer *w, int64_t ns)
 /* What babeltrace2's print_escape_string does with each byte:
  * 0 = copy, 1 = two-character escape, 2 = \xNN, 3 = NUL (end of string). */
 static const uint8_t esc_kind[256] = {
-	[0] = 3,
-	[1] = 2, [2] = 2, [3] = 2, [4] = 2, [5] = 2, [6] = 2, [7] = 1, [8] = 1, [9] = 1, [10] = 1,
-	[11] = 1, [12] = 1, [13] = 1, [14] = 2, [15] = 2, [16] = 2, [17] = 2, [18] = 2, [19] = 2,
-	[20] = 2, [21] = 2, [22] = 2, [23] = 2, [24] = 2, [25] = 2, [26] = 2, [27] = 1, [28] = 2,
-	[29] = 2, [30] = 2, [31] = 2, ['"'] = 1, ['\''] = 1, ['?'] = 1, ['\\'] = 1, [127] = 2,
+    [0] = 3,   [1] = 2,    [2] = 2,   [3] = 2,    [4] = 2,   [5] = 2,  [6] = 2,  [7] = 1,
+    [8] = 1,   [9] = 1,    [10] = 1,  [11] = 1,   [12] = 1,  [13] = 1, [14] = 2, [15] = 2,
+    [16] = 2,  [17] = 2,   [18] = 2,  [19] = 2,   [20] = 2,  [21] = 2, [22] = 2, [23] = 2,
+    [24] = 2,  [25] = 2,   [26] = 2,  [27] = 1,   [28] = 2,  [29] = 2, [30] = 2, [31] = 2,
+    ['"'] = 1, ['\''] = 1, ['?'] = 1, ['\\'] = 1, [127] = 2,
 };
 
 static const char esc_char[256] = {
-	[7] = 'a', [8] = 'b', [9] = 't', [10] = 'n', [11] = 'v', [12] = 'f', [13] = 'r', [27] = 'e',
-	['"'] = '"', ['\''] = '\'', ['?'] = '?', ['\\'] = '\\',
+    [7] = 'a',  [8] = 'b',  [9] = 't',   [10] = 'n',    [11] = 'v',  [12] = 'f',
+    [13] = 'r', [27] = 'e', ['"'] = '"', ['\''] = '\'', ['?'] = '?', ['\\'] = '\\',
 };
 
 static void put_escaped(tk_writer *w, const char *s, size_t n)
@@ -144,9 +145,10 @@ static void put_escaped(tk_writer *w, const char *s, size_t n)
 /* v < 10^9 as exactly 9 digits */
 static void put_9digits(tk_writer *w, uint64_t v)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-				    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-				    "8081828384858687888990919293949596979899";
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
 	if (!tk_writer_reserve(w, 9))
 		return;
 	char *o = w->buf + w->pos;
@@ -161,9 +163,10 @@ static void put_9digits(tk_writer *w, uint64_t v)
 	w->pos += 9;
 }
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-				   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-				   "8081828384858687888990919293949596979899";
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 /* decimal without the writer's generic path: most values are small */
 static inline void put_dec(tk_writer *w, uint64_t u)
@@ -277,7 +280,8 @@ static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
 				continue;
 			match = false;
 			for (size_t j = i; j < fc->n_maps && !match; j++)
-				match = !strcmp(fc->maps[j].label, label) && in_range(fc, u, &fc->maps[j]);
+				match = !strcmp(fc->maps[j].label, label) &&
+					in_range(fc, u, &fc->maps[j]);
 		}
 		if (!match)
 			continue;
@@ -295,18 +299,10 @@ static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
 static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigned depth)
 {
 	switch (fc->type) {
-	case CTF_FC_INT:
-		put_int(w, fc, v->v.u);
-		return;
-	case CTF_FC_ENUM:
-		put_enum(w, fc, v->v.u);
-		return;
-	case CTF_FC_FLOAT:
-		ctf_put_double_g(w, v->v.f);
-		return;
-	case CTF_FC_STRING:
-		put_escaped(w, v->v.str.ptr, v->v.str.len);
-		return;
+	case CTF_FC_INT: put_int(w, fc, v->v.u); return;
+	case CTF_FC_ENUM: put_enum(w, fc, v->v.u); return;
+	case CTF_FC_FLOAT: ctf_put_double_g(w, v->v.f); return;
+	case CTF_FC_STRING: put_escaped(w, v->v.str.ptr, v->v.str.len); return;
 	case CTF_FC_STRUCT: {
 		tk_put_char(w, '{');
 		size_t printed = 0;
@@ -385,7 +381,8 @@ void ctf_put_double_g(tk_writer *w, double v)
 		if (p < -31 || p > 31)
 			goto slow;
 		/* exact products only for negative powers when they are exact */
-		long double r = p >= 0 ? (long double)a * p10[32 + p] : (long double)a / p10[32 - p];
+		long double r =
+		    p >= 0 ? (long double)a * p10[32 + p] : (long double)a / p10[32 - p];
 		long double fl = floorl(r);
 		long double frac = r - fl;
 		if (fabsl(frac - 0.5L) < 1e-9L)
@@ -516,8 +513,10 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 	tk_put_str(w, ev->ec->info.name ? ev->ec->info.name : "<unknown>");
 	tk_put_str(w, ": ");
 	bool start = true;
-	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context, ev->ec->payload};
-	const tk_value *vals[4] = {ev->packet_context, ev->common_context, ev->context, ev->payload};
+	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context,
+				   ev->ec->payload};
+	const tk_value *vals[4] = {ev->packet_context, ev->common_context, ev->context,
+				   ev->payload};
 	for (int i = 0; i < 4; i++) {
 		if (!scopes[i] || !vals[i] || !scopes[i]->in_ir)
 			continue;

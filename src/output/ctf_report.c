@@ -71,7 +71,8 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 {
 	const ctf_trace_class *tc = t->tc;
 	tk_put_fmt(w, "trace: %s\n", t->dir);
-	tk_put_fmt(w, "  CTF %u.%u, %s-endian", tc->major, tc->minor, tc->little_endian ? "little" : "big");
+	tk_put_fmt(w, "  CTF %u.%u, %s-endian", tc->major, tc->minor,
+		   tc->little_endian ? "little" : "big");
 	if (tc->has_uuid) {
 		tk_put_str(w, ", uuid ");
 		put_uuid(w, tc->uuid);
@@ -89,9 +90,12 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 	}
 	for (size_t i = 0; i < tc->n_clocks; i++) {
 		const ctf_clock *c = &tc->clocks[i];
-		tk_put_fmt(w, "  clock %s: freq %llu Hz, offset_s %lld, offset %llu cycles, precision %llu, %s",
+		tk_put_fmt(w,
+			   "  clock %s: freq %llu Hz, offset_s %lld, offset %llu cycles, precision "
+			   "%llu, %s",
 			   c->info.name, (unsigned long long)c->info.freq, (long long)c->offset_s,
-			   (unsigned long long)c->offset_cycles, (unsigned long long)c->info.precision,
+			   (unsigned long long)c->offset_cycles,
+			   (unsigned long long)c->info.precision,
 			   c->info.absolute ? "absolute" : "not absolute");
 		if (c->has_uuid) {
 			tk_put_str(w, ", uuid ");
@@ -103,11 +107,13 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 	}
 	for (size_t i = 0; i < tc->n_streams; i++) {
 		const ctf_stream_class *sc = tc->streams[i];
-		tk_put_fmt(w, "  stream class %llu: %zu event classes, clock %s\n", (unsigned long long)sc->id,
-			   sc->n_events, sc->clock >= 0 ? tc->clocks[sc->clock].info.name : "(none)");
+		tk_put_fmt(w, "  stream class %llu: %zu event classes, clock %s\n",
+			   (unsigned long long)sc->id, sc->n_events,
+			   sc->clock >= 0 ? tc->clocks[sc->clock].info.name : "(none)");
 		for (size_t j = 0; j < sc->n_events; j++) {
 			const tk_event_class *ec = &sc->events[j]->info;
-			tk_put_fmt(w, "    event %llu: %s", (unsigned long long)ec->id, ec->name ? ec->name : "");
+			tk_put_fmt(w, "    event %llu: %s", (unsigned long long)ec->id,
+				   ec->name ? ec->name : "");
 			if (ec->loglevel >= 0)
 				tk_put_fmt(w, " (loglevel %lld)", (long long)ec->loglevel);
 			tk_put_char(w, '\n');
@@ -115,7 +121,8 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 	}
 }
 
-static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err, bool stats)
+static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer *out,
+			  tk_error *err, bool stats)
 {
 	ctf_reader *r;
 	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
@@ -142,19 +149,26 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 				const ctf_stream_class *sc = t->tc->streams[k];
 				for (size_t j = 0; j < sc->n_events; j++)
 					if (sc->events[j]->n_seen)
-						tk_put_fmt(out, "    %12llu  %s (stream class %llu, id %llu)\n",
-							   (unsigned long long)sc->events[j]->n_seen,
-							   sc->events[j]->info.name ? sc->events[j]->info.name : "",
-							   (unsigned long long)sc->id,
-							   (unsigned long long)sc->events[j]->info.id);
+						tk_put_fmt(
+						    out,
+						    "    %12llu  %s (stream class %llu, id %llu)\n",
+						    (unsigned long long)sc->events[j]->n_seen,
+						    sc->events[j]->info.name
+							? sc->events[j]->info.name
+							: "",
+						    (unsigned long long)sc->id,
+						    (unsigned long long)sc->events[j]->info.id);
 			}
 		}
 		tk_put_str(out, stats ? "  events per stream:\n" : "  data streams:\n");
 		for (size_t j = 0; j < t->n_streams; j++) {
 			const ctf_stream *s = t->streams[j];
-			tk_put_fmt(out, "    %12llu  %s (stream class %llu, stream id %llu, %llu packets)\n",
-				   (unsigned long long)s->n_events, s->name, (unsigned long long)(s->sc ? s->sc->id : 0),
-				   (unsigned long long)s->stream_id, (unsigned long long)s->n_packets);
+			tk_put_fmt(
+			    out,
+			    "    %12llu  %s (stream class %llu, stream id %llu, %llu packets)\n",
+			    (unsigned long long)s->n_events, s->name,
+			    (unsigned long long)(s->sc ? s->sc->id : 0),
+			    (unsigned long long)s->stream_id, (unsigned long long)s->n_packets);
 		}
 	}
 	tk_put_fmt(out, "events: %llu\n", (unsigned long long)total);
@@ -169,7 +183,8 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 	}
 	tk_put_fmt(out, "discarded events: %llu", (unsigned long long)dt.events);
 	if (dt.unknown_events)
-		tk_put_fmt(out, " (+ %llu reports without a count)", (unsigned long long)dt.unknown_events);
+		tk_put_fmt(out, " (+ %llu reports without a count)",
+			   (unsigned long long)dt.unknown_events);
 	tk_put_fmt(out, "\ndiscarded packets: %llu\n", (unsigned long long)dt.packets);
 	ctf_reader_close(r);
 	return TK_OK;

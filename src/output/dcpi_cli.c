@@ -21,7 +21,10 @@ static bool dcpi_detect_file(const uint8_t *head, size_t n)
 	return i > 7 && i + 4 <= n && memcmp(head + i, "pdb-", 4) == 0;
 }
 
-static bool dcpi_detect_dir(const char *path) { return tk_dcpi_db_detect(path); }
+static bool dcpi_detect_dir(const char *path)
+{
+	return tk_dcpi_db_detect(path);
+}
 
 typedef tk_status (*profile_fn)(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
 				void *state, tk_error *err);
@@ -66,7 +69,8 @@ static tk_status print_one(const tk_dcpi_profile *p, const tk_cli_options *opt, 
 	return tk_dcpi_print_listing(p, out, err);
 }
 
-tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err)
 {
 	if (strcmp(opt->style, "text") != 0 && strcmp(opt->style, "dcpicat") != 0 &&
 	    strcmp(opt->style, "listing") != 0)
@@ -82,7 +86,8 @@ static tk_status info_one(const tk_dcpi_profile *p, const tk_cli_options *opt, t
 	return tk_dcpi_print_info(p, out, err);
 }
 
-tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err)
 {
 	return for_each_profile(path, opt, out, true, info_one, NULL, err);
 }
@@ -120,7 +125,8 @@ static tk_status stats_one(const tk_dcpi_profile *p, const tk_cli_options *opt, 
 	return TK_OK;
 }
 
-tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err)
 {
 	stats_state s = {0};
 	tk_status st = for_each_profile(path, opt, out, false, stats_one, &s, err);
@@ -162,14 +168,16 @@ static tk_status mkdirs_for(char *path, size_t root_len, tk_error *err)
 		int e = errno;
 		*s = '/';
 		if (rc != 0 && e != EEXIST)
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create directory for %s: %s",
-					    path, strerror(e));
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					    "cannot create directory for %s: %s", path,
+					    strerror(e));
 	}
 	return TK_OK;
 }
 
 /* A database is copied profile by profile, keeping the layout below it. */
-static tk_status dcpi_copy(const char *in, const char *out, const tk_sink_options *opt, tk_error *err)
+static tk_status dcpi_copy(const char *in, const char *out, const tk_sink_options *opt,
+			   tk_error *err)
 {
 	(void)opt;
 	struct stat sb;
@@ -184,7 +192,8 @@ static tk_status dcpi_copy(const char *in, const char *out, const tk_sink_option
 	while (out_len > 1 && out[out_len - 1] == '/')
 		out_len--;
 	if (mkdir(out, 0777) != 0 && errno != EEXIST)
-		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s", out, strerror(errno));
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s", out,
+				  strerror(errno));
 	for (size_t i = 0; i < n && st == TK_OK; i++) {
 		const char *rel = paths[i] + in_len;
 		while (*rel == '/')
@@ -206,13 +215,13 @@ static tk_status dcpi_copy(const char *in, const char *out, const tk_sink_option
 }
 
 const tk_format_ops tk_dcpi_format_ops = {
-	.format = TK_FORMAT_DCPI,
-	.name = "dcpi",
-	.detect_file = dcpi_detect_file,
-	.detect_dir = dcpi_detect_dir,
-	.source_open = tk_dcpi_source_open,
-	.info = tk_dcpi_cli_info,
-	.stats = tk_dcpi_cli_stats,
-	.print = tk_dcpi_cli_print,
-	.copy = dcpi_copy,
+    .format = TK_FORMAT_DCPI,
+    .name = "dcpi",
+    .detect_file = dcpi_detect_file,
+    .detect_dir = dcpi_detect_dir,
+    .source_open = tk_dcpi_source_open,
+    .info = tk_dcpi_cli_info,
+    .stats = tk_dcpi_cli_stats,
+    .print = tk_dcpi_cli_print,
+    .copy = dcpi_copy,
 };

@@ -15,8 +15,11 @@ tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_err
 tk_status tk_dcpi_print_info(const tk_dcpi_profile *p, tk_writer *out, tk_error *err);
 
 /* The registry entry points (src/output/dcpi_cli.c). */
-tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
-tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
-tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
+tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err);
+tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err);
+tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err);
 
 #endif

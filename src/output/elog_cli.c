@@ -16,33 +16,37 @@ static bool elog_detect(const uint8_t *head, size_t n)
 	return tk_elog_detect(head, n);
 }
 
-static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+			   tk_error *err)
 {
 	(void)opt;
 	tk_elog_file *f;
 	tk_status st = tk_elog_open(path, &f, err);
 	if (st != TK_OK)
 		return st;
-	tk_put_fmt(out, "file: %s\nformat: VPP event log (elog v0)\nring size: %u\n", path, f->ring_size);
+	tk_put_fmt(out, "file: %s\nformat: VPP event log (elog v0)\nring size: %u\n", path,
+		   f->ring_size);
 	tk_put_fmt(out, "init time: os %llu ns, cpu %llu\nserialize time: os %llu ns, cpu %llu\n",
 		   (unsigned long long)f->init_os_nsec, (unsigned long long)f->init_cpu,
 		   (unsigned long long)f->serialize_os_nsec, (unsigned long long)f->serialize_cpu);
 	tk_put_fmt(out, "event types: %u\n", f->n_types);
 	for (uint32_t i = 0; i < f->n_types; i++)
-		tk_put_fmt(out, "  [%u] \"%s\" args \"%s\"%s\n", i, f->types[i].format.s, f->types[i].args.s,
-			   f->types[i].n_enum ? " (enum)" : "");
+		tk_put_fmt(out, "  [%u] \"%s\" args \"%s\"%s\n", i, f->types[i].format.s,
+			   f->types[i].args.s, f->types[i].n_enum ? " (enum)" : "");
 	tk_put_fmt(out, "tracks: %u\n", f->n_tracks);
 	for (uint32_t i = 0; i < f->n_tracks; i++)
 		tk_put_fmt(out, "  [%u] %s\n", i, f->tracks[i].s);
 	tk_put_fmt(out, "string heap: %u bytes\nevents: %u\n", f->heap_len, f->n_events);
 	if (f->n_events)
-		tk_put_fmt(out, "time span: %.9f s\n", f->events[f->n_events - 1].time - f->events[0].time);
+		tk_put_fmt(out, "time span: %.9f s\n",
+			   f->events[f->n_events - 1].time - f->events[0].time);
 	tk_elog_close(f);
 	return TK_OK;
 }
 
 /* cpeldump of what c2cpel would make of the log, built in memory. */
-static tk_status elog_cpeldump(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status elog_cpeldump(const char *path, const tk_cli_options *opt, tk_writer *out,
+			       tk_error *err)
 {
 	tk_elog_file *f;
 	tk_status st = tk_elog_open(path, &f, err);
@@ -89,7 +93,8 @@ static void put_seconds(tk_writer *out, double t)
 	tk_put_u64_pad(out, ns % 1000000000u, 9, '0');
 }
 
-static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			    tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") == 0)
 		return elog_cpeldump(path, opt, out, err);
@@ -115,10 +120,10 @@ static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writ
 }
 
 const tk_format_ops tk_elog_format_ops = {
-	.format = TK_FORMAT_ELOG,
-	.name = "elog",
-	.detect_file = elog_detect,
-	.source_open = tk_elog_source_open,
-	.info = elog_info,
-	.print = elog_print,
+    .format = TK_FORMAT_ELOG,
+    .name = "elog",
+    .detect_file = elog_detect,
+    .source_open = tk_elog_source_open,
+    .info = elog_info,
+    .print = elog_print,
 };

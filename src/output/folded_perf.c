@@ -96,7 +96,8 @@ static void key_func(folder *fo, const tk_addr_loc *loc)
 		return;
 	}
 	const char *name = loc->name;
-	/* cut at the first "(" that does not open "(anonymous namespace)", unless the name looks like .(...). (Java) */
+	/* cut at the first "(" that does not open "(anonymous namespace)", unless the name looks
+	 * like .(...). (Java) */
 	const char *cut = NULL;
 	const char *open = strchr(name, '(');
 	if (open) {
@@ -117,7 +118,8 @@ static void key_func(folder *fo, const tk_addr_loc *loc)
 
 static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo, tk_error *err)
 {
-	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_perf_open_options po = {
+	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
 	tk_perf_file *f;
 	tk_status st = tk_perf_open(in, &po, &f, err);
 	if (st != TK_OK)
@@ -156,7 +158,8 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		if (st != TK_OK)
 			break;
 		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1, has_tid ? (int32_t)s.tid : -1);
+		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1,
+						  has_tid ? (int32_t)s.tid : -1);
 		fo->len = 0;
 		for (const char *p = t ? t->comm : ":-1"; *p; p++)
 			key_char(fo, *p == ' ' ? '_' : *p);
@@ -171,11 +174,13 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		}
 		if (fo->arena.total > FOLDED_MEMORY_LIMIT) {
 			st = tk_error_set(err, TK_ERR_LIMIT, rec->offset,
-					  "folded stacks: more than %u MiB of distinct stacks", FOLDED_MEMORY_LIMIT >> 20);
+					  "folded stacks: more than %u MiB of distinct stacks",
+					  FOLDED_MEMORY_LIMIT >> 20);
 			break;
 		}
 		if (!folder_count(fo)) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");
+			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+					  "out of memory folding stacks");
 			break;
 		}
 	}
@@ -214,7 +219,8 @@ tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer
 			tk_put_char(w, '\n');
 		}
 		if (fo->truncated && opt->log)
-			opt->log(opt->log_user, 0, "some stacks were longer than 64 KiB and were cut");
+			opt->log(opt->log_user, 0,
+				 "some stacks were longer than 64 KiB and were cut");
 	}
 	free(fo->v);
 	tk_hashmap_free(&fo->by_hash);
@@ -223,11 +229,12 @@ tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer
 	return st;
 }
 
-tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt, tk_error *err)
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt,
+			       tk_error *err)
 {
 	tk_writer *w;
 	tk_status st = strcmp(out_path, "-") == 0 ? tk_writer_open_fd(1, "stdout", &w, err)
-						   : tk_writer_open_atomic(out_path, &w, err);
+						  : tk_writer_open_atomic(out_path, &w, err);
 	if (st != TK_OK)
 		return st;
 	st = tk_perf_folded_to(in, opt, w, err);

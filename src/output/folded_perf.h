@@ -14,7 +14,8 @@
 #include "base/writer.h"
 #include "convert/formats.h"
 
-tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt, tk_error *err);
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt,
+			       tk_error *err);
 /* The same into an open writer (tests). */
 tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err);
 

@@ -37,8 +37,8 @@ static void jsonl_abort(tk_sink *s)
 
 static const tk_sink_ops jsonl_ops = {jsonl_write, jsonl_close, jsonl_abort};
 
-tk_status tk_jsonl_sink_open(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
-			     tk_sink **out, tk_error *err)
+tk_status tk_jsonl_sink_open(const char *path, const tk_trace_info *info,
+			     const tk_sink_options *opt, tk_sink **out, tk_error *err)
 {
 	(void)info;
 	(void)opt;

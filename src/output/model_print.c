@@ -8,8 +8,9 @@ static const tk_enum_mapping *next_label(const tk_field_class *c, uint64_t raw, 
 {
 	for (; *i < c->n_mappings; (*i)++) {
 		const tk_enum_mapping *m = &c->mappings[*i];
-		bool hit = c->is_signed ? (int64_t)raw >= (int64_t)m->lo && (int64_t)raw <= (int64_t)m->hi
-					: raw >= m->lo && raw <= m->hi;
+		bool hit = c->is_signed
+			       ? (int64_t)raw >= (int64_t)m->lo && (int64_t)raw <= (int64_t)m->hi
+			       : raw >= m->lo && raw <= m->hi;
 		if (hit) {
 			(*i)++;
 			return m;
@@ -62,9 +63,7 @@ void tk_value_write_json(tk_writer *w, const tk_value *v)
 		else
 			tk_put_double(w, v->v.f, "%.17g");
 		break;
-	case TK_TYPE_STRING:
-		tk_put_json_str(w, v->v.str.ptr, v->v.str.len);
-		break;
+	case TK_TYPE_STRING: tk_put_json_str(w, v->v.str.ptr, v->v.str.len); break;
 	case TK_TYPE_BYTES:
 		tk_put_char(w, '"');
 		for (size_t i = 0; i < v->v.str.len; i++)
@@ -134,9 +133,7 @@ void tk_value_write_text(tk_writer *w, const tk_value *v)
 		}
 		break;
 	}
-	case TK_TYPE_FLOAT:
-		tk_put_double(w, v->v.f, "%g");
-		break;
+	case TK_TYPE_FLOAT: tk_put_double(w, v->v.f, "%g"); break;
 	case TK_TYPE_STRING:
 		tk_put_char(w, '"');
 		tk_put_mem(w, v->v.str.ptr, v->v.str.len);
@@ -242,7 +239,8 @@ void tk_event_write_text(tk_writer *w, const tk_event *ev)
 	tk_put_char(w, ' ');
 	tk_put_str(w, ev->cls && ev->cls->name ? ev->cls->name : "?");
 	tk_put_char(w, ':');
-	const tk_value *scopes[] = {ev->packet_context, ev->stream_context, ev->context, ev->payload};
+	const tk_value *scopes[] = {ev->packet_context, ev->stream_context, ev->context,
+				    ev->payload};
 	for (size_t i = 0; i < 4; i++) {
 		if (!scopes[i])
 			continue;
@@ -256,11 +254,11 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 			 tk_writer *out, tk_error *err)
 {
 	tk_open_options oo = {
-		.format = ops->format,
-		.all_records = opt->all_records,
-		.raw_order = opt->raw_order,
-		.log = opt->log,
-		.log_user = opt->log_user,
+	    .format = ops->format,
+	    .all_records = opt->all_records,
+	    .raw_order = opt->raw_order,
+	    .log = opt->log,
+	    .log_user = opt->log_user,
 	};
 	tk_filter filter = tk_cli_filter(opt);
 	bool json = strcmp(opt->style, "json") == 0;

@@ -27,14 +27,14 @@ static bool perf_detect_dir(const char *path)
 }
 
 const tk_format_ops tk_perf_format_ops = {
-	.format = TK_FORMAT_PERF,
-	.name = "perf",
-	.detect_file = perf_detect,
-	.detect_dir = perf_detect_dir,
-	.source_open = tk_perf_source_open,
-	.info = tk_perf_render_info,
-	.stats = tk_perf_render_stats,
-	.print = tk_perf_render_print,
-	.copy = tk_perf_copy,
-	.sink_open = tk_perf_sink_open,
+    .format = TK_FORMAT_PERF,
+    .name = "perf",
+    .detect_file = perf_detect,
+    .detect_dir = perf_detect_dir,
+    .source_open = tk_perf_source_open,
+    .info = tk_perf_render_info,
+    .stats = tk_perf_render_stats,
+    .print = tk_perf_render_print,
+    .copy = tk_perf_copy,
+    .sink_open = tk_perf_sink_open,
 };

@@ -65,7 +65,8 @@ static void put_attr(tk_writer *w, const tk_perf_attr *a)
 	tk_put_str(w, ", sample_type = ");
 	tk_perf_put_sample_type(w, a->sample_type);
 	if (a->read_format) {
-		static const char *const rf[] = {"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"};
+		static const char *const rf[] = {"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID",
+						 "GROUP", "LOST"};
 		tk_put_str(w, ", read_format = ");
 		bool first = true;
 		for (unsigned b = 0; b < 5; b++) {
@@ -81,21 +82,35 @@ static void put_attr(tk_writer *w, const tk_perf_attr *a)
 		unsigned bit;
 		const char *name;
 	} flags[] = {
-		{TK_PERF_ATTR_DISABLED, "disabled"},   {TK_PERF_ATTR_INHERIT, "inherit"},
-		{TK_PERF_ATTR_PINNED, "pinned"},       {TK_PERF_ATTR_EXCLUSIVE, "exclusive"},
-		{TK_PERF_ATTR_EXCLUDE_USER, "exclude_user"}, {TK_PERF_ATTR_EXCLUDE_KERNEL, "exclude_kernel"},
-		{TK_PERF_ATTR_EXCLUDE_HV, "exclude_hv"}, {TK_PERF_ATTR_EXCLUDE_IDLE, "exclude_idle"},
-		{TK_PERF_ATTR_MMAP, "mmap"},           {TK_PERF_ATTR_COMM, "comm"},
-		{TK_PERF_ATTR_FREQ, "freq"},           {TK_PERF_ATTR_INHERIT_STAT, "inherit_stat"},
-		{TK_PERF_ATTR_ENABLE_ON_EXEC, "enable_on_exec"}, {TK_PERF_ATTR_TASK, "task"},
-		{TK_PERF_ATTR_WATERMARK, "watermark"}, {TK_PERF_ATTR_MMAP_DATA, "mmap_data"},
-		{TK_PERF_ATTR_SAMPLE_ID_ALL, "sample_id_all"}, {TK_PERF_ATTR_EXCLUDE_HOST, "exclude_host"},
-		{TK_PERF_ATTR_EXCLUDE_GUEST, "exclude_guest"}, {TK_PERF_ATTR_MMAP2, "mmap2"},
-		{TK_PERF_ATTR_COMM_EXEC, "comm_exec"}, {TK_PERF_ATTR_USE_CLOCKID, "use_clockid"},
-		{TK_PERF_ATTR_CONTEXT_SWITCH, "context_switch"}, {TK_PERF_ATTR_NAMESPACES, "namespaces"},
-		{TK_PERF_ATTR_KSYMBOL, "ksymbol"},     {TK_PERF_ATTR_BPF_EVENT, "bpf_event"},
-		{TK_PERF_ATTR_CGROUP, "cgroup"},       {TK_PERF_ATTR_TEXT_POKE, "text_poke"},
-		{TK_PERF_ATTR_BUILD_ID, "build_id"},
+	    {TK_PERF_ATTR_DISABLED, "disabled"},
+	    {TK_PERF_ATTR_INHERIT, "inherit"},
+	    {TK_PERF_ATTR_PINNED, "pinned"},
+	    {TK_PERF_ATTR_EXCLUSIVE, "exclusive"},
+	    {TK_PERF_ATTR_EXCLUDE_USER, "exclude_user"},
+	    {TK_PERF_ATTR_EXCLUDE_KERNEL, "exclude_kernel"},
+	    {TK_PERF_ATTR_EXCLUDE_HV, "exclude_hv"},
+	    {TK_PERF_ATTR_EXCLUDE_IDLE, "exclude_idle"},
+	    {TK_PERF_ATTR_MMAP, "mmap"},
+	    {TK_PERF_ATTR_COMM, "comm"},
+	    {TK_PERF_ATTR_FREQ, "freq"},
+	    {TK_PERF_ATTR_INHERIT_STAT, "inherit_stat"},
+	    {TK_PERF_ATTR_ENABLE_ON_EXEC, "enable_on_exec"},
+	    {TK_PERF_ATTR_TASK, "task"},
+	    {TK_PERF_ATTR_WATERMARK, "watermark"},
+	    {TK_PERF_ATTR_MMAP_DATA, "mmap_data"},
+	    {TK_PERF_ATTR_SAMPLE_ID_ALL, "sample_id_all"},
+	    {TK_PERF_ATTR_EXCLUDE_HOST, "exclude_host"},
+	    {TK_PERF_ATTR_EXCLUDE_GUEST, "exclude_guest"},
+	    {TK_PERF_ATTR_MMAP2, "mmap2"},
+	    {TK_PERF_ATTR_COMM_EXEC, "comm_exec"},
+	    {TK_PERF_ATTR_USE_CLOCKID, "use_clockid"},
+	    {TK_PERF_ATTR_CONTEXT_SWITCH, "context_switch"},
+	    {TK_PERF_ATTR_NAMESPACES, "namespaces"},
+	    {TK_PERF_ATTR_KSYMBOL, "ksymbol"},
+	    {TK_PERF_ATTR_BPF_EVENT, "bpf_event"},
+	    {TK_PERF_ATTR_CGROUP, "cgroup"},
+	    {TK_PERF_ATTR_TEXT_POKE, "text_poke"},
+	    {TK_PERF_ATTR_BUILD_ID, "build_id"},
 	};
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		if (!tk_perf_attr_flag(a, flags[i].bit))
@@ -237,7 +252,8 @@ static void put_misc_features(tk_writer *w, const tk_perf_features *ft)
 		line_u64(w, "memory nodes", ft->mem_nr_nodes, NULL);
 	}
 	if (ft->clockid_res_ns)
-		line_u64(w, "clockid frequency", 1000 / (ft->clockid_res_ns ? ft->clockid_res_ns : 1), " MHz");
+		line_u64(w, "clockid frequency",
+			 1000 / (ft->clockid_res_ns ? ft->clockid_res_ns : 1), " MHz");
 	if (ft->clock_data_version) {
 		line_u64(w, "clockid", ft->clock_data_clockid, NULL);
 		line_u64(w, "reference time (ns)", ft->clock_wall_ns, NULL);
@@ -327,7 +343,8 @@ static tk_status count_records(tk_perf_file *f, type_count *counts, size_t cap, 
 	return st == TK_END ? TK_OK : st;
 }
 
-tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *w,
+			      tk_error *err)
 {
 	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};
 	tk_perf_file *f;

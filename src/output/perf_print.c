@@ -59,9 +59,9 @@ typedef struct printer {
 	tk_value *tp_values;
 	size_t tp_cap;
 	tk_filter filter;
-	tk_hashmap attr_of_id;   /* id -> attr index + 1, for PERF_SAMPLE_READ */
-	size_t attrs_mapped;     /* attrs whose ids are in attr_of_id */
-	tk_hashmap last_value;   /* id -> last read value */
+	tk_hashmap attr_of_id; /* id -> attr index + 1, for PERF_SAMPLE_READ */
+	size_t attrs_mapped;   /* attrs whose ids are in attr_of_id */
+	tk_hashmap last_value; /* id -> last read value */
 	tk_log_fn log;
 	void *log_user;
 	bool warned_tp;
@@ -94,7 +94,7 @@ static void key(printer *p, const char *k)
 }
 
 /* Literal keys skip strlen on the per-sample path. */
-#define KEY(p, lit) key_n((p), "" lit, sizeof(lit) - 1)
+#define KEY(p, lit)       key_n((p), "" lit, sizeof(lit) - 1)
 #define KV_U64(p, lit, v) (KEY(p, lit), tk_put_u64((p)->w, (v)))
 #define KV_I64(p, lit, v) (KEY(p, lit), tk_put_i64((p)->w, (v)))
 
@@ -232,12 +232,14 @@ static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_
 	tk_arena_reset(&p->scratch);
 	tk_error derr;
 	tk_error_clear(&derr);
-	if (tk_perf_tp_decode(tr, fmt, s->raw, s->raw_size, &p->scratch, p->tp_values, &derr) != TK_OK) {
+	if (tk_perf_tp_decode(tr, fmt, s->raw, s->raw_size, &p->scratch, p->tp_values, &derr) !=
+	    TK_OK) {
 		/* One bad payload should not hide the rest of the file: show the
 		 * sample without its fields and say so once. */
 		if (!p->warned_tp && p->log) {
 			char msg[700];
-			snprintf(msg, sizeof msg, "offset 0x%llx: %s (fields of such samples are omitted)",
+			snprintf(msg, sizeof msg,
+				 "offset 0x%llx: %s (fields of such samples are omitted)",
 				 (unsigned long long)rec->offset, derr.message);
 			p->log(p->log_user, 0, msg);
 		}
@@ -355,7 +357,8 @@ static tk_status print_sample(printer *p, const tk_perf_record *rec, tk_error *e
 	uint64_t id = s.sample_type & TK_PERF_SAMPLE_ID ? s.id : s.identifier;
 	/* Without PERIOD in the sample, perf reports the attr's fixed period. */
 	uint64_t period = s.sample_type & TK_PERF_SAMPLE_PERIOD ? s.period
-			  : rec->attr ? rec->attr->sample_period : 0;
+			  : rec->attr                           ? rec->attr->sample_period
+								: 0;
 	if (!(s.sample_type & TK_PERF_SAMPLE_READ) || !(s.read_format & TK_PERF_FORMAT_ID))
 		return print_one(p, rec, &s, rec->attr, has_id, id, period, err);
 	for (uint64_t i = 0; i < s.read_nr; i++) {
@@ -406,21 +409,15 @@ static void print_event_fields(printer *p, const tk_perf_event *e)
 		kv_u64(p, "lost_id", e->u.lost.id);
 		kv_u64(p, "lost", e->u.lost.lost);
 		break;
-	case TK_PERF_RECORD_COMM:
-		kv_str(p, "comm", e->u.comm.comm);
-		break;
+	case TK_PERF_RECORD_COMM: kv_str(p, "comm", e->u.comm.comm); break;
 	case TK_PERF_RECORD_FORK:
 	case TK_PERF_RECORD_EXIT:
 		kv_u64(p, "ppid", e->u.fork.ppid);
 		kv_u64(p, "ptid", e->u.fork.ptid);
 		break;
 	case TK_PERF_RECORD_THROTTLE:
-	case TK_PERF_RECORD_UNTHROTTLE:
-		kv_u64(p, "stream_id", e->u.throttle.stream_id);
-		break;
-	case TK_PERF_RECORD_LOST_SAMPLES:
-		kv_u64(p, "lost", e->u.lost_samples.lost);
-		break;
+	case TK_PERF_RECORD_UNTHROTTLE: kv_u64(p, "stream_id", e->u.throttle.stream_id); break;
+	case TK_PERF_RECORD_LOST_SAMPLES: kv_u64(p, "lost", e->u.lost_samples.lost); break;
 	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
 		kv_u64(p, "next_prev_pid", e->u.switch_cpu_wide.next_prev_pid);
 		kv_u64(p, "next_prev_tid", e->u.switch_cpu_wide.next_prev_tid);
@@ -466,24 +463,33 @@ static void print_event_fields(printer *p, const tk_perf_event *e)
 	case TK_PERF_RECORD_HEADER_FEATURE:
 		kv_u64(p, "feat_id", e->u.header_feature.feat_id);
 		break;
-	case TK_PERF_RECORD_ID_INDEX:
-		kv_u64(p, "nr", e->u.id_index.nr);
-		break;
-	default:
-		break;
+	case TK_PERF_RECORD_ID_INDEX: kv_u64(p, "nr", e->u.id_index.nr); break;
+	default: break;
 	}
 }
 
-static void record_pid(const tk_perf_event *e, const tk_perf_record *rec, uint32_t *pid, uint32_t *tid,
-		       bool *has)
+static void record_pid(const tk_perf_event *e, const tk_perf_record *rec, uint32_t *pid,
+		       uint32_t *tid, bool *has)
 {
 	*has = true;
 	switch (e ? e->type : 0) {
-	case TK_PERF_RECORD_MMAP: *pid = e->u.mmap.pid; *tid = e->u.mmap.tid; return;
-	case TK_PERF_RECORD_MMAP2: *pid = e->u.mmap2.pid; *tid = e->u.mmap2.tid; return;
-	case TK_PERF_RECORD_COMM: *pid = e->u.comm.pid; *tid = e->u.comm.tid; return;
+	case TK_PERF_RECORD_MMAP:
+		*pid = e->u.mmap.pid;
+		*tid = e->u.mmap.tid;
+		return;
+	case TK_PERF_RECORD_MMAP2:
+		*pid = e->u.mmap2.pid;
+		*tid = e->u.mmap2.tid;
+		return;
+	case TK_PERF_RECORD_COMM:
+		*pid = e->u.comm.pid;
+		*tid = e->u.comm.tid;
+		return;
 	case TK_PERF_RECORD_FORK:
-	case TK_PERF_RECORD_EXIT: *pid = e->u.fork.pid; *tid = e->u.fork.tid; return;
+	case TK_PERF_RECORD_EXIT:
+		*pid = e->u.fork.pid;
+		*tid = e->u.fork.tid;
+		return;
 	default: break;
 	}
 	*has = rec->sid.present & TK_PERF_SAMPLE_TID;
@@ -534,24 +540,27 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 		return false;
 	if (f->cpu >= 0 && (!(sid->present & TK_PERF_SAMPLE_CPU) || (int32_t)sid->cpu != f->cpu))
 		return false;
-	if (f->events && !(rec->attr && rec->attr->name && tk_filter_name_matches(f->events, rec->attr->name)))
+	if (f->events &&
+	    !(rec->attr && rec->attr->name && tk_filter_name_matches(f->events, rec->attr->name)))
 		return false;
 	return true;
 }
 
-tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+			       tk_error *err)
 {
 	if (strcmp(opt->style, "perf-script") == 0)
 		return tk_perf_script_print(path, opt, w, err);
 	bool json = strcmp(opt->style, "json") == 0;
 	if (!json && strcmp(opt->style, "text") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_perf_open_options po = {
+	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
 	printer p = {
-		.w = w,
-		.json = json,
-		.all = opt->all_records,
-		.filter = tk_cli_filter(opt),
+	    .w = w,
+	    .json = json,
+	    .all = opt->all_records,
+	    .filter = tk_cli_filter(opt),
 	};
 	tk_status st = tk_perf_open(path, &po, &p.f, err);
 	if (st != TK_OK)

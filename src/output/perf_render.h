@@ -6,9 +6,12 @@
 #include "base/writer.h"
 #include "convert/formats.h"
 
-tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
-tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
-tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err);
+tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+			      tk_error *err);
+tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+			       tk_error *err);
+tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+			       tk_error *err);
 
 /* Writes sample_type bits as perf names them: "IP|TID|TIME". */
 void tk_perf_put_sample_type(tk_writer *w, uint64_t sample_type);

@@ -65,7 +65,10 @@ static void put_hex16(tk_writer *w, uint64_t v)
 }
 
 /* "%<width>d" */
-static void put_int_pad(tk_writer *w, int64_t v, unsigned width) { tk_put_i64_pad(w, v, width); }
+static void put_int_pad(tk_writer *w, int64_t v, unsigned width)
+{
+	tk_put_i64_pad(w, v, width);
+}
 
 /* "sym+0xoff (dso)" or "[unknown] (dso)": one reservation, memcpy only */
 static void put_sym_dso(script *s, const tk_addr_loc *loc)
@@ -106,7 +109,10 @@ static void put_sym_dso(script *s, const tk_addr_loc *loc)
 
 /* ---- per-event field selection ---- */
 
-static bool has_callchain(const tk_perf_attr *a) { return (a->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0; }
+static bool has_callchain(const tk_perf_attr *a)
+{
+	return (a->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0;
+}
 
 static void decide_callchain(script *s)
 {
@@ -202,8 +208,8 @@ static const char *ksym_lookup(void *user, uint64_t addr, uint64_t *start)
 	return sym->name;
 }
 
-static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *smp, const tk_perf_record *rec,
-			   tk_error *err)
+static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *smp,
+			   const tk_perf_record *rec, tk_error *err)
 {
 	if (!o->fmt || !smp->raw) {
 		return TK_OK;
@@ -217,18 +223,19 @@ static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *
 	}
 	size_t len = 0;
 	tk_error e2 = {0};
-	tk_status st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu, s->tp_buf, s->tp_cap,
-					 &len, &e2);
+	tk_status st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu,
+					 s->tp_buf, s->tp_cap, &len, &e2);
 	if (st == TK_OK && len >= s->tp_cap) {
 		/* rare: a rendering longer than the buffer; grow once and redo */
 		size_t cap = len + 1;
 		char *nb = realloc(s->tp_buf, cap);
 		if (!nb)
-			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory rendering a tracepoint");
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+					    "out of memory rendering a tracepoint");
 		s->tp_buf = nb;
 		s->tp_cap = cap;
-		st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu, s->tp_buf, s->tp_cap,
-				       &len, &e2);
+		st = tk_perf_tp_render(tr, o->fmt, smp->raw, smp->raw_size, (int)smp->cpu,
+				       s->tp_buf, s->tp_cap, &len, &e2);
 	}
 	if (st != TK_OK) {
 		if (!s->warned_tp && s->log) {
@@ -343,14 +350,17 @@ static tk_status print_sample(script *s, const tk_perf_record *rec, tk_error *er
 	if (!rec->attr)
 		return TK_OK;
 	if (!(smp.sample_type & TK_PERF_SAMPLE_READ)) {
-		uint64_t period = smp.sample_type & TK_PERF_SAMPLE_PERIOD ? smp.period : rec->attr->sample_period;
+		uint64_t period =
+		    smp.sample_type & TK_PERF_SAMPLE_PERIOD ? smp.period : rec->attr->sample_period;
 		return print_one(s, rec, &smp, rec->attr, period, err);
 	}
 	if (!(smp.read_format & TK_PERF_FORMAT_ID))
 		return TK_OK; /* no id: perf counts it as unknown and prints nothing */
 	for (uint64_t i = 0; i < smp.read_nr; i++) {
-		uint64_t value = tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride), smp.swap);
-		uint64_t rid = tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride + 1), smp.swap);
+		uint64_t value =
+		    tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride), smp.swap);
+		uint64_t rid =
+		    tk_perf_u64_at(smp.read_values, (size_t)(i * smp.read_stride + 1), smp.swap);
 		const tk_perf_attr *a = attr_of_id(s, rid);
 		if (!a)
 			continue;
@@ -369,11 +379,14 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	const tk_perf_attr *a = rec->attr;
 	if (s->filter.events && a && !tk_filter_name_matches(s->filter.events, a->name))
 		return false;
-	if (s->filter.cpu >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_CPU) || rec->sid.cpu != (uint32_t)s->filter.cpu))
+	if (s->filter.cpu >= 0 &&
+	    (!(rec->sid.present & TK_PERF_SAMPLE_CPU) || rec->sid.cpu != (uint32_t)s->filter.cpu))
 		return false;
-	if (s->filter.pid >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.pid != (uint32_t)s->filter.pid))
+	if (s->filter.pid >= 0 &&
+	    (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.pid != (uint32_t)s->filter.pid))
 		return false;
-	if (s->filter.tid >= 0 && (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.tid != (uint32_t)s->filter.tid))
+	if (s->filter.tid >= 0 &&
+	    (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.tid != (uint32_t)s->filter.tid))
 		return false;
 	if ((s->filter.has_begin || s->filter.has_end) && rec->has_time) {
 		if (s->filter.has_begin && rec->sid.time < s->filter.begin_ns)
@@ -384,16 +397,23 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	return true;
 }
 
-tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+			       tk_error *err)
 {
-	tk_perf_open_options po = {.raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_perf_open_options po = {
+	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
 	script s = {
-		.w = w,
-		.log = opt->log,
-		.log_user = opt->log_user,
-		.filter = {.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
-			   .end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
-			   .cpu = opt->cpu},
+	    .w = w,
+	    .log = opt->log,
+	    .log_user = opt->log_user,
+	    .filter = {.has_begin = opt->has_begin,
+		       .has_end = opt->has_end,
+		       .begin_ns = opt->begin_ns,
+		       .end_ns = opt->end_ns,
+		       .events = opt->events,
+		       .pid = opt->pid,
+		       .tid = opt->tid,
+		       .cpu = opt->cpu},
 	};
 	tk_status st = tk_perf_open(path, &po, &s.f, err);
 	if (st != TK_OK)

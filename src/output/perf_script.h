@@ -13,6 +13,7 @@
 #include "base/writer.h"
 #include "convert/formats.h"
 
-tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err);
+tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+			       tk_error *err);
 
 #endif

@@ -11,10 +11,10 @@
 
 typedef struct perf_stats {
 	uint64_t total;
-	uint64_t *per_type;   /* MAX_TYPES counters, by record type */
-	uint64_t *per_attr;   /* samples per attr index */
+	uint64_t *per_type; /* MAX_TYPES counters, by record type */
+	uint64_t *per_attr; /* samples per attr index */
 	size_t n_attr_cap;
-	uint64_t *per_cpu;    /* samples per cpu */
+	uint64_t *per_cpu; /* samples per cpu */
 	size_t n_cpu_cap;
 	uint64_t samples_no_attr, samples_no_cpu;
 	uint64_t lost_events, lost_samples;
@@ -58,22 +58,26 @@ static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
 				s->per_attr[rec->attr->index]++; /* the common case: no call */
 			} else if (rec->attr) {
 				if (!grow(&s->per_attr, &s->n_attr_cap, rec->attr->index))
-					return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+					return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+							    "out of memory");
 				s->per_attr[rec->attr->index]++;
 			} else {
 				s->samples_no_attr++;
 			}
-			if ((rec->sid.present & TK_PERF_SAMPLE_CPU) && rec->sid.cpu < s->n_cpu_cap) {
+			if ((rec->sid.present & TK_PERF_SAMPLE_CPU) &&
+			    rec->sid.cpu < s->n_cpu_cap) {
 				s->per_cpu[rec->sid.cpu]++;
 			} else if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
 				if (rec->sid.cpu > 1u << 20)
 					s->samples_no_cpu++;
 				else if (!grow(&s->per_cpu, &s->n_cpu_cap, rec->sid.cpu))
-					return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+					return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+							    "out of memory");
 				else
 					s->per_cpu[rec->sid.cpu]++;
 			}
-		} else if (rec->type == TK_PERF_RECORD_LOST || rec->type == TK_PERF_RECORD_LOST_SAMPLES) {
+		} else if (rec->type == TK_PERF_RECORD_LOST ||
+			   rec->type == TK_PERF_RECORD_LOST_SAMPLES) {
 			tk_perf_event ev;
 			if (tk_perf_parse_event(f, rec, &ev, NULL) == TK_OK) {
 				if (rec->type == TK_PERF_RECORD_LOST)
@@ -169,7 +173,8 @@ static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
 	}
 }
 
-tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *w,
+			       tk_error *err)
 {
 	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};
 	tk_perf_file *f;

@@ -31,10 +31,10 @@ static bool parse_sort(const char *sort, tk_profile_key *key)
 		const char *name;
 		tk_profile_key key;
 	} names[] = {
-		{"symbol", TK_PROFILE_BY_SYMBOL}, {"sym", TK_PROFILE_BY_SYMBOL},
-		{"procedure", TK_PROFILE_BY_SYMBOL}, {"image", TK_PROFILE_BY_IMAGE},
-		{"dso", TK_PROFILE_BY_IMAGE}, {"address", TK_PROFILE_BY_ADDRESS},
-		{"addr", TK_PROFILE_BY_ADDRESS},
+	    {"symbol", TK_PROFILE_BY_SYMBOL},    {"sym", TK_PROFILE_BY_SYMBOL},
+	    {"procedure", TK_PROFILE_BY_SYMBOL}, {"image", TK_PROFILE_BY_IMAGE},
+	    {"dso", TK_PROFILE_BY_IMAGE},        {"address", TK_PROFILE_BY_ADDRESS},
+	    {"addr", TK_PROFILE_BY_ADDRESS},
 	};
 	if (!sort) {
 		*key = TK_PROFILE_BY_SYMBOL;
@@ -62,8 +62,8 @@ static event_table *table_for(report *r, const tk_dcpi_header *h)
 		r->cap = ncap;
 	}
 	event_table *t = &r->tables[r->n];
-	*t = (event_table){.event = strdup(h->event), .period = h->period,
-			   .agg = tk_profile_agg_new(r->key)};
+	*t = (event_table){
+	    .event = strdup(h->event), .period = h->period, .agg = tk_profile_agg_new(r->key)};
 	if (!t->event || !t->agg) {
 		free(t->event);
 		tk_profile_agg_free(t->agg);
@@ -122,8 +122,10 @@ static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 				continue;
 			uint64_t addr = base + i;
 			const tk_symbol *s = syms ? tk_symtab_lookup(syms, addr, NULL) : NULL;
-			if (!tk_profile_agg_add(t->agg, image, s ? s->name : NULL, s ? s->start : 0, addr, v))
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			if (!tk_profile_agg_add(t->agg, image, s ? s->name : NULL, s ? s->start : 0,
+						addr, v))
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory");
 		}
 	}
 	return st == TK_END ? TK_OK : st;
@@ -208,7 +210,8 @@ static void put_table(const report *r, event_table *t, uint64_t top, tk_writer *
 			tk_put_str(out, "  ");
 		}
 		if (r->key != TK_PROFILE_BY_IMAGE) {
-			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
+			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL,
+				   name_w);
 			tk_put_str(out, "  ");
 		}
 		tk_put_str(out, row->image);
@@ -221,18 +224,19 @@ static int cmp_table(const void *a, const void *b)
 	return strcmp(((const event_table *)a)->event, ((const event_table *)b)->event);
 }
 
-tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_options *opt, tk_writer *out,
-				 tk_error *err)
+tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_options *opt,
+				 tk_writer *out, tk_error *err)
 {
 	report r = {0};
 	if (!parse_sort(opt ? opt->sort : NULL, &r.key))
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "unknown sort key '%s' for DCPI reports (symbol, image, address)",
-				    opt->sort);
+		return tk_error_set(
+		    err, TK_ERR_USAGE, TK_NO_OFFSET,
+		    "unknown sort key '%s' for DCPI reports (symbol, image, address)", opt->sort);
 	r.cache = opt && opt->symbols ? opt->symbols : NULL;
 	tk_symcache *own = NULL;
 	if (!r.cache) {
-		tk_symcache_options so = {.log = opt ? opt->log : NULL, .log_user = opt ? opt->log_user : NULL};
+		tk_symcache_options so = {.log = opt ? opt->log : NULL,
+					  .log_user = opt ? opt->log_user : NULL};
 		r.cache = own = tk_symcache_new(&so);
 		if (!own)
 			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -250,7 +254,8 @@ tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_optio
 		tk_dcpi_close(p);
 	}
 	if (st == TK_OK && r.n == 0)
-		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no profile matches --event %s",
+		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET,
+				  "no profile matches --event %s",
 				  opt && opt->events ? opt->events : "");
 	if (st == TK_OK) {
 		qsort(r.tables, r.n, sizeof *r.tables, cmp_table);

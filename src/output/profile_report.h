@@ -12,15 +12,15 @@
 #include "tracekit/tracekit.h"
 
 typedef struct tk_profile_report_options {
-	const char *sort;       /* "symbol"/"sym" (default), "image"/"dso", "address"/"addr" */
-	uint64_t top;           /* rows per table; 0 = all */
-	const char *events;     /* --event globs (comma separated) or NULL */
-	tk_symcache *symbols;   /* NULL: a private cache with default options */
-	tk_log_fn log;          /* warnings (images without symbols) */
+	const char *sort;     /* "symbol"/"sym" (default), "image"/"dso", "address"/"addr" */
+	uint64_t top;         /* rows per table; 0 = all */
+	const char *events;   /* --event globs (comma separated) or NULL */
+	tk_symcache *symbols; /* NULL: a private cache with default options */
+	tk_log_fn log;        /* warnings (images without symbols) */
 	void *log_user;
 } tk_profile_report_options;
 
-tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_options *opt, tk_writer *out,
-				 tk_error *err);
+tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_options *opt,
+				 tk_writer *out, tk_error *err);
 
 #endif

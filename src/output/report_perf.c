@@ -55,8 +55,8 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, bool by_period,
-			       tk_perf_profile *out, tk_error *err)
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
+			       bool by_period, tk_perf_profile *out, tk_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tk_perf_open_options po = {0};
@@ -94,14 +94,18 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			if (out->aggs[i] == a)
 				out->samples[i]++;
 		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *t = tk_threads_findnew(th, has_tid ? (int32_t)s.pid : -1, has_tid ? (int32_t)s.tid : -1);
+		tk_thread *t = tk_threads_findnew(th, has_tid ? (int32_t)s.pid : -1,
+						  has_tid ? (int32_t)s.tid : -1);
 		tk_addr_loc loc = {0};
 		if (s.sample_type & TK_PERF_SAMPLE_IP)
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
-		uint64_t weight = by_period && (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
-		uint64_t sym_start = loc.sym ? loc.sym->start : s.ip; /* image address: one row per symbol, whatever the process */
+		uint64_t weight =
+		    by_period && (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
+		uint64_t sym_start =
+		    loc.sym ? loc.sym->start
+			    : s.ip; /* image address: one row per symbol, whatever the process */
 		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -138,8 +142,8 @@ static size_t image_build_id(const char *image, uint8_t id[TK_BUILD_ID_MAX])
 	return n / 2;
 }
 
-tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
-			       tk_error *err)
+tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events,
+			       tk_perf_profile *out, tk_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tk_threads *th = calloc(1, sizeof *th);
@@ -173,8 +177,10 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			ai++;
 		const char *image = h->path ? h->path : h->image;
 		const tk_symtab *syms = NULL;
-		if (h->path && h->path[0] == '[' && strcmp(h->path, "[unknown]") != 0 && strcmp(h->path, "[vdso]") != 0)
-			syms = tk_symcache_kernel(th->symbols); /* kernel and modules: kallsyms addresses */
+		if (h->path && h->path[0] == '[' && strcmp(h->path, "[unknown]") != 0 &&
+		    strcmp(h->path, "[vdso]") != 0)
+			syms = tk_symcache_kernel(
+			    th->symbols); /* kernel and modules: kallsyms addresses */
 		else if (h->path) {
 			uint8_t id[TK_BUILD_ID_MAX];
 			size_t id_len = image_build_id(h->image, id);
@@ -183,7 +189,8 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			if (strcmp(h->path, "[vdso]") == 0 && id_len) {
 				/* perf's cache keeps the recorded vdso image by build id */
 				const char *home = getenv("HOME");
-				snprintf(vdso, sizeof vdso, "%s/.debug/[vdso]/%s/vdso", home ? home : "", h->image);
+				snprintf(vdso, sizeof vdso, "%s/.debug/[vdso]/%s/vdso",
+					 home ? home : "", h->image);
 				file = vdso;
 			}
 			syms = tk_symcache_image(th->symbols, file, id_len ? id : NULL, id_len);
@@ -197,11 +204,15 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 				if (!v)
 					continue;
 				uint64_t addr = base + i, off = 0;
-				const tk_symbol *sym = syms ? tk_symtab_lookup(syms, addr, &off) : NULL;
-				const char *name = sym ? tk_demangle(&th->demangler, sym->name) : NULL;
+				const tk_symbol *sym =
+				    syms ? tk_symtab_lookup(syms, addr, &off) : NULL;
+				const char *name =
+				    sym ? tk_demangle(&th->demangler, sym->name) : NULL;
 				out->samples[ai] += v;
-				if (!tk_profile_agg_add(a, image, name, sym ? sym->start : addr, addr, v))
-					st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				if (!tk_profile_agg_add(a, image, name, sym ? sym->start : addr,
+							addr, v))
+					st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+							  "out of memory");
 			}
 		}
 		if (st == TK_END)
@@ -230,7 +241,8 @@ static void put_percent(tk_writer *out, uint64_t part, uint64_t total)
 	tk_put_str(out, buf);
 }
 
-static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg, uint64_t top, tk_writer *out)
+static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg, uint64_t top,
+		      tk_writer *out)
 {
 	size_t n;
 	const tk_profile_row *rows = tk_profile_agg_rows(agg, &n);
@@ -273,7 +285,8 @@ static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg
 			tk_put_str(out, "  ");
 		}
 		if (key != TK_PROFILE_BY_IMAGE) {
-			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
+			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL,
+				   name_w);
 			tk_put_str(out, "  ");
 		}
 		tk_put_str(out, row->image);
@@ -283,7 +296,8 @@ static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg
 
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key)
 {
-	if (!sort || strcmp(sort, "symbol") == 0 || strcmp(sort, "sym") == 0 || strcmp(sort, "procedure") == 0)
+	if (!sort || strcmp(sort, "symbol") == 0 || strcmp(sort, "sym") == 0 ||
+	    strcmp(sort, "procedure") == 0)
 		*key = TK_PROFILE_BY_SYMBOL;
 	else if (strcmp(sort, "image") == 0 || strcmp(sort, "dso") == 0)
 		*key = TK_PROFILE_BY_IMAGE;
@@ -294,8 +308,8 @@ bool tk_perf_parse_sort(const char *sort, tk_profile_key *key)
 	return true;
 }
 
-tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt, tk_writer *out,
-				 tk_error *err)
+tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt,
+				 tk_writer *out, tk_error *err)
 {
 	tk_profile_key key;
 	if (!tk_perf_parse_sort(opt ? opt->sort : NULL, &key))
@@ -307,7 +321,8 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 		return st;
 	if (p.n == 0) {
 		tk_perf_profile_free(&p);
-		return tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no samples%s%s", opt && opt->events ? " match --event " : "",
+		return tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no samples%s%s",
+				    opt && opt->events ? " match --event " : "",
 				    opt && opt->events ? opt->events : "");
 	}
 	tk_put_str(out, "Column                  Samples  Total period (for events)\n"

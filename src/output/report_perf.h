@@ -12,8 +12,8 @@
 #include "base/writer.h"
 #include "output/profile_report.h"
 
-tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt, tk_writer *out,
-				 tk_error *err);
+tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt,
+				 tk_writer *out, tk_error *err);
 
 /* "symbol"/"sym" (default, NULL), "image"/"dso", "address"/"addr". */
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key);
@@ -30,13 +30,13 @@ typedef struct tk_perf_profile {
 } tk_perf_profile;
 
 /* by_period: weigh samples by their period (perf report), else count them. */
-tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events, bool by_period,
-			       tk_perf_profile *out, tk_error *err);
+tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
+			       bool by_period, tk_perf_profile *out, tk_error *err);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */
-tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events, tk_perf_profile *out,
-			       tk_error *err);
+tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events,
+			       tk_perf_profile *out, tk_error *err);
 void tk_perf_profile_free(tk_perf_profile *p);
 
 #endif

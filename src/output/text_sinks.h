@@ -7,9 +7,9 @@
 
 #include "tracekit/tracekit.h"
 
-tk_status tk_jsonl_sink_open(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
-			     tk_sink **out, tk_error *err);
-tk_status tk_chrome_sink_open(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
-			      tk_sink **out, tk_error *err);
+tk_status tk_jsonl_sink_open(const char *path, const tk_trace_info *info,
+			     const tk_sink_options *opt, tk_sink **out, tk_error *err);
+tk_status tk_chrome_sink_open(const char *path, const tk_trace_info *info,
+			      const tk_sink_options *opt, tk_sink **out, tk_error *err);
 
 #endif

@@ -11,9 +11,18 @@ typedef struct ev_ctx {
 	bool swap;
 } ev_ctx;
 
-static uint64_t u64_at(const ev_ctx *c, uint32_t off) { return tk_load_u64(c->p + off, c->swap); }
-static uint32_t u32_at(const ev_ctx *c, uint32_t off) { return tk_load_u32(c->p + off, c->swap); }
-static uint16_t u16_at(const ev_ctx *c, uint32_t off) { return tk_load_u16(c->p + off, c->swap); }
+static uint64_t u64_at(const ev_ctx *c, uint32_t off)
+{
+	return tk_load_u64(c->p + off, c->swap);
+}
+static uint32_t u32_at(const ev_ctx *c, uint32_t off)
+{
+	return tk_load_u32(c->p + off, c->swap);
+}
+static uint16_t u16_at(const ev_ctx *c, uint32_t off)
+{
+	return tk_load_u16(c->p + off, c->swap);
+}
 
 /* A NUL-terminated string starting at off inside the record, or "" when the
  * record holds no terminator (a malformed record must not be over-read). */
@@ -27,7 +36,8 @@ static const char *str_at(const ev_ctx *c, uint32_t off)
 
 static tk_status too_short(const tk_perf_record *r, uint64_t want, tk_error *err)
 {
-	return tk_error_set(err, TK_ERR_FORMAT, r->offset, "%s record of %u bytes is shorter than %llu",
+	return tk_error_set(err, TK_ERR_FORMAT, r->offset,
+			    "%s record of %u bytes is shorter than %llu",
 			    tk_perf_record_type_name(r->type), r->size, (unsigned long long)want);
 }
 
@@ -43,7 +53,7 @@ tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *r, tk
 {
 	memset(e, 0, sizeof *e);
 	e->type = r->type;
-	ev_ctx c = { r->data, r->size, f->swap };
+	ev_ctx c = {r->data, r->size, f->swap};
 	uint32_t min = 8;
 	switch (r->type) {
 	case TK_PERF_RECORD_MMAP:
@@ -153,8 +163,7 @@ tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *r, tk
 		return TK_OK;
 	case TK_PERF_RECORD_SWITCH:
 	case TK_PERF_RECORD_FINISHED_ROUND:
-	case TK_PERF_RECORD_FINISHED_INIT:
-		return TK_OK;
+	case TK_PERF_RECORD_FINISHED_INIT: return TK_OK;
 	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
 		if (r->size < (min = 16))
 			break;
@@ -269,7 +278,8 @@ tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *r, tk
 		e->u.auxtrace_error.ip = u64_at(&c, 32);
 		/* fmt >= 2 keeps the time in the old reserved slot before msg */
 		if (r->size >= 48)
-			e->u.auxtrace_error.time = e->u.auxtrace_error.fmt >= 2 ? u64_at(&c, 40) : 0;
+			e->u.auxtrace_error.time =
+			    e->u.auxtrace_error.fmt >= 2 ? u64_at(&c, 40) : 0;
 		e->u.auxtrace_error.msg = str_at(&c, 48);
 		return TK_OK;
 	case TK_PERF_RECORD_THREAD_MAP:
@@ -315,9 +325,7 @@ tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *r, tk
 		e->u.header_feature.data = c.p + 16;
 		e->u.header_feature.size = r->size - 16;
 		return TK_OK;
-	case TK_PERF_RECORD_COMPRESSED:
-		e->u.compressed.data_size = r->size - 8;
-		return TK_OK;
+	case TK_PERF_RECORD_COMPRESSED: e->u.compressed.data_size = r->size - 8; return TK_OK;
 	case TK_PERF_RECORD_COMPRESSED2:
 		if (r->size < (min = 16))
 			break;
@@ -327,8 +335,8 @@ tk_status tk_perf_parse_event(const tk_perf_file *f, const tk_perf_record *r, tk
 		return tk_error_set(err, TK_ERR_UNSUPPORTED, r->offset,
 				    "samples are decoded by tk_perf_parse_sample");
 	default:
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, r->offset, "no typed view for record type %u",
-				    r->type);
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, r->offset,
+				    "no typed view for record type %u", r->type);
 	}
 	return too_short(r, min, err);
 }

@@ -134,7 +134,8 @@ static void decode_build_ids(cursor *c)
 			break;
 		}
 		uint16_t sz = tk_load_u16(c->p + c->pos + 6, c->f->swap);
-		if (sz < 36 || !tk_range_ok(c->pos, sz, c->size) || !tk_perf_build_id_record(c->f, c->p + c->pos, sz)) {
+		if (sz < 36 || !tk_range_ok(c->pos, sz, c->size) ||
+		    !tk_perf_build_id_record(c->f, c->p + c->pos, sz)) {
 			c->ok = false;
 			break;
 		}
@@ -298,7 +299,7 @@ static void decode_pmu_caps_one(cursor *c, bool with_pmu)
 	}
 	if (ft->n_pmu_caps)
 		memcpy(all, ft->pmu_caps, ft->n_pmu_caps * sizeof *all);
-	all[ft->n_pmu_caps] = (tk_perf_pmu_caps){ .pmu = pmu, .caps = v, .n_caps = n };
+	all[ft->n_pmu_caps] = (tk_perf_pmu_caps){.pmu = pmu, .caps = v, .n_caps = n};
 	ft->pmu_caps = all;
 	ft->n_pmu_caps++;
 }
@@ -327,11 +328,12 @@ static tk_status keep_raw(tk_perf_file *f, unsigned id, const uint8_t *data, uin
 		size_t cap = f->cap_raw_feats ? f->cap_raw_feats * 2 : 32;
 		tk_perf_raw_feature *nr = realloc(f->raw_feats, cap * sizeof *nr);
 		if (!nr)
-			return tk_error_set(err, TK_ERR_NOMEM, offset, "out of memory for features");
+			return tk_error_set(err, TK_ERR_NOMEM, offset,
+					    "out of memory for features");
 		f->raw_feats = nr;
 		f->cap_raw_feats = cap;
 	}
-	f->raw_feats[f->n_raw_feats++] = (tk_perf_raw_feature){ id, data, size, offset };
+	f->raw_feats[f->n_raw_feats++] = (tk_perf_raw_feature){id, data, size, offset};
 	f->feat.raw = f->raw_feats;
 	f->feat.n_raw = f->n_raw_feats;
 	return TK_OK;
@@ -345,7 +347,8 @@ tk_status tk_perf_feature_decode(tk_perf_file *f, unsigned id, const uint8_t *da
 		/* pipe mode: the record memory goes away; keep a copy */
 		uint8_t *copy = size ? tk_arena_alloc(&f->meta, (size_t)size) : NULL;
 		if (size && !copy)
-			return tk_error_set(err, TK_ERR_NOMEM, offset, "out of memory for features");
+			return tk_error_set(err, TK_ERR_NOMEM, offset,
+					    "out of memory for features");
 		if (size)
 			memcpy(copy, data, (size_t)size);
 		data = copy;
@@ -353,14 +356,15 @@ tk_status tk_perf_feature_decode(tk_perf_file *f, unsigned id, const uint8_t *da
 	tk_status st = keep_raw(f, id, data, size, offset, err);
 	if (st != TK_OK)
 		return st;
-	cursor c = { f, data, size, 0, true };
+	cursor c = {f, data, size, 0, true};
 	switch (id) {
 	case TK_PERF_FEAT_TRACING_DATA:
 		if (!f->tracing) {
 			tk_error terr;
 			tk_error_clear(&terr);
-			if (tk_perf_tracing_parse(data, (size_t)size, offset == UINT64_MAX ? 0 : offset,
-						  &f->tracing, &terr) != TK_OK) {
+			if (tk_perf_tracing_parse(data, (size_t)size,
+						  offset == UINT64_MAX ? 0 : offset, &f->tracing,
+						  &terr) != TK_OK) {
 				f->tracing = NULL;
 				tk_perf_warn(f, "tracing data: %s", terr.message);
 			}
@@ -419,8 +423,7 @@ tk_status tk_perf_feature_decode(tk_perf_file *f, unsigned id, const uint8_t *da
 			decode_pmu_caps_one(&c, true);
 		break;
 	}
-	default:
-		return TK_OK; /* raw only */
+	default: return TK_OK; /* raw only */
 	}
 	if (!c.ok)
 		tk_perf_warn(f, "feature %s at offset 0x%llx is malformed; decoded in part",
@@ -440,8 +443,10 @@ tk_status tk_perf_read_features(tk_perf_file *f, tk_error *err)
 	if (n == 0)
 		return TK_OK;
 	if (!tk_range_ok(table, (uint64_t)n * 16, fsize)) {
-		tk_perf_warn(f, "feature section table at 0x%llx runs past the end of the file; "
-			     "features ignored", (unsigned long long)table);
+		tk_perf_warn(f,
+			     "feature section table at 0x%llx runs past the end of the file; "
+			     "features ignored",
+			     (unsigned long long)table);
 		return TK_OK;
 	}
 	unsigned k = 0;
@@ -453,8 +458,9 @@ tk_status tk_perf_read_features(tk_perf_file *f, tk_error *err)
 		const uint8_t *e = map + table + 16 * k++;
 		uint64_t off = tk_load_u64(e, f->swap), size = tk_load_u64(e + 8, f->swap);
 		if (!tk_range_ok(off, size, fsize)) {
-			tk_perf_warn(f, "feature %u section [0x%llx, +%llu) lies outside the file; ignored",
-				     bit, (unsigned long long)off, (unsigned long long)size);
+			tk_perf_warn(
+			    f, "feature %u section [0x%llx, +%llu) lies outside the file; ignored",
+			    bit, (unsigned long long)off, (unsigned long long)size);
 			continue;
 		}
 		tk_status st = tk_perf_feature_decode(f, bit, map + off, size, off, err);

@@ -30,17 +30,17 @@
 /* One input file: the single file, or one file of a --threads directory. */
 typedef struct perf_input {
 	tk_input *in;
-	const uint8_t *map;   /* whole file when mapped or in memory, else NULL */
-	char *path;           /* malloc'd */
-	uint64_t pos;         /* next record offset */
-	uint64_t end;         /* end of the data (UINT64_MAX for pipes: EOF) */
+	const uint8_t *map;    /* whole file when mapped or in memory, else NULL */
+	char *path;            /* malloc'd */
+	uint64_t pos;          /* next record offset */
+	uint64_t end;          /* end of the data (UINT64_MAX for pipes: EOF) */
 	uint64_t next_release; /* next offset at which to call tk_input_release */
 	bool done;
 	/* zstd: one stream per input file, fed in file order */
-	void *zstd;           /* ZSTD_DCtx*, created on the first COMPRESSED */
-	uint8_t *dbuf;        /* decompressed bytes not yet handed out */
+	void *zstd;    /* ZSTD_DCtx*, created on the first COMPRESSED */
+	uint8_t *dbuf; /* decompressed bytes not yet handed out */
 	size_t dbuf_cap, dbuf_len, dbuf_pos;
-	const uint8_t *zin;   /* compressed payload being consumed */
+	const uint8_t *zin; /* compressed payload being consumed */
 	size_t zin_size, zin_pos;
 	uint64_t zrec_offset; /* offset of the COMPRESSED record being fed */
 } perf_input;
@@ -48,12 +48,12 @@ typedef struct perf_input {
 /* A queued record waiting for its time-ordered turn (24 bytes). */
 typedef struct perf_qentry {
 	uint64_t time;
-	const uint8_t *rec;   /* the record bytes (mmap, or a copy) */
-	uint64_t meta;        /* offset (bits 0..55) | flags */
+	const uint8_t *rec; /* the record bytes (mmap, or a copy) */
+	uint64_t meta;      /* offset (bits 0..55) | flags */
 } perf_qentry;
 
-#define PERF_Q_COPIED ((uint64_t)1 << 63)
-#define PERF_Q_COMPRESSED ((uint64_t)1 << 62)
+#define PERF_Q_COPIED      ((uint64_t)1 << 63)
+#define PERF_Q_COMPRESSED  ((uint64_t)1 << 62)
 #define PERF_Q_OFFSET_MASK (((uint64_t)1 << 56) - 1)
 
 typedef struct perf_copy_chunk perf_copy_chunk;
@@ -67,10 +67,10 @@ struct tk_perf_file {
 	/* inputs: [0] is the main file (header + metadata) */
 	perf_input *inputs;
 	size_t n_inputs;
-	size_t cur_input;      /* directory round robin */
+	size_t cur_input; /* directory round robin */
 	uint64_t cur_input_bytes;
 
-	tk_arena meta;         /* attrs, names, features: live until close */
+	tk_arena meta; /* attrs, names, features: live until close */
 
 	/* attrs (pointers never move) */
 	tk_perf_attr **attrs;
@@ -90,17 +90,17 @@ struct tk_perf_file {
 	tk_perf_tracing *tracing;
 
 	/* ordering */
-	perf_qentry *q;        /* [q_head, q_sorted) sorted, [q_sorted, q_len) arrival order */
+	perf_qentry *q; /* [q_head, q_sorted) sorted, [q_sorted, q_len) arrival order */
 	size_t q_head, q_sorted, q_len, q_cap;
-	perf_qentry *q_tmp;    /* merge buffer */
-	size_t *q_runs;        /* run starts for the natural merge sort */
+	perf_qentry *q_tmp; /* merge buffer */
+	size_t *q_runs;     /* run starts for the natural merge sort */
 	size_t q_tmp_cap;
-	size_t q_ready;        /* entries [q_head, q_ready) may be emitted */
+	size_t q_ready; /* entries [q_head, q_ready) may be emitted */
 	uint64_t q_max_time, q_next_flush, q_last_flush, q_last_time;
 	uint64_t q_copy_bytes;
 	perf_copy_chunk *copy_cur;
 	const uint8_t *release_copy; /* copy to release at the next call */
-	bool deferred_valid;   /* FINISHED_ROUND to emit after its flush */
+	bool deferred_valid;         /* FINISHED_ROUND to emit after its flush */
 	uint8_t deferred_bytes[16];
 	tk_perf_record deferred;
 	bool eof;

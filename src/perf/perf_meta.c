@@ -16,9 +16,10 @@ static tk_status apply_header_attr(tk_perf_file *f, const tk_perf_record *r, tk_
 	if (asz == 0)
 		asz = TK_PERF_ATTR_MIN_SIZE;
 	if (asz < TK_PERF_ATTR_MIN_SIZE || asz > r->size - 8)
-		return tk_error_set(err, TK_ERR_FORMAT, r->offset + 12,
-				    "HEADER_ATTR attr size %u does not fit a %u-byte record (minimum %d)",
-				    asz, r->size, TK_PERF_ATTR_MIN_SIZE);
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, r->offset + 12,
+		    "HEADER_ATTR attr size %u does not fit a %u-byte record (minimum %d)", asz,
+		    r->size, TK_PERF_ATTR_MIN_SIZE);
 	tk_perf_attr a;
 	tk_perf_attr_decode(r->data + 8, asz, f->swap, &a);
 	size_t n_ids = (r->size - 8 - asz) / 8;
@@ -76,13 +77,13 @@ tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err)
 		return apply_header_attr(f, r, err);
 	case TK_PERF_RECORD_HEADER_FEATURE:
 		if (r->size < 16)
-			return tk_error_set(err, TK_ERR_FORMAT, r->offset, "FEATURE record of %u bytes",
-					    r->size);
+			return tk_error_set(err, TK_ERR_FORMAT, r->offset,
+					    "FEATURE record of %u bytes", r->size);
 		if (f->hdr.pipe_mode) {
 			uint64_t id = tk_load_u64(r->data + 8, f->swap);
 			if (id < TK_PERF_FEAT_MAX) {
-				tk_status st = tk_perf_feature_decode(f, (unsigned)id, r->data + 16, r->size - 16,
-								      UINT64_MAX, err);
+				tk_status st = tk_perf_feature_decode(
+				    f, (unsigned)id, r->data + 16, r->size - 16, UINT64_MAX, err);
 				if (st != TK_OK)
 					return st;
 				tk_perf_name_attrs(f, false);
@@ -93,26 +94,24 @@ tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err)
 		if (r->extra && !f->tracing) {
 			tk_error terr;
 			tk_error_clear(&terr);
-			if (tk_perf_tracing_parse(r->extra, (size_t)r->extra_size, r->offset + r->size,
-						  &f->tracing, &terr) != TK_OK) {
+			if (tk_perf_tracing_parse(r->extra, (size_t)r->extra_size,
+						  r->offset + r->size, &f->tracing,
+						  &terr) != TK_OK) {
 				f->tracing = NULL;
-				tk_perf_warn(f, "tracing data at 0x%llx: %s", (unsigned long long)r->offset,
-					     terr.message);
+				tk_perf_warn(f, "tracing data at 0x%llx: %s",
+					     (unsigned long long)r->offset, terr.message);
 			}
 			tk_perf_name_attrs(f, false);
 		}
 		return TK_OK;
 	case TK_PERF_RECORD_HEADER_BUILD_ID:
 		if (f->hdr.pipe_mode && !tk_perf_build_id_record(f, r->data, r->size))
-			tk_perf_warn(f, "bad BUILD_ID record at 0x%llx", (unsigned long long)r->offset);
+			tk_perf_warn(f, "bad BUILD_ID record at 0x%llx",
+				     (unsigned long long)r->offset);
 		return TK_OK;
-	case TK_PERF_RECORD_ID_INDEX:
-		return apply_id_index(f, r, err);
-	case TK_PERF_RECORD_EVENT_UPDATE:
-		apply_event_update(f, r);
-		return TK_OK;
-	default:
-		return TK_OK;
+	case TK_PERF_RECORD_ID_INDEX: return apply_id_index(f, r, err);
+	case TK_PERF_RECORD_EVENT_UPDATE: apply_event_update(f, r); return TK_OK;
+	default: return TK_OK;
 	}
 }
 
@@ -123,12 +122,14 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 	tk_perf_attr *first = f->attrs[0];
 	if (f->n_attrs == 1)
 		return first;
-	if (r->type != TK_PERF_RECORD_SAMPLE && !tk_perf_attr_flag(first, TK_PERF_ATTR_SAMPLE_ID_ALL))
+	if (r->type != TK_PERF_RECORD_SAMPLE &&
+	    !tk_perf_attr_flag(first, TK_PERF_ATTR_SAMPLE_ID_ALL))
 		return first;
 	if (!f->id_pos_agree && !f->warned_id_pos) {
 		/* perf refuses such files ("non matching sample_type") */
 		f->warned_id_pos = true;
-		tk_perf_warn(f, "attrs place the sample id differently; using the first attr's layout");
+		tk_perf_warn(
+		    f, "attrs place the sample id differently; using the first attr's layout");
 	}
 	uint64_t id;
 	uint32_t n = (r->size - 8) / 8;
@@ -153,7 +154,8 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 	}
 	if (!f->warned_no_attr) {
 		f->warned_no_attr = true;
-		tk_perf_warn(f, "record at 0x%llx has id %llu that no attr owns; using the first attr",
+		tk_perf_warn(f,
+			     "record at 0x%llx has id %llu that no attr owns; using the first attr",
 			     (unsigned long long)r->offset, (unsigned long long)id);
 	}
 	return first;

@@ -5,19 +5,37 @@
 #include "perf/perf_internal.h"
 
 static const char *const kernel_record_names[] = {
-	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
-	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2",
-	[11] = "AUX", [12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH",
-	[15] = "SWITCH_CPU_WIDE", [16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
-	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
-	[22] = "CALLCHAIN_DEFERRED",
+    [1] = "MMAP",
+    [2] = "LOST",
+    [3] = "COMM",
+    [4] = "EXIT",
+    [5] = "THROTTLE",
+    [6] = "UNTHROTTLE",
+    [7] = "FORK",
+    [8] = "READ",
+    [9] = "SAMPLE",
+    [10] = "MMAP2",
+    [11] = "AUX",
+    [12] = "ITRACE_START",
+    [13] = "LOST_SAMPLES",
+    [14] = "SWITCH",
+    [15] = "SWITCH_CPU_WIDE",
+    [16] = "NAMESPACES",
+    [17] = "KSYMBOL",
+    [18] = "BPF_EVENT",
+    [19] = "CGROUP",
+    [20] = "TEXT_POKE",
+    [21] = "AUX_OUTPUT_HW_ID",
+    [22] = "CALLCHAIN_DEFERRED",
 };
 
 static const char *const user_record_names[] = {
-	"ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND", "ID_INDEX",
-	"AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP", "STAT_CONFIG",
-	"STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE", "COMPRESSED",
-	"FINISHED_INIT", "COMPRESSED2", "BPF_METADATA", "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN",
+    "ATTR",           "EVENT_TYPE",    "TRACING_DATA",     "BUILD_ID",
+    "FINISHED_ROUND", "ID_INDEX",      "AUXTRACE_INFO",    "AUXTRACE",
+    "AUXTRACE_ERROR", "THREAD_MAP",    "CPU_MAP",          "STAT_CONFIG",
+    "STAT",           "STAT_ROUND",    "EVENT_UPDATE",     "TIME_CONV",
+    "FEATURE",        "COMPRESSED",    "FINISHED_INIT",    "COMPRESSED2",
+    "BPF_METADATA",   "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN",
 };
 
 const char *tk_perf_record_type_name(uint32_t type)
@@ -30,15 +48,17 @@ const char *tk_perf_record_type_name(uint32_t type)
 }
 
 static const char *const feature_names[] = {
-	[1] = "tracing_data", [2] = "build_id", [3] = "hostname", [4] = "osrelease",
-	[5] = "version", [6] = "arch", [7] = "nrcpus", [8] = "cpudesc", [9] = "cpuid",
-	[10] = "total_mem", [11] = "cmdline", [12] = "event_desc", [13] = "cpu_topology",
-	[14] = "numa_topology", [15] = "branch_stack", [16] = "pmu_mappings",
-	[17] = "group_desc", [18] = "auxtrace", [19] = "stat", [20] = "cache",
-	[21] = "sample_time", [22] = "mem_topology", [23] = "clockid", [24] = "dir_format",
-	[25] = "bpf_prog_info", [26] = "bpf_btf", [27] = "compressed", [28] = "cpu_pmu_caps",
-	[29] = "clock_data", [30] = "hybrid_topology", [31] = "pmu_caps",
-	[32] = "cpu_domain_info",
+    [1] = "tracing_data",   [2] = "build_id",         [3] = "hostname",
+    [4] = "osrelease",      [5] = "version",          [6] = "arch",
+    [7] = "nrcpus",         [8] = "cpudesc",          [9] = "cpuid",
+    [10] = "total_mem",     [11] = "cmdline",         [12] = "event_desc",
+    [13] = "cpu_topology",  [14] = "numa_topology",   [15] = "branch_stack",
+    [16] = "pmu_mappings",  [17] = "group_desc",      [18] = "auxtrace",
+    [19] = "stat",          [20] = "cache",           [21] = "sample_time",
+    [22] = "mem_topology",  [23] = "clockid",         [24] = "dir_format",
+    [25] = "bpf_prog_info", [26] = "bpf_btf",         [27] = "compressed",
+    [28] = "cpu_pmu_caps",  [29] = "clock_data",      [30] = "hybrid_topology",
+    [31] = "pmu_caps",      [32] = "cpu_domain_info",
 };
 
 const char *tk_perf_feature_name(unsigned id)
@@ -49,10 +69,31 @@ const char *tk_perf_feature_name(unsigned id)
 }
 
 static const char *const sample_bit_names[] = {
-	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID",
-	"RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
-	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
-	"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+    "IP",
+    "TID",
+    "TIME",
+    "ADDR",
+    "READ",
+    "CALLCHAIN",
+    "ID",
+    "CPU",
+    "PERIOD",
+    "STREAM_ID",
+    "RAW",
+    "BRANCH_STACK",
+    "REGS_USER",
+    "STACK_USER",
+    "WEIGHT",
+    "DATA_SRC",
+    "IDENTIFIER",
+    "TRANSACTION",
+    "REGS_INTR",
+    "PHYS_ADDR",
+    "AUX",
+    "CGROUP",
+    "DATA_PAGE_SIZE",
+    "CODE_PAGE_SIZE",
+    "WEIGHT_STRUCT",
 };
 
 const char *tk_perf_sample_bit_name(unsigned bit)
@@ -63,22 +104,29 @@ const char *tk_perf_sample_bit_name(unsigned bit)
 }
 
 static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
-	"ref-cycles",
+    "cycles",
+    "instructions",
+    "cache-references",
+    "cache-misses",
+    "branches",
+    "branch-misses",
+    "bus-cycles",
+    "stalled-cycles-frontend",
+    "stalled-cycles-backend",
+    "ref-cycles",
 };
 
 static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	"bpf-output", "cgroup-switches",
+    "cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+    "cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+    "emulation-faults", "dummy",        "bpf-output",   "cgroup-switches",
 };
 
 /* perf's hw cache names: L1-dcache-load-misses etc. */
-static const char *const cache_names[] = { "L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB",
-					   "branch", "node" };
-static const char *const cache_ops[] = { "load", "store", "prefetch" };
-static const char *const cache_results[] = { "refs", "misses" };
+static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC", "dTLB",
+					  "iTLB",      "branch",    "node"};
+static const char *const cache_ops[] = {"load", "store", "prefetch"};
+static const char *const cache_results[] = {"refs", "misses"};
 
 const char *tk_perf_event_default_name(uint32_t type, uint64_t config)
 {
@@ -91,8 +139,7 @@ const char *tk_perf_event_default_name(uint32_t type, uint64_t config)
 		if (config < sizeof sw_names / sizeof sw_names[0])
 			return sw_names[config];
 		return NULL;
-	default:
-		return NULL;
+	default: return NULL;
 	}
 }
 
@@ -118,12 +165,14 @@ void tk_perf_name_attrs(tk_perf_file *f, bool final)
 		char buf[128];
 		const char *n = NULL;
 		if (a->type == TK_PERF_TYPE_TRACEPOINT && f->tracing) {
-			const tk_perf_tp_format *fmt = tk_perf_tracing_format(f->tracing, a->config);
+			const tk_perf_tp_format *fmt =
+			    tk_perf_tracing_format(f->tracing, a->config);
 			if (fmt) {
 				snprintf(buf, sizeof buf, "%s:%s", fmt->system, fmt->name);
 				n = buf;
 			}
-		} else if (a->type == TK_PERF_TYPE_HW_CACHE && cache_name(a->config, buf, sizeof buf)) {
+		} else if (a->type == TK_PERF_TYPE_HW_CACHE &&
+			   cache_name(a->config, buf, sizeof buf)) {
 			n = buf;
 		} else {
 			n = tk_perf_event_default_name(a->type, a->config);

@@ -85,11 +85,13 @@ static tk_status read_attrs(tk_perf_file *f, const uint8_t *map, uint64_t fsize,
 		uint64_t ids_off = tk_load_u64(p + asz, f->swap);
 		uint64_t ids_size = tk_load_u64(p + asz + 8, f->swap);
 		if (!tk_range_ok(ids_off, ids_size, fsize))
-			return tk_error_set(err, TK_ERR_FORMAT, off + asz,
-					    "attr %llu: ids section [0x%llx, +%llu) is outside the file",
-					    (unsigned long long)i, (unsigned long long)ids_off,
-					    (unsigned long long)ids_size);
-		if (!tk_perf_add_attr(f, &a, map + ids_off, (size_t)(ids_size / 8), f->swap, off, err))
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, off + asz,
+			    "attr %llu: ids section [0x%llx, +%llu) is outside the file",
+			    (unsigned long long)i, (unsigned long long)ids_off,
+			    (unsigned long long)ids_size);
+		if (!tk_perf_add_attr(f, &a, map + ids_off, (size_t)(ids_size / 8), f->swap, off,
+				      err))
 			return err ? err->status : TK_ERR_NOMEM;
 	}
 	return TK_OK;
@@ -99,10 +101,10 @@ static tk_status check_section(const char *what, uint64_t field_off, uint64_t of
 			       uint64_t fsize, tk_error *err)
 {
 	if (!tk_range_ok(off, size, fsize))
-		return tk_error_set(err, TK_ERR_TRUNCATED, field_off,
-				    "%s section [0x%llx, +%llu) runs past the end of the file (%llu bytes)",
-				    what, (unsigned long long)off, (unsigned long long)size,
-				    (unsigned long long)fsize);
+		return tk_error_set(
+		    err, TK_ERR_TRUNCATED, field_off,
+		    "%s section [0x%llx, +%llu) runs past the end of the file (%llu bytes)", what,
+		    (unsigned long long)off, (unsigned long long)size, (unsigned long long)fsize);
 	return TK_OK;
 }
 
@@ -145,8 +147,8 @@ static tk_status parse_header(tk_perf_file *f, tk_error *err)
 		return tk_error_set(err, TK_ERR_FORMAT, 8, "header size %llu is smaller than %d",
 				    (unsigned long long)h->header_size, FILE_HEADER_SIZE);
 	if (fsize < FILE_HEADER_SIZE)
-		return tk_error_set(err, TK_ERR_TRUNCATED, fsize, "file ends inside the %d-byte header",
-				    FILE_HEADER_SIZE);
+		return tk_error_set(err, TK_ERR_TRUNCATED, fsize,
+				    "file ends inside the %d-byte header", FILE_HEADER_SIZE);
 	const uint8_t *m = pi->map;
 	h->attr_size = tk_load_u64(m + 16, f->swap);
 	h->attrs_offset = tk_load_u64(m + 24, f->swap);
@@ -157,7 +159,8 @@ static tk_status parse_header(tk_perf_file *f, tk_error *err)
 	h->event_types_size = tk_load_u64(m + 64, f->swap);
 	for (int i = 0; i < 4; i++)
 		h->features[i] = tk_load_u64(m + 72 + 8 * i, f->swap);
-	if ((st = check_section("attrs", 24, h->attrs_offset, h->attrs_size, fsize, err)) != TK_OK ||
+	if ((st = check_section("attrs", 24, h->attrs_offset, h->attrs_size, fsize, err)) !=
+		TK_OK ||
 	    (st = check_section("data", 40, h->data_offset, h->data_size, fsize, err)) != TK_OK)
 		return st;
 	if (!tk_range_ok(h->event_types_offset, h->event_types_size, fsize))
@@ -197,7 +200,8 @@ static tk_status open_directory(tk_perf_file *f, const char *dir, tk_error *err)
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
 		const char *s = de->d_name;
-		if (strncmp(s, "data.", 5) != 0 || !s[5] || strspn(s + 5, "0123456789") != strlen(s + 5))
+		if (strncmp(s, "data.", 5) != 0 || !s[5] ||
+		    strspn(s + 5, "0123456789") != strlen(s + 5))
 			continue;
 		if (n >= TK_PERF_MAX_INPUTS)
 			break;
@@ -233,8 +237,8 @@ static tk_status finish_open(tk_perf_file *f, tk_error *err)
 	for (size_t i = 1; i < f->n_inputs; i++) {
 		perf_input *pi = &f->inputs[i];
 		if (!pi->map)
-			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "%s is not a regular file",
-					    pi->path);
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					    "%s is not a regular file", pi->path);
 		pi->pos = 0;
 		pi->end = tk_input_size(pi->in);
 	}
@@ -242,7 +246,8 @@ static tk_status finish_open(tk_perf_file *f, tk_error *err)
 	/* perf script falls back to file order for a file whose (first) attr
 	 * lacks sample_id_all (session.c: "No sample_id_all support, falling
 	 * back to unordered processing"); pipe mode has no attrs yet there. */
-	if (!f->hdr.pipe_mode && f->n_attrs && !tk_perf_attr_flag(f->attrs[0], TK_PERF_ATTR_SAMPLE_ID_ALL)) {
+	if (!f->hdr.pipe_mode && f->n_attrs &&
+	    !tk_perf_attr_flag(f->attrs[0], TK_PERF_ATTR_SAMPLE_ID_ALL)) {
 		if (!f->opt.raw_order)
 			tk_perf_warn(f, "no sample_id_all: records keep file order, as perf does");
 		f->opt.raw_order = true;
@@ -320,16 +325,28 @@ void tk_perf_close(tk_perf_file *f)
 	free(f);
 }
 
-const tk_perf_header *tk_perf_get_header(const tk_perf_file *f) { return &f->hdr; }
-size_t tk_perf_attr_count(const tk_perf_file *f) { return f->n_attrs; }
+const tk_perf_header *tk_perf_get_header(const tk_perf_file *f)
+{
+	return &f->hdr;
+}
+size_t tk_perf_attr_count(const tk_perf_file *f)
+{
+	return f->n_attrs;
+}
 
 const tk_perf_attr *tk_perf_attr_at(const tk_perf_file *f, size_t i)
 {
 	return i < f->n_attrs ? f->attrs[i] : NULL;
 }
 
-const tk_perf_features *tk_perf_get_features(const tk_perf_file *f) { return &f->feat; }
-const tk_perf_tracing *tk_perf_get_tracing(const tk_perf_file *f) { return f->tracing; }
+const tk_perf_features *tk_perf_get_features(const tk_perf_file *f)
+{
+	return &f->feat;
+}
+const tk_perf_tracing *tk_perf_get_tracing(const tk_perf_file *f)
+{
+	return f->tracing;
+}
 
 tk_status tk_perf_next(tk_perf_file *f, const tk_perf_record **out, tk_error *err)
 {

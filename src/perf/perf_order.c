@@ -18,12 +18,12 @@
 
 #include "perf/perf_internal.h"
 
-#define Q_MAX_ENTRIES ((size_t)1 << 20) /* 24 MiB of entries + as much merge space */
+#define Q_MAX_ENTRIES    ((size_t)1 << 20) /* 24 MiB of entries + as much merge space */
 #define Q_MAX_COPY_BYTES ((uint64_t)64 << 20)
-#define COPY_CHUNK_SIZE ((size_t)1 << 20)
+#define COPY_CHUNK_SIZE  ((size_t)1 << 20)
 
 struct perf_copy_chunk {
-	size_t live;  /* copies not yet released */
+	size_t live; /* copies not yet released */
 	size_t used, cap;
 	uint8_t data[];
 };
@@ -68,7 +68,8 @@ static void release_copy(tk_perf_file *f, const uint8_t *rec)
 }
 
 /* Stable merge of two sorted runs into dst. */
-static void merge(const perf_qentry *a, size_t na, const perf_qentry *b, size_t nb, perf_qentry *dst)
+static void merge(const perf_qentry *a, size_t na, const perf_qentry *b, size_t nb,
+		  perf_qentry *dst)
 {
 	size_t i = 0, j = 0, k = 0;
 	while (i < na && j < nb)
@@ -125,7 +126,8 @@ static tk_status sort_queue(tk_perf_file *f, tk_error *err)
 			f->q_tmp = t;
 		size_t *rn = t ? realloc(f->q_runs, (cap + 1) * sizeof *rn) : NULL;
 		if (!t || !rn)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for ordering");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "out of memory for ordering");
 		f->q_runs = rn;
 		f->q_tmp_cap = cap;
 	}
@@ -173,7 +175,8 @@ static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, tk_error
 		size_t cap = f->q_cap ? f->q_cap * 2 : 4096;
 		perf_qentry *nq = realloc(f->q, cap * sizeof *nq);
 		if (!nq)
-			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory for ordering");
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset,
+					    "out of memory for ordering");
 		f->q = nq;
 		f->q_cap = cap;
 	}
@@ -182,7 +185,8 @@ static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, tk_error
 	uint64_t meta = r->offset & PERF_Q_OFFSET_MASK;
 	if (!stable) {
 		if (!(rec = copy_record(f, r->data, r->size)))
-			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory for ordering");
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset,
+					    "out of memory for ordering");
 		meta |= PERF_Q_COPIED;
 	}
 	if (r->from_compressed)
@@ -196,7 +200,7 @@ static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, tk_error
 	/* perf's max_timestamp restarts when the queue is empty */
 	if (f->q_head == f->q_len || t > f->q_max_time)
 		f->q_max_time = t;
-	f->q[f->q_len++] = (perf_qentry){ t, rec, meta };
+	f->q[f->q_len++] = (perf_qentry){t, rec, meta};
 	f->q_last_time = t;
 	return TK_OK;
 }
@@ -208,8 +212,9 @@ static tk_status check_bounds(tk_perf_file *f, tk_error *err)
 		return TK_OK;
 	if (!f->warned_queue) {
 		f->warned_queue = true;
-		tk_perf_warn(f, "ordering queue is full (%zu records); delivering the older half early",
-			     pending);
+		tk_perf_warn(
+		    f, "ordering queue is full (%zu records); delivering the older half early",
+		    pending);
 	}
 	tk_status st = sort_queue(f, err);
 	if (st != TK_OK)
@@ -285,7 +290,8 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 		if (r->type == TK_PERF_RECORD_FINISHED_ROUND) {
 			/* The record stays valid: nothing is fetched before it is emitted. */
 			if (f->q_head < f->q_len) {
-				if (f->q_next_flush && (st = flush_upto(f, f->q_next_flush, err)) != TK_OK)
+				if (f->q_next_flush &&
+				    (st = flush_upto(f, f->q_next_flush, err)) != TK_OK)
 					return st;
 				f->q_next_flush = f->q_max_time;
 			}

@@ -16,7 +16,10 @@
 /* Decompressed window: a record is at most 64 KiB, so this bounds memory. */
 #define DBUF_MIN (256 * 1024)
 
-static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
+static uint64_t align8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
 
 /* Bytes that follow a record outside header.size (AUXTRACE data, tracing data). */
 static uint64_t extra_bytes(const tk_perf_file *f, const uint8_t *p, uint32_t type, uint32_t size,
@@ -40,19 +43,23 @@ static uint64_t extra_bytes(const tk_perf_file *f, const uint8_t *p, uint32_t ty
 /* A pipe recording cut short (perf killed, output captured with trailing
  * text) ends cleanly at its last whole record, as perf stops at the first
  * incomplete read; in file mode the data section size says what is due. */
-static tk_status cut_short(tk_perf_file *f, perf_input *pi, uint64_t pos, uint64_t size, tk_error *err)
+static tk_status cut_short(tk_perf_file *f, perf_input *pi, uint64_t pos, uint64_t size,
+			   tk_error *err)
 {
 	if (f->hdr.pipe_mode) {
-		tk_perf_warn(f, "%s: input ends inside a %llu-byte record at 0x%llx; stopping there",
+		tk_perf_warn(f,
+			     "%s: input ends inside a %llu-byte record at 0x%llx; stopping there",
 			     pi->path, (unsigned long long)size, (unsigned long long)pos);
 		return TK_END;
 	}
 	return tk_error_set(err, TK_ERR_TRUNCATED, pos,
 			    "record of %llu bytes at 0x%llx runs past the end of the data (0x%llx)",
-			    (unsigned long long)size, (unsigned long long)pos, (unsigned long long)pi->end);
+			    (unsigned long long)size, (unsigned long long)pos,
+			    (unsigned long long)pi->end);
 }
 
-static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_record *r, tk_error *err)
+static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_record *r,
+				   tk_error *err)
 {
 	uint64_t pos = pi->pos;
 	const uint8_t *p;
@@ -103,14 +110,18 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 	if (type == TK_PERF_RECORD_COMPRESSED2) {
 		/* header.size is a u16 that perf >= 6.16 can overflow: data_size rules */
 		if (size < 16)
-			return tk_error_set(err, TK_ERR_FORMAT, pos, "COMPRESSED2 record of %llu bytes",
+			return tk_error_set(err, TK_ERR_FORMAT, pos,
+					    "COMPRESSED2 record of %llu bytes",
 					    (unsigned long long)size);
 		if ((st = tk_input_fetch(pi->in, pos, 16, &p, err)) != TK_OK)
-			return st == TK_ERR_TRUNCATED || st == TK_END ? cut_short(f, pi, pos, 16, err) : st;
+			return st == TK_ERR_TRUNCATED || st == TK_END
+				   ? cut_short(f, pi, pos, 16, err)
+				   : st;
 		uint64_t ds = tk_load_u64(p + 8, f->swap);
 		if (ds > ((uint64_t)1 << 32))
 			return tk_error_set(err, TK_ERR_FORMAT, pos + 8,
-					    "COMPRESSED2 data size %llu is too large", (unsigned long long)ds);
+					    "COMPRESSED2 data size %llu is too large",
+					    (unsigned long long)ds);
 		size = align8(16 + ds);
 	}
 	if (!stream && pi->end - pos < size)
@@ -118,8 +129,9 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 	if ((st = tk_input_fetch(pi->in, pos, (size_t)size, &p, err)) != TK_OK) {
 		if (st == TK_ERR_TRUNCATED || st == TK_END)
 			return cut_short(f, pi, pos, size, err);
-		return st == TK_END ? tk_error_set(err, TK_ERR_TRUNCATED, pos, "input ends inside a record")
-				    : st;
+		return st == TK_END
+			   ? tk_error_set(err, TK_ERR_TRUNCATED, pos, "input ends inside a record")
+			   : st;
 	}
 	uint64_t exposed;
 	uint64_t skip = extra_bytes(f, p, type, (uint32_t)size, &exposed);
@@ -133,9 +145,11 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 				return cut_short(f, pi, pos, size + skip, err);
 			r->extra = p + size;
 		} else if (skip <= MAX_STREAM_EXTRA) {
-			if ((st = tk_input_fetch(pi->in, pos, (size_t)(size + skip), &p, err)) != TK_OK)
-				return st == TK_ERR_TRUNCATED || st == TK_END ? cut_short(f, pi, pos, size + skip, err)
-										: st;
+			if ((st = tk_input_fetch(pi->in, pos, (size_t)(size + skip), &p, err)) !=
+			    TK_OK)
+				return st == TK_ERR_TRUNCATED || st == TK_END
+					   ? cut_short(f, pi, pos, size + skip, err)
+					   : st;
 			r->extra = p + size;
 		}
 	}
@@ -164,7 +178,8 @@ static tk_status start_compressed(tk_perf_file *f, perf_input *pi, const tk_perf
 	if (!pi->zstd) {
 		pi->zstd = ZSTD_createDCtx();
 		if (!pi->zstd)
-			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "cannot create a zstd context");
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset,
+					    "cannot create a zstd context");
 	}
 	pi->zin = r->data + hdr;
 	pi->zin_size = n;
@@ -189,8 +204,8 @@ static tk_status inflate_more(perf_input *pi, tk_error *err)
 		pi->dbuf = nb;
 		pi->dbuf_cap = cap;
 	}
-	ZSTD_inBuffer in = { pi->zin, pi->zin_size, pi->zin_pos };
-	ZSTD_outBuffer out = { pi->dbuf + pi->dbuf_len, pi->dbuf_cap - pi->dbuf_len, 0 };
+	ZSTD_inBuffer in = {pi->zin, pi->zin_size, pi->zin_pos};
+	ZSTD_outBuffer out = {pi->dbuf + pi->dbuf_len, pi->dbuf_cap - pi->dbuf_len, 0};
 	size_t rc = ZSTD_decompressStream(pi->zstd, &out, &in);
 	if (ZSTD_isError(rc))
 		return tk_error_set(err, TK_ERR_FORMAT, pi->zrec_offset, "zstd: %s",
@@ -215,7 +230,8 @@ static tk_status input_next(tk_perf_file *f, perf_input *pi, tk_perf_record *r, 
 			uint32_t size = tk_load_u16(p + 6, f->swap);
 			if (size < 8)
 				return tk_error_set(err, TK_ERR_FORMAT, pi->zrec_offset,
-						    "record size %u inside compressed data is smaller than its header",
+						    "record size %u inside compressed data is "
+						    "smaller than its header",
 						    size);
 			if (size <= avail) {
 				memset(r, 0, sizeof *r);
@@ -242,8 +258,9 @@ static tk_status input_next(tk_perf_file *f, perf_input *pi, tk_perf_record *r, 
 		if (st == TK_END) {
 			pi->done = true;
 			if (pi->dbuf_len > pi->dbuf_pos)
-				tk_perf_warn(f, "%s: compressed data ends inside a record (%zu bytes left)",
-					     pi->path, pi->dbuf_len - pi->dbuf_pos);
+				tk_perf_warn(
+				    f, "%s: compressed data ends inside a record (%zu bytes left)",
+				    pi->path, pi->dbuf_len - pi->dbuf_pos);
 			return TK_END;
 		}
 		if (st != TK_OK)
@@ -267,7 +284,8 @@ tk_status tk_perf_read_raw(tk_perf_file *f, tk_perf_record *r, tk_error *err)
 	/* every path below fills all of *r but attr/sid/has_time (classify's) */
 	for (;;) {
 		perf_input *pi = &f->inputs[f->cur_input];
-		if (f->n_inputs > 1 && drained(pi) && (pi->done || f->cur_input_bytes >= DIR_READER_SLICE)) {
+		if (f->n_inputs > 1 && drained(pi) &&
+		    (pi->done || f->cur_input_bytes >= DIR_READER_SLICE)) {
 			/* next reader, like perf's round robin over data + data.N */
 			bool all = true;
 			for (size_t i = 0; i < f->n_inputs; i++)

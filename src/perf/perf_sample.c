@@ -14,7 +14,10 @@ typedef struct scur {
 	bool swap;
 } scur;
 
-static bool need(const scur *c, uint64_t n) { return n <= (uint64_t)(c->size - c->pos); }
+static bool need(const scur *c, uint64_t n)
+{
+	return n <= (uint64_t)(c->size - c->pos);
+}
 
 static uint64_t take64(scur *c)
 {
@@ -27,8 +30,8 @@ bool tk_perf_parse_trailer(const uint8_t *rec, uint32_t size, uint64_t t, bool s
 			   tk_perf_sample_id *sid)
 {
 	memset(sid, 0, sizeof *sid);
-	t &= TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_STREAM_ID |
-	     TK_PERF_SAMPLE_CPU | TK_PERF_SAMPLE_IDENTIFIER;
+	t &= TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID |
+	     TK_PERF_SAMPLE_STREAM_ID | TK_PERF_SAMPLE_CPU | TK_PERF_SAMPLE_IDENTIFIER;
 	uint32_t n = (uint32_t)__builtin_popcountll(t) * 8;
 	if (size < 8 || size - 8 < n)
 		return false;
@@ -64,15 +67,15 @@ bool tk_perf_parse_sample_head(const uint8_t *rec, uint32_t size, uint64_t t, bo
 			       tk_perf_sample_id *sid)
 {
 	memset(sid, 0, sizeof *sid);
-	scur c = { rec, size, 8, swap };
+	scur c = {rec, size, 8, swap};
 	if (size < 8)
 		return false;
-#define FIELD(bit, stmt)                   \
-	if (t & (bit)) {                   \
-		if (!need(&c, 8))          \
-			return false;      \
-		stmt;                      \
-		sid->present |= (bit);     \
+#define FIELD(bit, stmt)                                                                           \
+	if (t & (bit)) {                                                                           \
+		if (!need(&c, 8))                                                                  \
+			return false;                                                              \
+		stmt;                                                                              \
+		sid->present |= (bit);                                                             \
 	}
 	FIELD(TK_PERF_SAMPLE_IDENTIFIER, sid->identifier = take64(&c))
 	FIELD(TK_PERF_SAMPLE_IP, c.pos += 8)
@@ -93,8 +96,8 @@ static tk_status short_sample(const scur *c, uint64_t offset, const char *what, 
 			      tk_error *err)
 {
 	return tk_error_set(err, TK_ERR_FORMAT, offset,
-			    "sample: %s needs %llu bytes at +%u, the %u-byte record has %u left", what,
-			    (unsigned long long)want, c->pos, c->size, c->size - c->pos);
+			    "sample: %s needs %llu bytes at +%u, the %u-byte record has %u left",
+			    what, (unsigned long long)want, c->pos, c->size, c->size - c->pos);
 }
 
 /* An array of n u64s: checks n against what remains, returns its start. */
@@ -110,7 +113,8 @@ static const uint8_t *take_array(scur *c, uint64_t n, bool *ok)
 }
 
 tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const uint8_t *rec,
-				    uint32_t size, uint64_t offset, tk_perf_sample *s, tk_error *err)
+				    uint32_t size, uint64_t offset, tk_perf_sample *s,
+				    tk_error *err)
 {
 	memset(s, 0, sizeof *s);
 	uint64_t t = attr->sample_type;
@@ -119,13 +123,13 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 	s->swap = swap;
 	if (size < 8)
 		return tk_error_set(err, TK_ERR_FORMAT, offset, "sample record of %u bytes", size);
-	scur c = { rec, size, 8, swap };
+	scur c = {rec, size, 8, swap};
 	bool ok = true;
-#define U64(bit, name, dst)                                            \
-	if (t & (bit)) {                                               \
-		if (!need(&c, 8))                                      \
-			return short_sample(&c, offset, name, 8, err); \
-		dst = take64(&c);                                      \
+#define U64(bit, name, dst)                                                                        \
+	if (t & (bit)) {                                                                           \
+		if (!need(&c, 8))                                                                  \
+			return short_sample(&c, offset, name, 8, err);                             \
+		dst = take64(&c);                                                                  \
 	}
 	U64(TK_PERF_SAMPLE_IDENTIFIER, "IDENTIFIER", s->identifier)
 	U64(TK_PERF_SAMPLE_IP, "IP", s->ip)
@@ -152,14 +156,15 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 		uint64_t rf = attr->read_format;
 		if (rf & TK_PERF_FORMAT_GROUP) {
 			U64(TK_PERF_SAMPLE_READ, "READ nr", s->read_nr)
-			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_ENABLED ? TK_PERF_SAMPLE_READ : 0, "READ enabled",
-			    s->read_time_enabled)
-			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_RUNNING ? TK_PERF_SAMPLE_READ : 0, "READ running",
-			    s->read_time_running)
-			s->read_stride = 1 + !!(rf & TK_PERF_FORMAT_ID) + !!(rf & TK_PERF_FORMAT_LOST);
+			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_ENABLED ? TK_PERF_SAMPLE_READ : 0,
+			    "READ enabled", s->read_time_enabled)
+			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_RUNNING ? TK_PERF_SAMPLE_READ : 0,
+			    "READ running", s->read_time_running)
+			s->read_stride =
+			    1 + !!(rf & TK_PERF_FORMAT_ID) + !!(rf & TK_PERF_FORMAT_LOST);
 			if (s->read_nr > (uint64_t)(c.size - c.pos) / 8 / s->read_stride)
-				return short_sample(&c, offset, "READ values", s->read_nr * 8 * s->read_stride,
-						    err);
+				return short_sample(&c, offset, "READ values",
+						    s->read_nr * 8 * s->read_stride, err);
 			s->read_values = take_array(&c, s->read_nr * s->read_stride, &ok);
 		} else {
 			/* value, [enabled], [running], [id], [lost]: value/id/lost are
@@ -170,11 +175,12 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 				return short_sample(&c, offset, "READ value", 8, err);
 			memcpy(s->read_buf, rec + c.pos, 8);
 			c.pos += 8;
-			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_ENABLED ? TK_PERF_SAMPLE_READ : 0, "READ enabled",
-			    s->read_time_enabled)
-			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_RUNNING ? TK_PERF_SAMPLE_READ : 0, "READ running",
-			    s->read_time_running)
-			for (uint64_t bit = TK_PERF_FORMAT_ID; bit <= TK_PERF_FORMAT_LOST; bit <<= 1) {
+			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_ENABLED ? TK_PERF_SAMPLE_READ : 0,
+			    "READ enabled", s->read_time_enabled)
+			U64(rf & TK_PERF_FORMAT_TOTAL_TIME_RUNNING ? TK_PERF_SAMPLE_READ : 0,
+			    "READ running", s->read_time_running)
+			for (uint64_t bit = TK_PERF_FORMAT_ID; bit <= TK_PERF_FORMAT_LOST;
+			     bit <<= 1) {
 				if (!(rf & bit) || bit == TK_PERF_FORMAT_GROUP)
 					continue;
 				if (!need(&c, 8))
@@ -208,12 +214,14 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 			U64(TK_PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK hw_idx", s->branch_hw_idx)
 		}
 		if (s->branch_nr > (uint64_t)(c.size - c.pos) / 24)
-			return short_sample(&c, offset, "BRANCH_STACK entries", s->branch_nr * 24, err);
+			return short_sample(&c, offset, "BRANCH_STACK entries", s->branch_nr * 24,
+					    err);
 		s->branches = take_array(&c, s->branch_nr * 3, &ok);
 		if (attr->branch_sample_type & BRANCH_COUNTERS) {
 			s->branch_counters = take_array(&c, s->branch_nr, &ok);
 			if (!ok)
-				return short_sample(&c, offset, "BRANCH_STACK counters", s->branch_nr * 8, err);
+				return short_sample(&c, offset, "BRANCH_STACK counters",
+						    s->branch_nr * 8, err);
 		}
 	}
 	if (t & TK_PERF_SAMPLE_REGS_USER) {
@@ -222,17 +230,20 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 			s->regs_user_n = (size_t)__builtin_popcountll(attr->sample_regs_user);
 			s->regs_user = take_array(&c, s->regs_user_n, &ok);
 			if (!ok)
-				return short_sample(&c, offset, "REGS_USER", s->regs_user_n * 8, err);
+				return short_sample(&c, offset, "REGS_USER", s->regs_user_n * 8,
+						    err);
 		}
 	}
 	if (t & TK_PERF_SAMPLE_STACK_USER) {
 		U64(TK_PERF_SAMPLE_STACK_USER, "STACK_USER size", s->stack_user_size)
 		if (s->stack_user_size) {
 			if (!need(&c, s->stack_user_size))
-				return short_sample(&c, offset, "STACK_USER", s->stack_user_size, err);
+				return short_sample(&c, offset, "STACK_USER", s->stack_user_size,
+						    err);
 			s->stack_user = rec + c.pos;
 			c.pos += (uint32_t)s->stack_user_size;
-			U64(TK_PERF_SAMPLE_STACK_USER, "STACK_USER dyn_size", s->stack_user_dyn_size)
+			U64(TK_PERF_SAMPLE_STACK_USER, "STACK_USER dyn_size",
+			    s->stack_user_dyn_size)
 		}
 	}
 	U64(t & (TK_PERF_SAMPLE_WEIGHT | TK_PERF_SAMPLE_WEIGHT_STRUCT), "WEIGHT", s->weight)
@@ -244,7 +255,8 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 			s->regs_intr_n = (size_t)__builtin_popcountll(attr->sample_regs_intr);
 			s->regs_intr = take_array(&c, s->regs_intr_n, &ok);
 			if (!ok)
-				return short_sample(&c, offset, "REGS_INTR", s->regs_intr_n * 8, err);
+				return short_sample(&c, offset, "REGS_INTR", s->regs_intr_n * 8,
+						    err);
 		}
 	}
 	U64(TK_PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", s->phys_addr)
@@ -264,12 +276,12 @@ tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const u
 	return TK_OK;
 }
 
-tk_status tk_perf_parse_sample(const tk_perf_file *f, const tk_perf_record *rec, tk_perf_sample *out,
-			       tk_error *err)
+tk_status tk_perf_parse_sample(const tk_perf_file *f, const tk_perf_record *rec,
+			       tk_perf_sample *out, tk_error *err)
 {
 	if (rec->type != TK_PERF_RECORD_SAMPLE)
-		return tk_error_set(err, TK_ERR_USAGE, rec->offset, "record type %u is not a sample",
-				    rec->type);
+		return tk_error_set(err, TK_ERR_USAGE, rec->offset,
+				    "record type %u is not a sample", rec->type);
 	const tk_perf_attr *a = rec->attr;
 	if (!a && f->n_attrs)
 		a = f->attrs[0];

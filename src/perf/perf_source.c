@@ -14,9 +14,9 @@
 #include "perf/perf_internal.h"
 
 /* ---- field classes shared by every source ---- */
-#define INT_CLASS(name, bits_, sig, base_, sem)                                              \
-	static const tk_field_class name = { .kind = TK_TYPE_INT, .bits = bits_, .is_signed = sig, \
-					     .base = base_, .semantic = sem }
+#define INT_CLASS(name, bits_, sig, base_, sem)                                                    \
+	static const tk_field_class name = {                                                       \
+	    .kind = TK_TYPE_INT, .bits = bits_, .is_signed = sig, .base = base_, .semantic = sem}
 INT_CLASS(c_ip, 64, false, 16, TK_SEM_IP);
 INT_CLASS(c_addr, 64, false, 16, TK_SEM_ADDR);
 INT_CLASS(c_hex, 64, false, 16, TK_SEM_NONE);
@@ -29,34 +29,46 @@ INT_CLASS(c_id, 64, false, 10, TK_SEM_ID);
 INT_CLASS(c_period, 64, false, 10, TK_SEM_PERIOD);
 INT_CLASS(c_cpu, 32, false, 10, TK_SEM_CPU);
 INT_CLASS(c_time, 64, false, 10, TK_SEM_TIMESTAMP);
-static const tk_field_class c_chain_elem = { .kind = TK_TYPE_INT, .bits = 64, .base = 16 };
-static const tk_field_class c_callchain = { .kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN,
-					    .element = &c_chain_elem };
-static const tk_field_class c_string = { .kind = TK_TYPE_STRING };
-static const tk_field_class c_comm = { .kind = TK_TYPE_STRING, .semantic = TK_SEM_COMM };
+static const tk_field_class c_chain_elem = {.kind = TK_TYPE_INT, .bits = 64, .base = 16};
+static const tk_field_class c_callchain = {
+    .kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN, .element = &c_chain_elem};
+static const tk_field_class c_string = {.kind = TK_TYPE_STRING};
+static const tk_field_class c_comm = {.kind = TK_TYPE_STRING, .semantic = TK_SEM_COMM};
 
 /* perf's own order (data-convert-bt.c add_generic_types) first, so the
  * layout matches `perf data convert --to-ctf`; perf_addr and perf_cpu
  * (which perf keeps elsewhere) come last. */
 enum {
-	M_IP, M_TID, M_PID, M_ID, M_STREAM_ID, M_PERIOD, M_WEIGHT, M_DATA_SRC, M_TRANSACTION,
-	M_CALLCHAIN_SIZE, M_CALLCHAIN, M_ADDR, M_CPU, M_COUNT
+	M_IP,
+	M_TID,
+	M_PID,
+	M_ID,
+	M_STREAM_ID,
+	M_PERIOD,
+	M_WEIGHT,
+	M_DATA_SRC,
+	M_TRANSACTION,
+	M_CALLCHAIN_SIZE,
+	M_CALLCHAIN,
+	M_ADDR,
+	M_CPU,
+	M_COUNT
 };
 
 static const tk_member sample_members[M_COUNT] = {
-	[M_IP] = { "perf_ip", &c_ip },
-	[M_TID] = { "perf_tid", &c_tid },
-	[M_PID] = { "perf_pid", &c_pid },
-	[M_ID] = { "perf_id", &c_id },
-	[M_STREAM_ID] = { "perf_stream_id", &c_u64 },
-	[M_PERIOD] = { "perf_period", &c_period },
-	[M_ADDR] = { "perf_addr", &c_addr },
-	[M_CPU] = { "perf_cpu", &c_cpu },
-	[M_WEIGHT] = { "perf_weight", &c_u64 },
-	[M_DATA_SRC] = { "perf_data_src", &c_u64 },
-	[M_TRANSACTION] = { "perf_transaction", &c_u64 },
-	[M_CALLCHAIN_SIZE] = { "perf_callchain_size", &c_u32 },
-	[M_CALLCHAIN] = { "perf_callchain", &c_callchain },
+    [M_IP] = {"perf_ip", &c_ip},
+    [M_TID] = {"perf_tid", &c_tid},
+    [M_PID] = {"perf_pid", &c_pid},
+    [M_ID] = {"perf_id", &c_id},
+    [M_STREAM_ID] = {"perf_stream_id", &c_u64},
+    [M_PERIOD] = {"perf_period", &c_period},
+    [M_ADDR] = {"perf_addr", &c_addr},
+    [M_CPU] = {"perf_cpu", &c_cpu},
+    [M_WEIGHT] = {"perf_weight", &c_u64},
+    [M_DATA_SRC] = {"perf_data_src", &c_u64},
+    [M_TRANSACTION] = {"perf_transaction", &c_u64},
+    [M_CALLCHAIN_SIZE] = {"perf_callchain_size", &c_u32},
+    [M_CALLCHAIN] = {"perf_callchain", &c_callchain},
 };
 
 static bool member_present(unsigned m, uint64_t t)
@@ -95,29 +107,52 @@ typedef struct rec_member {
 } rec_member;
 
 /* Static tables (a compound literal in a function would not outlive it). */
-#define END { NULL, NULL }
-static const rec_member rm_mmap[] = { { "pid", &c_pid }, { "tid", &c_tid }, { "start", &c_addr },
-				      { "len", &c_hex }, { "pgoff", &c_hex }, { "filename", &c_string }, END };
-static const rec_member rm_mmap2[] = { { "pid", &c_pid }, { "tid", &c_tid }, { "start", &c_addr },
-				       { "len", &c_hex }, { "pgoff", &c_hex }, { "maj", &c_u32 },
-				       { "min", &c_u32 }, { "ino", &c_u64 }, { "ino_generation", &c_u64 },
-				       { "prot", &c_u32 }, { "flags", &c_u32 }, { "filename", &c_string }, END };
-static const rec_member rm_comm[] = { { "pid", &c_pid }, { "tid", &c_tid }, { "comm", &c_comm },
-				      { "exec", &c_u32 }, END };
-static const rec_member rm_fork[] = { { "pid", &c_pid }, { "ppid", &c_u32 }, { "tid", &c_tid },
-				      { "ptid", &c_u32 }, { "time", &c_time }, END };
-static const rec_member rm_lost[] = { { "id", &c_id }, { "lost", &c_u64 }, END };
-static const rec_member rm_throttle[] = { { "time", &c_time }, { "id", &c_id }, { "stream_id", &c_u64 }, END };
-static const rec_member rm_lost_samples[] = { { "lost", &c_u64 }, END };
-static const rec_member rm_switch[] = { { "out", &c_u32 }, { "preempt", &c_u32 }, END };
-static const rec_member rm_switch_wide[] = { { "out", &c_u32 }, { "preempt", &c_u32 },
-					     { "next_prev_pid", &c_pid }, { "next_prev_tid", &c_tid }, END };
-static const rec_member rm_ksymbol[] = { { "addr", &c_addr }, { "len", &c_u32 }, { "ksym_type", &c_u16 },
-					 { "flags", &c_u16 }, { "name", &c_string }, END };
-static const rec_member rm_cgroup[] = { { "id", &c_u64 }, { "path", &c_string }, END };
-static const rec_member rm_itrace[] = { { "pid", &c_pid }, { "tid", &c_tid }, END };
-static const rec_member rm_aux[] = { { "aux_offset", &c_hex }, { "aux_size", &c_u64 }, { "flags", &c_hex }, END };
-static const rec_member rm_other[] = { { "size", &c_u32 }, END };
+#define END                                                                                        \
+	{                                                                                          \
+		NULL, NULL                                                                         \
+	}
+static const rec_member rm_mmap[] = {{"pid", &c_pid},
+				     {"tid", &c_tid},
+				     {"start", &c_addr},
+				     {"len", &c_hex},
+				     {"pgoff", &c_hex},
+				     {"filename", &c_string},
+				     END};
+static const rec_member rm_mmap2[] = {{"pid", &c_pid},
+				      {"tid", &c_tid},
+				      {"start", &c_addr},
+				      {"len", &c_hex},
+				      {"pgoff", &c_hex},
+				      {"maj", &c_u32},
+				      {"min", &c_u32},
+				      {"ino", &c_u64},
+				      {"ino_generation", &c_u64},
+				      {"prot", &c_u32},
+				      {"flags", &c_u32},
+				      {"filename", &c_string},
+				      END};
+static const rec_member rm_comm[] = {
+    {"pid", &c_pid}, {"tid", &c_tid}, {"comm", &c_comm}, {"exec", &c_u32}, END};
+static const rec_member rm_fork[] = {{"pid", &c_pid},  {"ppid", &c_u32},  {"tid", &c_tid},
+				     {"ptid", &c_u32}, {"time", &c_time}, END};
+static const rec_member rm_lost[] = {{"id", &c_id}, {"lost", &c_u64}, END};
+static const rec_member rm_throttle[] = {
+    {"time", &c_time}, {"id", &c_id}, {"stream_id", &c_u64}, END};
+static const rec_member rm_lost_samples[] = {{"lost", &c_u64}, END};
+static const rec_member rm_switch[] = {{"out", &c_u32}, {"preempt", &c_u32}, END};
+static const rec_member rm_switch_wide[] = {{"out", &c_u32},
+					    {"preempt", &c_u32},
+					    {"next_prev_pid", &c_pid},
+					    {"next_prev_tid", &c_tid},
+					    END};
+static const rec_member rm_ksymbol[] = {{"addr", &c_addr},     {"len", &c_u32},
+					{"ksym_type", &c_u16}, {"flags", &c_u16},
+					{"name", &c_string},   END};
+static const rec_member rm_cgroup[] = {{"id", &c_u64}, {"path", &c_string}, END};
+static const rec_member rm_itrace[] = {{"pid", &c_pid}, {"tid", &c_tid}, END};
+static const rec_member rm_aux[] = {
+    {"aux_offset", &c_hex}, {"aux_size", &c_u64}, {"flags", &c_hex}, END};
+static const rec_member rm_other[] = {{"size", &c_u32}, END};
 #undef END
 
 static const rec_member *record_members(uint32_t type)
@@ -142,9 +177,9 @@ static const rec_member *record_members(uint32_t type)
 	}
 }
 
-#define MISC_SWITCH_OUT (1U << 13)
+#define MISC_SWITCH_OUT         (1U << 13)
 #define MISC_SWITCH_OUT_PREEMPT (1U << 14)
-#define MISC_COMM_EXEC (1U << 13)
+#define MISC_COMM_EXEC          (1U << 13)
 
 typedef struct rec_class {
 	tk_event_class cls;
@@ -159,8 +194,8 @@ typedef struct perf_source {
 	tk_source base;
 	tk_perf_file *f;
 	tk_open_options opt;
-	tk_arena classes;  /* classes, env: live until close */
-	tk_arena scratch;  /* per-event values */
+	tk_arena classes; /* classes, env: live until close */
+	tk_arena scratch; /* per-event values */
 	attr_class **by_attr;
 	size_t n_by_attr;
 	rec_class *by_type[N_REC_CLASSES];
@@ -262,7 +297,7 @@ static rec_class *class_for_record(perf_source *s, uint32_t type, tk_error *err)
 		return NULL;
 	}
 	for (size_t i = 0; i < rc->n; i++)
-		mem[i] = (tk_member){ rc->rm[i].name, rc->rm[i].cls };
+		mem[i] = (tk_member){rc->rm[i].name, rc->rm[i].cls};
 	rc->payload.kind = TK_TYPE_STRUCT;
 	rc->payload.members = mem;
 	rc->payload.n_members = rc->n;
@@ -308,9 +343,19 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 		tk_value *v = &vals[i];
 		switch (m) {
 		case M_IP: set_int(v, c, smp.ip); break;
-		case M_TID: v->cls = c; v->v.i = (int32_t)smp.tid; break;
-		case M_PID: v->cls = c; v->v.i = (int32_t)smp.pid; break;
-		case M_ID: set_int(v, c, (smp.sample_type & TK_PERF_SAMPLE_IDENTIFIER) ? smp.identifier : smp.id); break;
+		case M_TID:
+			v->cls = c;
+			v->v.i = (int32_t)smp.tid;
+			break;
+		case M_PID:
+			v->cls = c;
+			v->v.i = (int32_t)smp.pid;
+			break;
+		case M_ID:
+			set_int(v, c,
+				(smp.sample_type & TK_PERF_SAMPLE_IDENTIFIER) ? smp.identifier
+									      : smp.id);
+			break;
 		case M_STREAM_ID: set_int(v, c, smp.stream_id); break;
 		case M_PERIOD: set_int(v, c, smp.period); break;
 		case M_ADDR: set_int(v, c, smp.addr); break;
@@ -322,11 +367,14 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 		case M_CALLCHAIN: {
 			tk_value *items = NULL;
 			if (smp.callchain_nr) {
-				items = tk_arena_alloc(&s->scratch, (size_t)smp.callchain_nr * sizeof *items);
+				items = tk_arena_alloc(&s->scratch,
+						       (size_t)smp.callchain_nr * sizeof *items);
 				if (!items)
-					return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
+					return tk_error_set(err, TK_ERR_NOMEM, r->offset,
+							    "out of memory");
 				for (uint64_t k = 0; k < smp.callchain_nr; k++)
-					set_int(&items[k], &c_chain_elem, tk_perf_u64_at(smp.callchain, k, smp.swap));
+					set_int(&items[k], &c_chain_elem,
+						tk_perf_u64_at(smp.callchain, k, smp.swap));
 			}
 			v->cls = c;
 			v->v.list.items = items;
@@ -338,13 +386,14 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 	}
 	if (ac->tp && ac->tp->payload) {
 		const tk_perf_tp_format *fmt = ac->tp;
-		tk_value *tv = tk_arena_calloc(&s->scratch, fmt->n_fields ? fmt->n_fields : 1, sizeof *tv);
+		tk_value *tv =
+		    tk_arena_calloc(&s->scratch, fmt->n_fields ? fmt->n_fields : 1, sizeof *tv);
 		if (!tv)
 			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 		tk_error terr;
 		tk_error_clear(&terr);
-		if (tk_perf_tp_decode(tk_perf_get_tracing(s->f), fmt, smp.raw, smp.raw_size, &s->scratch, tv,
-				      &terr) == TK_OK) {
+		if (tk_perf_tp_decode(tk_perf_get_tracing(s->f), fmt, smp.raw, smp.raw_size,
+				      &s->scratch, tv, &terr) == TK_OK) {
 			for (size_t i = 0; i < fmt->payload->n_members; i++)
 				vals[ac->n_sample_members + i] = tv[fmt->n_common + i];
 		} else {
@@ -352,7 +401,8 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 			for (size_t i = 0; i < fmt->payload->n_members; i++) {
 				vals[ac->n_sample_members + i].cls = fmt->payload->members[i].cls;
 			}
-			tk_perf_warn(s->f, "sample at 0x%llx: %s", (unsigned long long)r->offset, terr.message);
+			tk_perf_warn(s->f, "sample at 0x%llx: %s", (unsigned long long)r->offset,
+				     terr.message);
 		}
 	}
 	s->payload.cls = &ac->payload;
@@ -377,16 +427,19 @@ static tk_status fill_record(perf_source *s, const tk_perf_record *r, tk_error *
 	bool typed = tk_perf_parse_event(s->f, r, &e, &perr) == TK_OK;
 	if (!typed)
 		memset(&e, 0, sizeof e);
-	uint64_t u[12] = { 0 };
+	uint64_t u[12] = {0};
 	const char *str = NULL;
 	switch (r->type) {
 	case TK_PERF_RECORD_MMAP:
-		u[0] = e.u.mmap.pid, u[1] = e.u.mmap.tid, u[2] = e.u.mmap.start, u[3] = e.u.mmap.len;
+		u[0] = e.u.mmap.pid, u[1] = e.u.mmap.tid, u[2] = e.u.mmap.start,
+		u[3] = e.u.mmap.len;
 		u[4] = e.u.mmap.pgoff, str = e.u.mmap.filename;
 		break;
 	case TK_PERF_RECORD_MMAP2:
-		u[0] = e.u.mmap2.pid, u[1] = e.u.mmap2.tid, u[2] = e.u.mmap2.start, u[3] = e.u.mmap2.len;
-		u[4] = e.u.mmap2.pgoff, u[5] = e.u.mmap2.maj, u[6] = e.u.mmap2.min, u[7] = e.u.mmap2.ino;
+		u[0] = e.u.mmap2.pid, u[1] = e.u.mmap2.tid, u[2] = e.u.mmap2.start,
+		u[3] = e.u.mmap2.len;
+		u[4] = e.u.mmap2.pgoff, u[5] = e.u.mmap2.maj, u[6] = e.u.mmap2.min,
+		u[7] = e.u.mmap2.ino;
 		u[8] = e.u.mmap2.ino_generation, u[9] = e.u.mmap2.prot, u[10] = e.u.mmap2.flags;
 		str = e.u.mmap2.filename;
 		break;
@@ -396,7 +449,8 @@ static tk_status fill_record(perf_source *s, const tk_perf_record *r, tk_error *
 		break;
 	case TK_PERF_RECORD_FORK:
 	case TK_PERF_RECORD_EXIT:
-		u[0] = e.u.fork.pid, u[1] = e.u.fork.ppid, u[2] = e.u.fork.tid, u[3] = e.u.fork.ptid;
+		u[0] = e.u.fork.pid, u[1] = e.u.fork.ppid, u[2] = e.u.fork.tid,
+		u[3] = e.u.fork.ptid;
 		u[4] = e.u.fork.time;
 		break;
 	case TK_PERF_RECORD_LOST: u[0] = e.u.lost.id, u[1] = e.u.lost.lost; break;
@@ -407,7 +461,8 @@ static tk_status fill_record(perf_source *s, const tk_perf_record *r, tk_error *
 	case TK_PERF_RECORD_LOST_SAMPLES: u[0] = e.u.lost_samples.lost; break;
 	case TK_PERF_RECORD_SWITCH:
 	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
-		u[0] = (r->misc & MISC_SWITCH_OUT) != 0, u[1] = (r->misc & MISC_SWITCH_OUT_PREEMPT) != 0;
+		u[0] = (r->misc & MISC_SWITCH_OUT) != 0,
+		u[1] = (r->misc & MISC_SWITCH_OUT_PREEMPT) != 0;
 		u[2] = e.u.switch_cpu_wide.next_prev_pid, u[3] = e.u.switch_cpu_wide.next_prev_tid;
 		break;
 	case TK_PERF_RECORD_KSYMBOL:
@@ -415,7 +470,9 @@ static tk_status fill_record(perf_source *s, const tk_perf_record *r, tk_error *
 		u[3] = e.u.ksymbol.flags, str = e.u.ksymbol.name;
 		break;
 	case TK_PERF_RECORD_CGROUP: u[0] = e.u.cgroup.id, str = e.u.cgroup.path; break;
-	case TK_PERF_RECORD_ITRACE_START: u[0] = e.u.itrace_start.pid, u[1] = e.u.itrace_start.tid; break;
+	case TK_PERF_RECORD_ITRACE_START:
+		u[0] = e.u.itrace_start.pid, u[1] = e.u.itrace_start.tid;
+		break;
 	case TK_PERF_RECORD_AUX:
 		u[0] = e.u.aux.aux_offset, u[1] = e.u.aux.aux_size, u[2] = e.u.aux.flags;
 		break;
@@ -484,17 +541,17 @@ static void source_close(tk_source *src)
 	free(s);
 }
 
-static const tk_source_ops perf_source_ops = { source_next, source_close };
+static const tk_source_ops perf_source_ops = {source_next, source_close};
 
 static void add_env_str(tk_env_entry *env, size_t *n, const char *key, const char *val)
 {
 	if (val)
-		env[(*n)++] = (tk_env_entry){ .key = key, .str = val };
+		env[(*n)++] = (tk_env_entry){.key = key, .str = val};
 }
 
 static void add_env_int(tk_env_entry *env, size_t *n, const char *key, int64_t val)
 {
-	env[(*n)++] = (tk_env_entry){ .key = key, .is_int = true, .i = val };
+	env[(*n)++] = (tk_env_entry){.key = key, .is_int = true, .i = val};
 }
 
 /* Environment like perf's CTF conversion writes (hostname, sysname, release, ...). */
@@ -520,9 +577,9 @@ static void build_info(perf_source *s, const char *path)
 		if (ft->total_mem_kb)
 			add_env_int(env, &n, "total_mem_kb", (int64_t)ft->total_mem_kb);
 	}
-	s->clock = (tk_clock_info){ .name = "perf_clock", .description = "perf clock",
-				    .freq = 1000000000, .precision = 1 };
-	s->stream = (tk_stream_class){ .id = 0, .clock = &s->clock };
+	s->clock = (tk_clock_info){
+	    .name = "perf_clock", .description = "perf clock", .freq = 1000000000, .precision = 1};
+	s->stream = (tk_stream_class){.id = 0, .clock = &s->clock};
 	tk_trace_info *info = &s->base.info;
 	info->format = TK_FORMAT_PERF;
 	info->name = tk_arena_strdup(&s->classes, path);
@@ -543,8 +600,8 @@ tk_status tk_perf_source_open(const char *path, const tk_open_options *opt, tk_s
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	if (opt)
 		s->opt = *opt;
-	tk_perf_open_options po = { .raw_order = s->opt.raw_order, .log = s->opt.log,
-				    .log_user = s->opt.log_user };
+	tk_perf_open_options po = {
+	    .raw_order = s->opt.raw_order, .log = s->opt.log, .log_user = s->opt.log_user};
 	tk_status st = tk_perf_open(path, &po, &s->f, err);
 	if (st != TK_OK) {
 		free(s);

@@ -79,10 +79,12 @@ bool tk_elf_read_plt(Elf *e, const GElf_Ehdr *eh, tk_symtab *t)
 	sec plt, rel, dynsym;
 	if (!find_section(e, shstrndx, ".plt", &plt) || !find_dynsym(e, &dynsym))
 		return true;
-	if (!find_section(e, shstrndx, ".rela.plt", &rel) && !find_section(e, shstrndx, ".rel.plt", &rel))
+	if (!find_section(e, shstrndx, ".rela.plt", &rel) &&
+	    !find_section(e, shstrndx, ".rel.plt", &rel))
 		return true;
-	if ((rel.sh.sh_type != SHT_RELA && rel.sh.sh_type != SHT_REL) || rel.sh.sh_link != dynsym.index ||
-	    rel.sh.sh_entsize == 0 || plt.sh.sh_type == SHT_NOBITS)
+	if ((rel.sh.sh_type != SHT_RELA && rel.sh.sh_type != SHT_REL) ||
+	    rel.sh.sh_link != dynsym.index || rel.sh.sh_entsize == 0 ||
+	    plt.sh.sh_type == SHT_NOBITS)
 		return true;
 	Elf_Data *reldata = elf_getdata(rel.scn, NULL);
 	Elf_Data *syms = elf_getdata(dynsym.scn, NULL);
@@ -91,16 +93,29 @@ bool tk_elf_read_plt(Elf *e, const GElf_Ehdr *eh, tk_symtab *t)
 		return true;
 	uint64_t header, entry;
 	switch (eh->e_machine) {
-	case EM_ARM: header = 20; entry = 12; break;
-	case EM_AARCH64: header = 32; entry = 16; break;
-	case EM_SPARC: header = 48; entry = 12; break;
-	case EM_SPARCV9: header = 128; entry = 32; break;
+	case EM_ARM:
+		header = 20;
+		entry = 12;
+		break;
+	case EM_AARCH64:
+		header = 32;
+		entry = 16;
+		break;
+	case EM_SPARC:
+		header = 48;
+		entry = 12;
+		break;
+	case EM_SPARCV9:
+		header = 128;
+		entry = 32;
+		break;
 	default: header = entry = plt.sh.sh_entsize; break;
 	}
 	if (entry == 0)
 		return true;
 	uint64_t n = rel.sh.sh_size / rel.sh.sh_entsize;
-	size_t fsize = gelf_fsize(e, rel.sh.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	size_t fsize =
+	    gelf_fsize(e, rel.sh.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
 	if (fsize == 0)
 		return true;
 	if (n > reldata->d_size / fsize)

@@ -29,9 +29,11 @@ static void scan_notes(Elf_Data *data, tk_symtab *t)
 		return;
 	size_t off = 0, name_off, desc_off;
 	GElf_Nhdr nh;
-	while (off < data->d_size && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while (off < data->d_size &&
+	       (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 && nh.n_descsz > 0) {
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 &&
+		    nh.n_descsz > 0) {
 			size_t n = nh.n_descsz < TK_BUILD_ID_MAX ? nh.n_descsz : TK_BUILD_ID_MAX;
 			memcpy(t->build_id, (const char *)data->d_buf + desc_off, n);
 			t->build_id_len = n;
@@ -46,7 +48,8 @@ static tk_status read_segments(Elf *e, tk_symtab *t, tk_error *err)
 	if (elf_getphdrnum(e, &n) != 0)
 		return TK_OK; /* no program headers (ET_REL) */
 	if (n > 65535)
-		return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET, "implausible program header count %zu", n);
+		return tk_error_set(err, TK_ERR_FORMAT, TK_NO_OFFSET,
+				    "implausible program header count %zu", n);
 	t->segs = calloc(n ? n : 1, sizeof *t->segs);
 	if (!t->segs)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -56,11 +59,15 @@ static tk_status read_segments(Elf *e, tk_symtab *t, tk_error *err)
 			continue;
 		if (ph.p_type == PT_LOAD) {
 			t->segs[t->n_segs++] = (tk_elf_segment){
-				.vaddr = ph.p_vaddr, .memsz = ph.p_memsz, .offset = ph.p_offset,
-				.filesz = ph.p_filesz, .exec = (ph.p_flags & PF_X) != 0,
+			    .vaddr = ph.p_vaddr,
+			    .memsz = ph.p_memsz,
+			    .offset = ph.p_offset,
+			    .filesz = ph.p_filesz,
+			    .exec = (ph.p_flags & PF_X) != 0,
 			};
 		} else if (ph.p_type == PT_NOTE && !t->build_id_len) {
-			Elf_Data *d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+			Elf_Data *d =
+			    elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
 			scan_notes(d, t);
 		}
 	}
@@ -127,7 +134,8 @@ static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_
 		if (sym.st_shndx == SHN_ABS || !section_allocated(e, sym.st_shndx))
 			continue;
 		bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
-		bool label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE;
+		bool label =
+		    type == STT_NOTYPE && sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE;
 		if (!func && type != STT_OBJECT && !label)
 			continue;
 		const char *name = elf_strptr(e, sh->sh_link, sym.st_name);
@@ -142,10 +150,13 @@ static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_
 		if (eh->e_machine == EM_ARM && type == STT_FUNC && (sym.st_value & 1))
 			sym.st_value--;
 		int b = GELF_ST_BIND(sym.st_info);
-		int bind = b == STB_GLOBAL ? TK_BIND_GLOBAL : b == STB_WEAK ? TK_BIND_WEAK : TK_BIND_LOCAL;
-		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size, bind_type(b, func || label),
-				   bind, NULL, 0))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+		int bind = b == STB_GLOBAL ? TK_BIND_GLOBAL
+			   : b == STB_WEAK ? TK_BIND_WEAK
+					   : TK_BIND_LOCAL;
+		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size,
+				   bind_type(b, func || label), bind, NULL, 0))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "out of memory for symbols");
 	}
 	return TK_OK;
 }
@@ -182,7 +193,8 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 			dynsym = scn;
 			dynsym_sh = sh;
 		}
-		const char *name = shstrndx != SHN_UNDEF ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		const char *name =
+		    shstrndx != SHN_UNDEF ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
 		if (name && strcmp(name, ".text") == 0 && !t->has_text) {
 			t->has_text = true;
 			t->text_vaddr = sh.sh_addr;
@@ -216,14 +228,15 @@ static tk_status load(Elf *e, tk_symtab *t, bool want_symbols, tk_error *err)
 	return st;
 }
 
-tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *name, tk_symtab **out,
-				    tk_error *err)
+tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *name,
+				    tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
 	if (name)
 		tk_error_set_file(err, name);
 	if (!libelf_ready())
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s", elf_errmsg(-1));
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s",
+				    elf_errmsg(-1));
 	/* libelf may convert data in place for foreign byte orders: work on
 	 * a private copy so the caller's buffer stays untouched. */
 	char *copy = malloc(size ? size : 1);
@@ -256,10 +269,12 @@ static tk_status load_file(const char *path, bool want_symbols, tk_symtab **out,
 	*out = NULL;
 	tk_error_set_file(err, path);
 	if (!libelf_ready())
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s", elf_errmsg(-1));
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "libelf: %s",
+				    elf_errmsg(-1));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open: %s", strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot open: %s",
+				    strerror(errno));
 	tk_symtab *t = tk_symtab_new(path);
 	if (!t) {
 		close(fd);

@@ -11,7 +11,10 @@
 /* /proc/kallsyms is a few MiB; a generous bound against runaway input. */
 #define KALLSYMS_LIMIT ((size_t)256 << 20)
 
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
 
 static bool kept_type(char type)
 {
@@ -53,7 +56,8 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 			i++;
 		size_t name_len = i - name;
 		if (name_len == 0)
-			return tk_error_set(err, TK_ERR_FORMAT, i, "kallsyms line %llu: symbol name missing",
+			return tk_error_set(err, TK_ERR_FORMAT, i,
+					    "kallsyms line %llu: symbol name missing",
 					    (unsigned long long)lines);
 		while (i < end && is_blank(s[i]))
 			i++;
@@ -64,19 +68,22 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 			while (last > i && is_blank(s[last - 1]))
 				last--;
 			if (s[i] != '[' || last - i < 3 || s[last - 1] != ']')
-				return tk_error_set(err, TK_ERR_FORMAT, i,
-						    "kallsyms line %llu: text after the name is not a "
-						    "[module]",
-						    (unsigned long long)lines);
+				return tk_error_set(
+				    err, TK_ERR_FORMAT, i,
+				    "kallsyms line %llu: text after the name is not a "
+				    "[module]",
+				    (unsigned long long)lines);
 			mod = s + i + 1;
 			mod_len = last - i - 2;
 		}
 		any_nonzero |= addr != 0;
 		/* perf also drops ARM module mapping symbols ("$a", "$d"...) */
-		if (kept_type(type) && s[name] != '$' && !tk_symtab_add(t, s + name, name_len, addr, 0, type,
-						      isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL,
-						      mod, mod_len))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+		if (kept_type(type) && s[name] != '$' &&
+		    !tk_symtab_add(t, s + name, name_len, addr, 0, type,
+				   isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL,
+				   mod, mod_len))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "out of memory for symbols");
 		pos = end + 1;
 	}
 	if (lines > 0 && !any_nonzero)

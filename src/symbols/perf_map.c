@@ -9,7 +9,10 @@
 
 #define PERF_MAP_LIMIT ((size_t)1 << 30)
 
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
 
 static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 {
@@ -39,7 +42,8 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 					    "perf map line %llu: expected 'START SIZE NAME' in hex",
 					    (unsigned long long)lines);
 		if (!tk_symtab_add(t, s + i, last - i, start, size, 'T', TK_BIND_GLOBAL, NULL, 0))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "out of memory for symbols");
 		pos = end + 1;
 	}
 	tk_symtab_finish(t, TK_SYMTAB_PLAIN);

@@ -10,8 +10,8 @@
 #include "symbols/symtab_internal.h"
 
 typedef struct entry {
-	char *key;         /* "path\0buildidhex" flattened as "path|hex" */
-	tk_symtab *tab;    /* NULL: tried and failed */
+	char *key;      /* "path\0buildidhex" flattened as "path|hex" */
+	tk_symtab *tab; /* NULL: tried and failed */
 } entry;
 
 struct tk_symcache {
@@ -19,10 +19,10 @@ struct tk_symcache {
 	char *debug_dir;
 	entry *entries;
 	size_t n, cap;
-	tk_hashmap index;  /* key hash -> entry index + 1 (chained through probing below) */
+	tk_hashmap index; /* key hash -> entry index + 1 (chained through probing below) */
 	tk_symtab *kernel;
 	bool kernel_tried;
-	tk_hashmap maps;   /* pid -> entry index + 1 */
+	tk_hashmap maps; /* pid -> entry index + 1 */
 	uint64_t loads;
 };
 
@@ -33,7 +33,10 @@ static uint64_t fnv1a(const char *s, uint64_t h)
 	return h;
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
 
 tk_symcache *tk_symcache_new(const tk_symcache_options *opt)
 {
@@ -82,8 +85,8 @@ static void warn(tk_symcache *c, const tk_error *err, const char *what)
 	char msg[900];
 	/* The last candidate tried is named only when it is not `what`. */
 	bool other = err->file[0] && strcmp(err->file, what) != 0;
-	snprintf(msg, sizeof msg, "no symbols for %s: %s%s%s", what, other ? err->file : "", other ? ": " : "",
-		 err->message);
+	snprintf(msg, sizeof msg, "no symbols for %s: %s%s%s", what, other ? err->file : "",
+		 other ? ": " : "", err->message);
 	c->opt.log(c->opt.log_user, 0, msg);
 }
 
@@ -158,10 +161,13 @@ static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id
 		if (c->debug_dir && !c->opt.no_debug_cache) {
 			/* .build-id/xx/rest links to DIR/<id>/ holding "elf" and
 			 * "debug" (perf >= 4.5), or straight to the file (older). */
-			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/elf", c->debug_dir, hex, hex + 2);
-			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/debug", c->debug_dir, hex, hex + 2);
+			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/elf",
+				 c->debug_dir, hex, hex + 2);
+			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/debug",
+				 c->debug_dir, hex, hex + 2);
 		}
-		snprintf(cand[n++], sizeof cand[0], "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		snprintf(cand[n++], sizeof cand[0], "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			 hex + 2);
 	}
 	if (path && *path)
 		snprintf(cand[n++], sizeof cand[0], "%s%s", c->opt.root ? c->opt.root : "", path);
@@ -171,7 +177,8 @@ static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id
 		if (!t && i == 0 && id_len && c->debug_dir && !c->opt.no_debug_cache) {
 			/* the older cache layout: the link is the file */
 			char old[4096];
-			snprintf(old, sizeof old, "%s/.build-id/%.2s/%s", c->debug_dir, hex, hex + 2);
+			snprintf(old, sizeof old, "%s/.build-id/%.2s/%s", c->debug_dir, hex,
+				 hex + 2);
 			t = try_candidate(c, old, id, id_len, err);
 		}
 		if (!t)
@@ -281,8 +288,8 @@ const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid)
 	if (v)
 		return *v ? c->entries[*v - 1].tab : NULL;
 	char path[4096];
-	snprintf(path, sizeof path, "%s/perf-%d.map", c->opt.perf_map_dir ? c->opt.perf_map_dir : "/tmp",
-		 pid);
+	snprintf(path, sizeof path, "%s/perf-%d.map",
+		 c->opt.perf_map_dir ? c->opt.perf_map_dir : "/tmp", pid);
 	tk_symtab *t = NULL;
 	tk_error err;
 	tk_error_clear(&err);
@@ -308,4 +315,7 @@ const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid)
 	return t;
 }
 
-uint64_t tk_symcache_loads(const tk_symcache *c) { return c->loads; }
+uint64_t tk_symcache_loads(const tk_symcache *c)
+{
+	return c->loads;
+}

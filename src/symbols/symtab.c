@@ -33,8 +33,8 @@ void tk_symtab_free(tk_symtab *t)
 	free(t);
 }
 
-bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size, char type,
-		   int bind, const char *module, size_t module_len)
+bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size,
+		   char type, int bind, const char *module, size_t module_len)
 {
 	if (t->n == t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 256;
@@ -60,7 +60,8 @@ bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, u
 		else if (!(mod = tk_arena_strndup(&t->names, module, module_len)))
 			return false;
 	}
-	t->syms[t->n] = (tk_symbol){.name = copy, .start = start, .size = size, .module = mod, .type = type};
+	t->syms[t->n] =
+	    (tk_symbol){.name = copy, .start = start, .size = size, .module = mod, .type = type};
 	t->bind[t->n] = (uint8_t)bind;
 	t->n++;
 	return true;
@@ -106,7 +107,10 @@ static int cmp_item(const void *pa, const void *pb)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static uint64_t round_up_page(uint64_t x) { return (x + 4095) & ~(uint64_t)4095; }
+static uint64_t round_up_page(uint64_t x)
+{
+	return (x + 4095) & ~(uint64_t)4095;
+}
 
 /* perf's symbols__fixup_end(): a symbol without a size ends where the next
  * one starts (which may be the same address: duplicates stay empty here,
@@ -142,7 +146,8 @@ static bool flatten_tree(tk_symtab *t)
 		t->cap = n;
 	}
 	size_t k = 0;
-	for (int32_t x = tk_symtree_first(&t->tree); x != TK_SYMTREE_NIL; x = tk_symtree_next(&t->tree, x)) {
+	for (int32_t x = tk_symtree_first(&t->tree); x != TK_SYMTREE_NIL;
+	     x = tk_symtree_next(&t->tree, x)) {
 		t->syms[k] = t->tree.nodes[x].sym;
 		if (t->syms[k].size == 0)
 			t->syms[k].size = 1;
@@ -170,7 +175,8 @@ static bool finish_tree(tk_symtab *t)
 		if (nodes[prev].sym.size == 0)
 			nodes[prev].sym.size = nodes[cur].sym.start - nodes[prev].sym.start;
 	if (nodes[prev].sym.size == 0)
-		nodes[prev].sym.size = round_up_page(nodes[prev].sym.start) + 4096 - nodes[prev].sym.start;
+		nodes[prev].sym.size =
+		    round_up_page(nodes[prev].sym.start) + 4096 - nodes[prev].sym.start;
 	int32_t nd = tk_symtree_first(tr);
 	while (nd != TK_SYMTREE_NIL) {
 		int32_t curr = nd;
@@ -222,7 +228,8 @@ void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode)
 	size_t out = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		if (out > 0 && items[out - 1].sym.start == items[i].sym.start) {
-			if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym, items[i].bind))
+			if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym,
+				    items[i].bind))
 				items[out - 1] = items[i];
 			continue;
 		}
@@ -240,7 +247,8 @@ void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode)
 	t->bind = NULL;
 }
 
-static const tk_symbol *tk_symtab_lookup_n(const tk_symbol *syms, size_t n, uint64_t addr, uint64_t *offset)
+static const tk_symbol *tk_symtab_lookup_n(const tk_symbol *syms, size_t n, uint64_t addr,
+					   uint64_t *offset)
 {
 	/* Last symbol with start <= addr. */
 	size_t lo = 0, hi = n;
@@ -274,9 +282,18 @@ const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *o
 	return tk_symtab_lookup_n(t->syms, t->n, addr, offset);
 }
 
-size_t tk_symtab_count(const tk_symtab *t) { return t ? t->n : 0; }
-const tk_symbol *tk_symtab_at(const tk_symtab *t, size_t i) { return t && i < t->n ? &t->syms[i] : NULL; }
-const char *tk_symtab_name(const tk_symtab *t) { return t->name; }
+size_t tk_symtab_count(const tk_symtab *t)
+{
+	return t ? t->n : 0;
+}
+const tk_symbol *tk_symtab_at(const tk_symtab *t, size_t i)
+{
+	return t && i < t->n ? &t->syms[i] : NULL;
+}
+const char *tk_symtab_name(const tk_symtab *t)
+{
+	return t->name;
+}
 
 size_t tk_symtab_build_id(const tk_symtab *t, uint8_t id[TK_BUILD_ID_MAX])
 {
@@ -313,7 +330,10 @@ bool tk_symtab_offset_to_vaddr(const tk_symtab *t, uint64_t file_offset, uint64_
 	return false;
 }
 
-bool tk_symtab_is_relocatable(const tk_symtab *t) { return t->relocatable; }
+bool tk_symtab_is_relocatable(const tk_symtab *t)
+{
+	return t->relocatable;
+}
 
 void tk_build_id_hex(const uint8_t *id, size_t len, char *buf)
 {

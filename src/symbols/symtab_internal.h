@@ -12,7 +12,7 @@ enum { TK_BIND_LOCAL = 0, TK_BIND_GLOBAL = 1, TK_BIND_WEAK = 2 };
 
 struct tk_symtab {
 	tk_symbol *syms;
-	uint8_t *bind;      /* per symbol while building; freed by finish */
+	uint8_t *bind; /* per symbol while building; freed by finish */
 	size_t n, cap;
 	tk_arena names;
 	char *name;
@@ -21,7 +21,7 @@ struct tk_symtab {
 	bool relocatable;
 	uint8_t build_id[TK_BUILD_ID_MAX];
 	size_t build_id_len;
-	bool from_symtab;   /* symbols came from .symtab (not .dynsym) */
+	bool from_symtab; /* symbols came from .symtab (not .dynsym) */
 	bool has_text;
 	uint64_t text_vaddr, text_size, text_offset;
 	tk_elf_segment *segs;
@@ -44,8 +44,8 @@ typedef enum tk_symtab_mode {
 
 tk_symtab *tk_symtab_new(const char *name);
 /* Copies name[0..len) into the table's arena. false: out of memory. */
-bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size, char type,
-		   int bind, const char *module, size_t module_len);
+bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size,
+		   char type, int bind, const char *module, size_t module_len);
 /* Sorts, fixes ends, keeps the best symbol per address (perf's rules and
  * order). Out of memory leaves an empty table. */
 void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode);

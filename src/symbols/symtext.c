@@ -14,15 +14,16 @@ tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *l
 	tk_error_set_file(err, path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tk_error_set(err, errno == ENOENT ? TK_ERR_NOT_FOUND : TK_ERR_IO, TK_NO_OFFSET,
-				    "cannot open: %s", strerror(errno));
+		return tk_error_set(err, errno == ENOENT ? TK_ERR_NOT_FOUND : TK_ERR_IO,
+				    TK_NO_OFFSET, "cannot open: %s", strerror(errno));
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	tk_status st = TK_OK;
 	while (buf) {
 		if (n == cap) {
 			if (cap >= limit) {
-				st = tk_error_set(err, TK_ERR_LIMIT, n, "file is larger than %zu bytes", limit);
+				st = tk_error_set(err, TK_ERR_LIMIT, n,
+						  "file is larger than %zu bytes", limit);
 				break;
 			}
 			char *nb = realloc(buf, cap * 2);

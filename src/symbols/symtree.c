@@ -5,7 +5,7 @@
 
 #include "symbols/symtree.h"
 
-#define NIL TK_SYMTREE_NIL
+#define NIL  TK_SYMTREE_NIL
 #define N(i) (t->nodes[i])
 
 void tk_symtree_init(tk_symtree *t)
@@ -21,7 +21,10 @@ void tk_symtree_free(tk_symtree *t)
 	tk_symtree_init(t);
 }
 
-static bool is_red(const tk_symtree *t, int32_t x) { return x != NIL && N(x).red; }
+static bool is_red(const tk_symtree *t, int32_t x)
+{
+	return x != NIL && N(x).red;
+}
 
 /* Makes `to` take `from`'s place under from's parent (or as root). */
 static void replace_child(tk_symtree *t, int32_t parent, int32_t from, int32_t to)
@@ -71,8 +74,8 @@ int32_t tk_symtree_insert(tk_symtree *t, const tk_symbol *s, uint8_t bind)
 		t->cap = ncap;
 	}
 	int32_t z = (int32_t)t->n++;
-	N(z) = (tk_symtree_node){.sym = *s, .left = NIL, .right = NIL, .parent = NIL, .red = true,
-				 .bind = bind};
+	N(z) = (tk_symtree_node){
+	    .sym = *s, .left = NIL, .right = NIL, .parent = NIL, .red = true, .bind = bind};
 	/* perf's __symbols__insert(): smaller starts left, equal ones right */
 	int32_t parent = NIL, *link = &t->root;
 	while (*link != NIL) {

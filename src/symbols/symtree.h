@@ -20,7 +20,7 @@
 #define TK_SYMTREE_NIL (-1)
 
 typedef struct tk_symtree_node {
-	tk_symbol sym;      /* size 0 = matches only its start, as in perf */
+	tk_symbol sym; /* size 0 = matches only its start, as in perf */
 	int32_t left, right, parent;
 	bool red;
 	uint8_t bind;

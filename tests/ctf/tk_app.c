@@ -14,7 +14,8 @@ static void *emit(void *arg)
 	/* No empty strings: babeltrace2 2.0.4 prints a stale value from a
 	 * recycled field for an empty string or an empty text sequence
 	 * (babeltrace 1 and tracekit print ""), so they cannot be compared. */
-	static const char *const words[] = {"alpha", "b\"quote", "tab\there", "\x01ctl\x7f", "end\\"};
+	static const char *const words[] = {"alpha", "b\"quote", "tab\there", "\x01ctl\x7f",
+					    "end\\"};
 	for (long i = 0; i < n_events; i++) {
 		tracepoint(tk_test, sample, (int)i, words[i % 5], (double)i / 3.0 + (double)id);
 		if (i % 10 == 0)

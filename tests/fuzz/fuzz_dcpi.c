@@ -27,10 +27,20 @@ static void rewrite_header(const tk_dcpi_profile *p, const uint8_t *data, size_t
 		n_extra++;
 	}
 	tk_dcpi_fields f = {
-		.version = h->version, .image = h->image, .epoch = h->epoch, .platform = h->platform,
-		.event = h->event, .period = h->period, .tstart = h->tstart, .tsize = h->tsize,
-		.cpuspeed = h->cpuspeed, .path = h->path, .has_cpucount = h->has_cpucount,
-		.cpucount = h->cpucount, .extra_lines = extra, .n_extra = n_extra,
+	    .version = h->version,
+	    .image = h->image,
+	    .epoch = h->epoch,
+	    .platform = h->platform,
+	    .event = h->event,
+	    .period = h->period,
+	    .tstart = h->tstart,
+	    .tsize = h->tsize,
+	    .cpuspeed = h->cpuspeed,
+	    .path = h->path,
+	    .has_cpucount = h->has_cpucount,
+	    .cpucount = h->cpucount,
+	    .extra_lines = extra,
+	    .n_extra = n_extra,
 	};
 	size_t need = tk_dcpi_format_header(&f, NULL, 0, NULL);
 	if (need == 0 || need % 4 != 0) {

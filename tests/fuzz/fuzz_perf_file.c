@@ -38,7 +38,8 @@ static void drain(tk_perf_file *f)
 			}
 		} else {
 			tk_perf_event e;
-			if (tk_perf_parse_event(f, r, &e, &err) == TK_OK && r->type == TK_PERF_RECORD_NAMESPACES)
+			if (tk_perf_parse_event(f, r, &e, &err) == TK_OK &&
+			    r->type == TK_PERF_RECORD_NAMESPACES)
 				touch(e.u.namespaces.entries, e.u.namespaces.nr * 16);
 		}
 	}
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tk_perf_file *f;
 	tk_error err;
-	tk_perf_open_options opt = { .raw_order = size > 0 && (data[size - 1] & 1) };
+	tk_perf_open_options opt = {.raw_order = size > 0 && (data[size - 1] & 1)};
 	if (tk_perf_open_memory(data, size, "fuzz", &opt, &f, &err) != TK_OK)
 		return 0;
 	const tk_perf_features *ft = tk_perf_get_features(f);

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf + 16, data, size);
 	tk_perf_file *f;
 	tk_error err;
-	tk_perf_open_options opt = { .raw_order = raw };
+	tk_perf_open_options opt = {.raw_order = raw};
 	if (tk_perf_open_memory(buf, size + 16, "fuzz-pipe", &opt, &f, &err) == TK_OK) {
 		const tk_perf_record *r;
 		while (tk_perf_next(f, &r, &err) == TK_OK) {
@@ -42,14 +42,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (r->type == TK_PERF_RECORD_SAMPLE) {
 				tk_perf_sample s;
 				if (tk_perf_parse_sample(f, r, &s, &err) == TK_OK && s.callchain_nr)
-					sink += tk_perf_u64_at(s.callchain, s.callchain_nr - 1, s.swap);
+					sink +=
+					    tk_perf_u64_at(s.callchain, s.callchain_nr - 1, s.swap);
 			} else {
 				tk_perf_event e;
 				(void)tk_perf_parse_event(f, r, &e, &err);
 			}
 		}
 		for (size_t i = 0; i < tk_perf_attr_count(f); i++)
-			sink += tk_perf_attr_at(f, i)->name ? (uint8_t)tk_perf_attr_at(f, i)->name[0] : 0;
+			sink += tk_perf_attr_at(f, i)->name
+				    ? (uint8_t)tk_perf_attr_at(f, i)->name[0]
+				    : 0;
 		tk_perf_close(f);
 	}
 	free(buf);

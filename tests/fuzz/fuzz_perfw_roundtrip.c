@@ -28,8 +28,8 @@ static int id_pos(uint64_t st)
 		return 0;
 	if (!(st & TK_PERF_SAMPLE_ID))
 		return -1;
-	return !!(st & TK_PERF_SAMPLE_IP) + !!(st & TK_PERF_SAMPLE_TID) + !!(st & TK_PERF_SAMPLE_TIME) +
-	       !!(st & TK_PERF_SAMPLE_ADDR);
+	return !!(st & TK_PERF_SAMPLE_IP) + !!(st & TK_PERF_SAMPLE_TID) +
+	       !!(st & TK_PERF_SAMPLE_TIME) + !!(st & TK_PERF_SAMPLE_ADDR);
 }
 
 static int is_pos(uint64_t st)
@@ -56,7 +56,8 @@ static bool perf_valid(const tk_perf_file *f)
 		return false;
 	for (size_t i = 1; i < n; i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(f, i);
-		if (id_pos(a->sample_type) != id_pos(st0) || is_pos(a->sample_type) != is_pos(st0) ||
+		if (id_pos(a->sample_type) != id_pos(st0) ||
+		    is_pos(a->sample_type) != is_pos(st0) ||
 		    tk_perf_attr_flag(a, TK_PERF_ATTR_SAMPLE_ID_ALL) != all0)
 			return false;
 	}
@@ -66,16 +67,16 @@ static bool perf_valid(const tk_perf_file *f)
 static bool is_meta(uint32_t type)
 {
 	return type == TK_PERF_RECORD_HEADER_ATTR || type == TK_PERF_RECORD_HEADER_FEATURE ||
-	       type == TK_PERF_RECORD_HEADER_TRACING_DATA || type == TK_PERF_RECORD_HEADER_BUILD_ID ||
-	       type == TK_PERF_RECORD_HEADER_EVENT_TYPE || type == TK_PERF_RECORD_COMPRESSED ||
-	       type == TK_PERF_RECORD_COMPRESSED2;
+	       type == TK_PERF_RECORD_HEADER_TRACING_DATA ||
+	       type == TK_PERF_RECORD_HEADER_BUILD_ID || type == TK_PERF_RECORD_HEADER_EVENT_TYPE ||
+	       type == TK_PERF_RECORD_COMPRESSED || type == TK_PERF_RECORD_COMPRESSED2;
 }
 
 /* The data records of a perf.data in memory; false if it does not read. */
 static bool read_recs(const void *data, size_t size, recs *out)
 {
 	memset(out, 0, sizeof *out);
-	tk_perf_open_options oo = { .raw_order = true };
+	tk_perf_open_options oo = {.raw_order = true};
 	tk_perf_file *f;
 	tk_error err;
 	if (tk_perf_open_memory(data, size, "fuzz", &oo, &f, &err) != TK_OK)
@@ -125,7 +126,7 @@ static void same(const recs *a, const recs *b)
 /* Copies data with the options; NULL when the copier refuses it. */
 static tk_writer *copy(const void *data, size_t size, const char *order, bool compress)
 {
-	tk_sink_options opt = { .byte_order = order, .compress = compress };
+	tk_sink_options opt = {.byte_order = order, .compress = compress};
 	tk_writer *out;
 	tk_error err;
 	if (perfw_copy_memory(data, size, &opt, &out, &err) != TK_OK)

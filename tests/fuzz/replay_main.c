@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s", argv[a], list[i]->d_name);
-			if (list[i]->d_name[0] != '.' && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			if (list[i]->d_name[0] != '.' && stat(path, &sb) == 0 &&
+			    S_ISREG(sb.st_mode)) {
 				failed += replay_file(path);
 				files++;
 			}

@@ -18,7 +18,10 @@ typedef struct pc_buf {
 	bool be; /* write big-endian (2ELIFREP) */
 } pc_buf;
 
-static inline bool pc_swap(const pc_buf *b) { return b->be == tk_host_is_le(); }
+static inline bool pc_swap(const pc_buf *b)
+{
+	return b->be == tk_host_is_le();
+}
 
 static inline void pc_bytes(pc_buf *b, const void *src, size_t n)
 {
@@ -36,12 +39,36 @@ static inline void pc_bytes(pc_buf *b, const void *src, size_t n)
 	b->n += n;
 }
 
-static inline void pc_u16(pc_buf *b, uint16_t v) { uint8_t t[2]; tk_store_u16(t, v, pc_swap(b)); pc_bytes(b, t, 2); }
-static inline void pc_u32(pc_buf *b, uint32_t v) { uint8_t t[4]; tk_store_u32(t, v, pc_swap(b)); pc_bytes(b, t, 4); }
-static inline void pc_u64(pc_buf *b, uint64_t v) { uint8_t t[8]; tk_store_u64(t, v, pc_swap(b)); pc_bytes(b, t, 8); }
-static inline void pc_zero(pc_buf *b, size_t n) { pc_bytes(b, NULL, n); }
-static inline void pc_put_u64(pc_buf *b, size_t at, uint64_t v) { tk_store_u64(b->p + at, v, pc_swap(b)); }
-static inline void pc_put_u16(pc_buf *b, size_t at, uint16_t v) { tk_store_u16(b->p + at, v, pc_swap(b)); }
+static inline void pc_u16(pc_buf *b, uint16_t v)
+{
+	uint8_t t[2];
+	tk_store_u16(t, v, pc_swap(b));
+	pc_bytes(b, t, 2);
+}
+static inline void pc_u32(pc_buf *b, uint32_t v)
+{
+	uint8_t t[4];
+	tk_store_u32(t, v, pc_swap(b));
+	pc_bytes(b, t, 4);
+}
+static inline void pc_u64(pc_buf *b, uint64_t v)
+{
+	uint8_t t[8];
+	tk_store_u64(t, v, pc_swap(b));
+	pc_bytes(b, t, 8);
+}
+static inline void pc_zero(pc_buf *b, size_t n)
+{
+	pc_bytes(b, NULL, n);
+}
+static inline void pc_put_u64(pc_buf *b, size_t at, uint64_t v)
+{
+	tk_store_u64(b->p + at, v, pc_swap(b));
+}
+static inline void pc_put_u16(pc_buf *b, size_t at, uint16_t v)
+{
+	tk_store_u16(b->p + at, v, pc_swap(b));
+}
 
 typedef struct pc_attr {
 	uint32_t type;
@@ -87,7 +114,10 @@ static inline size_t pc_rec_begin(pc_buf *b, uint32_t type, uint16_t misc)
 	return at;
 }
 
-static inline void pc_rec_end(pc_buf *b, size_t at) { pc_put_u16(b, at + 6, (uint16_t)(b->n - at)); }
+static inline void pc_rec_end(pc_buf *b, size_t at)
+{
+	pc_put_u16(b, at + 6, (uint16_t)(b->n - at));
+}
 
 static inline void pc_pipe_header(pc_buf *b)
 {
@@ -96,8 +126,8 @@ static inline void pc_pipe_header(pc_buf *b)
 }
 
 /* Pipe-mode HEADER_ATTR record with ids. */
-static inline void pc_header_attr(pc_buf *b, const pc_attr *a, uint32_t attr_size, const uint64_t *ids,
-				  size_t n_ids)
+static inline void pc_header_attr(pc_buf *b, const pc_attr *a, uint32_t attr_size,
+				  const uint64_t *ids, size_t n_ids)
 {
 	size_t r = pc_rec_begin(b, TK_PERF_RECORD_HEADER_ATTR, 0);
 	pc_write_attr(b, a, attr_size);

@@ -41,7 +41,8 @@ static void test_writer_numbers(void **state)
 	tk_put_i64_pad(w, -7, 4);
 	tk_put_char(w, ' ');
 	tk_put_oct(w, 8);
-	expect_written(w, "0 18446744073709551615 -9223372036854775808 deadbeef 000000ab 00042   -7 10");
+	expect_written(
+	    w, "0 18446744073709551615 -9223372036854775808 deadbeef 000000ab 00042   -7 10");
 	tk_writer_abort(w);
 }
 
@@ -176,10 +177,10 @@ static void test_bytes_and_status(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_writer_numbers),    cmocka_unit_test(test_writer_json_escape),
-		cmocka_unit_test(test_writer_atomic),     cmocka_unit_test(test_input_memory_bounds),
-		cmocka_unit_test(test_input_stream),      cmocka_unit_test(test_arena_and_hashmap),
-		cmocka_unit_test(test_bytes_and_status),
+	    cmocka_unit_test(test_writer_numbers),   cmocka_unit_test(test_writer_json_escape),
+	    cmocka_unit_test(test_writer_atomic),    cmocka_unit_test(test_input_memory_bounds),
+	    cmocka_unit_test(test_input_stream),     cmocka_unit_test(test_arena_and_hashmap),
+	    cmocka_unit_test(test_bytes_and_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,12 +44,14 @@ static void test_matches_printf_int(void **state)
 {
 	(void)state;
 	static const char *fmts[] = {
-		"%d", "%i", "%u", "%x", "%X", "%o", "%5d", "%-5d|", "%05d", "%+d", "% d", "%.3d", "%8.3d",
-		"%-8.3x|", "%#x", "%#X", "%#o", "%#10x", "%010u", "%.0d", "%.0x", "%c", "%3c", "%-3c|",
-		"0x%08x", "cpu %d", "pid:%d", "%hd", "%hhu", "%hx", "a%%b%d", "%ld", "%lu", "%llx", "%lld",
-		"%zu", "%jd", "%p", "%20p", "%-+6d|",
+	    "%d",     "%i",     "%u",     "%x",   "%X",    "%o",      "%5d",    "%-5d|",
+	    "%05d",   "%+d",    "% d",    "%.3d", "%8.3d", "%-8.3x|", "%#x",    "%#X",
+	    "%#o",    "%#10x",  "%010u",  "%.0d", "%.0x",  "%c",      "%3c",    "%-3c|",
+	    "0x%08x", "cpu %d", "pid:%d", "%hd",  "%hhu",  "%hx",     "a%%b%d", "%ld",
+	    "%lu",    "%llx",   "%lld",   "%zu",  "%jd",   "%p",      "%20p",   "%-+6d|",
 	};
-	static const uint32_t vals[] = {0, 1, 7, 42, 255, 65535, 0x7fffffff, 0x80000000u, 0xdeadbeefu, 0xffffffffu};
+	static const uint32_t vals[] = {0,     1,          7,           42,          255,
+					65535, 0x7fffffff, 0x80000000u, 0xdeadbeefu, 0xffffffffu};
 	char want[256];
 	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
 		for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
@@ -65,7 +67,8 @@ static void test_matches_printf_int(void **state)
 				snprintf(want, sizeof want, f, v);
 			const char *got = fmt_int(TK_FMT_PRINTF, f, v);
 			if (strcmp(got, want) != 0)
-				fail_msg("format \"%s\" value %u: got \"%s\", printf gives \"%s\"", f, v, got, want);
+				fail_msg("format \"%s\" value %u: got \"%s\", printf gives \"%s\"",
+					 f, v, got, want);
 		}
 	}
 }
@@ -171,10 +174,10 @@ static void test_vppinfra_dialect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_matches_printf_int),
-		cmocka_unit_test(test_matches_printf_str_and_float),
-		cmocka_unit_test(test_hostile_formats),
-		cmocka_unit_test(test_vppinfra_dialect),
+	    cmocka_unit_test(test_matches_printf_int),
+	    cmocka_unit_test(test_matches_printf_str_and_float),
+	    cmocka_unit_test(test_hostile_formats),
+	    cmocka_unit_test(test_vppinfra_dialect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,8 @@ static void test_good_files(void **state)
 	}
 	tk_cpel_file *f;
 	int warnings = 0;
-	assert_int_equal(tk_cpel_open(tk_test_data("cpel/multi-table.cpel"), NULL, NULL, &f, NULL), TK_OK);
+	assert_int_equal(tk_cpel_open(tk_test_data("cpel/multi-table.cpel"), NULL, NULL, &f, NULL),
+			 TK_OK);
 	assert_int_equal(f->n_strtabs, 2);
 	assert_int_equal(f->n_unknown_sections, 1);
 	assert_int_equal(f->n_symtabs, 1);
@@ -56,18 +57,22 @@ static void test_bad_files(void **state)
 		uint64_t offset;
 		const char *needle;
 	} cases[] = {
-		{"cpel/bad-missing-strtab.cpel", TK_ERR_FORMAT, 0x20, "EVTDEF section at offset 0x18: string table 'Missing' not found"},
-		{"cpel/bad-nsections.cpel", TK_ERR_TRUNCATED, 0x238, "more sections than the file holds"},
-		{"cpel/bad-section-length.cpel", TK_ERR_TRUNCATED, 0xc, "STRTAB section at offset 0x8: length 2147483647"},
-		{"cpel/bad-truncated.cpel", TK_ERR_TRUNCATED, 0x160, "EVENT section at offset 0x15c"},
-		{"cpel/bad-version0.cpel", TK_ERR_UNSUPPORTED, 0, "unsupported CPEL version 0"},
+	    {"cpel/bad-missing-strtab.cpel", TK_ERR_FORMAT, 0x20,
+	     "EVTDEF section at offset 0x18: string table 'Missing' not found"},
+	    {"cpel/bad-nsections.cpel", TK_ERR_TRUNCATED, 0x238,
+	     "more sections than the file holds"},
+	    {"cpel/bad-section-length.cpel", TK_ERR_TRUNCATED, 0xc,
+	     "STRTAB section at offset 0x8: length 2147483647"},
+	    {"cpel/bad-truncated.cpel", TK_ERR_TRUNCATED, 0x160, "EVENT section at offset 0x15c"},
+	    {"cpel/bad-version0.cpel", TK_ERR_UNSUPPORTED, 0, "unsupported CPEL version 0"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		tk_cpel_file *f;
 		tk_error err;
 		tk_error_clear(&err);
 		tk_status st = tk_cpel_open(tk_test_data(cases[i].name), NULL, NULL, &f, &err);
-		if (st != cases[i].status || err.offset != cases[i].offset || !strstr(err.message, cases[i].needle))
+		if (st != cases[i].status || err.offset != cases[i].offset ||
+		    !strstr(err.message, cases[i].needle))
 			fail_msg("%s: status %d offset 0x%llx message \"%s\"", cases[i].name, st,
 				 (unsigned long long)err.offset, err.message);
 		assert_null(f);
@@ -75,12 +80,14 @@ static void test_bad_files(void **state)
 	/* bad-string-offset loads (its tables are fine) but cannot be printed */
 	tk_cpel_file *f;
 	tk_error err;
-	assert_int_equal(tk_cpel_open(tk_test_data("cpel/bad-string-offset.cpel"), NULL, NULL, &f, &err), TK_OK);
+	assert_int_equal(
+	    tk_cpel_open(tk_test_data("cpel/bad-string-offset.cpel"), NULL, NULL, &f, &err), TK_OK);
 	tk_writer *w;
 	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
 	assert_int_equal(tk_cpel_dump(f, w, 0, &err), TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 0xd0);
-	assert_non_null(strstr(err.message, "datum string offset 0xffff0 is outside string table 'S'"));
+	assert_non_null(
+	    strstr(err.message, "datum string offset 0xffff0 is outside string table 'S'"));
 	tk_writer_abort(w);
 	tk_cpel_close(f);
 }
@@ -159,7 +166,8 @@ static void test_hostile_file(void **state)
 	char *copy = strndup(text, n);
 	char *lines[6] = {0};
 	size_t k = 0;
-	for (char *save, *l = strtok_r(copy, "\n", &save); l && k < 6; l = strtok_r(NULL, "\n", &save))
+	for (char *save, *l = strtok_r(copy, "\n", &save); l && k < 6;
+	     l = strtok_r(NULL, "\n", &save))
 		lines[k++] = l;
 	assert_int_equal(k, 5); /* 4 events and the start of the 5th */
 	/* widths: longest raw format is the 300 '%' run */
@@ -172,8 +180,8 @@ static void test_hostile_file(void **state)
 	assert_string_equal(lines[0] + head, "%n0x7%n");
 	assert_int_equal(strlen(lines[1]), head + TK_FMT_MAX_WIDTH); /* %999999d clamped */
 	assert_string_equal(lines[1] + head + TK_FMT_MAX_WIDTH - 1, "8");
-	assert_int_equal(strlen(lines[2]), head + 150);                 /* 300 '%' = 150 "%%" */
-	assert_int_equal(lines[2][18 + 7 + 150], ' ');                  /* the name: 150 '%' too */
+	assert_int_equal(strlen(lines[2]), head + 150); /* 300 '%' = 150 "%%" */
+	assert_int_equal(lines[2][18 + 7 + 150], ' ');  /* the name: 150 '%' too */
 	assert_string_equal(lines[3] + head, "hello(null)(null)(null)");
 	assert_int_equal(strlen(lines[4]), head);
 	free(copy);
@@ -221,11 +229,9 @@ static void test_writer_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good_files),
-		cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_truncations),
-		cmocka_unit_test(test_hostile_file),
-		cmocka_unit_test(test_writer_round_trip),
+	    cmocka_unit_test(test_good_files),        cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_truncations),       cmocka_unit_test(test_hostile_file),
+	    cmocka_unit_test(test_writer_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

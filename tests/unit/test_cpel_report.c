@@ -57,15 +57,15 @@ static void test_latency(void **state)
 	/* names or numeric codes */
 	assert_int_equal(tk_report_new(TK_REPORT_LATENCY, "7,END", &r, &err), TK_OK);
 	add(r, "t", "BEGIN", 7, 0);
-	add(r, "t", "END", 8, 4);      /* 4 */
-	add(r, "t", "END", 8, 9);      /* no pending start: ignored */
+	add(r, "t", "END", 8, 4); /* 4 */
+	add(r, "t", "END", 8, 9); /* no pending start: ignored */
 	add(r, "t", "BEGIN", 7, 10);
-	add(r, "t", "BEGIN", 7, 12);   /* restarts */
-	add(r, "t", "END", 8, 20);     /* 8 */
-	add(r, "u", "END", 8, 21);     /* other track, nothing pending */
+	add(r, "t", "BEGIN", 7, 12); /* restarts */
+	add(r, "t", "END", 8, 20);   /* 8 */
+	add(r, "u", "END", 8, 21);   /* other track, nothing pending */
 	add(r, "u", "BEGIN", 7, 30);
-	add(r, "t", "END", 8, 31);     /* t has nothing pending */
-	add(r, "u", "END", 8, 130);    /* 100 */
+	add(r, "t", "END", 8, 31);  /* t has nothing pending */
+	add(r, "u", "END", 8, 130); /* 100 */
 	tk_report_result o;
 	tk_report_get(r, 0, &o);
 	assert_int_equal(o.n, 2);
@@ -143,7 +143,8 @@ static void test_sorted_output(void **state)
 	char *text = strndup(data, n);
 	char *rows[8];
 	size_t k = 0;
-	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8; l = strtok_r(NULL, "\n", &save))
+	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8;
+	     l = strtok_r(NULL, "\n", &save))
 		rows[k++] = l;
 	assert_int_equal(k, 5); /* comment, header, a, b, all */
 	assert_true(rows[2][0] == 'a' && rows[3][0] == 'b' && strncmp(rows[4], "all", 3) == 0);
@@ -153,7 +154,8 @@ static void test_sorted_output(void **state)
 	data = tk_writer_data(w, &n);
 	text = strndup(data, n);
 	k = 0;
-	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8; l = strtok_r(NULL, "\n", &save))
+	for (char *save, *l = strtok_r(text, "\n", &save); l && k < 8;
+	     l = strtok_r(NULL, "\n", &save))
 		rows[k++] = l;
 	assert_int_equal(k, 6);
 	assert_true(rows[2][0] == 'a' && rows[3][0] == 'b' && rows[4][0] == 'c');
@@ -178,11 +180,9 @@ static void test_bad_specs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state),
-		cmocka_unit_test(test_latency),
-		cmocka_unit_test(test_linreg),
-		cmocka_unit_test(test_sorted_output),
-		cmocka_unit_test(test_bad_specs),
+	    cmocka_unit_test(test_state),     cmocka_unit_test(test_latency),
+	    cmocka_unit_test(test_linreg),    cmocka_unit_test(test_sorted_output),
+	    cmocka_unit_test(test_bad_specs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,15 +29,16 @@ static ctf_trace_class *parse_ok(const char *tsdl)
 	tk_error err;
 	tk_error_clear(&err);
 	ctf_trace_class *tc = NULL;
-	tk_status st = ctf_trace_class_parse(tsdl, strlen(tsdl), "test", count_log, NULL, &tc, &err);
+	tk_status st =
+	    ctf_trace_class_parse(tsdl, strlen(tsdl), "test", count_log, NULL, &tc, &err);
 	if (st != TK_OK)
 		fail_msg("parse failed: %s", err.message);
 	return tc;
 }
 
 static const char *const base_types =
-	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n";
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n";
 
 static void test_scoping_and_types(void **state)
 {
@@ -48,7 +49,8 @@ static void test_scoping_and_types(void **state)
 		 "trace { major = 1; minor = 8; byte_order = be; };\n"
 		 "typedef uint32_t my_t;\n"
 		 "event { name = \"e\"; fields := struct {\n"
-		 "  typealias integer { size = 16; align = 8; } := uint32_t; /* shadows the outer one */\n"
+		 "  typealias integer { size = 16; align = 8; } := uint32_t; /* shadows the outer "
+		 "one */\n"
 		 "  uint32_t inner16;\n"
 		 "  my_t outer32;\n"
 		 "  enum : uint8_t { A, B = 5, C = 10 ... 20, \"q q\" } en;\n"
@@ -91,7 +93,8 @@ static void test_underscore_and_unknown_attributes(void **state)
 	snprintf(tsdl, sizeof tsdl,
 		 "/* CTF 1.8 */\n%s"
 		 "trace { major = 1; minor = 8; byte_order = le; whatever = 3; };\n"
-		 "event { name = e; fields := struct { uint8_t __len; integer { size = 8; zz = 1; } _seq[__len]; }; };\n",
+		 "event { name = e; fields := struct { uint8_t __len; integer { size = 8; zz = 1; "
+		 "} _seq[__len]; }; };\n",
 		 base_types);
 	ctf_trace_class *tc = parse_ok(tsdl);
 	assert_int_equal(n_warnings, 2);
@@ -109,16 +112,17 @@ static void test_rejects_with_offset(void **state)
 		const char *tsdl;
 		size_t offset;
 	} bad[] = {
-		{"trace { major = 1 }", 18},                      /* missing ';' before '}' */
-		{"trace { uuid = \"\\o\"; };", 16},               /* invalid escape */
-		{"event { fields := struct { nosuch_t x; }; };", 27}, /* unknown type */
-		{"trace { major = 1; }; /* never closed", 22},
+	    {"trace { major = 1 }", 18},                          /* missing ';' before '}' */
+	    {"trace { uuid = \"\\o\"; };", 16},                   /* invalid escape */
+	    {"event { fields := struct { nosuch_t x; }; };", 27}, /* unknown type */
+	    {"trace { major = 1; }; /* never closed", 22},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		tk_error err;
 		tk_error_clear(&err);
 		ctf_trace_class *tc = NULL;
-		tk_status st = ctf_trace_class_parse(bad[i].tsdl, strlen(bad[i].tsdl), "t", NULL, NULL, &tc, &err);
+		tk_status st = ctf_trace_class_parse(bad[i].tsdl, strlen(bad[i].tsdl), "t", NULL,
+						     NULL, &tc, &err);
 		assert_int_equal(st, TK_ERR_FORMAT);
 		assert_null(tc);
 		assert_int_equal(err.offset, bad[i].offset);
@@ -130,16 +134,20 @@ static void test_sequence_length_must_be_integer(void **state)
 {
 	(void)state;
 	char tsdl[1024];
-	snprintf(tsdl, sizeof tsdl, "%strace { major = 1; minor = 8; byte_order = le; };\n"
-		 "event { name = e; fields := struct { string n; uint8_t s[n]; }; };\n", base_types);
+	snprintf(tsdl, sizeof tsdl,
+		 "%strace { major = 1; minor = 8; byte_order = le; };\n"
+		 "event { name = e; fields := struct { string n; uint8_t s[n]; }; };\n",
+		 base_types);
 	tk_error err;
 	ctf_trace_class *tc = NULL;
-	assert_int_equal(ctf_trace_class_parse(tsdl, strlen(tsdl), "t", NULL, NULL, &tc, &err), TK_ERR_FORMAT);
+	assert_int_equal(ctf_trace_class_parse(tsdl, strlen(tsdl), "t", NULL, NULL, &tc, &err),
+			 TK_ERR_FORMAT);
 	assert_non_null(strstr(err.message, "not an integer"));
 }
 
 /* Reads every event of a one-stream trace and renders them as babeltrace2 text. */
-static tk_status render(const char *tsdl, const uint8_t *data, size_t size, char *out, size_t cap, tk_error *err)
+static tk_status render(const char *tsdl, const uint8_t *data, size_t size, char *out, size_t cap,
+			tk_error *err)
 {
 	ctf_reader *r;
 	tk_error_clear(err);
@@ -170,13 +178,15 @@ static void test_bitfields_both_orders(void **state)
 	/* LE: 3 bits then 5 bits then 12 bits, from the low bits of each byte.
 	 * BE: same fields from the high bits. */
 	static const char le[] =
-		"trace { major = 1; minor = 8; byte_order = le; };\n"
-		"event { name = e; fields := struct { integer { size = 3; } a; integer { size = 5; signed = true; } b;"
-		" integer { size = 12; base = 16; } c; integer { size = 4; } d; }; };\n";
+	    "trace { major = 1; minor = 8; byte_order = le; };\n"
+	    "event { name = e; fields := struct { integer { size = 3; } a; integer { size = 5; "
+	    "signed = true; } b;"
+	    " integer { size = 12; base = 16; } c; integer { size = 4; } d; }; };\n";
 	static const char be[] =
-		"trace { major = 1; minor = 8; byte_order = be; };\n"
-		"event { name = e; fields := struct { integer { size = 3; } a; integer { size = 5; signed = true; } b;"
-		" integer { size = 12; base = 16; } c; integer { size = 4; } d; }; };\n";
+	    "trace { major = 1; minor = 8; byte_order = be; };\n"
+	    "event { name = e; fields := struct { integer { size = 3; } a; integer { size = 5; "
+	    "signed = true; } b;"
+	    " integer { size = 12; base = 16; } c; integer { size = 4; } d; }; };\n";
 	/* a = 5, b = -3 (0b11101), c = 0xABC (crosses a byte), d = 9 */
 	const uint8_t le_bytes[] = {(uint8_t)(5 | (0x1D << 3)), 0xBC, 0x9A};
 	const uint8_t be_bytes[] = {(uint8_t)((5 << 5) | 0x1D), 0xAB, 0xC9};
@@ -193,18 +203,20 @@ static void test_dynamic_scopes(void **state)
 	(void)state;
 	/* a sequence whose length is in the stream event context, a variant
 	 * whose tag is an absolute path into the payload */
-	static const char tsdl[] =
-		"typealias integer { size = 8; align = 8; } := u8;\n"
-		"trace { major = 1; minor = 8; byte_order = le; };\n"
-		"stream { event.context := struct { u8 n; }; };\n"
-		"event { name = e; fields := struct { enum : u8 { X, Y } t; u8 s[stream.event.context.n];"
-		" variant <event.fields.t> { u8 X; string Y; } v; }; };\n";
+	static const char tsdl[] = "typealias integer { size = 8; align = 8; } := u8;\n"
+				   "trace { major = 1; minor = 8; byte_order = le; };\n"
+				   "stream { event.context := struct { u8 n; }; };\n"
+				   "event { name = e; fields := struct { enum : u8 { X, Y } t; u8 "
+				   "s[stream.event.context.n];"
+				   " variant <event.fields.t> { u8 X; string Y; } v; }; };\n";
 	const uint8_t bytes[] = {2, 1, 7, 8, 'h', 'i', 0, 0, 0, 9};
 	char out[512];
 	tk_error err;
 	assert_int_equal(render(tsdl, bytes, sizeof bytes, out, sizeof out, &err), TK_OK);
-	assert_string_equal(out, "e: { n = 2 }, { t = ( \"Y\" : container = 1 ), s = [ [0] = 7, [1] = 8 ], v = { \"hi\" } }\n"
-				 "e: { n = 0 }, { t = ( \"X\" : container = 0 ), s = [ ], v = { 9 } }\n");
+	assert_string_equal(
+	    out, "e: { n = 2 }, { t = ( \"Y\" : container = 1 ), s = [ [0] = 7, [1] = 8 ], v = { "
+		 "\"hi\" } }\n"
+		 "e: { n = 0 }, { t = ( \"X\" : container = 0 ), s = [ ], v = { 9 } }\n");
 }
 
 static void test_compact_header_wraps(void **state)
@@ -212,14 +224,17 @@ static void test_compact_header_wraps(void **state)
 	(void)state;
 	/* 5-bit timestamps: 30 then 2 means one wrap (32 + 2 = 34) */
 	static const char tsdl[] =
-		"trace { major = 1; minor = 8; byte_order = le; };\n"
-		"clock { name = c; freq = 1000; offset_s = 10; offset = 2500; };\n"
-		"stream { event.header := struct { integer { size = 3; } id; integer { size = 5; map = clock.c.value; } timestamp; }; };\n"
-		"event { name = e; id = 0; };\n";
+	    "trace { major = 1; minor = 8; byte_order = le; };\n"
+	    "clock { name = c; freq = 1000; offset_s = 10; offset = 2500; };\n"
+	    "stream { event.header := struct { integer { size = 3; } id; integer { size = 5; map = "
+	    "clock.c.value; } timestamp; }; };\n"
+	    "event { name = e; id = 0; };\n";
 	const uint8_t bytes[] = {(uint8_t)(30 << 3), (uint8_t)(2 << 3)};
 	ctf_reader *r;
 	tk_error err;
-	assert_int_equal(ctf_reader_open_memory(tsdl, strlen(tsdl), bytes, sizeof bytes, NULL, NULL, &r, &err), TK_OK);
+	assert_int_equal(
+	    ctf_reader_open_memory(tsdl, strlen(tsdl), bytes, sizeof bytes, NULL, NULL, &r, &err),
+	    TK_OK);
 	/* offset 2500 cycles at 1 kHz = 12.5 s after offset_s 10 */
 	const ctf_event_out *ev;
 	assert_int_equal(ctf_reader_next(r, &ev, &err), TK_OK);
@@ -235,11 +250,11 @@ static void test_backwards_time_is_warned_once(void **state)
 {
 	(void)state;
 	/* full 8-bit timestamps (no wrap rule): 10, 5, 3 go backwards twice */
-	static const char tsdl[] =
-		"trace { major = 1; minor = 8; byte_order = le; };\n"
-		"clock { name = c; };\n"
-		"stream { event.header := struct { integer { size = 64; align = 8; map = clock.c.value; } timestamp; }; };\n"
-		"event { name = e; };\n";
+	static const char tsdl[] = "trace { major = 1; minor = 8; byte_order = le; };\n"
+				   "clock { name = c; };\n"
+				   "stream { event.header := struct { integer { size = 64; align = "
+				   "8; map = clock.c.value; } timestamp; }; };\n"
+				   "event { name = e; };\n";
 	uint8_t bytes[24];
 	memset(bytes, 0, sizeof bytes);
 	bytes[0] = 10;
@@ -248,7 +263,9 @@ static void test_backwards_time_is_warned_once(void **state)
 	ctf_reader *r;
 	tk_error err;
 	n_warnings = 0;
-	assert_int_equal(ctf_reader_open_memory(tsdl, strlen(tsdl), bytes, sizeof bytes, count_log, NULL, &r, &err), TK_OK);
+	assert_int_equal(ctf_reader_open_memory(tsdl, strlen(tsdl), bytes, sizeof bytes, count_log,
+						NULL, &r, &err),
+			 TK_OK);
 	const ctf_event_out *ev;
 	int n = 0;
 	while (ctf_reader_next(r, &ev, &err) == TK_OK)
@@ -324,8 +341,8 @@ static void test_truncated_event_offset(void **state)
 {
 	(void)state;
 	static const char tsdl[] =
-		"trace { major = 1; minor = 8; byte_order = le; };\n"
-		"event { name = e; fields := struct { integer { size = 32; align = 8; } x; }; };\n";
+	    "trace { major = 1; minor = 8; byte_order = le; };\n"
+	    "event { name = e; fields := struct { integer { size = 32; align = 8; } x; }; };\n";
 	const uint8_t bytes[] = {1, 0, 0, 0, 2, 0};
 	char out[256];
 	tk_error err;
@@ -389,9 +406,11 @@ static void test_double_g_matches_printf(void **state)
 	tk_writer *w;
 	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
 	uint64_t x = 88172645463325252ULL;
-	static const double fixed[] = {0.0, -0.0, 1.0, 0.5, 2.5, 1e-5, 123456.5, 999999.5, 9999995.0, 0.0001,
-				       0.00001234565, 1e25, 1e-300, 3.14, 6.62, 2.99792e+08, 0.1534, 555.555, 1e9,
-				       -17.5, 1.0 / 3.0, 100000.0, 1000000.0, 0.000123456789};
+	static const double fixed[] = {0.0,           -0.0,     1.0,       0.5,           2.5,
+				       1e-5,          123456.5, 999999.5,  9999995.0,     0.0001,
+				       0.00001234565, 1e25,     1e-300,    3.14,          6.62,
+				       2.99792e+08,   0.1534,   555.555,   1e9,           -17.5,
+				       1.0 / 3.0,     100000.0, 1000000.0, 0.000123456789};
 	for (size_t i = 0; i < 300000; i++) {
 		double v;
 		if (i < sizeof fixed / sizeof fixed[0]) {
@@ -401,9 +420,11 @@ static void test_double_g_matches_printf(void **state)
 			x ^= x >> 7;
 			x ^= x << 17;
 			int e = (int)(x % 60) - 30;
-			v = ((double)(x >> 11) / 9007199254740992.0) * pow(10.0, e) * ((x & 1) ? -1 : 1);
+			v = ((double)(x >> 11) / 9007199254740992.0) * pow(10.0, e) *
+			    ((x & 1) ? -1 : 1);
 			if (i % 3 == 0)
-				v = floor(v * 1000.0) / 8.0; /* many exact binary fractions, ties included */
+				v = floor(v * 1000.0) /
+				    8.0; /* many exact binary fractions, ties included */
 		}
 		char want[64];
 		snprintf(want, sizeof want, "%g", v);
@@ -420,20 +441,20 @@ static void test_double_g_matches_printf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scoping_and_types),
-		cmocka_unit_test(test_underscore_and_unknown_attributes),
-		cmocka_unit_test(test_rejects_with_offset),
-		cmocka_unit_test(test_sequence_length_must_be_integer),
-		cmocka_unit_test(test_bitfields_both_orders),
-		cmocka_unit_test(test_dynamic_scopes),
-		cmocka_unit_test(test_compact_header_wraps),
-		cmocka_unit_test(test_backwards_time_is_warned_once),
-		cmocka_unit_test(test_source_seek_skips_packets),
-		cmocka_unit_test(test_source_seek_with_index),
-		cmocka_unit_test(test_truncated_event_offset),
-		cmocka_unit_test(test_clock_conversion),
-		cmocka_unit_test(test_packetized_metadata),
-		cmocka_unit_test(test_double_g_matches_printf),
+	    cmocka_unit_test(test_scoping_and_types),
+	    cmocka_unit_test(test_underscore_and_unknown_attributes),
+	    cmocka_unit_test(test_rejects_with_offset),
+	    cmocka_unit_test(test_sequence_length_must_be_integer),
+	    cmocka_unit_test(test_bitfields_both_orders),
+	    cmocka_unit_test(test_dynamic_scopes),
+	    cmocka_unit_test(test_compact_header_wraps),
+	    cmocka_unit_test(test_backwards_time_is_warned_once),
+	    cmocka_unit_test(test_source_seek_skips_packets),
+	    cmocka_unit_test(test_source_seek_with_index),
+	    cmocka_unit_test(test_truncated_event_offset),
+	    cmocka_unit_test(test_clock_conversion),
+	    cmocka_unit_test(test_packetized_metadata),
+	    cmocka_unit_test(test_double_g_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

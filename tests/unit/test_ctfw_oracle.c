@@ -184,8 +184,13 @@ static void test_babeltrace_succeed(void **state)
 	if (system("babeltrace2 --version >/dev/null 2>&1") != 0)
 		skip();
 	static const char *const traces[] = {
-		"2packets", "sequence", "succeed1", "wk-heartbeat-u", "debug-info", "meta-variant-two-underscores",
-		"lttng-tracefile-rotation",
+	    "2packets",
+	    "sequence",
+	    "succeed1",
+	    "wk-heartbeat-u",
+	    "debug-info",
+	    "meta-variant-two-underscores",
+	    "lttng-tracefile-rotation",
 	};
 	int failed = 0;
 	alias_warnings = 0;
@@ -223,7 +228,10 @@ static void test_babeltrace_succeed(void **state)
 	print_message("all succeed traces: %d, %d failed\n", others, other_failed);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void test_barectf(void **state)
 {
@@ -276,9 +284,12 @@ static void test_discard_warnings(void **state)
 	if (system("babeltrace2 --version >/dev/null 2>&1") != 0)
 		skip();
 	static const char *const traces[] = {
-		"babeltrace/succeed/multi-domains", "babeltrace/succeed/ev-disc-no-ts-begin-end",
-		"babeltrace/packet-seq-num/2-lost-before-last", "babeltrace/packet-seq-num/2-streams-lost-in-1",
-		"babeltrace/packet-seq-num/2-streams-lost-in-2", "babeltrace/packet-seq-num/7-lost-between-2-with-index",
+	    "babeltrace/succeed/multi-domains",
+	    "babeltrace/succeed/ev-disc-no-ts-begin-end",
+	    "babeltrace/packet-seq-num/2-lost-before-last",
+	    "babeltrace/packet-seq-num/2-streams-lost-in-1",
+	    "babeltrace/packet-seq-num/2-streams-lost-in-2",
+	    "babeltrace/packet-seq-num/7-lost-between-2-with-index",
 	};
 	const char *norm = "grep WARNING | sed 's/ in trace .*//'";
 	int failed = 0;
@@ -298,12 +309,13 @@ static void test_discard_warnings(void **state)
 		snprintf(fmt, sizeof fmt, "babeltrace2 '%%s' 2>&1 >/dev/null | %s", norm);
 		char *got = warnings_of(fmt, out);
 		char exp[1024];
-		snprintf(exp, sizeof exp, "%sexpected/babeltrace_%s.stderr", tk_test_data("ctf/"), name + strlen("babeltrace_"));
+		snprintf(exp, sizeof exp, "%sexpected/babeltrace_%s.stderr", tk_test_data("ctf/"),
+			 name + strlen("babeltrace_"));
 		snprintf(fmt, sizeof fmt, "%s < '%%s'", norm);
 		char *want = warnings_of(fmt, exp);
 		if (!got || !want || !*want || strcmp(got, want) != 0) {
-			print_message("FAIL %s warnings\n  got: %.300s\n want: %.300s\n", traces[i], got ? got : "",
-				      want ? want : "");
+			print_message("FAIL %s warnings\n  got: %.300s\n want: %.300s\n", traces[i],
+				      got ? got : "", want ? want : "");
 			failed++;
 		}
 		free(got);
@@ -318,7 +330,8 @@ static void test_cpel_elog(void **state)
 	(void)state;
 	if (system("babeltrace2 --version >/dev/null 2>&1") != 0)
 		skip();
-	static const char *const files[] = {"vpp-new.cpel", "vpp-small.cpel", "basic.cpel", "multi-table-le.cpel",
+	static const char *const files[] = {"vpp-new.cpel", "vpp-small.cpel",
+					    "basic.cpel",   "multi-table-le.cpel",
 					    "vpp-new.elog", "vpp-small.elog"};
 	int failed = 0;
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -338,8 +351,9 @@ static void test_cpel_elog(void **state)
 			lines += *p == '\n';
 		bool warned = text && strstr(text, "WARNING") != NULL;
 		if (status != 0 || lines != n || n == 0 || warned) {
-			print_message("FAIL %s: %zu events, babeltrace2 printed %zu lines (status %d)\n%.300s\n", files[i],
-				      n, lines, status, text ? text : "");
+			print_message("FAIL %s: %zu events, babeltrace2 printed %zu lines (status "
+				      "%d)\n%.300s\n",
+				      files[i], n, lines, status, text ? text : "");
 			failed++;
 		}
 		free(text);
@@ -350,10 +364,10 @@ static void test_cpel_elog(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_babeltrace_succeed),
-		cmocka_unit_test(test_barectf),
-		cmocka_unit_test(test_cpel_elog),
-		cmocka_unit_test(test_discard_warnings),
+	    cmocka_unit_test(test_babeltrace_succeed),
+	    cmocka_unit_test(test_barectf),
+	    cmocka_unit_test(test_cpel_elog),
+	    cmocka_unit_test(test_discard_warnings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -97,7 +97,8 @@ static int compare_case(const char *name, const char *record_args)
 		print_message("skip %s: perf record failed\n", name);
 		return 77;
 	}
-	snprintf(cmd, sizeof cmd, "perf data convert --to-ctf='%s' -i '%s' >/dev/null 2>&1", theirs, data);
+	snprintf(cmd, sizeof cmd, "perf data convert --to-ctf='%s' -i '%s' >/dev/null 2>&1", theirs,
+		 data);
 	if (system(cmd) != 0) {
 		print_message("skip %s: perf data convert --to-ctf failed\n", name);
 		return 77;
@@ -124,7 +125,8 @@ static int compare_case(const char *name, const char *record_args)
 		}
 		while (p > a && p[-1] != '\n')
 			p--, q--;
-		print_message("DIFF %s (status %d) line %zu\n  ours: %.300s\n  perf: %.300s\n", name, s1, line, p, q);
+		print_message("DIFF %s (status %d) line %zu\n  ours: %.300s\n  perf: %.300s\n",
+			      name, s1, line, p, q);
 		rc = 1;
 	} else {
 		size_t lines = 0;
@@ -141,7 +143,8 @@ static int compare_case(const char *name, const char *record_args)
 
 static bool tools_present(void)
 {
-	return system("perf --version >/dev/null 2>&1") == 0 && system("babeltrace2 --version >/dev/null 2>&1") == 0;
+	return system("perf --version >/dev/null 2>&1") == 0 &&
+	       system("babeltrace2 --version >/dev/null 2>&1") == 0;
 }
 
 static void run(const char *name, const char *args)
@@ -207,11 +210,11 @@ static void test_sched_tracepoints(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_callchain),
-		cmocka_unit_test(test_system_wide),
-		cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_sched_tracepoints),
+	    cmocka_unit_test(test_plain),
+	    cmocka_unit_test(test_callchain),
+	    cmocka_unit_test(test_system_wide),
+	    cmocka_unit_test(test_counts),
+	    cmocka_unit_test(test_sched_tracepoints),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,7 +27,10 @@ static uint64_t rnd(void)
 	return rng_state = x;
 }
 
-static unsigned pick(unsigned n) { return (unsigned)(rnd() % n); }
+static unsigned pick(unsigned n)
+{
+	return (unsigned)(rnd() % n);
+}
 
 static tk_arena arena;
 
@@ -53,7 +56,8 @@ static bool has_dynamic(const tk_field_class *c)
 	return false;
 }
 
-static const char *const odd_names[] = {"string", "_under", "__two", "int", "struct", "x-y", "9lives", "align"};
+static const char *const odd_names[] = {"string", "_under", "__two",  "int",
+					"struct", "x-y",    "9lives", "align"};
 
 static const char *make_name(unsigned i)
 {
@@ -109,23 +113,20 @@ static tk_field_class *gen_class(unsigned depth);
 static tk_field_class *gen_simple(unsigned depth)
 {
 	switch (pick(depth > 2 ? 3 : 5)) {
-	case 0:
-		return gen_int(true);
+	case 0: return gen_int(true);
 	case 1: {
 		tk_field_class *c = new_class(TK_TYPE_FLOAT);
 		c->bits = pick(2) ? 32 : 64;
 		return c;
 	}
-	case 2:
-		return new_class(TK_TYPE_STRING);
+	case 2: return new_class(TK_TYPE_STRING);
 	case 3: {
 		tk_field_class *c = new_class(TK_TYPE_ARRAY);
 		c->length = pick(4);
 		c->element = gen_simple(depth + 1);
 		return c;
 	}
-	default:
-		return gen_class(depth + 1);
+	default: return gen_class(depth + 1);
 	}
 }
 
@@ -176,7 +177,8 @@ static tk_field_class *gen_class(unsigned depth)
 				for (size_t k = 0; k < no; k++) {
 					/* labels as babeltrace2 wants them: the TSDL option name */
 					char *l = alloc(20);
-					snprintf(l, 20, "%s%s", opts[k].name[0] == '_' ? "_" : "", opts[k].name);
+					snprintf(l, 20, "%s%s", opts[k].name[0] == '_' ? "_" : "",
+						 opts[k].name);
 					mp[k] = (tk_enum_mapping){l, k, k};
 				}
 				t->mappings = mp;
@@ -204,7 +206,8 @@ static void gen_struct_value(const tk_field_class *c, tk_value *v)
 		const tk_field_class *mc = c->members[i].cls;
 		gen_value(mc, &items[i]);
 		/* keep an earlier length/tag member in agreement */
-		if (i > 0 && mc->kind == TK_TYPE_SEQUENCE && strstr(c->members[i - 1].name, "_length"))
+		if (i > 0 && mc->kind == TK_TYPE_SEQUENCE &&
+		    strstr(c->members[i - 1].name, "_length"))
 			items[i - 1].v.u = items[i].v.list.n;
 		if (i > 0 && mc->kind == TK_TYPE_VARIANT && strstr(c->members[i - 1].name, "_sel"))
 			items[i - 1].v.u = items[i].v.list.index;
@@ -225,7 +228,8 @@ static void gen_value(const tk_field_class *c, tk_value *v)
 		if (c->bits < 64)
 			x &= (UINT64_C(1) << c->bits) - 1;
 		if (c->is_signed && c->bits < 64 && (x >> (c->bits - 1)) & 1)
-			x |= ~((UINT64_C(1) << c->bits) - 1); /* sign-extended, as readers give it */
+			x |=
+			    ~((UINT64_C(1) << c->bits) - 1); /* sign-extended, as readers give it */
 		v->v.u = x;
 		break;
 	}
@@ -252,9 +256,7 @@ static void gen_value(const tk_field_class *c, tk_value *v)
 		v->v.list.n = n;
 		break;
 	}
-	case TK_TYPE_STRUCT:
-		gen_struct_value(c, v);
-		break;
+	case TK_TYPE_STRUCT: gen_struct_value(c, v); break;
 	case TK_TYPE_VARIANT: {
 		size_t k = pick((unsigned)c->n_members);
 		tk_value *opt = alloc(sizeof *opt);
@@ -264,8 +266,7 @@ static void gen_value(const tk_field_class *c, tk_value *v)
 		v->v.list.index = k;
 		break;
 	}
-	case TK_TYPE_BYTES:
-		break;
+	case TK_TYPE_BYTES: break;
 	}
 }
 
@@ -329,14 +330,12 @@ static bool same_value(const tk_value *want, const tk_value *got, const char *pa
 			if (!same_value(&want->v.list.items[i], &got->v.list.items[i], path))
 				return false;
 		return true;
-	case TK_TYPE_STRUCT:
-		return same_struct(want, got, path);
+	case TK_TYPE_STRUCT: return same_struct(want, got, path);
 	case TK_TYPE_VARIANT:
 		if (want->v.list.index != got->v.list.index)
 			return fail_at(path, "variant option differs");
 		return same_value(want->v.list.items, got->v.list.items, path);
-	case TK_TYPE_BYTES:
-		return true;
+	case TK_TYPE_BYTES: return true;
 	}
 	return fail_at(path, "unknown kind");
 }
@@ -344,7 +343,7 @@ static bool same_value(const tk_value *want, const tk_value *got, const char *pa
 /* ---- one random trace ------------------------------------------------- */
 
 #define N_CLASSES 4
-#define N_EVENTS 120
+#define N_EVENTS  120
 
 static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 {
@@ -357,8 +356,11 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 	for (unsigned i = 0; i < N_CLASSES; i++) {
 		char *name = alloc(16);
 		snprintf(name, 16, "ev%u", i);
-		classes[i] = (tk_event_class){.id = i, .name = name, .stream_class_id = pick(2) ? 3 : 0,
-					      .loglevel = -1, .payload = gen_class(0)};
+		classes[i] = (tk_event_class){.id = i,
+					      .name = name,
+					      .stream_class_id = pick(2) ? 3 : 0,
+					      .loglevel = -1,
+					      .payload = gen_class(0)};
 		if (pick(3) == 0) {
 			classes[i].context = gen_class(1);
 			if (has_dynamic(classes[i].context))
@@ -366,10 +368,15 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 		}
 		cls_ptrs[i] = &classes[i];
 	}
-	tk_trace_info info = {.format = TK_FORMAT_CTF, .clocks = &clock, .n_clocks = 1,
-			      .stream_classes = sclasses, .n_stream_classes = 2,
-			      .event_classes = cls_ptrs, .n_event_classes = N_CLASSES};
-	tk_sink_options opt = {.byte_order = pick(2) ? "big" : "little", .packet_size = 256 + pick(2048)};
+	tk_trace_info info = {.format = TK_FORMAT_CTF,
+			      .clocks = &clock,
+			      .n_clocks = 1,
+			      .stream_classes = sclasses,
+			      .n_stream_classes = 2,
+			      .event_classes = cls_ptrs,
+			      .n_event_classes = N_CLASSES};
+	tk_sink_options opt = {.byte_order = pick(2) ? "big" : "little",
+			       .packet_size = 256 + pick(2048)};
 	tk_sink *sink;
 	tk_error err;
 	tk_error_clear(&err);
@@ -384,7 +391,8 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 		ev->cpu = (int32_t)pick(3);
 		ev->pid = ev->tid = TK_PID_NONE;
 		ev->has_time = true;
-		ev->time_raw = ev->time_ns = 1000 + (uint64_t)i * (pick(10) == 0 ? 5000000000ull : 777);
+		ev->time_raw = ev->time_ns =
+		    1000 + (uint64_t)i * (pick(10) == 0 ? 5000000000ull : 777);
 		if (i > 0 && ev->time_raw <= evs[i - 1].time_raw)
 			ev->time_raw = ev->time_ns = evs[i - 1].time_raw + 1;
 		tk_value *p = alloc(sizeof *p);
@@ -397,7 +405,8 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 		}
 		tk_status st = tk_sink_write(sink, ev, &err);
 		if (st != TK_OK) {
-			print_error("seed %llu: write %u: %s\n", (unsigned long long)seed, i, err.message);
+			print_error("seed %llu: write %u: %s\n", (unsigned long long)seed, i,
+				    err.message);
 			tk_sink_abort(sink);
 			tk_arena_free(&arena);
 			return -1;
@@ -423,26 +432,30 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 	tk_status st;
 	while (rc == 0 && (st = tk_source_next(src, &got, &err)) == TK_OK) {
 		if (i >= N_EVENTS) {
-			print_error("seed %llu: more events than written\n", (unsigned long long)seed);
+			print_error("seed %llu: more events than written\n",
+				    (unsigned long long)seed);
 			rc = -1;
 			break;
 		}
 		const tk_event *w = &evs[i];
-		if (strcmp(got->cls->name, w->cls->name) != 0 || got->time_ns != w->time_ns + 100000000000ull) {
-			print_error("seed %llu: event %u is %s at %llu, wrote %s at %llu\n", (unsigned long long)seed, i,
-				    got->cls->name, (unsigned long long)got->time_ns, w->cls->name,
+		if (strcmp(got->cls->name, w->cls->name) != 0 ||
+		    got->time_ns != w->time_ns + 100000000000ull) {
+			print_error("seed %llu: event %u is %s at %llu, wrote %s at %llu\n",
+				    (unsigned long long)seed, i, got->cls->name,
+				    (unsigned long long)got->time_ns, w->cls->name,
 				    (unsigned long long)w->time_ns);
 			rc = -1;
 		} else if (!same_value(w->payload, got->payload, "payload") ||
 			   (w->context && !same_value(w->context, got->context, "context"))) {
-			print_error("seed %llu: event %u (%s): %s\n", (unsigned long long)seed, i, w->cls->name, where);
+			print_error("seed %llu: event %u (%s): %s\n", (unsigned long long)seed, i,
+				    w->cls->name, where);
 			rc = -1;
 		}
 		i++;
 	}
 	if (rc == 0 && (st != TK_END || i != N_EVENTS)) {
-		print_error("seed %llu: read %u of %d events: %s\n", (unsigned long long)seed, i, N_EVENTS,
-			    st == TK_END ? "early end" : err.message);
+		print_error("seed %llu: read %u of %d events: %s\n", (unsigned long long)seed, i,
+			    N_EVENTS, st == TK_END ? "early end" : err.message);
 		rc = -1;
 	}
 	tk_source_close(src);
@@ -455,8 +468,8 @@ static int one_trace(uint64_t seed, const char *dir, bool with_babeltrace)
 			lines = 0;
 		int status = p ? pclose(p) : -1;
 		if (status != 0 || lines != N_EVENTS) {
-			print_error("seed %llu: babeltrace2 printed %u lines (status %d)\n", (unsigned long long)seed, lines,
-				    status);
+			print_error("seed %llu: babeltrace2 printed %u lines (status %d)\n",
+				    (unsigned long long)seed, lines, status);
 			rc = -1;
 		}
 	}
@@ -494,7 +507,7 @@ static void test_random_traces(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random_traces),
+	    cmocka_unit_test(test_random_traces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

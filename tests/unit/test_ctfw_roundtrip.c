@@ -21,7 +21,10 @@
 
 /* ---- classes ---------------------------------------------------------- */
 
-#define INT(bits_, signed_, base_) {.kind = TK_TYPE_INT, .bits = bits_, .is_signed = signed_, .base = base_}
+#define INT(bits_, signed_, base_)                                                                 \
+	{                                                                                          \
+		.kind = TK_TYPE_INT, .bits = bits_, .is_signed = signed_, .base = base_            \
+	}
 
 static const tk_field_class u8_hex = INT(8, false, 16);
 static const tk_field_class s16 = INT(16, true, 10);
@@ -33,41 +36,53 @@ static const tk_field_class s32 = INT(32, true, 10);
 static const tk_field_class u16c = INT(16, false, 10);
 static const tk_field_class u8c = INT(8, false, 10);
 static const tk_field_class chr = {.kind = TK_TYPE_INT, .bits = 8, .base = 10, .is_char = true};
-static const tk_enum_mapping sign_map[] = {{"NEG", (uint64_t)-6, (uint64_t)-1}, {"ZERO", 0, 0}, {"POS", 1, 100}};
-static const tk_field_class s8_enum = {.kind = TK_TYPE_INT, .bits = 8, .is_signed = true, .base = 10,
-				       .mappings = sign_map, .n_mappings = 3};
+static const tk_enum_mapping sign_map[] = {
+    {"NEG", (uint64_t)-6, (uint64_t)-1}, {"ZERO", 0, 0}, {"POS", 1, 100}};
+static const tk_field_class s8_enum = {.kind = TK_TYPE_INT,
+				       .bits = 8,
+				       .is_signed = true,
+				       .base = 10,
+				       .mappings = sign_map,
+				       .n_mappings = 3};
 static const tk_field_class f64 = {.kind = TK_TYPE_FLOAT, .bits = 64};
 static const tk_field_class f32 = {.kind = TK_TYPE_FLOAT, .bits = 32};
 static const tk_field_class str = {.kind = TK_TYPE_STRING};
 static const tk_field_class arr3 = {.kind = TK_TYPE_ARRAY, .element = &u16c, .length = 3};
-static const tk_field_class arr2x2 = {.kind = TK_TYPE_ARRAY, .element = &(const tk_field_class){
-	.kind = TK_TYPE_ARRAY, .element = &u8c, .length = 2}, .length = 2};
+static const tk_field_class arr2x2 = {
+    .kind = TK_TYPE_ARRAY,
+    .element = &(const tk_field_class){.kind = TK_TYPE_ARRAY, .element = &u8c, .length = 2},
+    .length = 2};
 static const tk_field_class chars4 = {.kind = TK_TYPE_ARRAY, .element = &chr, .length = 4};
 static const tk_field_class seq_s32 = {.kind = TK_TYPE_SEQUENCE, .element = &s32};
 static const tk_field_class seq_str = {.kind = TK_TYPE_SEQUENCE, .element = &str};
 static const tk_member inner_m[] = {{"x", &u8c}, {"name", &str}};
 static const tk_field_class inner = {.kind = TK_TYPE_STRUCT, .members = inner_m, .n_members = 2};
 static const tk_enum_mapping tag_map[] = {{"num", 0, 0}, {"text", 1, 1}};
-static const tk_field_class tag_enum = {.kind = TK_TYPE_INT, .bits = 8, .base = 10, .mappings = tag_map,
-					.n_mappings = 2};
+static const tk_field_class tag_enum = {
+    .kind = TK_TYPE_INT, .bits = 8, .base = 10, .mappings = tag_map, .n_mappings = 2};
 static const tk_member var_opts[] = {{"num", &u32c}, {"text", &str}};
 static const tk_field_class var = {.kind = TK_TYPE_VARIANT, .members = var_opts, .n_members = 2};
 /* No enum sibling names these options: the writer adds a tag field. */
 static const tk_member var2_opts[] = {{"count", &u32c}, {"label", &str}};
 static const tk_field_class var2 = {.kind = TK_TYPE_VARIANT, .members = var2_opts, .n_members = 2};
 
-static const tk_member ints_m[] = {{"a", &u8_hex}, {"b", &s16}, {"bits", &u3}, {"sbits", &s5},
-				   {"big", &u64c}, {"e", &s8_enum}, {"_under", &u16c}, {"string", &u8c}};
-static const tk_field_class ints_payload = {.kind = TK_TYPE_STRUCT, .members = ints_m, .n_members = 8};
+static const tk_member ints_m[] = {{"a", &u8_hex},    {"b", &s16},     {"bits", &u3},
+				   {"sbits", &s5},    {"big", &u64c},  {"e", &s8_enum},
+				   {"_under", &u16c}, {"string", &u8c}};
+static const tk_field_class ints_payload = {
+    .kind = TK_TYPE_STRUCT, .members = ints_m, .n_members = 8};
 
 static const tk_member misc_m[] = {
-	{"d", &f64}, {"f", &f32}, {"s", &str}, {"arr", &arr3}, {"grid", &arr2x2}, {"word", &chars4},
-	{"vals_length", &u8c}, {"vals", &seq_s32}, {"names", &seq_str}, {"inner", &inner},
-	{"tag", &tag_enum}, {"v", &var}, {"v2", &var2},
+    {"d", &f64},         {"f", &f32},       {"s", &str},           {"arr", &arr3},
+    {"grid", &arr2x2},   {"word", &chars4}, {"vals_length", &u8c}, {"vals", &seq_s32},
+    {"names", &seq_str}, {"inner", &inner}, {"tag", &tag_enum},    {"v", &var},
+    {"v2", &var2},
 };
-static const tk_field_class misc_payload = {.kind = TK_TYPE_STRUCT, .members = misc_m, .n_members = 13};
+static const tk_field_class misc_payload = {
+    .kind = TK_TYPE_STRUCT, .members = misc_m, .n_members = 13};
 
-static const tk_member pc_m[] = {{"timestamp_begin", &u64c}, {"pc_field", &u16c}, {"events_discarded", &u64c}};
+static const tk_member pc_m[] = {
+    {"timestamp_begin", &u64c}, {"pc_field", &u16c}, {"events_discarded", &u64c}};
 static const tk_field_class pc_class = {.kind = TK_TYPE_STRUCT, .members = pc_m, .n_members = 3};
 static const tk_member sec_m[] = {{"vtid", &s32}};
 static const tk_field_class sec_class = {.kind = TK_TYPE_STRUCT, .members = sec_m, .n_members = 1};
@@ -76,24 +91,44 @@ static const tk_field_class ctx_class = {.kind = TK_TYPE_STRUCT, .members = ctx_
 static const tk_member n_m[] = {{"n", &u32c}};
 static const tk_field_class n_payload = {.kind = TK_TYPE_STRUCT, .members = n_m, .n_members = 1};
 
-static const tk_clock_info clocks[] = {{.name = "monotonic", .description = "test clock", .freq = 1000000000,
-					.offset_s = 1000, .absolute = false}};
+static const tk_clock_info clocks[] = {{.name = "monotonic",
+					.description = "test clock",
+					.freq = 1000000000,
+					.offset_s = 1000,
+					.absolute = false}};
 static const tk_stream_class stream_classes[] = {
-	{.id = 0, .clock = &clocks[0]},
-	{.id = 1, .packet_context = &pc_class, .event_context = &sec_class, .clock = &clocks[0]},
+    {.id = 0, .clock = &clocks[0]},
+    {.id = 1, .packet_context = &pc_class, .event_context = &sec_class, .clock = &clocks[0]},
 };
-static const tk_event_class ec_ints = {.id = 0, .name = "ints", .stream_class_id = 0, .loglevel = 13,
-				       .payload = &ints_payload};
-static const tk_event_class ec_misc = {.id = 1, .name = "misc:event", .stream_class_id = 0, .loglevel = -1,
-				       .emf_uri = "http://example.com/misc", .payload = &misc_payload};
-static const tk_event_class ec_ctx = {.id = 0, .name = "ctx", .stream_class_id = 1, .loglevel = -1,
-				      .context = &ctx_class, .payload = &n_payload};
+static const tk_event_class ec_ints = {
+    .id = 0, .name = "ints", .stream_class_id = 0, .loglevel = 13, .payload = &ints_payload};
+static const tk_event_class ec_misc = {.id = 1,
+				       .name = "misc:event",
+				       .stream_class_id = 0,
+				       .loglevel = -1,
+				       .emf_uri = "http://example.com/misc",
+				       .payload = &misc_payload};
+static const tk_event_class ec_ctx = {.id = 0,
+				      .name = "ctx",
+				      .stream_class_id = 1,
+				      .loglevel = -1,
+				      .context = &ctx_class,
+				      .payload = &n_payload};
 static const tk_event_class *const event_classes[] = {&ec_ints, &ec_misc, &ec_ctx};
-static const tk_env_entry env[] = {{.key = "hostname", .str = "testhost"}, {.key = "tracer_major", .is_int = true, .i = 2}};
+static const tk_env_entry env[] = {{.key = "hostname", .str = "testhost"},
+				   {.key = "tracer_major", .is_int = true, .i = 2}};
 
 static const tk_trace_info trace_info = {
-	.format = TK_FORMAT_CTF, .name = "synthetic", .env = env, .n_env = 2, .clocks = clocks, .n_clocks = 1,
-	.stream_classes = stream_classes, .n_stream_classes = 2, .event_classes = event_classes, .n_event_classes = 3,
+    .format = TK_FORMAT_CTF,
+    .name = "synthetic",
+    .env = env,
+    .n_env = 2,
+    .clocks = clocks,
+    .n_clocks = 1,
+    .stream_classes = stream_classes,
+    .n_stream_classes = 2,
+    .event_classes = event_classes,
+    .n_event_classes = 3,
 };
 
 /* ---- events and what babeltrace2 must print for them ------------------ */
@@ -158,7 +193,7 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 	ev->time_ns = ev->time_raw = event_time(i);
 	ev->pid = ev->tid = TK_PID_NONE;
 	put_time(w, ev->time_ns, prev, first);
-	if (i % 10 == 9) { /* stream class 1, one stream */
+	if (i % 10 == 9) {             /* stream class 1, one stream */
 		uint64_t pcv = i / 60; /* changes every few events: new packets */
 		ev->cls = &ec_ctx;
 		ev->stream_id = 1;
@@ -167,7 +202,7 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 		g->pc_items[1] = ival(&u16c, pcv);
 		g->pc_items[2] = ival(&u64c, 0);
 		g->pc = lval(&pc_class, g->pc_items, 3);
-		g->sec_items[0] = ival(&s32, (uint64_t)-(int64_t)i);
+		g->sec_items[0] = ival(&s32, (uint64_t) - (int64_t)i);
 		g->sec = lval(&sec_class, g->sec_items, 1);
 		g->ctx_items[0] = ival(&u32c, i * 3);
 		g->ctx = lval(&ctx_class, g->ctx_items, 1);
@@ -177,8 +212,11 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 		ev->stream_context = &g->sec;
 		ev->context = &g->ctx;
 		ev->payload = &g->root;
-		tk_put_fmt(w, "testhost ctx: { pc_field = %llu }, { vtid = %lld }, { ctxval = %llu }, { n = %llu }\n",
-			   (unsigned long long)pcv, -(long long)i, (unsigned long long)(i * 3), (unsigned long long)i);
+		tk_put_fmt(w,
+			   "testhost ctx: { pc_field = %llu }, { vtid = %lld }, { ctxval = %llu }, "
+			   "{ n = %llu }\n",
+			   (unsigned long long)pcv, -(long long)i, (unsigned long long)(i * 3),
+			   (unsigned long long)i);
 		return ev;
 	}
 	ev->stream_id = 0;
@@ -198,11 +236,18 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 		g->items[7] = ival(&u8c, 7);
 		g->root = lval(&ints_payload, g->items, 8);
 		ev->payload = &g->root;
-		tk_put_fmt(w, "testhost ints: { cpu_id = %d }, { a = 0x%llX, b = %lld, bits = %llu, sbits = %lld, "
-			      "big = %llu, e = ( \"%s\" : container = %lld ), _under = %llu, string = 7 }\n",
-			   ev->cpu, (unsigned long long)(i & 0xff), (long long)b, (unsigned long long)(i % 8),
-			   (long long)sb, (unsigned long long)(UINT64_MAX - i), e < 0 ? "NEG" : e == 0 ? "ZERO" : "POS",
-			   (long long)e, (unsigned long long)(i + 1));
+		tk_put_fmt(
+		    w,
+		    "testhost ints: { cpu_id = %d }, { a = 0x%llX, b = %lld, bits = %llu, sbits = "
+		    "%lld, "
+		    "big = %llu, e = ( \"%s\" : container = %lld ), _under = %llu, string = 7 }\n",
+		    ev->cpu, (unsigned long long)(i & 0xff), (long long)b,
+		    (unsigned long long)(i % 8), (long long)sb,
+		    (unsigned long long)(UINT64_MAX - i),
+		    e < 0    ? "NEG"
+		    : e == 0 ? "ZERO"
+			     : "POS",
+		    (long long)e, (unsigned long long)(i + 1));
 		return ev;
 	}
 	ev->cls = &ec_misc;
@@ -256,16 +301,20 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 	g->items[8] = lval(&seq_str, names, n);
 	g->items[9] = lval(&inner, in, 2);
 	g->items[10] = ival(&tag_enum, text ? 1 : 0);
-	g->items[11] = (tk_value){.cls = &var, .v.list = {.items = opt, .n = 1, .index = text ? 1 : 0}};
-	g->items[12] = (tk_value){.cls = &var2, .v.list = {.items = opt2, .n = 1, .index = text ? 0 : 1}};
+	g->items[11] =
+	    (tk_value){.cls = &var, .v.list = {.items = opt, .n = 1, .index = text ? 1 : 0}};
+	g->items[12] =
+	    (tk_value){.cls = &var2, .v.list = {.items = opt2, .n = 1, .index = text ? 0 : 1}};
 	g->root = lval(&misc_payload, g->items, 13);
 	ev->payload = &g->root;
-	tk_put_fmt(w, "testhost misc:event: { cpu_id = %d }, { d = 1.5, f = 0.25, s = \"str \\\"%llu\\\"\", "
-		      "arr = [ [0] = %llu, [1] = %llu, [2] = %llu ], "
-		      "grid = [ [0] = [ [0] = 0, [1] = 1 ], [1] = [ [0] = 2, [1] = 3 ] ], word = \"abcd\", "
-		      "vals_length = %zu, vals = [",
-		   ev->cpu, (unsigned long long)i, (unsigned long long)i, (unsigned long long)i + 1,
-		   (unsigned long long)i + 2, n);
+	tk_put_fmt(
+	    w,
+	    "testhost misc:event: { cpu_id = %d }, { d = 1.5, f = 0.25, s = \"str \\\"%llu\\\"\", "
+	    "arr = [ [0] = %llu, [1] = %llu, [2] = %llu ], "
+	    "grid = [ [0] = [ [0] = 0, [1] = 1 ], [1] = [ [0] = 2, [1] = 3 ] ], word = \"abcd\", "
+	    "vals_length = %zu, vals = [",
+	    ev->cpu, (unsigned long long)i, (unsigned long long)i, (unsigned long long)i + 1,
+	    (unsigned long long)i + 2, n);
 	for (size_t k = 0; k < n; k++)
 		tk_put_fmt(w, "%s [%zu] = %lld", k ? "," : "", k, -(long long)k * 1000);
 	tk_put_fmt(w, " ], names_length = %zu, names = [", n);
@@ -274,10 +323,14 @@ static const tk_event *make_event(gen *g, uint64_t i, tk_writer *w, uint64_t pre
 	tk_put_str(w, " ], inner = { x = 42, name = \"inner\" }, ");
 	tk_put_fmt(w, "tag = ( \"%s\" : container = %d ), ", text ? "text" : "num", text ? 1 : 0);
 	if (text)
-		tk_put_str(w, "v = { \"picked\" }, v2_tag = ( \"count\" : container = 0 ), v2 = { 9 } }\n");
+		tk_put_str(
+		    w,
+		    "v = { \"picked\" }, v2_tag = ( \"count\" : container = 0 ), v2 = { 9 } }\n");
 	else
-		tk_put_fmt(w, "v = { %llu }, v2_tag = ( \"label\" : container = 1 ), v2 = { \"other\" } }\n",
-			   (unsigned long long)(i * 11));
+		tk_put_fmt(
+		    w,
+		    "v = { %llu }, v2_tag = ( \"label\" : container = 1 ), v2 = { \"other\" } }\n",
+		    (unsigned long long)(i * 11));
 	return ev;
 }
 
@@ -305,7 +358,10 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static bool have_babeltrace2(void) { return system("babeltrace2 --version >/dev/null 2>&1") == 0; }
+static bool have_babeltrace2(void)
+{
+	return system("babeltrace2 --version >/dev/null 2>&1") == 0;
+}
 
 /* Runs babeltrace2 on dir; returns its stdout (malloc'd) and exit status. */
 static char *run_babeltrace2(const char *dir, int *status)
@@ -359,7 +415,8 @@ typedef struct write_opts {
 /* Writes the synthetic trace to dir; returns babeltrace2's expected text. */
 static char *write_trace(const char *dir, const write_opts *o)
 {
-	tk_sink_options opt = {.byte_order = o->byte_order, .packet_size = o->packet_size,
+	tk_sink_options opt = {.byte_order = o->byte_order,
+			       .packet_size = o->packet_size,
 			       .packetized_metadata = o->packetized};
 	tk_sink *sink;
 	tk_error err;
@@ -437,7 +494,10 @@ static size_t check_indexes_n(const char *dir, size_t want_files)
 }
 
 /* The synthetic trace: two CPUs of class 0, one stream of class 1. */
-static size_t check_indexes(const char *dir) { return check_indexes_n(dir, 3); }
+static size_t check_indexes(const char *dir)
+{
+	return check_indexes_n(dir, 3);
+}
 
 static void roundtrip(const write_opts *o, const char *name)
 {
@@ -587,7 +647,8 @@ static size_t leftovers(const char *name)
 	struct dirent *e;
 	size_t n = 0, len = strlen(name);
 	while ((e = readdir(d)))
-		if (e->d_name[0] == '.' && strncmp(e->d_name + 1, name, len) == 0 && e->d_name[len + 1] == '.')
+		if (e->d_name[0] == '.' && strncmp(e->d_name + 1, name, len) == 0 &&
+		    e->d_name[len + 1] == '.')
 			n++;
 	closedir(d);
 	return n;
@@ -738,7 +799,8 @@ static void test_sigkill_leaves_nothing(void **state)
 				if (tk_writer_open_memory(&w, NULL) != TK_OK)
 					_exit(2);
 			}
-			if (tk_sink_write(sink, make_event(&g, i % N_EVENTS, w, 0, true), &err) != TK_OK)
+			if (tk_sink_write(sink, make_event(&g, i % N_EVENTS, w, 0, true), &err) !=
+			    TK_OK)
 				_exit(3);
 		}
 	}
@@ -756,17 +818,17 @@ static void test_sigkill_leaves_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip_small_packets_le),
-		cmocka_unit_test(test_roundtrip_big_endian_packetized),
-		cmocka_unit_test(test_roundtrip_default_packets),
-		cmocka_unit_test(test_event_larger_than_packet),
-		cmocka_unit_test(test_many_streams),
-		cmocka_unit_test(test_abort_leaves_nothing),
-		cmocka_unit_test(test_bad_value_fails_and_leaves_nothing),
-		cmocka_unit_test(test_sequence_length_mismatch),
-		cmocka_unit_test(test_value_of_other_kind),
-		cmocka_unit_test(test_existing_output_rejected),
-		cmocka_unit_test(test_sigkill_leaves_nothing),
+	    cmocka_unit_test(test_roundtrip_small_packets_le),
+	    cmocka_unit_test(test_roundtrip_big_endian_packetized),
+	    cmocka_unit_test(test_roundtrip_default_packets),
+	    cmocka_unit_test(test_event_larger_than_packet),
+	    cmocka_unit_test(test_many_streams),
+	    cmocka_unit_test(test_abort_leaves_nothing),
+	    cmocka_unit_test(test_bad_value_fails_and_leaves_nothing),
+	    cmocka_unit_test(test_sequence_length_mismatch),
+	    cmocka_unit_test(test_value_of_other_kind),
+	    cmocka_unit_test(test_existing_output_rejected),
+	    cmocka_unit_test(test_sigkill_leaves_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -109,8 +109,8 @@ static void check_bad(const char *name, tk_status want, uint64_t offset, const c
 	tk_status st = tk_dcpi_open(tk_test_data(name), &p, &err);
 	assert_null(p);
 	if (st != want || err.offset != offset || !strstr(err.message, words))
-		fprintf(stderr, "%s: status %d offset 0x%llx: %s\n", name, st, (unsigned long long)err.offset,
-			err.message);
+		fprintf(stderr, "%s: status %d offset 0x%llx: %s\n", name, st,
+			(unsigned long long)err.offset, err.message);
 	assert_int_equal(st, want);
 	assert_int_equal(err.offset, offset);
 	assert_non_null(strstr(err.message, words));
@@ -129,8 +129,9 @@ static void test_bad_files(void **state)
 	check_bad("dcpi/bad-version.prof", TK_ERR_UNSUPPORTED, 0x8, "pdb-7.00");
 }
 
-static const char hdr_v0[] = "version pdb-0.07\nimage 1a\nepoch 2401021304\nplatform x86_64\n"
-			     "event cycles\nperiod 1000\ntstart 400000\ntsize 4096\ncpuspeed 3000\n";
+static const char hdr_v0[] =
+    "version pdb-0.07\nimage 1a\nepoch 2401021304\nplatform x86_64\n"
+    "event cycles\nperiod 1000\ntstart 400000\ntsize 4096\ncpuspeed 3000\n";
 
 static tk_status open_text(const char *text, size_t len, tk_dcpi_profile **p, tk_error *err)
 {
@@ -235,9 +236,17 @@ static void test_writer_round_trip(void **state)
 	snprintf(path, sizeof path, "%s/w.prof", dir);
 	const char *extra[] = {"label nightly build", "checksum a1b2"};
 	tk_dcpi_fields f = {
-		.image = "deadbeef", .epoch = "2401021304", .platform = "x86_64", .event = "cpu-clock",
-		.period = 250000, .tstart = 0x401000, .tsize = 0x2000, .cpuspeed = 2400,
-		.path = "/usr/bin/true", .extra_lines = extra, .n_extra = 2,
+	    .image = "deadbeef",
+	    .epoch = "2401021304",
+	    .platform = "x86_64",
+	    .event = "cpu-clock",
+	    .period = 250000,
+	    .tstart = 0x401000,
+	    .tsize = 0x2000,
+	    .cpuspeed = 2400,
+	    .path = "/usr/bin/true",
+	    .extra_lines = extra,
+	    .n_extra = 2,
 	};
 	/* unsorted, a repeat, a zero, a gap of 2 (zero-filled) and a far one */
 	tk_dcpi_sample s[] = {{10, 1}, {3, 2}, {10, 4}, {4, 0}, {5, 7}, {0x1000, 9}, {8, 1}};
@@ -302,7 +311,11 @@ static void test_header_padding(void **state)
 {
 	(void)state;
 	tk_dcpi_fields f = {
-		.image = "a", .epoch = "2401021304", .platform = "p", .event = "e", .period = 1,
+	    .image = "a",
+	    .epoch = "2401021304",
+	    .platform = "p",
+	    .event = "e",
+	    .period = 1,
 	};
 	/* every header length lands on a multiple of 4 */
 	char img[8] = "a";
@@ -329,7 +342,11 @@ static void test_database(void **state)
 	char db[512];
 	snprintf(db, sizeof db, "%s/db", dir);
 	tk_dcpi_fields f = {
-		.image = "ab", .epoch = "2401021304", .platform = "x", .event = "cycles", .period = 1,
+	    .image = "ab",
+	    .epoch = "2401021304",
+	    .platform = "x",
+	    .event = "cycles",
+	    .period = 1,
 	};
 	tk_dcpi_sample s[] = {{1, 5}};
 	char name[128];
@@ -339,9 +356,10 @@ static void test_database(void **state)
 	tk_error_clear(&err);
 	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "host1", name, &f, s, 1, &err), TK_OK);
 	f.event = "imiss";
-	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "host1", "ab_imiss.prof", &f, s, 1, &err),
-			 TK_OK);
-	assert_int_equal(tk_dcpi_db_write(db, "..", "host1", "x.prof", &f, s, 1, &err), TK_ERR_USAGE);
+	assert_int_equal(
+	    tk_dcpi_db_write(db, "2401021304", "host1", "ab_imiss.prof", &f, s, 1, &err), TK_OK);
+	assert_int_equal(tk_dcpi_db_write(db, "..", "host1", "x.prof", &f, s, 1, &err),
+			 TK_ERR_USAGE);
 	assert_int_equal(tk_dcpi_db_write(db, "e", "h", "../x.prof", &f, s, 1, &err), TK_ERR_USAGE);
 	/* a stray non-profile file is ignored */
 	char stray[600];
@@ -378,10 +396,14 @@ static void test_database(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_expected_listings),  cmocka_unit_test(test_header_fields),
-		cmocka_unit_test(test_bad_files),          cmocka_unit_test(test_header_grammar),
-		cmocka_unit_test(test_version1_header_only), cmocka_unit_test(test_writer_round_trip),
-		cmocka_unit_test(test_header_padding),     cmocka_unit_test(test_database),
+	    cmocka_unit_test(test_expected_listings),
+	    cmocka_unit_test(test_header_fields),
+	    cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_header_grammar),
+	    cmocka_unit_test(test_version1_header_only),
+	    cmocka_unit_test(test_writer_round_trip),
+	    cmocka_unit_test(test_header_padding),
+	    cmocka_unit_test(test_database),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

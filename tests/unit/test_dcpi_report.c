@@ -23,7 +23,8 @@ static int setup(void **state)
 		return -1;
 	char cmd[512];
 	snprintf(cmd, sizeof cmd,
-		 "cd %s && printf 'int hot(int x){return x*3+1;}\\nint warm(int x){return x^7;}\\n' > l.c && "
+		 "cd %s && printf 'int hot(int x){return x*3+1;}\\nint warm(int x){return "
+		 "x^7;}\\n' > l.c && "
 		 "cc -O1 -fPIC -shared -Wl,--build-id=sha1 -o l.so l.c 2>/dev/null",
 		 dir);
 	if (system(cmd) != 0)
@@ -96,19 +97,28 @@ static void test_report_symbols(void **state)
 	char db[128];
 	snprintf(db, sizeof db, "%s/db", dir);
 	tk_dcpi_fields f = {
-		.image = hex, .epoch = "2401021304", .platform = "x86_64", .event = "cycles",
-		.period = 1000, .tstart = tv, .tsize = ts, .cpuspeed = 1000, .path = so,
+	    .image = hex,
+	    .epoch = "2401021304",
+	    .platform = "x86_64",
+	    .event = "cycles",
+	    .period = 1000,
+	    .tstart = tv,
+	    .tsize = ts,
+	    .cpuspeed = 1000,
+	    .path = so,
 	};
 	/* hot: 6 samples over two addresses, warm: 3, one address in no
 	 * symbol (far past .text) */
 	tk_dcpi_sample s[] = {{hot - tv, 4}, {hot - tv + 1, 2}, {warm - tv, 3}, {ts + 0x100000, 1}};
 	tk_error err;
 	tk_error_clear(&err);
-	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "h", "l_cycles.prof", &f, s, 4, &err), TK_OK);
+	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "h", "l_cycles.prof", &f, s, 4, &err),
+			 TK_OK);
 	/* a second event for the same image */
 	f.event = "imiss";
 	tk_dcpi_sample s2[] = {{warm - tv, 5}};
-	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "h", "l_imiss.prof", &f, s2, 1, &err), TK_OK);
+	assert_int_equal(tk_dcpi_db_write(db, "2401021304", "h", "l_imiss.prof", &f, s2, 1, &err),
+			 TK_OK);
 
 	char *r = report(db, NULL, 0, "cycles");
 	char want[512];
@@ -137,8 +147,10 @@ static void test_report_symbols(void **state)
 
 	/* a rebuilt image (other build id) is not used for symbols */
 	char cmd[256];
-	snprintf(cmd, sizeof cmd, "cd %s && cc -O1 -fPIC -shared -Wl,--build-id=sha1 -DX=1 -o l.so -x c - </dev/null",
-		 dir);
+	snprintf(
+	    cmd, sizeof cmd,
+	    "cd %s && cc -O1 -fPIC -shared -Wl,--build-id=sha1 -DX=1 -o l.so -x c - </dev/null",
+	    dir);
 	assert_int_equal(system(cmd), 0);
 	r = report(db, "symbol", 0, "imiss");
 	snprintf(want, sizeof want, "        5  100.00%%  100.00%%  [unknown]  %s", so);
@@ -163,8 +175,8 @@ static void test_aggregator(void **state)
 	static char names[3000][8];
 	for (int i = 0; i < 3000; i++) {
 		snprintf(names[i], sizeof names[i], "f%d", i);
-		assert_true(tk_profile_agg_add(a, "img", names[i], (uint64_t)i * 16, (uint64_t)i * 16 + 1,
-					       (uint64_t)(i % 7) + 1));
+		assert_true(tk_profile_agg_add(a, "img", names[i], (uint64_t)i * 16,
+					       (uint64_t)i * 16 + 1, (uint64_t)(i % 7) + 1));
 	}
 	assert_true(tk_profile_agg_add(a, "img", names[5], 80, 81, 100));
 	assert_true(tk_profile_agg_add(a, "img", NULL, 0, 1, 2));
@@ -187,8 +199,8 @@ static void test_aggregator(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_report_symbols),
-		cmocka_unit_test(test_aggregator),
+	    cmocka_unit_test(test_report_symbols),
+	    cmocka_unit_test(test_aggregator),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

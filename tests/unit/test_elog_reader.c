@@ -37,7 +37,7 @@ static void test_vpp_small(void **state)
 	tk_writer *w;
 	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
 	assert_string_equal(text_of(f, 0, w), "rx-burst: queue 0 pkts 32");
-	assert_string_equal(text_of(f, 3, w), "link-state up");         /* t4: enum */
+	assert_string_equal(text_of(f, 3, w), "link-state up");                /* t4: enum */
 	assert_string_equal(text_of(f, 4, w), "msg: configured 2 interfaces"); /* T4: heap */
 	assert_true(f->events[0].time > 1.8e-6 && f->events[0].time < 1.9e-6);
 	tk_writer_abort(w);
@@ -101,9 +101,9 @@ static void test_damaged(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vpp_small),
-		cmocka_unit_test(test_vpp_new),
-		cmocka_unit_test(test_damaged),
+	    cmocka_unit_test(test_vpp_small),
+	    cmocka_unit_test(test_vpp_new),
+	    cmocka_unit_test(test_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,10 +11,11 @@
 #include "test_support.h"
 
 static const pc_attr attr = {
-	.type = TK_PERF_TYPE_SOFTWARE, .config = 1,
-	.sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME |
-		       TK_PERF_SAMPLE_PERIOD,
-	.flags = 1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL,
+    .type = TK_PERF_TYPE_SOFTWARE,
+    .config = 1,
+    .sample_type =
+	TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_PERIOD,
+    .flags = 1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL,
 };
 
 #define N_SAMPLES 3000
@@ -23,7 +24,7 @@ static const pc_attr attr = {
  * times inside rounds, so ordering has work to do. */
 static pc_buf inner_records(void)
 {
-	pc_buf b = { .be = false };
+	pc_buf b = {.be = false};
 	for (int i = 0; i < N_SAMPLES; i++) {
 		size_t r = pc_rec_begin(&b, TK_PERF_RECORD_SAMPLE, 0);
 		pc_u64(&b, 0x1000 + (uint64_t)i);
@@ -50,8 +51,8 @@ static void append_compressed(pc_buf *out, const pc_buf *in, size_t chunk, uint3
 	uint8_t *tmp = malloc(cap);
 	for (size_t pos = 0; pos < in->n; pos += chunk) {
 		size_t n = in->n - pos < chunk ? in->n - pos : chunk;
-		ZSTD_inBuffer zi = { in->p + pos, n, 0 };
-		ZSTD_outBuffer zo = { tmp, cap, 0 };
+		ZSTD_inBuffer zi = {in->p + pos, n, 0};
+		ZSTD_outBuffer zo = {tmp, cap, 0};
 		size_t left;
 		do {
 			left = ZSTD_compressStream2(cc, &zo, &zi, ZSTD_e_flush);
@@ -77,7 +78,7 @@ static void check_samples(tk_perf_file *f, bool ordered)
 	tk_status st;
 	int n = 0;
 	uint64_t last = 0;
-	uint8_t seen[N_SAMPLES] = { 0 };
+	uint8_t seen[N_SAMPLES] = {0};
 	while ((st = tk_perf_next(f, &r, &err)) == TK_OK) {
 		if (r->type != TK_PERF_RECORD_SAMPLE)
 			continue;
@@ -99,12 +100,12 @@ static void check_samples(tk_perf_file *f, bool ordered)
 static void run_pipe(size_t chunk, uint32_t type, bool overflow)
 {
 	pc_buf inner = inner_records();
-	pc_buf b = { .be = false };
+	pc_buf b = {.be = false};
 	pc_pipe_header(&b);
 	pc_header_attr(&b, &attr, 136, NULL, 0);
 	append_compressed(&b, &inner, chunk, type, overflow);
 	for (int raw = 0; raw < 2; raw++) {
-		tk_perf_open_options opt = { .raw_order = raw };
+		tk_perf_open_options opt = {.raw_order = raw};
 		tk_perf_file *f;
 		tk_error err;
 		assert_int_equal(tk_perf_open_memory(b.p, b.n, "zpipe", &opt, &f, &err), TK_OK);
@@ -118,8 +119,8 @@ static void run_pipe(size_t chunk, uint32_t type, bool overflow)
 static void test_pipe_compressed(void **state)
 {
 	(void)state;
-	run_pipe(997, TK_PERF_RECORD_COMPRESSED, false);    /* records span chunks */
-	run_pipe(13, TK_PERF_RECORD_COMPRESSED, false);     /* tiny chunks */
+	run_pipe(997, TK_PERF_RECORD_COMPRESSED, false); /* records span chunks */
+	run_pipe(13, TK_PERF_RECORD_COMPRESSED, false);  /* tiny chunks */
 	run_pipe(4093, TK_PERF_RECORD_COMPRESSED2, false);
 	run_pipe(1 << 20, TK_PERF_RECORD_COMPRESSED2, true); /* one chunk > 64 KiB */
 }
@@ -147,7 +148,7 @@ static void test_corrupt(void **state)
 {
 	(void)state;
 	pc_buf inner = inner_records();
-	pc_buf b = { .be = false };
+	pc_buf b = {.be = false};
 	pc_pipe_header(&b);
 	pc_header_attr(&b, &attr, 128, NULL, 0);
 	size_t first = b.n;
@@ -171,9 +172,9 @@ static void test_corrupt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pipe_compressed),
-		cmocka_unit_test(test_file_compressed),
-		cmocka_unit_test(test_corrupt),
+	    cmocka_unit_test(test_pipe_compressed),
+	    cmocka_unit_test(test_file_compressed),
+	    cmocka_unit_test(test_corrupt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

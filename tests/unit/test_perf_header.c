@@ -9,13 +9,18 @@
 #include "test_support.h"
 
 static const pc_attr cycles_attr = {
-	.type = TK_PERF_TYPE_HARDWARE, .config = 0, .sample_period = 4000,
-	.sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME,
-	.read_format = TK_PERF_FORMAT_ID,
-	.flags = (1ULL << TK_PERF_ATTR_DISABLED) | (1ULL << TK_PERF_ATTR_FREQ) |
-		 (1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL) | (1ULL << TK_PERF_ATTR_EXCLUDE_HV) |
-		 (1ULL << TK_PERF_ATTR_CGROUP),
-	.branch_sample_type = 1U << 17, .regs_user = 0xff, .regs_intr = 0x3, .config3 = 0x1234,
+    .type = TK_PERF_TYPE_HARDWARE,
+    .config = 0,
+    .sample_period = 4000,
+    .sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME,
+    .read_format = TK_PERF_FORMAT_ID,
+    .flags = (1ULL << TK_PERF_ATTR_DISABLED) | (1ULL << TK_PERF_ATTR_FREQ) |
+	     (1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL) | (1ULL << TK_PERF_ATTR_EXCLUDE_HV) |
+	     (1ULL << TK_PERF_ATTR_CGROUP),
+    .branch_sample_type = 1U << 17,
+    .regs_user = 0xff,
+    .regs_intr = 0x3,
+    .config3 = 0x1234,
 };
 
 /* One attr (with 2 ids), one COMM record, optional features. */
@@ -23,7 +28,7 @@ static void build_file(pc_file *f, bool be, uint32_t attr_size, bool with_featur
 {
 	pc_file_begin(f, be, attr_size);
 	pc_file_attr(f, &cycles_attr);
-	const uint64_t ids[] = { 11, 12 };
+	const uint64_t ids[] = {11, 12};
 	pc_file_ids(f, 0, ids, 2);
 	pc_file_data_begin(f);
 	size_t r = pc_rec_begin(&f->b, TK_PERF_RECORD_COMM, 0);
@@ -37,7 +42,7 @@ static void build_file(pc_file *f, bool be, uint32_t attr_size, bool with_featur
 	pc_file_data_end(f);
 	if (!with_features)
 		return;
-	pc_buf host = { .be = be }, cmd = { .be = be }, unk = { .be = be };
+	pc_buf host = {.be = be}, cmd = {.be = be}, unk = {.be = be};
 	pc_u32(&host, 8);
 	pc_bytes(&host, "box\0\0\0\0\0", 8);
 	pc_u32(&cmd, 2);
@@ -46,9 +51,9 @@ static void build_file(pc_file *f, bool be, uint32_t attr_size, bool with_featur
 	pc_u32(&cmd, 8);
 	pc_bytes(&cmd, "record\0\0", 8);
 	pc_bytes(&unk, "simpleperf!", 11);
-	const unsigned fid[] = { TK_PERF_FEAT_HOSTNAME, TK_PERF_FEAT_CMDLINE, 200 };
-	const void *fdata[] = { host.p, cmd.p, unk.p };
-	const size_t fsize[] = { host.n, cmd.n, unk.n };
+	const unsigned fid[] = {TK_PERF_FEAT_HOSTNAME, TK_PERF_FEAT_CMDLINE, 200};
+	const void *fdata[] = {host.p, cmd.p, unk.p};
+	const size_t fsize[] = {host.n, cmd.n, unk.n};
 	pc_file_features(f, fid, fdata, fsize, 3);
 	free(host.p);
 	free(cmd.p);
@@ -111,7 +116,7 @@ static void check_attr_roundtrip(uint32_t attr_size, bool be)
 static void test_attr_sizes(void **state)
 {
 	(void)state;
-	static const uint32_t sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136, 160 };
+	static const uint32_t sizes[] = {64, 72, 80, 96, 104, 112, 120, 128, 136, 160};
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		check_attr_roundtrip(sizes[i], false);
 		check_attr_roundtrip(sizes[i], true);
@@ -127,12 +132,14 @@ static void test_attr_too_small(void **state)
 	pc_put_u64(&pf.b, 16, 56 + 16);
 	tk_perf_file *f;
 	tk_error err;
-	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err), TK_ERR_FORMAT);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err),
+			 TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 16);
 	/* the attr's own size field below 64 */
 	pc_put_u64(&pf.b, 16, 64 + 16);
 	tk_store_u32(pf.b.p + pf.attr_at[0] + 4, 48, false);
-	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err), TK_ERR_FORMAT);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err),
+			 TK_ERR_FORMAT);
 	assert_int_equal(err.offset, pf.attr_at[0] + 4);
 	/* size 0 means PERF_ATTR_SIZE_VER0 and is fine */
 	tk_store_u32(pf.b.p + pf.attr_at[0] + 4, 0, false);
@@ -151,15 +158,18 @@ static void test_sections_checked(void **state)
 	/* data section runs past the end */
 	uint64_t ds = tk_load_le64(pf.b.p + 48);
 	pc_put_u64(&pf.b, 48, ds + 1);
-	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err), TK_ERR_TRUNCATED);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err),
+			 TK_ERR_TRUNCATED);
 	assert_int_equal(err.offset, 40);
 	pc_put_u64(&pf.b, 48, ds);
 	/* an ids section outside the file */
 	pc_put_u64(&pf.b, pf.attr_at[0] + 128, pf.b.n);
-	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err), TK_ERR_FORMAT);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err),
+			 TK_ERR_FORMAT);
 	assert_int_equal(err.offset, pf.attr_at[0] + 128);
 	/* short and foreign files */
-	assert_int_equal(tk_perf_open_memory(pf.b.p, 50, "crafted", NULL, &f, &err), TK_ERR_TRUNCATED);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, 50, "crafted", NULL, &f, &err),
+			 TK_ERR_TRUNCATED);
 	assert_int_equal(tk_perf_open_memory("PERFFILE12345678", 16, "v1", NULL, &f, &err),
 			 TK_ERR_UNSUPPORTED);
 	assert_int_equal(tk_perf_open_memory("hello world, not perf", 21, "x", NULL, &f, &err),
@@ -196,12 +206,12 @@ static void test_pipe_metadata(void **state)
 {
 	(void)state;
 	for (int be = 0; be < 2; be++) {
-		pc_buf b = { .be = be };
+		pc_buf b = {.be = be};
 		pc_pipe_header(&b);
 		pc_attr a = cycles_attr;
 		a.type = TK_PERF_TYPE_SOFTWARE;
 		a.config = 2; /* page-faults */
-		const uint64_t ids[] = { 77 };
+		const uint64_t ids[] = {77};
 		pc_header_attr(&b, &a, 136, ids, 1);
 		size_t r = pc_rec_begin(&b, TK_PERF_RECORD_HEADER_FEATURE, 0);
 		pc_u64(&b, TK_PERF_FEAT_OSRELEASE);
@@ -245,8 +255,10 @@ static void test_names(void **state)
 {
 	(void)state;
 	assert_string_equal(tk_perf_record_type_name(TK_PERF_RECORD_MMAP2), "MMAP2");
-	assert_string_equal(tk_perf_record_type_name(TK_PERF_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
-	assert_string_equal(tk_perf_record_type_name(TK_PERF_RECORD_SCHEDSTAT_DOMAIN), "SCHEDSTAT_DOMAIN");
+	assert_string_equal(tk_perf_record_type_name(TK_PERF_RECORD_FINISHED_ROUND),
+			    "FINISHED_ROUND");
+	assert_string_equal(tk_perf_record_type_name(TK_PERF_RECORD_SCHEDSTAT_DOMAIN),
+			    "SCHEDSTAT_DOMAIN");
 	assert_null(tk_perf_record_type_name(32768));
 	assert_null(tk_perf_record_type_name(50));
 	assert_string_equal(tk_perf_feature_name(TK_PERF_FEAT_CPU_DOMAIN_INFO), "cpu_domain_info");
@@ -257,12 +269,9 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_attr_sizes),
-		cmocka_unit_test(test_attr_too_small),
-		cmocka_unit_test(test_sections_checked),
-		cmocka_unit_test(test_bad_record_sizes),
-		cmocka_unit_test(test_pipe_metadata),
-		cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_attr_sizes),       cmocka_unit_test(test_attr_too_small),
+	    cmocka_unit_test(test_sections_checked), cmocka_unit_test(test_bad_record_sizes),
+	    cmocka_unit_test(test_pipe_metadata),    cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

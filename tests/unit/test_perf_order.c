@@ -10,9 +10,10 @@
 #include "test_support.h"
 
 static const pc_attr attr = {
-	.type = TK_PERF_TYPE_SOFTWARE, .config = 0,
-	.sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME,
-	.flags = 1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL,
+    .type = TK_PERF_TYPE_SOFTWARE,
+    .config = 0,
+    .sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME,
+    .flags = 1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL,
 };
 
 /* tag: the sample's ip; 'R' = FINISHED_ROUND, 'I' = FINISHED_INIT */
@@ -85,10 +86,11 @@ static void test_file_mode(void **state)
 			pc_file_data_begin(&pf);
 			records(&pf.b);
 			pc_file_data_end(&pf);
-			tk_perf_open_options opt = { .raw_order = raw };
+			tk_perf_open_options opt = {.raw_order = raw};
 			tk_perf_file *f;
 			tk_error err;
-			assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "order", &opt, &f, &err), TK_OK);
+			assert_int_equal(
+			    tk_perf_open_memory(pf.b.p, pf.b.n, "order", &opt, &f, &err), TK_OK);
 			expect(f, raw ? FILE_ORDER : PERF_ORDER);
 			tk_perf_close(f);
 			free(pf.b.p);
@@ -98,7 +100,7 @@ static void test_file_mode(void **state)
 static void test_pipe_mode(void **state)
 {
 	(void)state;
-	pc_buf b = { .be = false };
+	pc_buf b = {.be = false};
 	pc_pipe_header(&b);
 	pc_header_attr(&b, &attr, 128, NULL, 0);
 	records(&b);
@@ -193,11 +195,9 @@ static void test_big_round(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_file_mode),
-		cmocka_unit_test(test_pipe_mode),
-		cmocka_unit_test(test_no_rounds),
-		cmocka_unit_test(test_no_sample_id_all),
-		cmocka_unit_test(test_big_round),
+	    cmocka_unit_test(test_file_mode), cmocka_unit_test(test_pipe_mode),
+	    cmocka_unit_test(test_no_rounds), cmocka_unit_test(test_no_sample_id_all),
+	    cmocka_unit_test(test_big_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,8 @@ static tk_status read_all(tk_perf_file *f, uint64_t counts[2], uint64_t *hash, t
 			if (ps != TK_OK)
 				return ps;
 			counts[1]++;
-			h = (h ^ s.ip ^ (s.time << 1) ^ ((uint64_t)s.tid << 7) ^ s.period) * 1099511628211ULL;
+			h = (h ^ s.ip ^ (s.time << 1) ^ ((uint64_t)s.tid << 7) ^ s.period) *
+			    1099511628211ULL;
 			for (uint64_t i = 0; i < s.callchain_nr; i++)
 				h = (h ^ tk_perf_u64_at(s.callchain, i, s.swap)) * 1099511628211ULL;
 		} else {
@@ -50,8 +51,10 @@ static tk_status read_all(tk_perf_file *f, uint64_t counts[2], uint64_t *hash, t
 			tk_status ps = tk_perf_parse_event(f, r, &e, err);
 			if (ps != TK_OK && ps != TK_ERR_UNSUPPORTED)
 				return ps;
-			if (ps == TK_OK && (r->type == TK_PERF_RECORD_MMAP || r->type == TK_PERF_RECORD_COMM)) {
-				const char *s = r->type == TK_PERF_RECORD_MMAP ? e.u.mmap.filename : e.u.comm.comm;
+			if (ps == TK_OK &&
+			    (r->type == TK_PERF_RECORD_MMAP || r->type == TK_PERF_RECORD_COMM)) {
+				const char *s = r->type == TK_PERF_RECORD_MMAP ? e.u.mmap.filename
+									       : e.u.comm.comm;
 				for (; *s; s++)
 					h = (h ^ (uint8_t)*s) * 1099511628211ULL;
 			}
@@ -63,8 +66,8 @@ static tk_status read_all(tk_perf_file *f, uint64_t counts[2], uint64_t *hash, t
 }
 
 static const char *const known_bad[] = {
-	"quipper/perf.data.piped.corrupted.zero_size_sample-3.2",
-	"simpleperf/invalid_perf.data",
+    "quipper/perf.data.piped.corrupted.zero_size_sample-3.2",
+    "simpleperf/invalid_perf.data",
 };
 
 static int n_files, n_failed;
@@ -85,7 +88,7 @@ static int visit(const char *path, const struct stat *sb, int flag, struct FTW *
 	tk_error_clear(&err);
 	tk_status st = tk_perf_open(path, NULL, &f, &err);
 	if (st == TK_OK) {
-		uint64_t counts[2] = { 0, 0 };
+		uint64_t counts[2] = {0, 0};
 		st = read_all(f, counts, NULL, &err);
 		tk_perf_close(f);
 		if (st == TK_END && counts[0] == 0) {
@@ -102,8 +105,8 @@ static int visit(const char *path, const struct stat *sb, int flag, struct FTW *
 			n_failed++;
 		}
 	} else if (st != TK_END) {
-		print_error("%s: %s at 0x%llx: %s\n", rel, tk_status_str(st), (unsigned long long)err.offset,
-			    err.message);
+		print_error("%s: %s at 0x%llx: %s\n", rel, tk_status_str(st),
+			    (unsigned long long)err.offset, err.message);
 		n_failed++;
 	}
 	return 0;
@@ -127,15 +130,19 @@ static void test_known_bad_offsets(void **state)
 		skip();
 	tk_perf_file *f;
 	tk_error err;
-	assert_int_equal(tk_perf_open(tk_test_data("perf/quipper/perf.data.piped.corrupted.zero_size_sample-3.2"),
-				      NULL, &f, &err), TK_OK);
-	uint64_t counts[2] = { 0, 0 };
+	assert_int_equal(
+	    tk_perf_open(
+		tk_test_data("perf/quipper/perf.data.piped.corrupted.zero_size_sample-3.2"), NULL,
+		&f, &err),
+	    TK_OK);
+	uint64_t counts[2] = {0, 0};
 	assert_int_equal(read_all(f, counts, NULL, &err), TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 0xbfd0); /* the record whose size is 0 */
 	assert_true(counts[0] > 500);
 	tk_perf_close(f);
-	assert_int_equal(tk_perf_open(tk_test_data("perf/simpleperf/invalid_perf.data"), NULL, &f, &err),
-			 TK_ERR_FORMAT);
+	assert_int_equal(
+	    tk_perf_open(tk_test_data("perf/simpleperf/invalid_perf.data"), NULL, &f, &err),
+	    TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 0);
 }
 
@@ -146,10 +153,10 @@ static void test_truncations(void **state)
 	if (!have_data())
 		skip();
 	static const char *const files[] = {
-		"perf/lpd/sleep.data",
-		"perf/lpd/sleep.compressed.pipe.data",
-		"perf/lpd/sleep.compressed2.data",
-		"perf/quipper/perf.data.piped.header_features_aligned-6.12",
+	    "perf/lpd/sleep.data",
+	    "perf/lpd/sleep.compressed.pipe.data",
+	    "perf/lpd/sleep.compressed2.data",
+	    "perf/quipper/perf.data.piped.header_features_aligned-6.12",
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		size_t size;
@@ -163,7 +170,7 @@ static void test_truncations(void **state)
 			tk_error err;
 			tk_status st = tk_perf_open_memory(cut, n, files[i], NULL, &f, &err);
 			if (st == TK_OK) {
-				uint64_t counts[2] = { 0, 0 };
+				uint64_t counts[2] = {0, 0};
 				st = read_all(f, counts, NULL, &err);
 				tk_perf_close(f);
 			}
@@ -201,8 +208,9 @@ static void check_swapped_twin(const char *rel)
 		assert_int_equal(x->n_ids, y->n_ids);
 	}
 	assert_string_equal(tk_perf_get_features(a)->hostname, tk_perf_get_features(b)->hostname);
-	assert_int_equal(tk_perf_get_features(a)->nr_cpus_online, tk_perf_get_features(b)->nr_cpus_online);
-	uint64_t ca[2] = { 0, 0 }, cb[2] = { 0, 0 }, ha, hb;
+	assert_int_equal(tk_perf_get_features(a)->nr_cpus_online,
+			 tk_perf_get_features(b)->nr_cpus_online);
+	uint64_t ca[2] = {0, 0}, cb[2] = {0, 0}, ha, hb;
 	assert_int_equal(read_all(a, ca, &ha, &err), TK_END);
 	assert_int_equal(read_all(b, cb, &hb, &err), TK_END);
 	assert_int_equal(ca[0], cb[0]);
@@ -230,7 +238,7 @@ static void check_stdin(const char *rel)
 	const char *path = tk_test_data(rel);
 	tk_perf_file *f;
 	tk_error err;
-	uint64_t cm[2] = { 0, 0 }, cs[2] = { 0, 0 }, hm, hs;
+	uint64_t cm[2] = {0, 0}, cs[2] = {0, 0}, hm, hs;
 	assert_int_equal(tk_perf_open(path, NULL, &f, &err), TK_OK);
 	assert_int_equal(read_all(f, cm, &hm, &err), TK_END);
 	tk_perf_close(f);
@@ -244,7 +252,8 @@ static void check_stdin(const char *rel)
 		uint8_t *data = tk_test_read_file(path, &size);
 		size_t off = 0;
 		while (data && off < size) {
-			ssize_t w = write(fds[1], data + off, size - off > 4096 ? 4096 : size - off);
+			ssize_t w =
+			    write(fds[1], data + off, size - off > 4096 ? 4096 : size - off);
 			if (w <= 0)
 				break;
 			off += (size_t)w;
@@ -294,12 +303,12 @@ static void test_threads_directory(void **state)
 	assert_int_equal(tk_perf_open_memory(data, size, "sleep", NULL, &f, &err), TK_OK);
 	const tk_perf_header *h = tk_perf_get_header(f);
 	uint64_t doff = h->data_offset, dsize = h->data_size;
-	uint64_t c1[2] = { 0, 0 };
+	uint64_t c1[2] = {0, 0};
 	assert_int_equal(read_all(f, c1, NULL, &err), TK_END);
 	tk_perf_close(f);
 	/* perf record --threads writes no FINISHED_ROUND; retype them to an
 	 * unknown user type (passed through) so the merge is fully sorted */
-	tk_perf_open_options raw = { .raw_order = true };
+	tk_perf_open_options raw = {.raw_order = true};
 	assert_int_equal(tk_perf_open_memory(data, size, "sleep", &raw, &f, &err), TK_OK);
 	const tk_perf_record *rr;
 	while (tk_perf_next(f, &rr, &err) == TK_OK)
@@ -309,7 +318,7 @@ static void test_threads_directory(void **state)
 	char dir[] = "/tmp/tk-perf-dir-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char p[512];
-	const char *names[] = { "data", "data.0", "data.1" };
+	const char *names[] = {"data", "data.0", "data.1"};
 	for (int i = 0; i < 3; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
 		FILE *o = fopen(p, "wb");
@@ -351,9 +360,10 @@ static void test_source_adapter(void **state)
 		skip();
 	tk_source *src;
 	tk_error err;
-	tk_open_options opt = { .all_records = false };
-	assert_int_equal(tk_perf_source_open(tk_test_data("perf/quipper/perf.data.callgraph-3.8"), &opt, &src,
-					     &err), TK_OK);
+	tk_open_options opt = {.all_records = false};
+	assert_int_equal(tk_perf_source_open(tk_test_data("perf/quipper/perf.data.callgraph-3.8"),
+					     &opt, &src, &err),
+			 TK_OK);
 	const tk_event *ev;
 	uint64_t n = 0;
 	tk_status st;
@@ -377,8 +387,9 @@ static void test_source_adapter(void **state)
 	assert_int_equal(n, 1768);
 	tk_source_close(src);
 	opt.all_records = true;
-	assert_int_equal(tk_perf_source_open(tk_test_data("perf/quipper/perf.data.callgraph-3.8"), &opt, &src,
-					     &err), TK_OK);
+	assert_int_equal(tk_perf_source_open(tk_test_data("perf/quipper/perf.data.callgraph-3.8"),
+					     &opt, &src, &err),
+			 TK_OK);
 	n = 0;
 	bool saw_comm = false;
 	while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
@@ -399,13 +410,10 @@ static void test_source_adapter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_file),
-		cmocka_unit_test(test_known_bad_offsets),
-		cmocka_unit_test(test_truncations),
-		cmocka_unit_test(test_big_endian_twin),
-		cmocka_unit_test(test_stdin_stream),
-		cmocka_unit_test(test_threads_directory),
-		cmocka_unit_test(test_source_adapter),
+	    cmocka_unit_test(test_every_file),     cmocka_unit_test(test_known_bad_offsets),
+	    cmocka_unit_test(test_truncations),    cmocka_unit_test(test_big_endian_twin),
+	    cmocka_unit_test(test_stdin_stream),   cmocka_unit_test(test_threads_directory),
+	    cmocka_unit_test(test_source_adapter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,14 +26,14 @@ static void log_stderr(void *user, int level, const char *msg)
  * prints the number of events written on stdout. */
 static int tool_sink(const char *in, const char *out)
 {
-	tk_open_options oo = { .log = log_stderr };
+	tk_open_options oo = {.log = log_stderr};
 	tk_source *src;
 	tk_sink *sink;
 	tk_error err;
 	tk_error_clear(&err);
 	if (tk_source_open(in, &oo, &src, &err) != TK_OK)
 		goto fail;
-	tk_sink_options so = { .log = log_stderr };
+	tk_sink_options so = {.log = log_stderr};
 	if (tk_perf_sink_open(out, tk_source_info(src), &so, &sink, &err) != TK_OK) {
 		tk_source_close(src);
 		goto fail;
@@ -71,8 +71,8 @@ static int tool(int argc, char **argv)
 		fprintf(stderr, "usage: %s copy IN OUT [options]\n", argv[0]);
 		return 2;
 	}
-	tk_sink_options opt = { .log = log_stderr };
-	tk_filter f = { .pid = -1, .tid = -1, .cpu = -1 };
+	tk_sink_options opt = {.log = log_stderr};
+	tk_filter f = {.pid = -1, .tid = -1, .cpu = -1};
 	for (int i = 4; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--compress") == 0) {
@@ -102,8 +102,8 @@ static int tool(int argc, char **argv)
 	tk_error err;
 	tk_error_clear(&err);
 	if (tk_perf_copy_filtered(argv[2], argv[3], &opt, &f, &err) != TK_OK) {
-		fprintf(stderr, "error: %s: offset %llu: %s\n", err.file, (unsigned long long)err.offset,
-			err.message);
+		fprintf(stderr, "error: %s: offset %llu: %s\n", err.file,
+			(unsigned long long)err.offset, err.message);
 		return 1;
 	}
 	return 0;
@@ -123,9 +123,9 @@ static const char *tmp_path(const char *name)
 static bool is_meta(uint32_t type)
 {
 	return type == TK_PERF_RECORD_HEADER_ATTR || type == TK_PERF_RECORD_HEADER_FEATURE ||
-	       type == TK_PERF_RECORD_HEADER_TRACING_DATA || type == TK_PERF_RECORD_HEADER_BUILD_ID ||
-	       type == TK_PERF_RECORD_HEADER_EVENT_TYPE || type == TK_PERF_RECORD_COMPRESSED ||
-	       type == TK_PERF_RECORD_COMPRESSED2;
+	       type == TK_PERF_RECORD_HEADER_TRACING_DATA ||
+	       type == TK_PERF_RECORD_HEADER_BUILD_ID || type == TK_PERF_RECORD_HEADER_EVENT_TYPE ||
+	       type == TK_PERF_RECORD_COMPRESSED || type == TK_PERF_RECORD_COMPRESSED2;
 }
 
 static tk_status next_data(tk_perf_file *f, const tk_perf_record **r, tk_error *err)
@@ -140,7 +140,7 @@ static tk_status next_data(tk_perf_file *f, const tk_perf_record **r, tk_error *
  * decoded samples. Returns the number of records compared. */
 static size_t compare_files(const char *a, const char *b, bool same_order)
 {
-	tk_perf_open_options oo = { .raw_order = true };
+	tk_perf_open_options oo = {.raw_order = true};
 	tk_perf_file *fa, *fb;
 	tk_error err;
 	tk_error_clear(&err);
@@ -198,7 +198,8 @@ static size_t compare_files(const char *a, const char *b, bool same_order)
 		assert_int_equal(x->flags, y->flags);
 		assert_int_equal(x->n_ids, y->n_ids);
 		if (strcmp(x->name, y->name) != 0)
-			fail_msg("%s -> %s: attr %zu named '%s' then '%s'", a, b, i, x->name, y->name);
+			fail_msg("%s -> %s: attr %zu named '%s' then '%s'", a, b, i, x->name,
+				 y->name);
 	}
 	/* every feature carried over (build ids of pipe files become one) */
 	const tk_perf_features *ffa = tk_perf_get_features(fa), *ffb = tk_perf_get_features(fb);
@@ -220,7 +221,7 @@ static size_t compare_files(const char *a, const char *b, bool same_order)
 
 static void copy_ok(const char *in, const char *out, const char *order, bool compress)
 {
-	tk_sink_options opt = { .byte_order = order, .compress = compress };
+	tk_sink_options opt = {.byte_order = order, .compress = compress};
 	tk_error err;
 	tk_error_clear(&err);
 	tk_status st = tk_perf_copy(in, out, &opt, &err);
@@ -229,27 +230,27 @@ static void copy_ok(const char *in, const char *out, const char *order, bool com
 }
 
 static const char *const inputs[] = {
-	"perf/quipper/perf.data.callgraph_and_branch-3.8",
-	"perf/quipper/perf.data.piped.target-3.8",
-	"perf/quipper/perf.data.ctx_switch_namespaces-4.14",
-	"perf/quipper/perf.data.piped.ctx_switch_namespaces-4.14",
-	"perf/quipper/perf.data.weight_struct",
-	"perf/quipper/perf.data.branch_stack_hw_index",
-	"perf/quipper/perf.data.raw-3.4",
-	"perf/quipper/perf.data.group_desc-4.14",
-	"perf/quipper/perf.data.intel_pt-4.14",
-	"perf/perfparser/probe.data.file",
-	"perf/perfparser/probe.data.stream",
-	"perf/perfparser/vector_static_gcc__perf.data.zstd",
-	"perf/lpd/sleep.compressed.data",
-	"perf/lpd/fibo.compressed2.pipe.data",
-	"perf/pdc/with-callchain.perf.data",
-	/* empty pipe-mode feature (NULL data) and no feature at all: UBSan
-	 * findings of fuzz_perfw_roundtrip */
-	"perf/quipper/perf.data.piped.header_features_aligned-6.12",
-	"perf/quipper/perf.data.piped.lost_samples-4.4",
-	"perf/simpleperf/perf_with_two_event_types.data",
-	"perf/lpd/sleep.compressed2.data",
+    "perf/quipper/perf.data.callgraph_and_branch-3.8",
+    "perf/quipper/perf.data.piped.target-3.8",
+    "perf/quipper/perf.data.ctx_switch_namespaces-4.14",
+    "perf/quipper/perf.data.piped.ctx_switch_namespaces-4.14",
+    "perf/quipper/perf.data.weight_struct",
+    "perf/quipper/perf.data.branch_stack_hw_index",
+    "perf/quipper/perf.data.raw-3.4",
+    "perf/quipper/perf.data.group_desc-4.14",
+    "perf/quipper/perf.data.intel_pt-4.14",
+    "perf/perfparser/probe.data.file",
+    "perf/perfparser/probe.data.stream",
+    "perf/perfparser/vector_static_gcc__perf.data.zstd",
+    "perf/lpd/sleep.compressed.data",
+    "perf/lpd/fibo.compressed2.pipe.data",
+    "perf/pdc/with-callchain.perf.data",
+    /* empty pipe-mode feature (NULL data) and no feature at all: UBSan
+     * findings of fuzz_perfw_roundtrip */
+    "perf/quipper/perf.data.piped.header_features_aligned-6.12",
+    "perf/quipper/perf.data.piped.lost_samples-4.4",
+    "perf/simpleperf/perf_with_two_event_types.data",
+    "perf/lpd/sleep.compressed2.data",
 };
 
 static void test_same_order(void **state)
@@ -304,12 +305,12 @@ static void test_compressed(void **state)
 static void test_bad_byte_order(void **state)
 {
 	(void)state;
-	tk_sink_options opt = { .byte_order = "middle" };
+	tk_sink_options opt = {.byte_order = "middle"};
 	tk_error err;
 	tk_error_clear(&err);
-	assert_int_equal(tk_perf_copy(tk_test_data("perf/lpd/sleep.data"), tmp_path("x.data"), &opt,
-				      &err),
-			 TK_ERR_USAGE);
+	assert_int_equal(
+	    tk_perf_copy(tk_test_data("perf/lpd/sleep.data"), tmp_path("x.data"), &opt, &err),
+	    TK_ERR_USAGE);
 	assert_int_equal(access(tmp_path("x.data"), F_OK), -1);
 }
 
@@ -318,8 +319,9 @@ static void test_bad_input_leaves_nothing(void **state)
 	(void)state;
 	tk_error err;
 	tk_error_clear(&err);
-	tk_status st = tk_perf_copy(tk_test_data("perf/quipper/perf.data.piped.corrupted.zero_size_sample-3.2"),
-				    tmp_path("bad.data"), NULL, &err);
+	tk_status st = tk_perf_copy(
+	    tk_test_data("perf/quipper/perf.data.piped.corrupted.zero_size_sample-3.2"),
+	    tmp_path("bad.data"), NULL, &err);
 	assert_true(st < 0);
 	assert_int_equal(access(tmp_path("bad.data"), F_OK), -1);
 }
@@ -332,11 +334,11 @@ int main(int argc, char **argv)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_order),
-		cmocka_unit_test(test_big_endian_round_trip),
-		cmocka_unit_test(test_compressed),
-		cmocka_unit_test(test_bad_byte_order),
-		cmocka_unit_test(test_bad_input_leaves_nothing),
+	    cmocka_unit_test(test_same_order),
+	    cmocka_unit_test(test_big_endian_round_trip),
+	    cmocka_unit_test(test_compressed),
+	    cmocka_unit_test(test_bad_byte_order),
+	    cmocka_unit_test(test_bad_input_leaves_nothing),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];

@@ -12,13 +12,13 @@
 
 /* A source yielding events at the given times, with a callchain payload. */
 static const tk_field_class u64_cls = {.kind = TK_TYPE_INT, .bits = 64, .base = 16};
-static const tk_field_class chain_cls = {.kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN,
-					 .element = &u64_cls};
+static const tk_field_class chain_cls = {
+    .kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN, .element = &u64_cls};
 static const tk_field_class comm_cls = {.kind = TK_TYPE_STRING, .semantic = TK_SEM_COMM};
-static const tk_member payload_members[] = {{"perf_ip", &u64_cls}, {"comm", &comm_cls},
-					    {"perf_callchain", &chain_cls}};
-static const tk_field_class payload_cls = {.kind = TK_TYPE_STRUCT, .members = payload_members,
-					   .n_members = 3};
+static const tk_member payload_members[] = {
+    {"perf_ip", &u64_cls}, {"comm", &comm_cls}, {"perf_callchain", &chain_cls}};
+static const tk_field_class payload_cls = {
+    .kind = TK_TYPE_STRUCT, .members = payload_members, .n_members = 3};
 static const tk_event_class cls_a = {.id = 1, .name = "alpha", .payload = &payload_cls};
 static const tk_event_class cls_b = {.id = 2, .name = "beta", .payload = &payload_cls};
 
@@ -39,8 +39,14 @@ static tk_status fake_next(tk_source *s, const tk_event **out, tk_error *err)
 	if (f->i == f->n)
 		return TK_END;
 	uint64_t t = f->times[f->i++];
-	f->ev = (tk_event){.cls = f->cls, .cpu = 0, .pid = f->tid, .tid = f->tid, .has_time = true,
-			   .time_ns = t, .time_raw = t, .payload = &f->payload};
+	f->ev = (tk_event){.cls = f->cls,
+			   .cpu = 0,
+			   .pid = f->tid,
+			   .tid = f->tid,
+			   .has_time = true,
+			   .time_ns = t,
+			   .time_raw = t,
+			   .payload = &f->payload};
 	f->chain[0] = (tk_value){.cls = &u64_cls, .v.u = 0x1000 + t % 7};
 	f->chain[1] = (tk_value){.cls = &u64_cls, .v.u = TK_PERF_CONTEXT_USER};
 	f->chain[2] = (tk_value){.cls = &u64_cls, .v.u = 0x2000};
@@ -52,10 +58,14 @@ static tk_status fake_next(tk_source *s, const tk_event **out, tk_error *err)
 	return TK_OK;
 }
 
-static void fake_close(tk_source *s) { (void)s; }
+static void fake_close(tk_source *s)
+{
+	(void)s;
+}
 static const tk_source_ops fake_ops = {fake_next, fake_close};
 
-static void fake_init(fake_source *f, const uint64_t *times, size_t n, int32_t tid, const tk_event_class *c)
+static void fake_init(fake_source *f, const uint64_t *times, size_t n, int32_t tid,
+		      const tk_event_class *c)
 {
 	memset(f, 0, sizeof *f);
 	f->base.ops = &fake_ops;
@@ -107,8 +117,12 @@ static void test_jsonl_sink_with_filter_and_limit(void **state)
 	tk_source *srcs[] = {&a.base, &b.base};
 	tk_sink *sink;
 	assert_int_equal(tk_jsonl_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
-	tk_pipeline_options po = {.filter = {.events = "be*", .pid = -1, .tid = -1, .cpu = -1,
-					     .has_begin = true, .begin_ns = 25},
+	tk_pipeline_options po = {.filter = {.events = "be*",
+					     .pid = -1,
+					     .tid = -1,
+					     .cpu = -1,
+					     .has_begin = true,
+					     .begin_ns = 25},
 				  .limit = 2};
 	uint64_t n = 0;
 	assert_int_equal(tk_pipeline_run(srcs, 2, sink, &po, &n, NULL), TK_OK);
@@ -143,13 +157,15 @@ static void test_chrome_sink_and_abort(void **state)
 	char *got = read_all(path);
 	assert_non_null(got);
 	assert_non_null(strstr(got, "{\"traceEvents\":["));
-	assert_non_null(strstr(got, "\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,\"args\":{\"name\":\"worker\"}"));
+	assert_non_null(strstr(got, "\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":100,\"tid\":100,"
+				    "\"args\":{\"name\":\"worker\"}"));
 	assert_non_null(strstr(got, "\"ph\":\"i\",\"s\":\"t\",\"ts\":0.010,"));
 	/* The root frame 0x2000 is shared by every sample: written once. */
 	assert_non_null(strstr(got, "\"1\":{\"name\":\"0x2000\",\"category\":\"ip\"}"));
 	assert_null(strstr(got, "\"name\":\"0xfffffffffffffe00\""));
 	char cmd[256];
-	snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
+	snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s",
+		 path);
 	assert_int_equal(system(cmd), 0);
 	free(got);
 	unlink(path);
@@ -167,9 +183,9 @@ static void test_chrome_sink_and_abort(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_muxer_orders_by_time),
-		cmocka_unit_test(test_jsonl_sink_with_filter_and_limit),
-		cmocka_unit_test(test_chrome_sink_and_abort),
+	    cmocka_unit_test(test_muxer_orders_by_time),
+	    cmocka_unit_test(test_jsonl_sink_with_filter_and_limit),
+	    cmocka_unit_test(test_chrome_sink_and_abort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,11 +14,11 @@
 static char dir[64];
 
 static const char lib_src[] =
-	"int tk_global_fn(int x) { return x * 3 + 1; }\n"
-	"static int __attribute__((noinline)) tk_local_fn(int x) { return (x ^ 5) * x; }\n"
-	"int tk_calls_local(int x) { return tk_local_fn(x) + 2; }\n"
-	"__attribute__((weak)) int tk_weak_fn(void) { return 7; }\n"
-	"int tk_data_object = 5;\n";
+    "int tk_global_fn(int x) { return x * 3 + 1; }\n"
+    "static int __attribute__((noinline)) tk_local_fn(int x) { return (x ^ 5) * x; }\n"
+    "int tk_calls_local(int x) { return tk_local_fn(x) + 2; }\n"
+    "__attribute__((weak)) int tk_weak_fn(void) { return 7; }\n"
+    "int tk_data_object = 5;\n";
 
 static int sh(const char *fmt, const char *a)
 {
@@ -129,8 +129,10 @@ static void test_lookup_matches_nm(void **state)
 	}
 	/* binding shows in the type letter as nm shows it */
 	uint64_t off;
-	assert_int_equal(tk_symtab_lookup(t, nm_find(nm, n_nm, "tk_local_fn")->addr, &off)->type, 't');
-	assert_int_equal(tk_symtab_lookup(t, nm_find(nm, n_nm, "tk_weak_fn")->addr, &off)->type, 'W');
+	assert_int_equal(tk_symtab_lookup(t, nm_find(nm, n_nm, "tk_local_fn")->addr, &off)->type,
+			 't');
+	assert_int_equal(tk_symtab_lookup(t, nm_find(nm, n_nm, "tk_weak_fn")->addr, &off)->type,
+			 'W');
 	/* data objects are kept too, as perf keeps them (perf mem) */
 	const nm_sym *data = nm_find(nm, n_nm, "tk_data_object");
 	assert_non_null(data);
@@ -160,9 +162,11 @@ static void test_lookup_matches_nm(void **state)
 	size_t ns = tk_symtab_segments(t, &segs);
 	bool mapped = false;
 	for (size_t i = 0; i < ns; i++)
-		if (segs[i].exec && g->addr >= segs[i].vaddr && g->addr - segs[i].vaddr < segs[i].filesz) {
+		if (segs[i].exec && g->addr >= segs[i].vaddr &&
+		    g->addr - segs[i].vaddr < segs[i].filesz) {
 			uint64_t v;
-			assert_true(tk_symtab_offset_to_vaddr(t, g->addr - segs[i].vaddr + segs[i].offset, &v));
+			assert_true(tk_symtab_offset_to_vaddr(
+			    t, g->addr - segs[i].vaddr + segs[i].offset, &v));
 			assert_true(v == g->addr);
 			mapped = true;
 		}
@@ -297,8 +301,10 @@ static void test_symcache_build_id_cache(void **state)
 
 	char mapdir[128];
 	snprintf(mapdir, sizeof mapdir, "%s", dir);
-	snprintf(cmd, sizeof cmd, "printf '7f0000001000 40 jit_fn one\\n7f0000001040 10 jit_two\\n' > %s/perf-4242.map",
-		 dir);
+	snprintf(
+	    cmd, sizeof cmd,
+	    "printf '7f0000001000 40 jit_fn one\\n7f0000001040 10 jit_two\\n' > %s/perf-4242.map",
+	    dir);
 	assert_int_equal(system(cmd), 0);
 	tk_symcache_options o2 = {.perf_map_dir = mapdir, .kallsyms = in_dir("no-kallsyms")};
 	c = tk_symcache_new(&o2);
@@ -319,9 +325,9 @@ static void test_symcache_build_id_cache(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lookup_matches_nm),
-		cmocka_unit_test(test_build_id_and_stripped),
-		cmocka_unit_test(test_symcache_build_id_cache),
+	    cmocka_unit_test(test_lookup_matches_nm),
+	    cmocka_unit_test(test_build_id_and_stripped),
+	    cmocka_unit_test(test_symcache_build_id_cache),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,29 +16,28 @@
 #include "tracekit/tracekit.h"
 
 static const char prog_src[] =
-	"#include <string.h>\n"
-	"static volatile int sink;\n"
-	"__attribute__((noinline)) void spin_a(void) { for (int i = 0; i < 3000000; i++) sink += i; }\n"
-	"__attribute__((noinline)) void spin_b(void) {\n"
-	"  char buf[256]; memset(buf, 'a', 255); buf[255] = 0;\n"
-	"  for (int i = 0; i < 200000; i++) sink += (int)strlen(buf + (i & 7));\n"
-	"}\n"
-	"int main(void) { for (int k = 0; k < 10; k++) { spin_a(); spin_b(); } return 0; }\n";
+    "#include <string.h>\n"
+    "static volatile int sink;\n"
+    "__attribute__((noinline)) void spin_a(void) { for (int i = 0; i < 3000000; i++) sink += i; }\n"
+    "__attribute__((noinline)) void spin_b(void) {\n"
+    "  char buf[256]; memset(buf, 'a', 255); buf[255] = 0;\n"
+    "  for (int i = 0; i < 200000; i++) sink += (int)strlen(buf + (i & 7));\n"
+    "}\n"
+    "int main(void) { for (int k = 0; k < 10; k++) { spin_a(); spin_b(); } return 0; }\n";
 
 /* Calls through the PLT in a tight loop: many samples land on PLT entries,
  * some of which perf 6.1 reports as _init+off (size-less _init stretched
  * over .plt), others as name@plt, depending on its tree's shape. */
-static const char plt_src[] =
-	"#include <stdlib.h>\n#include <string.h>\n"
-	"static volatile long sink;\n"
-	"int main(void) {\n"
-	"  char a[4] = \"ab\", b[4] = \"ab\";\n"
-	"  for (long i = 0; i < 6000000; i++) {\n"
-	"    sink += strlen(a); sink += strcmp(a, b); sink += abs((int)i);\n"
-	"    sink += atoi(\"1\"); sink += memcmp(a, b, 2);\n"
-	"  }\n"
-	"  return 0;\n"
-	"}\n";
+static const char plt_src[] = "#include <stdlib.h>\n#include <string.h>\n"
+			      "static volatile long sink;\n"
+			      "int main(void) {\n"
+			      "  char a[4] = \"ab\", b[4] = \"ab\";\n"
+			      "  for (long i = 0; i < 6000000; i++) {\n"
+			      "    sink += strlen(a); sink += strcmp(a, b); sink += abs((int)i);\n"
+			      "    sink += atoi(\"1\"); sink += memcmp(a, b, 2);\n"
+			      "  }\n"
+			      "  return 0;\n"
+			      "}\n";
 
 typedef struct map {
 	unsigned long long start, len, pgoff;
@@ -94,10 +93,12 @@ static tally compare_script(const char *dir)
 			const tk_symbol *s = k ? tk_symtab_lookup(k, ip, &off) : NULL;
 			char got[1024] = "[unknown]";
 			if (s)
-				snprintf(got, sizeof got, "%s+0x%llx", s->name, (unsigned long long)off);
+				snprintf(got, sizeof got, "%s+0x%llx", s->name,
+					 (unsigned long long)off);
 			r.kernel++;
 			if (strcmp(got, want) != 0 && r.mismatches++ < 10)
-				fprintf(stderr, "kernel ip %llx: perf says '%s', we say '%s'\n", ip, want, got);
+				fprintf(stderr, "kernel ip %llx: perf says '%s', we say '%s'\n", ip,
+					want, got);
 			continue;
 		}
 		if (dso[0] == '[')
@@ -118,12 +119,14 @@ static tally compare_script(const char *dir)
 		if (t && tk_symtab_offset_to_vaddr(t, ip - mp->start + mp->pgoff, &vaddr)) {
 			const tk_symbol *s = tk_symtab_lookup(t, vaddr, &off);
 			if (s)
-				snprintf(got, sizeof got, "%s+0x%llx", s->name, (unsigned long long)off);
+				snprintf(got, sizeof got, "%s+0x%llx", s->name,
+					 (unsigned long long)off);
 		}
 		r.compared++;
 		r.own += strstr(want, "spin_") != NULL;
 		if (strcmp(got, want) != 0 && r.mismatches++ < 10)
-			fprintf(stderr, "ip %llx in %s: perf says '%s', we say '%s'\n", ip, dso, want, got);
+			fprintf(stderr, "ip %llx in %s: perf says '%s', we say '%s'\n", ip, dso,
+				want, got);
 	}
 	fclose(f);
 	tk_symcache_free(c);
@@ -137,7 +140,8 @@ static bool record(const char *dir, const char *event, const char *workload)
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd,
 		 "cd %s && perf record -q -e %s -o perf.data %s >/dev/null 2>&1 && "
-		 "perf script -i perf.data -F ip,sym,symoff,dso --show-mmap-events > script.txt 2>/dev/null",
+		 "perf script -i perf.data -F ip,sym,symoff,dso --show-mmap-events > script.txt "
+		 "2>/dev/null",
 		 dir, event, workload);
 	return system(cmd) == 0;
 }
@@ -158,7 +162,8 @@ static void test_perf_symbols(void **state)
 	assert_non_null(f);
 	fputs(plt_src, f);
 	fclose(f);
-	snprintf(cmd, sizeof cmd, "cd %s && cc -O1 -o prog prog.c 2>/dev/null && cc -O1 -fno-builtin -o plt plt.c",
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && cc -O1 -o prog prog.c 2>/dev/null && cc -O1 -fno-builtin -o plt plt.c",
 		 dir);
 	bool ok = system(cmd) == 0 && record(dir, "cpu-clock:u", "./prog");
 	tally a = {0}, b = {0}, c = {0};
@@ -169,7 +174,8 @@ static void test_perf_symbols(void **state)
 		if (record(dir, "cpu-clock:u", "./plt"))
 			c = compare_script(dir);
 		/* a stripped system binary: .dynsym only, and PLT entries */
-		if (record(dir, "cpu-clock:u", "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'"))
+		if (record(dir, "cpu-clock:u",
+			   "sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'"))
 			b = compare_script(dir);
 	}
 	/* kernel samples against /proc/kallsyms (when perf may record them) */
@@ -177,21 +183,25 @@ static void test_perf_symbols(void **state)
 	tk_symtab *kall;
 	if (ok && tk_symtab_load_kallsyms(NULL, &kall, NULL) == TK_OK) {
 		tk_symtab_free(kall);
-		if (record(dir, "cpu-clock", "sh -c 'for i in $(seq 1 2000); do cat /proc/self/stat >/dev/null; done'"))
+		if (record(
+			dir, "cpu-clock",
+			"sh -c 'for i in $(seq 1 2000); do cat /proc/self/stat >/dev/null; done'"))
 			k = compare_script(dir);
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	(void)!system(cmd);
 	if (!ok)
 		skip();
-	fprintf(stderr, "program: compared %d samples with perf (%d in spin_*), %d mismatches, %d of them @plt\n",
+	fprintf(stderr,
+		"program: compared %d samples with perf (%d in spin_*), %d mismatches, %d of them "
+		"@plt\n",
 		a.compared, a.own, a.mismatches, a.plt);
-	fprintf(stderr, "plt: compared %d samples with perf, %d mismatches, %d of them @plt\n", c.compared,
-		c.mismatches, c.plt);
-	fprintf(stderr, "shell: compared %d samples with perf, %d mismatches, %d of them @plt\n", b.compared,
-		b.mismatches, b.plt);
-	fprintf(stderr, "kernel: compared %d kernel and %d user samples with perf, %d mismatches\n", k.kernel,
-		k.compared, k.mismatches);
+	fprintf(stderr, "plt: compared %d samples with perf, %d mismatches, %d of them @plt\n",
+		c.compared, c.mismatches, c.plt);
+	fprintf(stderr, "shell: compared %d samples with perf, %d mismatches, %d of them @plt\n",
+		b.compared, b.mismatches, b.plt);
+	fprintf(stderr, "kernel: compared %d kernel and %d user samples with perf, %d mismatches\n",
+		k.kernel, k.compared, k.mismatches);
 	assert_int_equal(k.mismatches, 0);
 	assert_true(a.compared >= 50);
 	assert_true(a.own >= 25);
@@ -203,7 +213,7 @@ static void test_perf_symbols(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_perf_symbols),
+	    cmocka_unit_test(test_perf_symbols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

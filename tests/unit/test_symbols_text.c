@@ -8,17 +8,16 @@
 #include "test_support.h"
 #include "tracekit/tracekit.h"
 
-static const char kallsyms[] =
-	"ffffffff81000000 T _text\n"
-	"ffffffff81000000 T startup_64\n"
-	"ffffffff81000100 t secondary_startup_64\n"
-	"ffffffff81000200 W __weak_thing\n"
-	"ffffffff81000300 r __ksymtab_foo\n"   /* read-only data: not kept */
-	"ffffffff81000400 A absolute_sym\n"    /* absolute: not kept */
-	"ffffffff81001000 D some_data\n"
-	"ffffffffc0a00000 t mod_fn\t[e1000e]\n"
-	"ffffffffc0a00040 T mod_fn2\t[e1000e]\n"
-	"\n";
+static const char kallsyms[] = "ffffffff81000000 T _text\n"
+			       "ffffffff81000000 T startup_64\n"
+			       "ffffffff81000100 t secondary_startup_64\n"
+			       "ffffffff81000200 W __weak_thing\n"
+			       "ffffffff81000300 r __ksymtab_foo\n" /* read-only data: not kept */
+			       "ffffffff81000400 A absolute_sym\n"  /* absolute: not kept */
+			       "ffffffff81001000 D some_data\n"
+			       "ffffffffc0a00000 t mod_fn\t[e1000e]\n"
+			       "ffffffffc0a00040 T mod_fn2\t[e1000e]\n"
+			       "\n";
 
 static tk_symtab *load(const char *text, tk_status want, uint64_t offset)
 {
@@ -87,7 +86,8 @@ static void test_kallsyms_errors(void **state)
 	/* a missing file */
 	tk_error err;
 	tk_error_clear(&err);
-	assert_int_equal(tk_symtab_load_kallsyms("/nonexistent/kallsyms", &t, &err), TK_ERR_NOT_FOUND);
+	assert_int_equal(tk_symtab_load_kallsyms("/nonexistent/kallsyms", &t, &err),
+			 TK_ERR_NOT_FOUND);
 }
 
 static void test_proc_kallsyms(void **state)
@@ -114,7 +114,8 @@ static void test_perf_map(void **state)
 	tk_symtab *t;
 	tk_error err;
 	tk_error_clear(&err);
-	assert_int_equal(tk_symtab_load_perf_map_memory(map, strlen(map), "perf-1.map", &t, &err), TK_OK);
+	assert_int_equal(tk_symtab_load_perf_map_memory(map, strlen(map), "perf-1.map", &t, &err),
+			 TK_OK);
 	assert_int_equal(tk_symtab_count(t), 4);
 	uint64_t off;
 	assert_string_equal(tk_symtab_lookup(t, 0x7f101f, &off)->name, "Interpreter");
@@ -125,18 +126,20 @@ static void test_perf_map(void **state)
 	assert_null(tk_symtab_lookup(t, 0x7f3008, &off));
 	tk_symtab_free(t);
 	const char bad[] = "7f1000 20 ok\n7f1020 nothex name\n";
-	assert_int_equal(tk_symtab_load_perf_map_memory(bad, strlen(bad), "m", &t, &err), TK_ERR_FORMAT);
+	assert_int_equal(tk_symtab_load_perf_map_memory(bad, strlen(bad), "m", &t, &err),
+			 TK_ERR_FORMAT);
 	assert_int_equal(err.offset, 13);
-	assert_int_equal(tk_symtab_load_perf_map_memory("7f1000 20\n", 10, "m", &t, &err), TK_ERR_FORMAT);
+	assert_int_equal(tk_symtab_load_perf_map_memory("7f1000 20\n", 10, "m", &t, &err),
+			 TK_ERR_FORMAT);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kallsyms),
-		cmocka_unit_test(test_kallsyms_errors),
-		cmocka_unit_test(test_proc_kallsyms),
-		cmocka_unit_test(test_perf_map),
+	    cmocka_unit_test(test_kallsyms),
+	    cmocka_unit_test(test_kallsyms_errors),
+	    cmocka_unit_test(test_proc_kallsyms),
+	    cmocka_unit_test(test_perf_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,10 +153,10 @@ static void test_find_semantics(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random_inserts_and_erases),
-		cmocka_unit_test(test_equal_starts_keep_order),
-		cmocka_unit_test(test_known_shape),
-		cmocka_unit_test(test_find_semantics),
+	    cmocka_unit_test(test_random_inserts_and_erases),
+	    cmocka_unit_test(test_equal_starts_keep_order),
+	    cmocka_unit_test(test_known_shape),
+	    cmocka_unit_test(test_find_semantics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

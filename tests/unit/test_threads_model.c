@@ -39,8 +39,8 @@ static void rec_fork(pc_buf *b, uint32_t pid, uint32_t ppid, uint32_t tid, uint3
 	pc_rec_end(b, at);
 }
 
-static void rec_mmap(pc_buf *b, uint16_t misc, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		     const char *file)
+static void rec_mmap(pc_buf *b, uint16_t misc, uint32_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *file)
 {
 	size_t at = pc_rec_begin(b, TK_PERF_RECORD_MMAP, misc);
 	pc_u32(b, pid);
@@ -71,7 +71,8 @@ static void begin(pc_buf *b)
 {
 	memset(b, 0, sizeof *b);
 	pc_pipe_header(b);
-	pc_attr a = {.type = TK_PERF_TYPE_SOFTWARE, .sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID};
+	pc_attr a = {.type = TK_PERF_TYPE_SOFTWARE,
+		     .sample_type = TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID};
 	pc_header_attr(b, &a, 128, NULL, 0);
 }
 
@@ -82,14 +83,15 @@ static void test_fork_comm_and_maps(void **state)
 	begin(&b);
 	rec_comm(&b, 100, 100, "parent");
 	rec_mmap(&b, 2, 100, 0x1000, 0x1000, 0, "/nonexistent/a.so");
-	rec_fork(&b, 200, 100, 200, 100);                          /* new process: maps cloned */
-	rec_fork(&b, 100, 100, 101, 100);                          /* thread: maps shared */
+	rec_fork(&b, 200, 100, 200, 100); /* new process: maps cloned */
+	rec_fork(&b, 100, 100, 101, 100); /* thread: maps shared */
 	rec_mmap(&b, 2, 100, 0x1800, 0x100, 0x40, "/nonexistent/b.so"); /* splits a.so */
 	rec_mmap(&b, 2, 100, 0x9000, 0x1000, 0, "//anon");
 	rec_mmap(&b, 1, (uint32_t)-1, 0xffffffff81000000ull, 0x1000000, 0xffffffff81000000ull,
 		 "[kernel.kallsyms]_text");
 	tk_threads t;
-	tk_symcache_options so = {.kallsyms = "/nonexistent/kallsyms", .perf_map_dir = "/nonexistent"};
+	tk_symcache_options so = {.kallsyms = "/nonexistent/kallsyms",
+				  .perf_map_dir = "/nonexistent"};
 	assert_true(tk_threads_init(&t, &so));
 	feed(&t, &b);
 
@@ -180,7 +182,8 @@ static void check_strip(const char *in, const char *want)
 static void test_demangle_strip(void **state)
 {
 	(void)state;
-	check_strip("fuzzer::Fuzzer::RunOne(unsigned char const*, unsigned long, bool)", "fuzzer::Fuzzer::RunOne");
+	check_strip("fuzzer::Fuzzer::RunOne(unsigned char const*, unsigned long, bool)",
+		    "fuzzer::Fuzzer::RunOne");
 	check_strip("hash_table<a, false, b>::expand()", "hash_table<a, false, b>::expand");
 	check_strip("void std::sort<int*>(int*, int*)", "std::sort<int*>");
 	check_strip("foo::bar() const", "foo::bar");
@@ -196,17 +199,18 @@ static void test_demangle_strip(void **state)
 	/* without a C++ runtime the name stays as it is */
 	assert_true(strcmp(n, "fuzzer::Fuzzer::RunOne") == 0 ||
 		    strcmp(n, "_ZN6fuzzer6Fuzzer7RunOneEPKhmbPNS_9InputInfoEbPb") == 0);
-	assert_string_equal(tk_demangle(&d, "_ZN3foo3barEv@plt"), d.cxa_demangle ? "foo::bar@plt" : "_ZN3foo3barEv@plt");
+	assert_string_equal(tk_demangle(&d, "_ZN3foo3barEv@plt"),
+			    d.cxa_demangle ? "foo::bar@plt" : "_ZN3foo3barEv@plt");
 	tk_demangler_free(&d);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fork_comm_and_maps),
-		cmocka_unit_test(test_fork_replaces_thread),
-		cmocka_unit_test(test_maps_overlap),
-		cmocka_unit_test(test_demangle_strip),
+	    cmocka_unit_test(test_fork_comm_and_maps),
+	    cmocka_unit_test(test_fork_replaces_thread),
+	    cmocka_unit_test(test_maps_overlap),
+	    cmocka_unit_test(test_demangle_strip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

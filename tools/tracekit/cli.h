@@ -16,7 +16,7 @@ typedef struct tk_cli {
 	uint64_t top;           /* report --top */
 	const char *report_state, *report_latency, *report_linreg;
 	tk_sink_options sink;
-	int progress;           /* --progress / --no-progress; -1 = when stderr is a terminal */
+	int progress; /* --progress / --no-progress; -1 = when stderr is a terminal */
 	const char **inputs;
 	int n_inputs;
 } tk_cli;

@@ -47,7 +47,8 @@ int tk_cli_fail(const tk_error *err, const char *fallback_file)
 	if (stdout_writer)
 		tk_writer_flush(stdout_writer, NULL);
 	if (file && *file && err->offset != TK_NO_OFFSET)
-		fprintf(stderr, "tracekit: %s: offset 0x%" PRIx64 ": %s\n", file, err->offset, err->message);
+		fprintf(stderr, "tracekit: %s: offset 0x%" PRIx64 ": %s\n", file, err->offset,
+			err->message);
 	else if (file && *file)
 		fprintf(stderr, "tracekit: %s: %s\n", file, err->message);
 	else
@@ -115,41 +116,57 @@ static int parse_int(const char *s, int64_t *out)
 int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 {
 	enum {
-		OPT_RAW_ORDER = 256, OPT_BEGIN, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_CLOCK_GMT,
-		OPT_SORT, OPT_TOP, OPT_STATE, OPT_LATENCY, OPT_LINREG, OPT_BYTE_ORDER, OPT_COMPRESS,
-		OPT_PACKET_SIZE, OPT_PACKETIZED, OPT_TRACKS, OPT_PROGRESS, OPT_NO_PROGRESS,
+		OPT_RAW_ORDER = 256,
+		OPT_BEGIN,
+		OPT_END,
+		OPT_PID,
+		OPT_TID,
+		OPT_CPU,
+		OPT_CLOCK_GMT,
+		OPT_SORT,
+		OPT_TOP,
+		OPT_STATE,
+		OPT_LATENCY,
+		OPT_LINREG,
+		OPT_BYTE_ORDER,
+		OPT_COMPRESS,
+		OPT_PACKET_SIZE,
+		OPT_PACKETIZED,
+		OPT_TRACKS,
+		OPT_PROGRESS,
+		OPT_NO_PROGRESS,
 	};
 	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"all", no_argument, NULL, 'a'},
-		{"raw-order", no_argument, NULL, OPT_RAW_ORDER},
-		{"limit", required_argument, NULL, 'n'},
-		{"begin", required_argument, NULL, OPT_BEGIN},
-		{"end", required_argument, NULL, OPT_END},
-		{"event", required_argument, NULL, 'e'},
-		{"pid", required_argument, NULL, OPT_PID},
-		{"tid", required_argument, NULL, OPT_TID},
-		{"cpu", required_argument, NULL, OPT_CPU},
-		{"input-format", required_argument, NULL, 'I'},
-		{"output", required_argument, NULL, 'o'},
-		{"to", required_argument, NULL, 't'},
-		{"clock-gmt", no_argument, NULL, OPT_CLOCK_GMT},
-		{"sort", required_argument, NULL, OPT_SORT},
-		{"top", required_argument, NULL, OPT_TOP},
-		{"state", required_argument, NULL, OPT_STATE},
-		{"latency", required_argument, NULL, OPT_LATENCY},
-		{"linreg", required_argument, NULL, OPT_LINREG},
-		{"byte-order", required_argument, NULL, OPT_BYTE_ORDER},
-		{"compress", no_argument, NULL, OPT_COMPRESS},
-		{"ctf-packet-size", required_argument, NULL, OPT_PACKET_SIZE},
-		{"ctf-packetized-metadata", no_argument, NULL, OPT_PACKETIZED},
-		{"cpel-tracks", required_argument, NULL, OPT_TRACKS},
-		{"progress", no_argument, NULL, OPT_PROGRESS},
-		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"format", required_argument, NULL, 'f'},
+	    {"all", no_argument, NULL, 'a'},
+	    {"raw-order", no_argument, NULL, OPT_RAW_ORDER},
+	    {"limit", required_argument, NULL, 'n'},
+	    {"begin", required_argument, NULL, OPT_BEGIN},
+	    {"end", required_argument, NULL, OPT_END},
+	    {"event", required_argument, NULL, 'e'},
+	    {"pid", required_argument, NULL, OPT_PID},
+	    {"tid", required_argument, NULL, OPT_TID},
+	    {"cpu", required_argument, NULL, OPT_CPU},
+	    {"input-format", required_argument, NULL, 'I'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"to", required_argument, NULL, 't'},
+	    {"clock-gmt", no_argument, NULL, OPT_CLOCK_GMT},
+	    {"sort", required_argument, NULL, OPT_SORT},
+	    {"top", required_argument, NULL, OPT_TOP},
+	    {"state", required_argument, NULL, OPT_STATE},
+	    {"latency", required_argument, NULL, OPT_LATENCY},
+	    {"linreg", required_argument, NULL, OPT_LINREG},
+	    {"byte-order", required_argument, NULL, OPT_BYTE_ORDER},
+	    {"compress", no_argument, NULL, OPT_COMPRESS},
+	    {"ctf-packet-size", required_argument, NULL, OPT_PACKET_SIZE},
+	    {"ctf-packetized-metadata", no_argument, NULL, OPT_PACKETIZED},
+	    {"cpel-tracks", required_argument, NULL, OPT_TRACKS},
+	    {"progress", no_argument, NULL, OPT_PROGRESS},
+	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	memset(cli, 0, sizeof *cli);
 	cli->opt.style = "text";
@@ -214,7 +231,8 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case OPT_LATENCY: cli->report_latency = optarg; break;
 		case OPT_LINREG: cli->report_linreg = optarg; break;
 		case OPT_BYTE_ORDER:
-			if (strcmp(optarg, "big") && strcmp(optarg, "little") && strcmp(optarg, "native"))
+			if (strcmp(optarg, "big") && strcmp(optarg, "little") &&
+			    strcmp(optarg, "native"))
 				goto bad_value;
 			cli->sink.byte_order = optarg;
 			break;
@@ -236,17 +254,20 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case 'v': cli->opt.verbose = true; break;
 		case 'h': fputs(tk_usage_text, stdout); exit(0);
 		case ':':
-			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb, argv[optind - 1]);
+			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb,
+				argv[optind - 1]);
 			return TK_EXIT_USAGE;
 		default:
-			fprintf(stderr, "tracekit %s: unknown option '%s'\n", verb, argv[optind - 1]);
+			fprintf(stderr, "tracekit %s: unknown option '%s'\n", verb,
+				argv[optind - 1]);
 			return TK_EXIT_USAGE;
 		}
 		continue;
 	bad_value:
 		for (const struct option *o = longopts; o->name; o++) {
 			if (o->val == c) {
-				fprintf(stderr, "tracekit %s: invalid value '%s' for --%s\n", verb, optarg, o->name);
+				fprintf(stderr, "tracekit %s: invalid value '%s' for --%s\n", verb,
+					optarg, o->name);
 				return TK_EXIT_USAGE;
 			}
 		}
@@ -264,7 +285,8 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	return 0;
 }
 
-tk_status tk_cli_format_of(const tk_cli *cli, const char *path, const tk_format_ops **ops, tk_error *err)
+tk_status tk_cli_format_of(const tk_cli *cli, const char *path, const tk_format_ops **ops,
+			   tk_error *err)
 {
 	tk_error_clear(err);
 	tk_error_set_file(err, path);
@@ -273,7 +295,7 @@ tk_status tk_cli_format_of(const tk_cli *cli, const char *path, const tk_format_
 		return err->status ? err->status : TK_ERR_UNSUPPORTED;
 	*ops = tk_format_ops_for(fmt);
 	if (!*ops)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "format %s cannot be read",
-				    tk_format_name(fmt));
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "format %s cannot be read", tk_format_name(fmt));
 	return TK_OK;
 }

@@ -39,8 +39,8 @@ static tk_format output_format(const tk_cli *cli)
 		const char *ext;
 		tk_format fmt;
 	} by_ext[] = {
-		{".data", TK_FORMAT_PERF},  {".cpel", TK_FORMAT_CPEL},     {".json", TK_FORMAT_CHROME},
-		{".jsonl", TK_FORMAT_JSON}, {".folded", TK_FORMAT_FOLDED}, {".prof", TK_FORMAT_DCPI},
+	    {".data", TK_FORMAT_PERF},  {".cpel", TK_FORMAT_CPEL},     {".json", TK_FORMAT_CHROME},
+	    {".jsonl", TK_FORMAT_JSON}, {".folded", TK_FORMAT_FOLDED}, {".prof", TK_FORMAT_DCPI},
 	};
 	for (size_t i = 0; i < sizeof by_ext / sizeof by_ext[0]; i++)
 		if (strcmp(dot, by_ext[i].ext) == 0)
@@ -50,8 +50,8 @@ static tk_format output_format(const tk_cli *cli)
 
 static bool has_filters(const tk_cli_options *o)
 {
-	return o->has_begin || o->has_end || o->events || o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 ||
-	       o->limit;
+	return o->has_begin || o->has_end || o->events || o->pid >= 0 || o->tid >= 0 ||
+	       o->cpu >= 0 || o->limit;
 }
 
 static uint64_t input_bytes(const tk_cli *cli)
@@ -77,11 +77,11 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 		return tk_cli_fail(&err, NULL);
 	}
 	tk_open_options oo = {
-		.format = cli->input_format,
-		.all_records = cli->opt.all_records,
-		.raw_order = cli->opt.raw_order,
-		.log = tk_cli_log,
-		.log_user = &cli->opt,
+	    .format = cli->input_format,
+	    .all_records = cli->opt.all_records,
+	    .raw_order = cli->opt.raw_order,
+	    .log = tk_cli_log,
+	    .log_user = &cli->opt,
 	};
 	for (int i = 0; i < cli->n_inputs; i++) {
 		if (tk_source_open(cli->inputs[i], &oo, &srcs[i], &err) != TK_OK) {
@@ -89,7 +89,8 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 			goto out;
 		}
 	}
-	if (tk_sink_open(cli->output, to, tk_source_info(srcs[0]), &cli->sink, &sink, &err) != TK_OK) {
+	if (tk_sink_open(cli->output, to, tk_source_info(srcs[0]), &cli->sink, &sink, &err) !=
+	    TK_OK) {
 		rc = tk_cli_fail(&err, cli->output);
 		goto out;
 	}
@@ -98,11 +99,12 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	tk_pipeline_options po = {
-		.filter = tk_cli_filter(&cli->opt),
-		.limit = cli->opt.limit,
-		.progress = cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
-		.total_bytes = input_bytes(cli),
-		.stop = &stop_requested,
+	    .filter = tk_cli_filter(&cli->opt),
+	    .limit = cli->opt.limit,
+	    .progress =
+		cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
+	    .total_bytes = input_bytes(cli),
+	    .stop = &stop_requested,
 	};
 	uint64_t n = 0;
 	if (tk_pipeline_run(srcs, (size_t)cli->n_inputs, sink, &po, &n, &err) != TK_OK) {
@@ -117,7 +119,8 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	if (st != TK_OK)
 		rc = tk_cli_fail(&err, cli->output);
 	else if (cli->opt.verbose)
-		fprintf(stderr, "tracekit: wrote %llu events to %s\n", (unsigned long long)n, cli->output);
+		fprintf(stderr, "tracekit: wrote %llu events to %s\n", (unsigned long long)n,
+			cli->output);
 out:
 	tk_sink_abort(sink);
 	for (int i = 0; i < cli->n_inputs; i++)
@@ -138,7 +141,8 @@ int tk_cmd_convert(int argc, char **argv)
 	}
 	tk_format to = output_format(&cli);
 	if (to == TK_FORMAT_UNKNOWN) {
-		fprintf(stderr, "tracekit convert: cannot tell the output format of '%s'; use --to\n",
+		fprintf(stderr,
+			"tracekit convert: cannot tell the output format of '%s'; use --to\n",
 			cli.output);
 		return TK_EXIT_USAGE;
 	}
@@ -162,12 +166,20 @@ int tk_cmd_convert(int argc, char **argv)
 		return 0;
 	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_DCPI) {
-		tk_perf_dcpi_options dopt = {.events = cli.opt.events, .log = cli.opt.log, .log_user = cli.opt.log_user};
-		return tk_perf_to_dcpi(cli.inputs[0], cli.output, &dopt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
+		tk_perf_dcpi_options dopt = {
+		    .events = cli.opt.events, .log = cli.opt.log, .log_user = cli.opt.log_user};
+		return tk_perf_to_dcpi(cli.inputs[0], cli.output, &dopt, &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
 	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_FOLDED)
-		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
-	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_ELOG && to == TK_FORMAT_CPEL && !has_filters(&cli.opt))
-		return tk_cpel_convert_elog(cli.inputs[0], cli.output, &cli.sink, &err) == TK_OK ? 0 : tk_cli_fail(&err, cli.inputs[0]);
+		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_ELOG && to == TK_FORMAT_CPEL &&
+	    !has_filters(&cli.opt))
+		return tk_cpel_convert_elog(cli.inputs[0], cli.output, &cli.sink, &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
 	return run_pipeline(&cli, to);
 }

@@ -14,8 +14,11 @@
 static tk_profile_report_options report_options(const tk_cli *cli)
 {
 	tk_profile_report_options o = {
-		.sort = cli->sort, .top = cli->top, .events = cli->opt.events, .log = cli->opt.log,
-		.log_user = cli->opt.log_user,
+	    .sort = cli->sort,
+	    .top = cli->top,
+	    .events = cli->opt.events,
+	    .log = cli->opt.log,
+	    .log_user = cli->opt.log_user,
 	};
 	return o;
 }
@@ -39,10 +42,12 @@ int tk_cmd_report_profile(const tk_cli *cli)
 		else if (ops->format == TK_FORMAT_DCPI)
 			st = tk_profile_report_dcpi(cli->inputs[k], &o, out, &err);
 		else
-			st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-					  "profile reports need perf.data or DCPI input (%s given); for event "
-					  "reports choose --state EVENT, --latency START,END or --linreg START,END",
-					  ops->name);
+			st = tk_error_set(
+			    &err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+			    "profile reports need perf.data or DCPI input (%s given); for event "
+			    "reports choose --state EVENT, --latency START,END or --linreg "
+			    "START,END",
+			    ops->name);
 		if (st != TK_OK)
 			rc = tk_cli_fail(&err, cli->inputs[k]);
 	}
@@ -79,7 +84,8 @@ static void put_pct(tk_writer *out, double v, bool sign)
 	tk_put_str(out, buf);
 }
 
-static int diff_tables(const char *event, tk_profile_agg *aa, tk_profile_agg *ab, uint64_t top, tk_writer *out)
+static int diff_tables(const char *event, tk_profile_agg *aa, tk_profile_agg *ab, uint64_t top,
+		       tk_writer *out)
 {
 	size_t na, nb;
 	const tk_profile_row *ra = tk_profile_agg_rows(aa, &na);
@@ -122,11 +128,14 @@ static int diff_tables(const char *event, tk_profile_agg *aa, tk_profile_agg *ab
 			rows[n++] = (diff_row){NULL, &rb[j]};
 	if (top && n > top)
 		n = (size_t)top;
-	tk_put_fmt(out, "# event %s: A %llu, B %llu\n", event, (unsigned long long)ta, (unsigned long long)tb);
+	tk_put_fmt(out, "# event %s: A %llu, B %llu\n", event, (unsigned long long)ta,
+		   (unsigned long long)tb);
 	tk_put_str(out, "         A        %A          B        %B     delta  procedure  image\n");
 	for (size_t i = 0; i < n; i++) {
-		uint64_t ca = rows[i].a ? rows[i].a->count : 0, cb = rows[i].b ? rows[i].b->count : 0;
-		double pa = ta ? 100.0 * (double)ca / (double)ta : 0, pb = tb ? 100.0 * (double)cb / (double)tb : 0;
+		uint64_t ca = rows[i].a ? rows[i].a->count : 0,
+			 cb = rows[i].b ? rows[i].b->count : 0;
+		double pa = ta ? 100.0 * (double)ca / (double)ta : 0,
+		       pb = tb ? 100.0 * (double)cb / (double)tb : 0;
 		const tk_profile_row *r = rows[i].a ? rows[i].a : rows[i].b;
 		tk_put_u64_pad(out, ca, 10, ' ');
 		put_pct(out, pa, false);
@@ -165,7 +174,8 @@ int tk_cmd_diff(int argc, char **argv)
 	for (int k = 0; k < 2; k++) {
 		tk_error e;
 		const tk_format_ops *o;
-		if (tk_cli_format_of(&cli, cli.inputs[k], &o, &e) == TK_OK && o->format == TK_FORMAT_DCPI)
+		if (tk_cli_format_of(&cli, cli.inputs[k], &o, &e) == TK_OK &&
+		    o->format == TK_FORMAT_DCPI)
 			any_dcpi = true;
 	}
 	for (int k = 0; k < 2; k++) {
@@ -178,13 +188,15 @@ int tk_cmd_diff(int argc, char **argv)
 		}
 		tk_status st;
 		if (ops->format == TK_FORMAT_PERF)
-			st = tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL, cli.opt.events, !any_dcpi, &p[k],
-						  &err);
+			st = tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
+						  cli.opt.events, !any_dcpi, &p[k], &err);
 		else if (ops->format == TK_FORMAT_DCPI)
-			st = tk_dcpi_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL, cli.opt.events, &p[k], &err);
+			st = tk_dcpi_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
+						  cli.opt.events, &p[k], &err);
 		else
 			st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-					  "diff reads perf.data and DCPI profiles (%s given)", ops->name);
+					  "diff reads perf.data and DCPI profiles (%s given)",
+					  ops->name);
 		if (st != TK_OK) {
 			rc = tk_cli_fail(&err, cli.inputs[k]);
 			break;
@@ -197,10 +209,12 @@ int tk_cmd_diff(int argc, char **argv)
 			j++;
 		if (j == p[1].n && p[0].n == 1 && p[1].n == 1)
 			j = 0; /* one event each ("cpu-clock" vs "cpu-clock:u"): compare them */
-		tk_profile_agg *empty = j < p[1].n ? NULL : tk_profile_agg_new(TK_PROFILE_BY_SYMBOL);
+		tk_profile_agg *empty =
+		    j < p[1].n ? NULL : tk_profile_agg_new(TK_PROFILE_BY_SYMBOL);
 		if (i)
 			tk_put_char(out, '\n');
-		rc = diff_tables(p[0].events[i], p[0].aggs[i], empty ? empty : p[1].aggs[j], cli.top, out);
+		rc = diff_tables(p[0].events[i], p[0].aggs[i], empty ? empty : p[1].aggs[j],
+				 cli.top, out);
 		tk_profile_agg_free(empty);
 	}
 	for (size_t j = 0; rc == 0 && j < p[1].n; j++) {

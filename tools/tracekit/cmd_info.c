@@ -23,8 +23,8 @@ static int run_describe(const char *verb, int argc, char **argv, bool stats)
 		}
 		describe_fn fn = stats ? ops->stats : ops->info;
 		if (!fn) {
-			tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "'%s' is not supported for %s files yet",
-				     verb, ops->name);
+			tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				     "'%s' is not supported for %s files yet", verb, ops->name);
 			rc = tk_cli_fail(&err, path);
 			break;
 		}
@@ -39,5 +39,11 @@ static int run_describe(const char *verb, int argc, char **argv, bool stats)
 	return tk_cli_finish(rc);
 }
 
-int tk_cmd_info(int argc, char **argv) { return run_describe("info", argc, argv, false); }
-int tk_cmd_stats(int argc, char **argv) { return run_describe("stats", argc, argv, true); }
+int tk_cmd_info(int argc, char **argv)
+{
+	return run_describe("info", argc, argv, false);
+}
+int tk_cmd_stats(int argc, char **argv)
+{
+	return run_describe("stats", argc, argv, true);
+}

@@ -19,14 +19,16 @@ int tk_cmd_print(int argc, char **argv)
 			rc = tk_cli_fail(&err, path);
 			break;
 		}
-		tk_status st = ops->print ? ops->print(path, &cli.opt, out, &err) : TK_ERR_UNSUPPORTED;
+		tk_status st =
+		    ops->print ? ops->print(path, &cli.opt, out, &err) : TK_ERR_UNSUPPORTED;
 		if (st == TK_ERR_UNSUPPORTED && ops->source_open &&
 		    (strcmp(cli.opt.style, "text") == 0 || strcmp(cli.opt.style, "json") == 0)) {
 			tk_error_clear(&err);
 			st = tk_model_print(path, ops, &cli.opt, out, &err);
 		}
 		if (st == TK_ERR_UNSUPPORTED && !err.message[0])
-			tk_error_set(&err, TK_ERR_USAGE, TK_NO_OFFSET, "print style '%s' is not available for %s files",
+			tk_error_set(&err, TK_ERR_USAGE, TK_NO_OFFSET,
+				     "print style '%s' is not available for %s files",
 				     cli.opt.style, ops->name);
 		if (st != TK_OK)
 			rc = tk_cli_fail(&err, path);

@@ -8,7 +8,8 @@
 #include "cli.h"
 #include "model/filter.h"
 
-static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t n_reps, tk_writer *out)
+static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t n_reps,
+		   tk_writer *out)
 {
 	tk_error err;
 	tk_error_clear(&err);
@@ -16,21 +17,27 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 	if (tk_cli_format_of(cli, path, &ops, &err) != TK_OK)
 		return tk_cli_fail(&err, path);
 	if (!ops->source_open) {
-		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "%s files have no events to report on", ops->name);
+		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+			     "%s files have no events to report on", ops->name);
 		return tk_cli_fail(&err, path);
 	}
 	const tk_cli_options *opt = &cli->opt;
 	tk_open_options oo = {
-		.format = ops->format,
-		.all_records = opt->all_records,
-		.raw_order = opt->raw_order,
-		.log = opt->log,
-		.log_user = opt->log_user,
+	    .format = ops->format,
+	    .all_records = opt->all_records,
+	    .raw_order = opt->raw_order,
+	    .log = opt->log,
+	    .log_user = opt->log_user,
 	};
 	tk_filter filter = {
-		.has_begin = opt->has_begin, .has_end = opt->has_end, .begin_ns = opt->begin_ns,
-		.end_ns = opt->end_ns, .events = opt->events, .pid = opt->pid, .tid = opt->tid,
-		.cpu = opt->cpu,
+	    .has_begin = opt->has_begin,
+	    .has_end = opt->has_end,
+	    .begin_ns = opt->begin_ns,
+	    .end_ns = opt->end_ns,
+	    .events = opt->events,
+	    .pid = opt->pid,
+	    .tid = opt->tid,
+	    .cpu = opt->cpu,
 	};
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, &err);
@@ -70,9 +77,9 @@ int tk_cmd_report(int argc, char **argv)
 		tk_report_kind kind;
 		const char *spec;
 	} asked[] = {
-		{TK_REPORT_STATE, cli.report_state},
-		{TK_REPORT_LATENCY, cli.report_latency},
-		{TK_REPORT_LINREG, cli.report_linreg},
+	    {TK_REPORT_STATE, cli.report_state},
+	    {TK_REPORT_LATENCY, cli.report_latency},
+	    {TK_REPORT_LINREG, cli.report_linreg},
 	};
 	if (!cli.report_state && !cli.report_latency && !cli.report_linreg)
 		return tk_cmd_report_profile(&cli);
@@ -85,7 +92,8 @@ int tk_cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < 3 && rc == 0; i++) {
 			if (!asked[i].spec)
 				continue;
-			if (tk_report_new(asked[i].kind, asked[i].spec, &reps[n_reps], &err) != TK_OK) {
+			if (tk_report_new(asked[i].kind, asked[i].spec, &reps[n_reps], &err) !=
+			    TK_OK) {
 				fprintf(stderr, "tracekit report: %s\n", err.message);
 				rc = TK_EXIT_USAGE;
 				break;

@@ -20,7 +20,7 @@
 
 typedef struct ctfw_bits {
 	uint8_t *buf;
-	uint64_t pos;      /* bits from the start of the packet */
+	uint64_t pos; /* bits from the start of the packet */
 	uint64_t cap_bits;
 	bool big_endian;
 	bool overflow;
@@ -87,21 +87,11 @@ static inline void ctfw_bits_put(ctfw_bits *b, uint64_t v, unsigned size, unsign
 		uint8_t *p = b->buf + (b->pos >> 3);
 		bool swap = b->big_endian == tk_host_is_le();
 		switch (size) {
-		case 8:
-			*p = (uint8_t)v;
-			break;
-		case 16:
-			tk_store_u16(p, (uint16_t)v, swap);
-			break;
-		case 32:
-			tk_store_u32(p, (uint32_t)v, swap);
-			break;
-		case 64:
-			tk_store_u64(p, v, swap);
-			break;
-		default:
-			ctfw_bits_put_slow(b, v, size);
-			return;
+		case 8: *p = (uint8_t)v; break;
+		case 16: tk_store_u16(p, (uint16_t)v, swap); break;
+		case 32: tk_store_u32(p, (uint32_t)v, swap); break;
+		case 64: tk_store_u64(p, v, swap); break;
+		default: ctfw_bits_put_slow(b, v, size); return;
 		}
 		b->pos += size;
 		return;

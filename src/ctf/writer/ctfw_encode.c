@@ -73,21 +73,11 @@ static bool encode_struct(ctfw_bits *b, const ctfw_node *n, const tk_value *v, c
 			bool swap = b->big_endian == tk_host_is_le();
 			uint64_t x = item->v.u;
 			switch (k->int_bytes) {
-			case 8:
-				tk_store_u64(p, x, swap);
-				break;
-			case 4:
-				tk_store_u32(p, (uint32_t)x, swap);
-				break;
-			case 2:
-				tk_store_u16(p, (uint16_t)x, swap);
-				break;
-			case 1:
-				*p = (uint8_t)x;
-				break;
-			default:
-				ctfw_bits_put_slow(b, x, k->int_bytes * 8u);
-				continue;
+			case 8: tk_store_u64(p, x, swap); break;
+			case 4: tk_store_u32(p, (uint32_t)x, swap); break;
+			case 2: tk_store_u16(p, (uint16_t)x, swap); break;
+			case 1: *p = (uint8_t)x; break;
+			default: ctfw_bits_put_slow(b, x, k->int_bytes * 8u); continue;
 			}
 			b->pos += k->int_bytes * 8u;
 			continue;
@@ -136,9 +126,7 @@ static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, con
 		return false;
 	}
 	switch (n->kind) {
-	case TK_TYPE_INT:
-		ctfw_bits_put(b, v->v.u, c->bits, n->align);
-		return true;
+	case TK_TYPE_INT: ctfw_bits_put(b, v->v.u, c->bits, n->align); return true;
 	case TK_TYPE_FLOAT:
 		if (c->bits == 32) {
 			float f = (float)v->v.f;
@@ -204,8 +192,7 @@ static bool encode_node(ctfw_bits *b, const ctfw_node *n, const tk_value *v, con
 		}
 		return true;
 	}
-	case TK_TYPE_STRUCT:
-		return encode_struct(b, n, v, why);
+	case TK_TYPE_STRUCT: return encode_struct(b, n, v, why);
 	case TK_TYPE_VARIANT:
 		if (v->v.list.index >= n->n_kids || !v->v.list.items) {
 			*why = "variant value selects no option of its class";

@@ -11,7 +11,7 @@
 #include "base/bytes.h"
 #include "ctf/writer/ctfw_internal.h"
 
-#define CTFW_META_MAGIC 0x75D11D57u
+#define CTFW_META_MAGIC  0x75D11D57u
 #define CTFW_META_HEADER 37
 #define CTFW_META_PACKET 4096
 
@@ -68,7 +68,8 @@ static void put_int_type(const ctfw_sink *s, tk_writer *w, const tk_field_class 
 			tk_put_char(w, '_');
 		for (const char *p = c->clock; *p; p++) {
 			char ch = *p;
-			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+				  (ch >= '0' && ch <= '9') || ch == '_';
 			tk_put_char(w, ok ? ch : '_');
 		}
 		tk_put_str(w, ".value;");
@@ -118,9 +119,7 @@ static void put_type(const ctfw_sink *s, tk_writer *w, const ctfw_node *n, unsig
 		else
 			tk_put_str(w, "floating_point { exp_dig = 11; mant_dig = 53; align = 8; }");
 		return;
-	case TK_TYPE_STRING:
-		tk_put_str(w, "string { encoding = UTF8; }");
-		return;
+	case TK_TYPE_STRING: tk_put_str(w, "string { encoding = UTF8; }"); return;
 	case TK_TYPE_BYTES:
 		tk_put_str(w, "integer { size = 8; align = 8; signed = false; base = 16; }");
 		return;
@@ -140,8 +139,7 @@ static void put_type(const ctfw_sink *s, tk_writer *w, const ctfw_node *n, unsig
 		tk_put_str(w, "}");
 		return;
 	case TK_TYPE_ARRAY:
-	case TK_TYPE_SEQUENCE:
-		break; /* handled by put_member */
+	case TK_TYPE_SEQUENCE: break; /* handled by put_member */
 	}
 }
 
@@ -150,10 +148,13 @@ static void put_member(const ctfw_sink *s, tk_writer *w, const ctfw_node *n, uns
 	tk_type_kind kind = n->cls->kind;
 	if (n->ref == CTFW_REF_SYNTHETIC && (kind == TK_TYPE_SEQUENCE || kind == TK_TYPE_BYTES)) {
 		put_indent(w, ind);
-		tk_put_fmt(w, "integer { size = 32; align = 8; signed = false; base = 10; } %s;\n", n->ref_name);
+		tk_put_fmt(w, "integer { size = 32; align = 8; signed = false; base = 10; } %s;\n",
+			   n->ref_name);
 	} else if (n->ref == CTFW_REF_SYNTHETIC && kind == TK_TYPE_VARIANT) {
 		put_indent(w, ind);
-		tk_put_fmt(w, "enum : integer { size = %u; align = 8; signed = false; base = 10; } { ", n->tag_bits);
+		tk_put_fmt(w,
+			   "enum : integer { size = %u; align = 8; signed = false; base = 10; } { ",
+			   n->tag_bits);
 		for (size_t i = 0; i < n->n_kids; i++) {
 			if (i)
 				tk_put_str(w, ", ");
@@ -173,7 +174,8 @@ static void put_member(const ctfw_sink *s, tk_writer *w, const ctfw_node *n, uns
 	tk_put_str(w, n->name ? n->name : "_unnamed");
 	if (kind == TK_TYPE_BYTES)
 		tk_put_fmt(w, "[%s]", n->ref_name);
-	for (e = n; e->cls->kind == TK_TYPE_ARRAY || e->cls->kind == TK_TYPE_SEQUENCE; e = e->kids) {
+	for (e = n; e->cls->kind == TK_TYPE_ARRAY || e->cls->kind == TK_TYPE_SEQUENCE;
+	     e = e->kids) {
 		if (e->cls->kind == TK_TYPE_ARRAY)
 			tk_put_fmt(w, "[%llu]", (unsigned long long)e->cls->length);
 		else
@@ -195,10 +197,11 @@ static void put_trace(const ctfw_sink *s, tk_writer *w)
 {
 	const uint8_t *u = s->uuid;
 	tk_put_str(w, "/* CTF 1.8 */\n\n");
-	tk_put_str(w, "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-		      "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
-		      "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-		      "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n");
+	tk_put_str(w,
+		   "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		   "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+		   "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		   "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n");
 	tk_put_str(w, "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"");
 	for (int i = 0; i < 16; i++) {
 		if (i == 4 || i == 6 || i == 8 || i == 10)
@@ -237,7 +240,8 @@ static void put_env(ctfw_sink *s, tk_writer *w)
 
 static void put_clock(ctfw_sink *s, tk_writer *w, const tk_clock_info *c)
 {
-	const char *name = c ? ctfw_ident(s, c->name ? c->name : CTFW_NS_CLOCK_NAME) : CTFW_NS_CLOCK_NAME;
+	const char *name =
+	    c ? ctfw_ident(s, c->name ? c->name : CTFW_NS_CLOCK_NAME) : CTFW_NS_CLOCK_NAME;
 	tk_put_fmt(w, "clock {\n\tname = %s;\n", name ? name : CTFW_NS_CLOCK_NAME);
 	if (!c) {
 		/* The writer's ns clock counts from the origin of the source's
@@ -261,9 +265,14 @@ static void put_clock(ctfw_sink *s, tk_writer *w, const tk_clock_info *c)
 			    strncmp(e->str, "lttng", 5) == 0)
 				lttng = true;
 		}
-		bool absolute = ref && (ref->absolute || (lttng && ref->name && strcmp(ref->name, "monotonic") == 0));
-		tk_put_fmt(w, "\tfreq = 1000000000;\n\tprecision = 0;\n\toffset_s = 0;\n\toffset = 0;\n"
-			      "\tabsolute = %s;\n};\n\n", absolute ? "true" : "false");
+		bool absolute =
+		    ref &&
+		    (ref->absolute || (lttng && ref->name && strcmp(ref->name, "monotonic") == 0));
+		tk_put_fmt(
+		    w,
+		    "\tfreq = 1000000000;\n\tprecision = 0;\n\toffset_s = 0;\n\toffset = 0;\n"
+		    "\tabsolute = %s;\n};\n\n",
+		    absolute ? "true" : "false");
 		return;
 	}
 	if (c->uuid) {
@@ -299,11 +308,13 @@ static void put_stream_class(const ctfw_sink *s, tk_writer *w, const ctfw_stream
 			   "\t\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
 			   "\t\tvariant <id> {\n"
 			   "\t\t\tstruct {\n"
-			   "\t\t\t\tinteger { size = 32; align = 8; signed = false; map = clock.%s.value; } timestamp;\n"
+			   "\t\t\t\tinteger { size = 32; align = 8; signed = false; map = "
+			   "clock.%s.value; } timestamp;\n"
 			   "\t\t\t} compact;\n"
 			   "\t\t\tstruct {\n"
 			   "\t\t\t\tuint32_t id;\n"
-			   "\t\t\t\tinteger { size = 64; align = 8; signed = false; map = clock.%s.value; } timestamp;\n"
+			   "\t\t\t\tinteger { size = 64; align = 8; signed = false; map = "
+			   "clock.%s.value; } timestamp;\n"
 			   "\t\t\t} extended;\n"
 			   "\t\t} v;\n"
 			   "\t};\n",
@@ -314,8 +325,10 @@ static void put_stream_class(const ctfw_sink *s, tk_writer *w, const ctfw_stream
 	tk_put_str(w, "\tpacket.context := struct {\n");
 	if (sc->has_clock)
 		tk_put_fmt(w,
-			   "\t\tinteger { size = 64; align = 8; signed = false; map = clock.%s.value; } timestamp_begin;\n"
-			   "\t\tinteger { size = 64; align = 8; signed = false; map = clock.%s.value; } timestamp_end;\n",
+			   "\t\tinteger { size = 64; align = 8; signed = false; map = "
+			   "clock.%s.value; } timestamp_begin;\n"
+			   "\t\tinteger { size = 64; align = 8; signed = false; map = "
+			   "clock.%s.value; } timestamp_end;\n",
 			   sc->clock_name, sc->clock_name);
 	tk_put_str(w, "\t\tuint64_t content_size;\n"
 		      "\t\tuint64_t packet_size;\n"
@@ -365,8 +378,8 @@ static tk_status write_all(int fd, const void *p, size_t n, const char *name, tk
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write %s: %s", name,
-					    k < 0 ? strerror(errno) : "no progress");
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write %s: %s",
+					    name, k < 0 ? strerror(errno) : "no progress");
 		b += k;
 		n -= (size_t)k;
 	}
@@ -384,14 +397,16 @@ static tk_status write_packetized(ctfw_sink *s, int fd, const char *text, size_t
 		memset(pkt, 0, sizeof pkt);
 		tk_store_u32(pkt, CTFW_META_MAGIC, swap);
 		memcpy(pkt + 4, s->uuid, 16);
-		tk_store_u32(pkt + 20, 0, swap);                                     /* checksum */
-		tk_store_u32(pkt + 24, (uint32_t)((CTFW_META_HEADER + n) * 8), swap); /* content_size */
-		tk_store_u32(pkt + 28, (uint32_t)((CTFW_META_HEADER + n) * 8), swap); /* packet_size */
-		pkt[32] = 0; /* compression */
-		pkt[33] = 0; /* encryption */
-		pkt[34] = 0; /* checksum scheme */
-		pkt[35] = 1; /* major */
-		pkt[36] = 8; /* minor */
+		tk_store_u32(pkt + 20, 0, swap); /* checksum */
+		tk_store_u32(pkt + 24, (uint32_t)((CTFW_META_HEADER + n) * 8),
+			     swap); /* content_size */
+		tk_store_u32(pkt + 28, (uint32_t)((CTFW_META_HEADER + n) * 8),
+			     swap); /* packet_size */
+		pkt[32] = 0;        /* compression */
+		pkt[33] = 0;        /* encryption */
+		pkt[34] = 0;        /* checksum scheme */
+		pkt[35] = 1;        /* major */
+		pkt[36] = 8;        /* minor */
 		memcpy(pkt + CTFW_META_HEADER, text + off, n);
 		tk_status st = write_all(fd, pkt, CTFW_META_HEADER + n, "metadata", err);
 		if (st != TK_OK)
@@ -422,7 +437,8 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 			put_clock(s, w, &s->info->clocks[i]);
 	bool have_ns = false;
 	for (size_t i = 0; i < s->info->n_clocks; i++)
-		if (s->info->clocks[i].name && strcmp(s->info->clocks[i].name, CTFW_NS_CLOCK_NAME) == 0)
+		if (s->info->clocks[i].name &&
+		    strcmp(s->info->clocks[i].name, CTFW_NS_CLOCK_NAME) == 0)
 			have_ns = true;
 	if (s->need_ns_clock && !have_ns)
 		put_clock(s, w, NULL);
@@ -434,9 +450,11 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 	size_t len = 0;
 	const char *text = tk_writer_data(w, &len);
 	if (st == TK_OK) {
-		int fd = openat(s->dir_fd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd =
+		    openat(s->dir_fd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
-			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s/metadata: %s", s->tmp_dir,
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					  "cannot create %s/metadata: %s", s->tmp_dir,
 					  strerror(errno));
 		} else {
 			if (s->opt.packetized_metadata)
@@ -444,8 +462,8 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 			else
 				st = write_all(fd, text, len, "metadata", err);
 			if (close(fd) != 0 && st == TK_OK)
-				st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write metadata: %s",
-						  strerror(errno));
+				st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+						  "cannot write metadata: %s", strerror(errno));
 		}
 	}
 	tk_writer_abort(w);

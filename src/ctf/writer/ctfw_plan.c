@@ -17,10 +17,10 @@
 #define CTFW_MAX_DEPTH 48
 
 static const char *const tsdl_keywords[] = {
-	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event",
-	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream", "string",
-	"struct", "trace", "typealias", "typedef", "unsigned", "variant", "void", "_Bool",
-	"_Complex", "_Imaginary",
+    "align",   "callsite", "const",          "char",   "clock",   "double",   "enum",
+    "env",     "event",    "floating_point", "float",  "integer", "int",      "long",
+    "short",   "signed",   "stream",         "string", "struct",  "trace",    "typealias",
+    "typedef", "unsigned", "variant",        "void",   "_Bool",   "_Complex", "_Imaginary",
 };
 
 static bool is_keyword(const char *name)
@@ -46,16 +46,22 @@ static char *ident_copy(ctfw_sink *s, const char *name, bool escape)
 		out[0] = '_';
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '_';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_';
 		out[extra + i] = ok ? c : '_';
 	}
 	out[n + extra] = '\0';
 	return out;
 }
 
-const char *ctfw_tsdl_name(ctfw_sink *s, const char *name) { return ident_copy(s, name, true); }
-const char *ctfw_ident(ctfw_sink *s, const char *name) { return ident_copy(s, name, false); }
+const char *ctfw_tsdl_name(ctfw_sink *s, const char *name)
+{
+	return ident_copy(s, name, true);
+}
+const char *ctfw_ident(ctfw_sink *s, const char *name)
+{
+	return ident_copy(s, name, false);
+}
 
 static const char *strip_underscores(const char *s)
 {
@@ -79,8 +85,8 @@ static bool names_length_of(const char *cand, const char *seq)
 	return false;
 }
 
-static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name, unsigned depth,
-			   ctfw_node *node, tk_error *err);
+static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name,
+			   unsigned depth, ctfw_node *node, tk_error *err);
 
 static const char *synth_name(ctfw_sink *s, const char *tsdl_name, const char *suffix)
 {
@@ -97,7 +103,8 @@ static tk_status resolve_sequence(ctfw_sink *s, const tk_field_class *st, ctfw_n
 	ctfw_node *n = &kids[i];
 	for (size_t j = i; j-- > 0;) {
 		const tk_field_class *c = st->members[j].cls;
-		if (c->kind == TK_TYPE_INT && !c->mappings && names_length_of(st->members[j].name, st->members[i].name)) {
+		if (c->kind == TK_TYPE_INT && !c->mappings &&
+		    names_length_of(st->members[j].name, st->members[i].name)) {
 			n->ref = CTFW_REF_SIBLING;
 			n->ref_index = j;
 			n->ref_name = kids[j].name;
@@ -125,8 +132,8 @@ static const tk_enum_mapping *find_label(const tk_field_class *e, const char *na
 			continue;
 		bool ident = !(l[0] >= '0' && l[0] <= '9');
 		for (const char *c = l; *c && ident; c++)
-			ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-				*c == '_';
+			ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+				(*c >= '0' && *c <= '9') || *c == '_';
 		if (ident && *l)
 			return &e->mappings[k];
 	}
@@ -146,8 +153,8 @@ static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_no
 		 * where the two variants choose differently. */
 		bool claimed = false;
 		for (size_t k = j + 1; k < i; k++)
-			claimed |= kids[k].cls->kind == TK_TYPE_VARIANT && kids[k].ref == CTFW_REF_SIBLING &&
-				   kids[k].ref_index == j;
+			claimed |= kids[k].cls->kind == TK_TYPE_VARIANT &&
+				   kids[k].ref == CTFW_REF_SIBLING && kids[k].ref_index == j;
 		if (claimed)
 			continue;
 		const tk_field_class *vc = st->members[i].cls;
@@ -160,7 +167,8 @@ static tk_status resolve_variant(ctfw_sink *s, const tk_field_class *st, ctfw_no
 		uint64_t *lo = tk_arena_calloc(&s->arena, n->n_kids, sizeof *lo);
 		uint64_t *hi = tk_arena_calloc(&s->arena, n->n_kids, sizeof *hi);
 		if (!lo || !hi)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 		for (k = 0; k < n->n_kids; k++) {
 			const tk_enum_mapping *m = find_label(e, vc->members[k].name);
 			lo[k] = m->lo;
@@ -188,69 +196,75 @@ static tk_status plan_kids(ctfw_sink *s, const tk_field_class *cls, unsigned dep
 	if (cls->n_members == 0)
 		return TK_OK;
 	if (!cls->members)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: struct class without members");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: struct class without members");
 	node->kids = tk_arena_calloc(&s->arena, cls->n_members, sizeof *node->kids);
 	if (!node->kids)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	node->n_kids = cls->n_members;
 	for (size_t i = 0; i < cls->n_members; i++) {
-		tk_status st = plan_node(s, cls->members[i].cls, cls->members[i].name, depth + 1, &node->kids[i], err);
+		tk_status st = plan_node(s, cls->members[i].cls, cls->members[i].name, depth + 1,
+					 &node->kids[i], err);
 		if (st != TK_OK)
 			return st;
 	}
 	return TK_OK;
 }
 
-static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name, unsigned depth,
-			   ctfw_node *node, tk_error *err)
+static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *model_name,
+			   unsigned depth, ctfw_node *node, tk_error *err)
 {
 	tk_status st;
 	if (!cls)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: field '%s' has no class",
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: field '%s' has no class",
 				    model_name ? model_name : "?");
 	if (depth > CTFW_MAX_DEPTH)
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
-				    "ctf writer: field classes nested deeper than %d", CTFW_MAX_DEPTH);
+				    "ctf writer: field classes nested deeper than %d",
+				    CTFW_MAX_DEPTH);
 	node->cls = cls;
 	node->kind = cls->kind;
 	if (model_name) {
 		node->name = ctfw_tsdl_name(s, model_name);
 		if (!node->name)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 	}
 	switch (cls->kind) {
 	case TK_TYPE_INT:
 		if (cls->bits < 1 || cls->bits > 64)
 			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-					    "ctf writer: integer field '%s' has %u bits", model_name ? model_name : "?",
-					    cls->bits);
+					    "ctf writer: integer field '%s' has %u bits",
+					    model_name ? model_name : "?", cls->bits);
 		node->align = cls->bits % 8 == 0 ? 8 : 1;
 		node->int_bytes = cls->bits % 8 == 0 ? (uint8_t)(cls->bits / 8) : 0;
 		return TK_OK;
 	case TK_TYPE_FLOAT:
 		if (cls->bits != 32 && cls->bits != 64)
 			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-					    "ctf writer: float field '%s' has %u bits", model_name ? model_name : "?",
-					    cls->bits);
+					    "ctf writer: float field '%s' has %u bits",
+					    model_name ? model_name : "?", cls->bits);
 		node->align = 8;
 		return TK_OK;
 	case TK_TYPE_STRING:
-	case TK_TYPE_BYTES:
-		node->align = 8;
-		return TK_OK;
+	case TK_TYPE_BYTES: node->align = 8; return TK_OK;
 	case TK_TYPE_ARRAY:
 	case TK_TYPE_SEQUENCE:
 		if (!cls->element)
-			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: array '%s' has no element class",
+			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+					    "ctf writer: array '%s' has no element class",
 					    model_name ? model_name : "?");
-		if (cls->element->kind == TK_TYPE_SEQUENCE || cls->element->kind == TK_TYPE_VARIANT ||
-		    cls->element->kind == TK_TYPE_BYTES)
+		if (cls->element->kind == TK_TYPE_SEQUENCE ||
+		    cls->element->kind == TK_TYPE_VARIANT || cls->element->kind == TK_TYPE_BYTES)
 			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-					    "ctf writer: '%s': an array of sequences or variants has no CTF 1.8 form",
+					    "ctf writer: '%s': an array of sequences or variants "
+					    "has no CTF 1.8 form",
 					    model_name ? model_name : "?");
 		node->kids = tk_arena_calloc(&s->arena, 1, sizeof *node->kids);
 		if (!node->kids)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 		node->n_kids = 1;
 		st = plan_node(s, cls->element, NULL, depth + 1, node->kids, err);
 		if (st != TK_OK)
@@ -279,7 +293,8 @@ static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *
 		return TK_OK;
 	case TK_TYPE_VARIANT:
 		if (cls->n_members == 0)
-			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: variant '%s' has no options",
+			return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					    "ctf writer: variant '%s' has no options",
 					    model_name ? model_name : "?");
 		st = plan_kids(s, cls, depth, node, err);
 		if (st != TK_OK)
@@ -289,24 +304,27 @@ static tk_status plan_node(ctfw_sink *s, const tk_field_class *cls, const char *
 			/* Their length or tag would need a sibling, and options have none. */
 			if (k == TK_TYPE_SEQUENCE || k == TK_TYPE_BYTES || k == TK_TYPE_VARIANT)
 				return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-						    "ctf writer: variant '%s': a sequence or variant option has no CTF 1.8 form",
+						    "ctf writer: variant '%s': a sequence or "
+						    "variant option has no CTF 1.8 form",
 						    model_name ? model_name : "?");
 		}
 		node->align = 1; /* each option aligns itself, as babeltrace2 decodes */
 		return TK_OK;
 	}
-	return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: field '%s' has unknown kind %d",
+	return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+			    "ctf writer: field '%s' has unknown kind %d",
 			    model_name ? model_name : "?", (int)cls->kind);
 }
 
-tk_status ctfw_plan_scope(ctfw_sink *s, const tk_field_class *cls, const char *what, ctfw_node **out,
-			  tk_error *err)
+tk_status ctfw_plan_scope(ctfw_sink *s, const tk_field_class *cls, const char *what,
+			  ctfw_node **out, tk_error *err)
 {
 	*out = NULL;
 	if (!cls)
 		return TK_OK;
 	if (cls->kind != TK_TYPE_STRUCT)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET, "ctf writer: %s is not a struct", what);
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "ctf writer: %s is not a struct", what);
 	ctfw_node *n = tk_arena_calloc(&s->arena, 1, sizeof *n);
 	if (!n)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
@@ -331,14 +349,16 @@ static bool grow_array(void **arr, size_t *cap, size_t n, size_t elem)
 }
 
 static const char *const packet_context_special[] = {
-	"timestamp_begin", "timestamp_end", "content_size", "packet_size", "packet_seq_num", "events_discarded",
+    "timestamp_begin", "timestamp_end",  "content_size",
+    "packet_size",     "packet_seq_num", "events_discarded",
 };
 
 static const tk_clock_info *find_clock(const tk_trace_info *info, const tk_clock_info *c)
 {
 	/* The stream class may point at its own copy: match by name. */
 	for (size_t i = 0; i < info->n_clocks; i++)
-		if (&info->clocks[i] == c || (c->name && info->clocks[i].name && strcmp(c->name, info->clocks[i].name) == 0))
+		if (&info->clocks[i] == c ||
+		    (c->name && info->clocks[i].name && strcmp(c->name, info->clocks[i].name) == 0))
 			return &info->clocks[i];
 	return c;
 }
@@ -357,15 +377,16 @@ bool ctfw_stream_class_fits(const ctfw_stream_class *sc, const tk_event *ev)
 	       value_class(ev->stream_context, sc->sec_cls) == sc->sec_cls;
 }
 
-static tk_status use_clock(ctfw_sink *s, ctfw_stream_class *sc, const tk_clock_info *clock, const tk_event *first,
-			   tk_error *err)
+static tk_status use_clock(ctfw_sink *s, ctfw_stream_class *sc, const tk_clock_info *clock,
+			   const tk_event *first, tk_error *err)
 {
 	if (clock && clock->name) {
 		sc->has_clock = true;
 		sc->raw_time = true;
 		sc->clock_name = ctfw_ident(s, clock->name);
 		if (!sc->clock_name)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 	} else if (clock || (first && first->has_time)) {
 		/* No usable source clock: nanoseconds on the writer's own clock. */
 		sc->has_clock = true;
@@ -395,11 +416,12 @@ static void unlink_skipped_refs(ctfw_sink *s, ctfw_node *pc)
 	}
 }
 
-tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first, ctfw_stream_class **out,
-				tk_error *err)
+tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first,
+				ctfw_stream_class **out, tk_error *err)
 {
 	for (size_t i = 0; i < s->n_scs; i++)
-		if (s->scs[i]->model_id == id && (!first || ctfw_stream_class_fits(s->scs[i], first))) {
+		if (s->scs[i]->model_id == id &&
+		    (!first || ctfw_stream_class_fits(s->scs[i], first))) {
 			*out = s->scs[i];
 			return TK_OK;
 		}
@@ -425,7 +447,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 	if (!sc)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	sc->model_id = id;
-	sc->pc_discarded_index = sc->pc_ts_begin_index = sc->pc_ts_end_index = sc->pc_seq_index = -1;
+	sc->pc_discarded_index = sc->pc_ts_begin_index = sc->pc_ts_end_index = sc->pc_seq_index =
+	    -1;
 	tk_hashmap_init(&sc->used_ids);
 	s->scs[s->n_scs++] = sc;
 	tk_status st;
@@ -439,7 +462,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		if (declared && declared->clock)
 			clock = find_clock(info, declared->clock);
 		else if (info->n_stream_classes == 0 && info->n_clocks > 0)
-			clock = &info->clocks[0]; /* formats without stream classes: the trace clock */
+			clock =
+			    &info->clocks[0]; /* formats without stream classes: the trace clock */
 		st = use_clock(s, sc, clock, first, err);
 		if (st != TK_OK)
 			return st;
@@ -453,7 +477,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		 * raw clock is not described by the model. */
 		tk_stream_class *own = tk_arena_calloc(&s->arena, 1, sizeof *own);
 		if (!own)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 		own->id = id_free ? id : next_id;
 		own->packet_context = value_class(first->packet_context, NULL);
 		own->event_context = value_class(first->stream_context, NULL);
@@ -468,7 +493,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		if (s->opt.log) {
 			char msg[200];
 			snprintf(msg, sizeof msg,
-				 "ctf writer: events of stream class %llu carry other context classes than it declares; "
+				 "ctf writer: events of stream class %llu carry other context "
+				 "classes than it declares; "
 				 "written as stream class %llu with nanosecond timestamps",
 				 (unsigned long long)id, (unsigned long long)sc->id);
 			s->opt.log(s->opt.log_user, 0, msg);
@@ -476,13 +502,15 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		s->n_alias_classes++;
 	}
 	if (sc->id > UINT32_MAX)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-				    "ctf writer: stream class id %llu does not fit the 32-bit stream_id",
-				    (unsigned long long)sc->id);
+		return tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+		    "ctf writer: stream class id %llu does not fit the 32-bit stream_id",
+		    (unsigned long long)sc->id);
 
 	st = ctfw_plan_scope(s, sc->pc_cls, "the stream packet context", &sc->pc_extra, err);
 	if (st == TK_OK)
-		st = ctfw_plan_scope(s, sc->sec_cls, "the stream event context", &sc->event_context, err);
+		st = ctfw_plan_scope(s, sc->sec_cls, "the stream event context", &sc->event_context,
+				     err);
 	if (st != TK_OK)
 		return st;
 	bool has_cpu_member = false;
@@ -490,7 +518,9 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		const tk_field_class *pc = sc->pc_cls;
 		for (size_t i = 0; i < sc->pc_extra->n_kids; i++) {
 			const char *name = pc->members[i].name ? pc->members[i].name : "";
-			for (size_t k = 0; k < sizeof packet_context_special / sizeof packet_context_special[0]; k++)
+			for (size_t k = 0;
+			     k < sizeof packet_context_special / sizeof packet_context_special[0];
+			     k++)
 				if (strcmp(name, packet_context_special[k]) == 0)
 					sc->pc_extra->kids[i].skip = true;
 			bool is_int = pc->members[i].cls->kind == TK_TYPE_INT;
@@ -499,9 +529,11 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 			if (strcmp(name, "packet_seq_num") == 0 && is_int)
 				sc->pc_seq_index = (int64_t)i;
 			/* 64-bit bounds only: narrower ones wrap and are not absolute. */
-			if (strcmp(name, "timestamp_begin") == 0 && is_int && pc->members[i].cls->bits == 64)
+			if (strcmp(name, "timestamp_begin") == 0 && is_int &&
+			    pc->members[i].cls->bits == 64)
 				sc->pc_ts_begin_index = (int64_t)i;
-			if (strcmp(name, "timestamp_end") == 0 && is_int && pc->members[i].cls->bits == 64)
+			if (strcmp(name, "timestamp_end") == 0 && is_int &&
+			    pc->members[i].cls->bits == 64)
 				sc->pc_ts_end_index = (int64_t)i;
 			if (strcmp(name, "cpu_id") == 0)
 				has_cpu_member = true;
@@ -509,8 +541,8 @@ tk_status ctfw_stream_class_get(ctfw_sink *s, uint64_t id, const tk_event *first
 		unlink_skipped_refs(s, sc->pc_extra);
 	}
 	/* perf's own CTF converter always has cpu_id (0 without PERF_SAMPLE_CPU). */
-	sc->has_cpu_field = !has_cpu_member &&
-			    ((first && first->cpu != TK_CPU_NONE) || s->info->format == TK_FORMAT_PERF);
+	sc->has_cpu_field = !has_cpu_member && ((first && first->cpu != TK_CPU_NONE) ||
+						s->info->format == TK_FORMAT_PERF);
 	*out = sc;
 	return TK_OK;
 }
@@ -545,7 +577,9 @@ tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_str
 	if (s->info->format == TK_FORMAT_PERF && ec->payload && sc->has_cpu_field)
 		for (size_t i = 0; i < ec->payload->n_kids; i++)
 			if (ec->payload->kids[i].cls->semantic == TK_SEM_CPU &&
-			    strcmp(cls->payload->members[i].name ? cls->payload->members[i].name : "", "perf_cpu") == 0)
+			    strcmp(cls->payload->members[i].name ? cls->payload->members[i].name
+								 : "",
+				   "perf_cpu") == 0)
 				ec->payload->kids[i].skip = true;
 	/* Keep the model's id when it is free in this stream class and fits the
 	 * extended event header; otherwise take the next free one. */

@@ -15,7 +15,7 @@
 #include "tracekit/ctf_writer.h"
 
 #define CTFW_DEFAULT_PACKET (1024 * 1024)
-#define CTFW_MIN_PACKET 256
+#define CTFW_MIN_PACKET     256
 
 /* Removes the temporary trace directory: its files and index/. */
 static void remove_tmp_dir(ctfw_sink *s)
@@ -87,9 +87,11 @@ static tk_status ctfw_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 {
 	ctfw_sink *s = (ctfw_sink *)sink;
 	if (s->failed)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: write after an earlier failure");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: write after an earlier failure");
 	if (!ev || !ev->cls)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: event without a class");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: event without a class");
 	ctfw_stream_class *sc;
 	ctfw_event_class *ec;
 	ctfw_stream *st;
@@ -121,19 +123,22 @@ static tk_status ctfw_close(tk_sink *sink, tk_error *err)
 	ctfw_sink *s = (ctfw_sink *)sink;
 	tk_status rc = TK_OK;
 	if (s->failed)
-		rc = tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: not committed after an earlier failure");
+		rc = tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				  "ctf writer: not committed after an earlier failure");
 	for (size_t i = 0; rc == TK_OK && i < s->n_streams; i++)
 		rc = ctfw_stream_finish(s, s->streams[i], err);
 	if (rc == TK_OK)
 		rc = ctfw_metadata_write(s, err);
 	if (rc == TK_OK && fsync(s->dir_fd) != 0)
-		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot sync %s: %s", s->tmp_dir, strerror(errno));
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot sync %s: %s", s->tmp_dir,
+				  strerror(errno));
 	if (rc == TK_OK && rename(s->tmp_dir, s->final_dir) != 0) {
 		int e = errno;
-		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename %s to %s: %s", s->tmp_dir,
-				  s->final_dir,
-				  e == ENOTEMPTY || e == EEXIST ? "output exists and is not an empty directory"
-								: strerror(e));
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename %s to %s: %s",
+				  s->tmp_dir, s->final_dir,
+				  e == ENOTEMPTY || e == EEXIST
+				      ? "output exists and is not an empty directory"
+				      : strerror(e));
 	}
 	if (rc != TK_OK) {
 		if (err)
@@ -148,9 +153,9 @@ static tk_status ctfw_close(tk_sink *sink, tk_error *err)
 }
 
 static const tk_sink_ops ctfw_ops = {
-	.write = ctfw_write,
-	.close = ctfw_close,
-	.abort = ctfw_abort,
+    .write = ctfw_write,
+    .close = ctfw_close,
+    .abort = ctfw_abort,
 };
 
 static void make_uuid(uint8_t u[16])
@@ -159,7 +164,8 @@ static void make_uuid(uint8_t u[16])
 		/* No entropy source: still unique enough per run. */
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, b = (uint64_t)getpid();
+		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+			 b = (uint64_t)getpid();
 		memcpy(u, &a, 8);
 		memcpy(u + 8, &b, 8);
 	}
@@ -187,12 +193,14 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 	if (out)
 		*out = NULL;
 	if (!dir || !*dir || !info || !out)
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: missing output directory or trace info");
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: missing output directory or trace info");
 	tk_error_set_file(err, dir);
 	struct stat sb;
 	if (stat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !dir_is_empty(dir)))
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "ctf writer: output %s exists and is not an empty directory", dir);
+				    "ctf writer: output %s exists and is not an empty directory",
+				    dir);
 	const char *bo = opt && opt->byte_order ? opt->byte_order : "native";
 	bool big;
 	if (strcmp(bo, "big") == 0 || strcmp(bo, "be") == 0)
@@ -202,7 +210,8 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 	else if (strcmp(bo, "native") == 0)
 		big = !tk_host_is_le();
 	else
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "ctf writer: unknown byte order '%s'", bo);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "ctf writer: unknown byte order '%s'", bo);
 
 	ctfw_sink *s = calloc(1, sizeof *s);
 	if (!s)
@@ -238,14 +247,16 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 		sink_free(s);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	}
-	snprintf(s->tmp_dir, tlen, "%.*s.%s.tk-XXXXXX", (int)head, s->final_dir, s->final_dir + head);
+	snprintf(s->tmp_dir, tlen, "%.*s.%s.tk-XXXXXX", (int)head, s->final_dir,
+		 s->final_dir + head);
 	if (!mkdtemp(s->tmp_dir)) {
 		int e = errno;
 		free(s->tmp_dir);
 		s->tmp_dir = NULL;
 		sink_free(s);
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create a temporary directory beside %s: %s",
-				    dir, strerror(e));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+				    "cannot create a temporary directory beside %s: %s", dir,
+				    strerror(e));
 	}
 	/* mkdtemp makes 0700; a trace directory is normally world-readable. */
 	chmod(s->tmp_dir, 0755);
@@ -253,7 +264,8 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 	if (s->dir_fd < 0 || mkdirat(s->dir_fd, "index", 0755) != 0) {
 		int e = errno;
 		ctfw_abort(&s->base);
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot prepare the temporary trace directory: %s",
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+				    "cannot prepare the temporary trace directory: %s",
 				    strerror(e));
 	}
 	*out = &s->base;

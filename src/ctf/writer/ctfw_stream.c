@@ -22,14 +22,14 @@
 #include "base/bytes.h"
 #include "ctf/writer/ctfw_internal.h"
 
-#define CTFW_INITIAL_BUF (64 * 1024)
-#define CTFW_MAX_PACKET ((size_t)256 * 1024 * 1024)
-#define CTFW_MAX_PC_EXTRA ((size_t)1024 * 1024)
-#define CTFW_INDEX_MAGIC 0xC1F1DCC1u
-#define CTFW_INDEX_ENTRY 72 /* 9 big-endian u64 */
-#define CTFW_MAX_OPEN_STREAMS 200 /* streams whose two files stay open */
-#define CTFW_MEMORY_BUDGET ((size_t)64 * 1024 * 1024) /* packet buffers of all streams */
-#define CTFW_MIN_SHARE ((size_t)64 * 1024)
+#define CTFW_INITIAL_BUF      (64 * 1024)
+#define CTFW_MAX_PACKET       ((size_t)256 * 1024 * 1024)
+#define CTFW_MAX_PC_EXTRA     ((size_t)1024 * 1024)
+#define CTFW_INDEX_MAGIC      0xC1F1DCC1u
+#define CTFW_INDEX_ENTRY      72                         /* 9 big-endian u64 */
+#define CTFW_MAX_OPEN_STREAMS 200                        /* streams whose two files stay open */
+#define CTFW_MEMORY_BUDGET    ((size_t)64 * 1024 * 1024) /* packet buffers of all streams */
+#define CTFW_MIN_SHARE        ((size_t)64 * 1024)
 
 static tk_status write_fd(int fd, const void *p, size_t n, const ctfw_stream *st, tk_error *err)
 {
@@ -39,7 +39,8 @@ static tk_status write_fd(int fd, const void *p, size_t n, const ctfw_stream *st
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					    "cannot write stream %s: %s", st->file_name,
 					    k < 0 ? strerror(errno) : "no progress");
 		b += k;
 		n -= (size_t)k;
@@ -93,15 +94,17 @@ static bool grow_buf(ctfw_stream *st, size_t want)
 	return true;
 }
 
-tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *ev, ctfw_stream **out,
-			  tk_error *err)
+tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *ev,
+			  ctfw_stream **out, tk_error *err)
 {
 	ctfw_stream *last = s->last_stream;
-	if (last && last->sc == sc && last->src_instance == ev->stream_instance && last->cpu == ev->cpu) {
+	if (last && last->sc == sc && last->src_instance == ev->stream_instance &&
+	    last->cpu == ev->cpu) {
 		*out = last;
 		return TK_OK;
 	}
-	uint64_t key = sc->id * UINT64_C(0x9E3779B97F4A7C15) ^ ev->stream_instance * UINT64_C(0xC2B2AE3D27D4EB4F) ^
+	uint64_t key = sc->id * UINT64_C(0x9E3779B97F4A7C15) ^
+		       ev->stream_instance * UINT64_C(0xC2B2AE3D27D4EB4F) ^
 		       (uint64_t)(uint32_t)ev->cpu;
 	for (;; key++) {
 		uint64_t *slot = tk_hashmap_get(&s->stream_map, key);
@@ -132,7 +135,8 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 		size_t ncap = s->cap_streams ? s->cap_streams * 2 : 16;
 		ctfw_stream **p = realloc(s->streams, ncap * sizeof *p);
 		if (!p)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 		s->streams = p;
 		s->cap_streams = ncap;
 	}
@@ -145,8 +149,8 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 	st->instance_id = instance;
 	st->fd = st->idx_fd = -1;
 	compute_layout(st);
-	snprintf(st->file_name, sizeof st->file_name, "stream_%llu_%llu", (unsigned long long)sc->id,
-		 (unsigned long long)instance);
+	snprintf(st->file_name, sizeof st->file_name, "stream_%llu_%llu",
+		 (unsigned long long)sc->id, (unsigned long long)instance);
 	s->streams[s->n_streams] = st; /* owned by the sink from here on */
 	if (!tk_hashmap_put(&s->stream_map, key, s->n_streams))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
@@ -158,14 +162,14 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
 	st->fd = openat(s->dir_fd, st->file_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (st->fd < 0)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s/%s: %s", s->tmp_dir, st->file_name,
-				    strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s/%s: %s",
+				    s->tmp_dir, st->file_name, strerror(errno));
 	char idx_name[sizeof st->file_name + 16];
 	snprintf(idx_name, sizeof idx_name, "index/%s.idx", st->file_name);
 	st->idx_fd = openat(s->dir_fd, idx_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (st->idx_fd < 0)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s/%s: %s", s->tmp_dir, idx_name,
-				    strerror(errno));
+		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s/%s: %s",
+				    s->tmp_dir, idx_name, strerror(errno));
 	uint8_t hdr[16];
 	tk_store_u32(hdr, CTFW_INDEX_MAGIC, tk_host_is_le());
 	tk_store_u32(hdr + 4, 1, tk_host_is_le());
@@ -179,7 +183,8 @@ tk_status ctfw_stream_get(ctfw_sink *s, ctfw_stream_class *sc, const tk_event *e
 	if (s->n_open_streams >= CTFW_MAX_OPEN_STREAMS) {
 		if (close(st->fd) != 0 || close(st->idx_fd) != 0) {
 			st->fd = st->idx_fd = -1;
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					    "cannot write stream %s: %s", st->file_name,
 					    strerror(errno));
 		}
 		st->fd = st->idx_fd = -1;
@@ -195,14 +200,18 @@ static ctfw_bits bits_at(const ctfw_sink *s, ctfw_stream *st, uint64_t pos)
 {
 	(void)s;
 	size_t room = st->cap < st->limit ? st->cap : st->limit;
-	ctfw_bits b = {.buf = st->buf, .pos = pos, .cap_bits = (uint64_t)room * 8, .big_endian = s->big_endian};
+	ctfw_bits b = {.buf = st->buf,
+		       .pos = pos,
+		       .cap_bits = (uint64_t)room * 8,
+		       .big_endian = s->big_endian};
 	return b;
 }
 
 static tk_status grow_pc(ctfw_stream *st, size_t ncap, const tk_event *ev, tk_error *err)
 {
 	if (ncap > CTFW_MAX_PC_EXTRA)
-		return tk_error_set(err, TK_ERR_LIMIT, ev->offset, "ctf writer: packet context larger than %zu bytes",
+		return tk_error_set(err, TK_ERR_LIMIT, ev->offset,
+				    "ctf writer: packet context larger than %zu bytes",
 				    CTFW_MAX_PC_EXTRA);
 	uint8_t *a = realloc(st->pc_new, ncap);
 	if (!a)
@@ -220,7 +229,8 @@ static tk_status grow_pc(ctfw_stream *st, size_t ncap, const tk_event *ev, tk_er
 
 /* Encodes the source packet context members this writer keeps into pc_new
  * (at the same bit offset as in the packet); pc_new_len = their bit length. */
-static tk_status encode_pc_extra(const ctfw_sink *s, ctfw_stream *st, const tk_event *ev, tk_error *err)
+static tk_status encode_pc_extra(const ctfw_sink *s, ctfw_stream *st, const tk_event *ev,
+				 tk_error *err)
 {
 	size_t start = (size_t)(st->lay.extra / 8);
 	tk_status rc;
@@ -228,11 +238,14 @@ static tk_status encode_pc_extra(const ctfw_sink *s, ctfw_stream *st, const tk_e
 		return rc;
 	for (;;) {
 		memset(st->pc_new, 0, st->pc_cap);
-		ctfw_bits b = {.buf = st->pc_new, .pos = st->lay.extra, .cap_bits = (uint64_t)st->pc_cap * 8,
+		ctfw_bits b = {.buf = st->pc_new,
+			       .pos = st->lay.extra,
+			       .cap_bits = (uint64_t)st->pc_cap * 8,
 			       .big_endian = s->big_endian};
 		const char *why = NULL;
 		if (!ctfw_encode_scope(&b, st->sc->pc_extra, ev->packet_context, &why))
-			return tk_error_set(err, TK_ERR_FORMAT, ev->offset, "ctf writer: packet context of event '%s': %s",
+			return tk_error_set(err, TK_ERR_FORMAT, ev->offset,
+					    "ctf writer: packet context of event '%s': %s",
 					    ev->cls->name ? ev->cls->name : "?", why);
 		if (!b.overflow) {
 			st->pc_new_len = (size_t)(b.pos - st->lay.extra);
@@ -247,14 +260,16 @@ static tk_status encode_pc_extra(const ctfw_sink *s, ctfw_stream *st, const tk_e
 static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk_error *err)
 {
 	uint64_t content = st->pos;
-	if (source_end && st->sc->raw_time && st->sc->pc_ts_end_index >= 0 && st->src_end > st->ts_end)
+	if (source_end && st->sc->raw_time && st->sc->pc_ts_end_index >= 0 &&
+	    st->src_end > st->ts_end)
 		st->ts_end = st->src_end;
 	size_t bytes = (size_t)((content + 7) / 8);
 	/* Bits past the content in the last byte may hold a rolled-back event. */
 	if (content & 7) {
 		unsigned used = (unsigned)(content & 7);
 		uint8_t *byte = &st->buf[content >> 3];
-		*byte = s->big_endian ? (uint8_t)(*byte & (0xFF00u >> used)) : (uint8_t)(*byte & ((1u << used) - 1));
+		*byte = s->big_endian ? (uint8_t)(*byte & (0xFF00u >> used))
+				      : (uint8_t)(*byte & ((1u << used) - 1));
 	}
 	uint64_t psize = (uint64_t)bytes * 8;
 	ctfw_bits b = bits_at(s, st, 0);
@@ -279,7 +294,8 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk
 			int e = errno;
 			if (fd >= 0)
 				close(fd);
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot reopen stream %s: %s", st->file_name,
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					    "cannot reopen stream %s: %s", st->file_name,
 					    strerror(e));
 		}
 	}
@@ -302,8 +318,9 @@ static tk_status close_packet(ctfw_sink *s, ctfw_stream *st, bool source_end, tk
 		bool closed = close(fd) == 0;
 		closed &= close(idx_fd) == 0;
 		if (!closed && rc == TK_OK)
-			rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
-					  strerror(errno));
+			rc =
+			    tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s",
+					 st->file_name, strerror(errno));
 	}
 	if (rc != TK_OK)
 		return rc;
@@ -375,7 +392,8 @@ static tk_status make_room(const ctfw_sink *s, ctfw_stream *st, tk_error *err, b
 	if (st->cap < st->limit) {
 		size_t want = st->cap * 2 < st->limit ? st->cap * 2 : st->limit;
 		if (!grow_buf(st, want))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
 		return TK_OK;
 	}
 	if (st->packet_open && st->n_events > 0) {
@@ -384,8 +402,8 @@ static tk_status make_room(const ctfw_sink *s, ctfw_stream *st, tk_error *err, b
 	}
 	size_t hard = s->packet_size > CTFW_MAX_PACKET ? s->packet_size : CTFW_MAX_PACKET;
 	if (st->limit >= hard)
-		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "ctf writer: an event does not fit a %zu-byte packet",
-				    hard);
+		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
+				    "ctf writer: an event does not fit a %zu-byte packet", hard);
 	st->limit = st->limit * 2 < hard ? st->limit * 2 : hard;
 	st->oversize = true;
 	if (st->cap < st->limit && !grow_buf(st, st->limit))
@@ -393,8 +411,8 @@ static tk_status make_room(const ctfw_sink *s, ctfw_stream *st, tk_error *err, b
 	return TK_OK;
 }
 
-tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_class *ec, const tk_event *ev,
-			    tk_error *err)
+tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_class *ec,
+			    const tk_event *ev, tk_error *err)
 {
 	const ctfw_stream_class *sc = st->sc;
 	tk_status rc;
@@ -415,9 +433,9 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 			seq = items[sc->pc_seq_index].v.u;
 		/* Another source packet: a packet of its own, so that its bounds,
 		 * discarded-event count and sequence number carry over. */
-		bool same = st->n_packets + st->packet_open > 0 && st->pc_new_len == st->pc_cur_len &&
-			    discarded == st->discarded && begin == st->src_begin && end == st->src_end &&
-			    seq == st->src_seq &&
+		bool same = st->n_packets + st->packet_open > 0 &&
+			    st->pc_new_len == st->pc_cur_len && discarded == st->discarded &&
+			    begin == st->src_begin && end == st->src_end && seq == st->src_seq &&
 			    memcmp(st->pc_new + st->lay.extra / 8, st->pc_cur + st->lay.extra / 8,
 				   (st->pc_new_len + 7) / 8) == 0;
 		if (!same) {
@@ -468,7 +486,8 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 		}
 		const char *why = NULL;
 		const char *scope = "stream event context";
-		bool ok = !sc->event_context || ctfw_encode_scope(&b, sc->event_context, ev->stream_context, &why);
+		bool ok = !sc->event_context ||
+			  ctfw_encode_scope(&b, sc->event_context, ev->stream_context, &why);
 		if (ok && ec->context && !b.overflow) {
 			scope = "event context";
 			ok = ctfw_encode_scope(&b, ec->context, ev->context, &why);
@@ -478,7 +497,8 @@ tk_status ctfw_stream_write(ctfw_sink *s, ctfw_stream *st, const ctfw_event_clas
 			ok = ctfw_encode_scope(&b, ec->payload, ev->payload, &why);
 		}
 		if (!ok)
-			return tk_error_set(err, TK_ERR_FORMAT, ev->offset, "ctf writer: %s of event '%s': %s", scope,
+			return tk_error_set(err, TK_ERR_FORMAT, ev->offset,
+					    "ctf writer: %s of event '%s': %s", scope,
 					    ec->src->name ? ec->src->name : "?", why);
 		if (!b.overflow) {
 			st->pos = b.pos;
@@ -510,12 +530,12 @@ tk_status ctfw_stream_finish(ctfw_sink *s, ctfw_stream *st, tk_error *err)
 	if (st->packet_open && st->n_events > 0)
 		rc = close_packet(s, st, true, err);
 	if (st->fd >= 0 && close(st->fd) != 0 && rc == TK_OK)
-		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s", st->file_name,
-				  strerror(errno));
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write stream %s: %s",
+				  st->file_name, strerror(errno));
 	st->fd = -1;
 	if (st->idx_fd >= 0 && close(st->idx_fd) != 0 && rc == TK_OK)
-		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write index of %s: %s", st->file_name,
-				  strerror(errno));
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write index of %s: %s",
+				  st->file_name, strerror(errno));
 	st->idx_fd = -1;
 	return rc;
 }

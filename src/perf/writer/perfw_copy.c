@@ -28,15 +28,15 @@ typedef struct copier {
 	tk_perf_file *f;
 	const tk_perf_header *hdr;
 	perfw_out o;
-	bool conv;      /* output order differs from the input's */
+	bool conv; /* output order differs from the input's */
 	const tk_filter *filter;
 	tk_log_fn log;
 	void *log_user;
-	uint8_t *buf;   /* one record being converted */
+	uint8_t *buf; /* one record being converted */
 	size_t cap;
 	uint8_t *tracing; /* pipe input: TRACING_DATA payload (input order) */
 	size_t tracing_size;
-	uint8_t *bids;  /* pipe input: HEADER_BUILD_ID records (input order) */
+	uint8_t *bids; /* pipe input: HEADER_BUILD_ID records (input order) */
 	size_t bids_len, bids_cap;
 	bool layout_changed; /* records dropped, added or resized */
 	/* the attr whose sample_id trailer every kernel record carries, when
@@ -201,7 +201,8 @@ static tk_status add_feature_copy(copier *c, unsigned id, const uint8_t *data, s
 static tk_status add_auxtrace_index(copier *c, const tk_perf_raw_feature *r, tk_error *err)
 {
 	if (c->layout_changed || c->hdr->pipe_mode) {
-		warn(c, "AUXTRACE index dropped: record offsets changed (perf rebuilds it by scanning)");
+		warn(c, "AUXTRACE index dropped: record offsets changed (perf rebuilds it by "
+			"scanning)");
 		return TK_OK;
 	}
 	size_t size = (size_t)r->size;
@@ -238,7 +239,8 @@ static tk_status add_file_features(copier *c, tk_error *err)
 			st = add_feature_copy(c, r->id, r->data, (size_t)r->size, err);
 	}
 	if (st == TK_OK && c->tracing && !perfw_out_has_feature(&c->o, TK_PERF_FEAT_TRACING_DATA))
-		st = add_feature_copy(c, TK_PERF_FEAT_TRACING_DATA, c->tracing, c->tracing_size, err);
+		st = add_feature_copy(c, TK_PERF_FEAT_TRACING_DATA, c->tracing, c->tracing_size,
+				      err);
 	if (st == TK_OK && c->bids_len && !perfw_out_has_feature(&c->o, TK_PERF_FEAT_BUILD_ID))
 		st = add_feature_copy(c, TK_PERF_FEAT_BUILD_ID, c->bids, c->bids_len, err);
 	if (st == TK_OK && c->o.compress) {
@@ -293,7 +295,8 @@ static bool keep_sample(const copier *c, const tk_perf_record *r)
 		return false;
 	if (f->cpu >= 0 && (!(s->present & TK_PERF_SAMPLE_CPU) || s->cpu != (uint64_t)f->cpu))
 		return false;
-	if (f->events && !(r->attr && r->attr->name && tk_filter_name_matches(f->events, r->attr->name)))
+	if (f->events &&
+	    !(r->attr && r->attr->name && tk_filter_name_matches(f->events, r->attr->name)))
 		return false;
 	return true;
 }
@@ -305,13 +308,12 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 	switch (r->type) {
 	case TK_PERF_RECORD_HEADER_FEATURE: {
 		uint64_t id = r->size >= 16 ? tk_load_u64(r->data + 8, c->hdr->swap) : 0;
-		*skip = !c->o.pipe || id == TK_PERF_FEAT_COMPRESSED || id == TK_PERF_FEAT_DIR_FORMAT;
+		*skip =
+		    !c->o.pipe || id == TK_PERF_FEAT_COMPRESSED || id == TK_PERF_FEAT_DIR_FORMAT;
 		return TK_OK;
 	}
 	case TK_PERF_RECORD_HEADER_ATTR:
-	case TK_PERF_RECORD_HEADER_EVENT_TYPE:
-		*skip = !c->o.pipe;
-		return TK_OK;
+	case TK_PERF_RECORD_HEADER_EVENT_TYPE: *skip = !c->o.pipe; return TK_OK;
 	case TK_PERF_RECORD_HEADER_TRACING_DATA:
 		if (c->o.pipe)
 			return TK_OK;
@@ -319,7 +321,8 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 		if (!c->tracing && r->extra) {
 			c->tracing = malloc(r->extra_size ? (size_t)r->extra_size : 1);
 			if (!c->tracing)
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory");
 			if (r->extra_size)
 				memcpy(c->tracing, r->extra, (size_t)r->extra_size);
 			c->tracing_size = (size_t)r->extra_size;
@@ -345,8 +348,7 @@ static tk_status take_metadata(copier *c, const tk_perf_record *r, bool *skip, t
 		 * not order the merged stream, so perf must sort it as a whole */
 		*skip = c->hdr->is_directory;
 		return TK_OK;
-	default:
-		return TK_OK;
+	default: return TK_OK;
 	}
 }
 
@@ -369,7 +371,7 @@ static const tk_perf_attr *layout_attr(copier *c, const tk_perf_record *r)
 			const tk_perf_attr *a = tk_perf_attr_at(c->f, i);
 			if ((a->sample_type & bits) != (c->trailer->sample_type & bits) ||
 			    tk_perf_attr_flag(a, TK_PERF_ATTR_SAMPLE_ID_ALL) !=
-				    tk_perf_attr_flag(c->trailer, TK_PERF_ATTR_SAMPLE_ID_ALL))
+				tk_perf_attr_flag(c->trailer, TK_PERF_ATTR_SAMPLE_ID_ALL))
 				c->trailer = NULL;
 		}
 	}
@@ -398,7 +400,8 @@ static tk_status copy_records(copier *c, tk_error *err)
 			if ((st = grow(&c->buf, &c->cap, r->size, err)) != TK_OK)
 				return st;
 			memcpy(c->buf, r->data, r->size);
-			if (!perfw_swap_record(c->buf, r->size, layout_attr(c, r), nr_cpus(c), c->hdr->swap))
+			if (!perfw_swap_record(c->buf, r->size, layout_attr(c, r), nr_cpus(c),
+					       c->hdr->swap))
 				warn_unknown_record(c, r->type);
 			out = c->buf;
 		}
@@ -424,8 +427,8 @@ static tk_status parse_order(const char *s, bool input_big, bool *big, tk_error 
 }
 
 /* The copy proper, from an open reader to `out` (NULL: memory). */
-static tk_status copy_from(copier *c, const char *out, const tk_sink_options *opt,
-			  tk_writer **mem, tk_error *err)
+static tk_status copy_from(copier *c, const char *out, const tk_sink_options *opt, tk_writer **mem,
+			   tk_error *err)
 {
 	c->hdr = tk_perf_get_header(c->f);
 	bool big = false;
@@ -466,7 +469,7 @@ tk_status tk_perf_copy_filtered(const char *in, const char *out, const tk_sink_o
 	copier c;
 	memset(&c, 0, sizeof c);
 	c.filter = f;
-	tk_perf_open_options oo = { .raw_order = true };
+	tk_perf_open_options oo = {.raw_order = true};
 	if (opt) {
 		oo.log = c.log = opt->log;
 		oo.log_user = c.log_user = opt->log_user;
@@ -484,7 +487,7 @@ tk_status perfw_copy_memory(const void *data, size_t size, const tk_sink_options
 	*out = NULL;
 	copier c;
 	memset(&c, 0, sizeof c);
-	tk_perf_open_options oo = { .raw_order = true };
+	tk_perf_open_options oo = {.raw_order = true};
 	if (opt) {
 		oo.log = c.log = opt->log;
 		oo.log_user = c.log_user = opt->log_user;

@@ -13,10 +13,16 @@
 #define FILE_HEADER_SIZE 104
 /* perf's largest COMPRESSED payload: PERF_SAMPLE_MAX_SIZE - header - 1 */
 #define COMP_MAX_PAYLOAD 65527u
-#define MAX_RECORD 65535u
+#define MAX_RECORD       65535u
 
-void perfw_put32(const perfw_out *o, uint8_t *p, uint32_t v) { tk_store_u32(p, v, o->swap); }
-void perfw_put64(const perfw_out *o, uint8_t *p, uint64_t v) { tk_store_u64(p, v, o->swap); }
+void perfw_put32(const perfw_out *o, uint8_t *p, uint32_t v)
+{
+	tk_store_u32(p, v, o->swap);
+}
+void perfw_put64(const perfw_out *o, uint8_t *p, uint64_t v)
+{
+	tk_store_u64(p, v, o->swap);
+}
 
 static void put_header(const perfw_out *o, uint8_t *p, uint32_t type, uint16_t misc, uint16_t size)
 {
@@ -42,7 +48,8 @@ tk_status perfw_out_pipe_feature(perfw_out *o, unsigned id, const uint8_t *data,
 	size_t padded = (size + 7) & ~(size_t)7;
 	if (16 + padded > MAX_RECORD)
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET,
-				    "feature %u: %zu bytes do not fit in a pipe-mode record", id, size);
+				    "feature %u: %zu bytes do not fit in a pipe-mode record", id,
+				    size);
 	uint8_t h[16];
 	put_header(o, h, TK_PERF_RECORD_HEADER_FEATURE, 0, (uint16_t)(16 + padded));
 	perfw_put64(o, h + 8, id);
@@ -59,8 +66,8 @@ void perfw_out_compressed_feature(const perfw_out *o, uint8_t out[20])
 	uint32_t ratio = 0;
 	if (o->bytes_out)
 		ratio = (uint32_t)((o->bytes_in + o->bytes_out / 2) / o->bytes_out);
-	perfw_put32(o, out, 0);       /* version */
-	perfw_put32(o, out + 4, 1);   /* zstd */
+	perfw_put32(o, out, 0);     /* version */
+	perfw_put32(o, out + 4, 1); /* zstd */
 	perfw_put32(o, out + 8, (uint32_t)o->level);
 	perfw_put32(o, out + 12, ratio);
 	perfw_put32(o, out + 16, PERFW_COMP_MMAP_LEN);
@@ -74,7 +81,7 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
 	o->compress = compress;
 	o->level = 1; /* perf record -z's default */
 	o->pipe = path && strcmp(path, "-") == 0;
-	tk_status st = !path    ? tk_writer_open_memory(&o->w, err)
+	tk_status st = !path     ? tk_writer_open_memory(&o->w, err)
 		       : o->pipe ? tk_writer_open_fd(1, "-", &o->w, err)
 				 : tk_writer_open_atomic(path, &o->w, err);
 	if (st != TK_OK)
@@ -89,7 +96,7 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
 		}
 		ZSTD_CCtx_setParameter(o->zc, ZSTD_c_compressionLevel, o->level);
 	}
-	uint8_t h[FILE_HEADER_SIZE] = { 0 };
+	uint8_t h[FILE_HEADER_SIZE] = {0};
 	if (o->pipe) {
 		put_magic(o, h);
 		perfw_put64(o, h + 8, 16);
@@ -99,7 +106,8 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
 			/* perf needs mmap_len before the first COMPRESSED record */
 			uint8_t cf[20];
 			perfw_out_compressed_feature(o, cf);
-			if ((st = perfw_out_pipe_feature(o, TK_PERF_FEAT_COMPRESSED, cf, 20, err)) != TK_OK) {
+			if ((st = perfw_out_pipe_feature(o, TK_PERF_FEAT_COMPRESSED, cf, 20,
+							 err)) != TK_OK) {
 				perfw_out_abort(o);
 				return st;
 			}
@@ -115,17 +123,18 @@ tk_status perfw_out_flush_batch(perfw_out *o, tk_error *err)
 {
 	if (!o->compress || o->batch_len == 0)
 		return TK_OK;
-	ZSTD_inBuffer in = { o->batch, o->batch_len, 0 };
+	ZSTD_inBuffer in = {o->batch, o->batch_len, 0};
 	size_t left;
 	do {
-		ZSTD_outBuffer zo = { o->zbuf + 8, COMP_MAX_PAYLOAD, 0 };
+		ZSTD_outBuffer zo = {o->zbuf + 8, COMP_MAX_PAYLOAD, 0};
 		/* flush, never end: one zstd stream per file, as perf writes */
 		left = ZSTD_compressStream2(o->zc, &zo, &in, ZSTD_e_flush);
 		if (ZSTD_isError(left))
-			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "zstd compression failed: %s",
-					    ZSTD_getErrorName(left));
+			return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
+					    "zstd compression failed: %s", ZSTD_getErrorName(left));
 		if (zo.pos) {
-			put_header(o, o->zbuf, TK_PERF_RECORD_COMPRESSED, 0, (uint16_t)(8 + zo.pos));
+			put_header(o, o->zbuf, TK_PERF_RECORD_COMPRESSED, 0,
+				   (uint16_t)(8 + zo.pos));
 			tk_put_mem(o->w, o->zbuf, 8 + zo.pos);
 			o->bytes_out += 8 + zo.pos;
 		}
@@ -140,7 +149,8 @@ tk_status perfw_out_record(perfw_out *o, const uint8_t *rec, size_t size, const 
 {
 	tk_status st;
 	if (o->compress && !extra_size && size <= MAX_RECORD) {
-		if (o->batch_len + size > PERFW_COMP_BATCH && (st = perfw_out_flush_batch(o, err)) != TK_OK)
+		if (o->batch_len + size > PERFW_COMP_BATCH &&
+		    (st = perfw_out_flush_batch(o, err)) != TK_OK)
 			return st;
 		memcpy(o->batch + o->batch_len, rec, size);
 		o->batch_len += size;
@@ -175,7 +185,7 @@ tk_status perfw_out_add_feature(perfw_out *o, unsigned id, uint8_t *data, size_t
 		o->feats = nf;
 		o->cap_feats = cap;
 	}
-	o->feats[o->n_feats++] = (perfw_feature){ id, data, size };
+	o->feats[o->n_feats++] = (perfw_feature){id, data, size};
 	return TK_OK;
 }
 
@@ -208,7 +218,7 @@ tk_status perfw_out_pipe_tracing(perfw_out *o, const uint8_t *data, size_t size,
 	size_t padded = (size + 7) & ~(size_t)7;
 	if (padded > UINT32_MAX)
 		return tk_error_set(err, TK_ERR_LIMIT, TK_NO_OFFSET, "tracing data too large");
-	uint8_t h[16] = { 0 };
+	uint8_t h[16] = {0};
 	put_header(o, h, TK_PERF_RECORD_HEADER_TRACING_DATA, 0, 16);
 	perfw_put32(o, h + 8, (uint32_t)padded);
 	static const uint8_t zeros[8];
@@ -261,8 +271,8 @@ tk_status perfw_out_finish(perfw_out *o, const tk_perf_attr *const *attrs, size_
 		return st;
 	}
 	uint64_t data_end = tk_writer_tell(o->w);
-	uint8_t h[FILE_HEADER_SIZE] = { 0 };
-	uint64_t feat_bits[4] = { 0 };
+	uint8_t h[FILE_HEADER_SIZE] = {0};
+	uint64_t feat_bits[4] = {0};
 
 	/* feature table, then the sections in ascending id order */
 	if (o->n_feats)
@@ -351,14 +361,23 @@ uint32_t perfw_attr_size(const tk_perf_attr *const *attrs, size_t n)
 	return (size + 7) & ~7u;
 }
 
-static void le16(uint8_t *p, uint16_t v) { tk_store_u16(p, v, !tk_host_is_le()); }
-static void le32(uint8_t *p, uint32_t v) { tk_store_u32(p, v, !tk_host_is_le()); }
-static void le64(uint8_t *p, uint64_t v) { tk_store_u64(p, v, !tk_host_is_le()); }
+static void le16(uint8_t *p, uint16_t v)
+{
+	tk_store_u16(p, v, !tk_host_is_le());
+}
+static void le32(uint8_t *p, uint32_t v)
+{
+	tk_store_u32(p, v, !tk_host_is_le());
+}
+static void le64(uint8_t *p, uint64_t v)
+{
+	tk_store_u64(p, v, !tk_host_is_le());
+}
 
 void perfw_encode_attr(const tk_perf_attr *a, uint32_t size, bool big, uint8_t *out)
 {
 	/* built in the little-endian layout, then converted */
-	uint8_t p[136] = { 0 };
+	uint8_t p[136] = {0};
 	le32(p, a->type);
 	le32(p + 4, size);
 	le64(p + 8, a->config);

@@ -22,7 +22,7 @@
 /* perf's mmap_len for the default 512 KiB buffers; batches stay well below
  * it so perf 6.1 decompresses each COMPRESSED record in one go. */
 #define PERFW_COMP_MMAP_LEN 528384u
-#define PERFW_COMP_BATCH (256u * 1024u)
+#define PERFW_COMP_BATCH    (256u * 1024u)
 
 typedef struct perfw_feature {
 	unsigned id;
@@ -32,15 +32,15 @@ typedef struct perfw_feature {
 
 typedef struct perfw_out {
 	tk_writer *w;
-	bool pipe;      /* pipe mode (stdout) */
-	bool big;       /* output is big-endian */
-	bool swap;      /* output order differs from the host's */
+	bool pipe; /* pipe mode (stdout) */
+	bool big;  /* output is big-endian */
+	bool swap; /* output order differs from the host's */
 	bool compress;
 	int level;      /* zstd level */
 	void *zc;       /* ZSTD_CCtx* */
 	uint8_t *batch; /* records waiting to be compressed */
 	size_t batch_len;
-	uint8_t *zbuf;  /* one COMPRESSED record */
+	uint8_t *zbuf;                /* one COMPRESSED record */
 	uint64_t bytes_in, bytes_out; /* for the compression ratio */
 	uint64_t data_offset;
 	/* memory mode (path NULL): the finished output, taken by the caller */

@@ -22,22 +22,22 @@
 #include "perf/writer/perfw_tpfmt.h"
 
 #define SYSTEM "tracekit"
-#define SAMPLE_TYPE                                                                      \
-	(TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_CPU | \
+#define SAMPLE_TYPE                                                                                \
+	(TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_CPU |       \
 	 TK_PERF_SAMPLE_PERIOD | TK_PERF_SAMPLE_RAW)
 #define SAMPLE_HEAD 48 /* header + tid + time + id + cpu + period */
-#define MAX_RECORD 65535u
+#define MAX_RECORD  65535u
 /* RAW payload room: record minus head minus the u32 size, 8-aligned */
-#define MAX_RAW ((MAX_RECORD - SAMPLE_HEAD - 4) & ~7u)
-#define ATTR_SIZE 128
+#define MAX_RAW         ((MAX_RECORD - SAMPLE_HEAD - 4) & ~7u)
+#define ATTR_SIZE       128
 #define FIRST_SAMPLE_ID 1000
 
 typedef struct sink_class {
 	perfw_tpclass tp;
 	tk_perf_attr attr;
-	uint64_t id;      /* the sample id of its attr */
-	char *event_name; /* "tracekit:<name>" */
-	int comm_field;   /* index of the field holding the comm, or -1 */
+	uint64_t id;              /* the sample id of its attr */
+	char *event_name;         /* "tracekit:<name>" */
+	int comm_field;           /* index of the field holding the comm, or -1 */
 	int pid_field, tid_field; /* pid/tid fields for events without them */
 } sink_class;
 
@@ -49,10 +49,10 @@ typedef struct perf_sink {
 	void *log_user;
 	sink_class **classes;
 	size_t n_classes, cap_classes;
-	tk_hashmap by_class;   /* tk_event_class* -> index + 1 */
-	uint8_t *rec;          /* one sample record */
-	tk_writer *text;       /* values rendered as text */
-	tk_hashmap comm_hash;  /* tid -> hash of the last comm written */
+	tk_hashmap by_class;  /* tk_event_class* -> index + 1 */
+	uint8_t *rec;         /* one sample record */
+	tk_writer *text;      /* values rendered as text */
+	tk_hashmap comm_hash; /* tid -> hash of the last comm written */
 	int32_t max_cpu;
 	uint64_t first_time, last_time;
 	bool have_time;
@@ -177,7 +177,9 @@ static tk_status add_class(perf_sink *s, const tk_event_class *ec, sink_class **
 
 static const tk_value *field_value(const tk_event *ev, const perfw_field *f)
 {
-	const tk_value *v = f->root == 0 ? ev->stream_context : f->root == 1 ? ev->context : ev->payload;
+	const tk_value *v = f->root == 0   ? ev->stream_context
+			    : f->root == 1 ? ev->context
+					   : ev->payload;
 	for (uint8_t d = 0; v && d < f->depth; d++) {
 		if (!v->cls || v->cls->kind != TK_TYPE_STRUCT || f->path[d] >= v->v.list.n)
 			return NULL;
@@ -204,9 +206,7 @@ static void put_text(tk_writer *w, const tk_value *v, int depth)
 			tk_put_u64(w, v->v.u);
 		}
 		break;
-	case TK_TYPE_FLOAT:
-		tk_put_double(w, v->v.f, "%g");
-		break;
+	case TK_TYPE_FLOAT: tk_put_double(w, v->v.f, "%g"); break;
 	case TK_TYPE_STRING:
 		if (v->v.str.len)
 			tk_put_mem(w, v->v.str.ptr, v->v.str.len);
@@ -243,17 +243,15 @@ static void put_text(tk_writer *w, const tk_value *v, int depth)
 		}
 		tk_put_str(w, " }");
 		break;
-	case TK_TYPE_VARIANT:
-		put_text(w, v->v.list.items, depth + 1);
-		break;
+	case TK_TYPE_VARIANT: put_text(w, v->v.list.items, depth + 1); break;
 	}
 }
 
 typedef struct raw_buf {
 	uint8_t *p;
-	uint32_t len;  /* fixed part + dynamic data so far */
+	uint32_t len; /* fixed part + dynamic data so far */
 	bool swap;
-	bool cut;      /* dynamic data did not all fit */
+	bool cut; /* dynamic data did not all fit */
 } raw_buf;
 
 /* Appends dynamic data and stores its __data_loc; cut to what fits. */
@@ -312,15 +310,18 @@ static void put_field(perf_sink *s, raw_buf *r, const perfw_field *f, const tk_v
 			put_dynamic(r, f, "", 0, false);
 		break;
 	case PERFW_F_INTARR: {
-		size_t n = v && v->cls && (v->cls->kind == TK_TYPE_ARRAY || v->cls->kind == TK_TYPE_SEQUENCE)
-				   ? v->v.list.n
-				   : 0;
+		size_t n =
+		    v && v->cls &&
+			    (v->cls->kind == TK_TYPE_ARRAY || v->cls->kind == TK_TYPE_SEQUENCE)
+			? v->v.list.n
+			: 0;
 		size_t room = (MAX_RAW - r->len) / f->elem_size;
 		if (n > room || n * f->elem_size > 0xffff) {
 			n = room < 0xffff / f->elem_size ? room : 0xffff / f->elem_size;
 			r->cut = true;
 		}
-		tk_store_u32(r->p + f->offset, (uint32_t)(n * f->elem_size) << 16 | r->len, r->swap);
+		tk_store_u32(r->p + f->offset, (uint32_t)(n * f->elem_size) << 16 | r->len,
+			     r->swap);
 		for (size_t i = 0; i < n; i++, r->len += f->elem_size)
 			store_int(r->p + r->len, v->v.list.items[i].v.u, f->elem_size, r->swap);
 		break;
@@ -413,9 +414,11 @@ static tk_status sink_write(tk_sink *base, const tk_event *ev, tk_error *err)
 		s->max_cpu = ev->cpu;
 	int64_t tid = ev->tid, pid = ev->pid;
 	const tk_value *v;
-	if (tid == TK_PID_NONE && c->tid_field >= 0 && (v = field_value(ev, &c->tp.fields[c->tid_field])))
+	if (tid == TK_PID_NONE && c->tid_field >= 0 &&
+	    (v = field_value(ev, &c->tp.fields[c->tid_field])))
 		tid = v->v.i;
-	if (pid == TK_PID_NONE && c->pid_field >= 0 && (v = field_value(ev, &c->tp.fields[c->pid_field])))
+	if (pid == TK_PID_NONE && c->pid_field >= 0 &&
+	    (v = field_value(ev, &c->tp.fields[c->pid_field])))
 		pid = v->v.i;
 	if (tid == TK_PID_NONE)
 		tid = pid;
@@ -425,9 +428,9 @@ static tk_status sink_write(tk_sink *base, const tk_event *ev, tk_error *err)
 		return st;
 
 	uint8_t *p = s->rec;
-	raw_buf r = { p + SAMPLE_HEAD + 4, c->tp.fixed_size, sw, false };
+	raw_buf r = {p + SAMPLE_HEAD + 4, c->tp.fixed_size, sw, false};
 	memset(r.p, 0, c->tp.fixed_size);
-	tk_store_u16(r.p, c->tp.id, sw); /* common_type; flags, preempt count 0 */
+	tk_store_u16(r.p, c->tp.id, sw);          /* common_type; flags, preempt count 0 */
 	tk_store_u32(r.p + 4, (uint32_t)tid, sw); /* common_pid */
 	for (size_t i = 0; i < c->tp.n_fields; i++)
 		put_field(s, &r, &c->tp.fields[i], field_value(ev, &c->tp.fields[i]));
@@ -468,7 +471,8 @@ static const char *env_str(const tk_trace_info *info, const char *const *keys)
 {
 	for (; *keys; keys++)
 		for (size_t i = 0; i < info->n_env; i++)
-			if (!info->env[i].is_int && info->env[i].str && strcmp(info->env[i].key, *keys) == 0)
+			if (!info->env[i].is_int && info->env[i].str &&
+			    strcmp(info->env[i].key, *keys) == 0)
 				return info->env[i].str;
 	return NULL;
 }
@@ -486,7 +490,8 @@ static tk_status add_event_desc(perf_sink *s, tk_error *err)
 {
 	size_t size = 8;
 	for (size_t i = 0; i < s->n_classes; i++)
-		size += ATTR_SIZE + 4 + 4 + ((strlen(s->classes[i]->event_name) + 1 + 63) & ~(size_t)63) + 8;
+		size += ATTR_SIZE + 4 + 4 +
+			((strlen(s->classes[i]->event_name) + 1 + 63) & ~(size_t)63) + 8;
 	uint8_t *p = calloc(1, size), *q = p;
 	if (!p)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -538,9 +543,9 @@ static tk_status add_features(perf_sink *s, tk_error *err)
 	if ((st = add_event_desc(s, err)) != TK_OK)
 		return st;
 
-	static const char *const host_keys[] = { "hostname", "host", NULL };
-	static const char *const rel_keys[] = { "kernel_release", "osrelease", NULL };
-	static const char *const arch_keys[] = { "arch", "architecture", NULL };
+	static const char *const host_keys[] = {"hostname", "host", NULL};
+	static const char *const rel_keys[] = {"kernel_release", "osrelease", NULL};
+	static const char *const arch_keys[] = {"arch", "architecture", NULL};
 	const char *v = env_str(s->info, host_keys);
 	/* HOSTNAME is what perf checks to trust a cross-endian feature bitmap */
 	if ((st = add_string_feature(s, TK_PERF_FEAT_HOSTNAME, v ? v : "unknown", err)) != TK_OK)
@@ -551,7 +556,8 @@ static tk_status add_features(perf_sink *s, tk_error *err)
 	if ((v = env_str(s->info, arch_keys)) &&
 	    (st = add_string_feature(s, TK_PERF_FEAT_ARCH, v, err)) != TK_OK)
 		return st;
-	if ((st = add_string_feature(s, TK_PERF_FEAT_VERSION, "tracekit " TRACEKIT_VERSION, err)) != TK_OK)
+	if ((st = add_string_feature(s, TK_PERF_FEAT_VERSION, "tracekit " TRACEKIT_VERSION, err)) !=
+	    TK_OK)
 		return st;
 	uint8_t *nr = malloc(8);
 	if (!nr)
@@ -621,16 +627,17 @@ static void sink_abort(tk_sink *base)
 	free_sink(s);
 }
 
-static const tk_sink_ops perf_sink_ops = { sink_write, sink_close, sink_abort };
+static const tk_sink_ops perf_sink_ops = {sink_write, sink_close, sink_abort};
 
 tk_status tk_perf_sink_open(const char *path, const tk_trace_info *info, const tk_sink_options *opt,
 			    tk_sink **out, tk_error *err)
 {
 	*out = NULL;
 	if (strcmp(path, "-") == 0)
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-				    "perf.data from other formats is written in file mode only: its "
-				    "attrs and tracepoint formats are known at the end");
+		return tk_error_set(
+		    err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+		    "perf.data from other formats is written in file mode only: its "
+		    "attrs and tracepoint formats are known at the end");
 	bool big = !tk_host_is_le();
 	const char *bo = opt ? opt->byte_order : NULL;
 	if (bo && strcmp(bo, "big") == 0)

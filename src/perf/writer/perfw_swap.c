@@ -100,10 +100,9 @@ void perfw_swap_attr(uint8_t *p, size_t size)
 	/* offset, width of every scalar field of perf_event_attr up to VER8;
 	 * 40 is the flags bitfield, done apart. */
 	static const uint8_t fields[][2] = {
-		{ 0, 4 },   { 4, 4 },   { 8, 8 },   { 16, 8 },  { 24, 8 },  { 32, 8 },
-		{ 48, 4 },  { 52, 4 },  { 56, 8 },  { 64, 8 },  { 72, 8 },  { 80, 8 },
-		{ 88, 4 },  { 92, 4 },  { 96, 8 },  { 104, 4 }, { 108, 2 }, { 110, 2 },
-		{ 112, 4 }, { 116, 4 }, { 120, 8 }, { 128, 8 },
+	    {0, 4},   {4, 4},   {8, 8},   {16, 8},  {24, 8},  {32, 8},  {48, 4}, {52, 4},
+	    {56, 8},  {64, 8},  {72, 8},  {80, 8},  {88, 4},  {92, 4},  {96, 8}, {104, 4},
+	    {108, 2}, {110, 2}, {112, 4}, {116, 4}, {120, 8}, {128, 8},
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		size_t off = fields[i][0], w = fields[i][1];
@@ -134,8 +133,8 @@ uint64_t perfw_branch_flags_mirror(uint64_t v, bool src_le)
 	/* (position on little-endian, width) of struct branch_flags' fields:
 	 * mispred, predicted, in_tx, abort, cycles, type, spec, new_type,
 	 * priv, reserved. A big-endian compiler puts each at 64 - pos - width. */
-	static const uint8_t f[][2] = { { 0, 1 },  { 1, 1 },  { 2, 1 },  { 3, 1 },  { 4, 16 },
-					{ 20, 4 }, { 24, 2 }, { 26, 4 }, { 30, 3 }, { 33, 31 } };
+	static const uint8_t f[][2] = {{0, 1},  {1, 1},  {2, 1},  {3, 1},  {4, 16},
+				       {20, 4}, {24, 2}, {26, 4}, {30, 3}, {33, 31}};
 	uint64_t out = 0;
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		unsigned le = f[i][0], w = f[i][1], be = 64 - le - w;
@@ -148,7 +147,7 @@ uint64_t perfw_branch_flags_mirror(uint64_t v, bool src_le)
 
 /* ---- records ---- */
 
-#define TRAILER_BITS                                                                         \
+#define TRAILER_BITS                                                                               \
 	(TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME | TK_PERF_SAMPLE_ID | TK_PERF_SAMPLE_STREAM_ID | \
 	 TK_PERF_SAMPLE_CPU | TK_PERF_SAMPLE_IDENTIFIER)
 
@@ -240,7 +239,8 @@ static void swap_sample(sw *s, const tk_perf_attr *a)
 			sw_u64(s);
 			sw_u64(s);
 			uint64_t fl = tk_load_u64(s->p + s->pos, s->foreign);
-			tk_store_u64(s->p + s->pos, perfw_branch_flags_mirror(fl, src_le), !s->foreign);
+			tk_store_u64(s->p + s->pos, perfw_branch_flags_mirror(fl, src_le),
+				     !s->foreign);
 			s->pos += 8;
 		}
 		if (a->branch_sample_type & BRANCH_COUNTERS)
@@ -313,9 +313,7 @@ static bool swap_kernel_body(sw *s, uint32_t type, uint16_t misc)
 		return true;
 	case TK_PERF_RECORD_COMM:
 	case TK_PERF_RECORD_ITRACE_START:
-	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
-		swap_pid_tid(s);
-		return true;
+	case TK_PERF_RECORD_SWITCH_CPU_WIDE: swap_pid_tid(s); return true;
 	case TK_PERF_RECORD_EXIT:
 	case TK_PERF_RECORD_FORK:
 		sw_u32(s);
@@ -335,9 +333,7 @@ static bool swap_kernel_body(sw *s, uint32_t type, uint16_t misc)
 	case TK_PERF_RECORD_LOST_SAMPLES:
 	case TK_PERF_RECORD_AUX_OUTPUT_HW_ID:
 	case TK_PERF_RECORD_CALLCHAIN_DEFERRED:
-	case TK_PERF_RECORD_SWITCH:
-		sw_rest_u64(s);
-		return true;
+	case TK_PERF_RECORD_SWITCH: sw_rest_u64(s); return true;
 	case TK_PERF_RECORD_KSYMBOL:
 		sw_u64(s);
 		sw_u32(s);
@@ -349,16 +345,13 @@ static bool swap_kernel_body(sw *s, uint32_t type, uint16_t misc)
 		sw_u16(s);
 		sw_u32(s);
 		return true; /* then the tag bytes */
-	case TK_PERF_RECORD_CGROUP:
-		sw_u64(s);
-		return true;
+	case TK_PERF_RECORD_CGROUP: sw_u64(s); return true;
 	case TK_PERF_RECORD_TEXT_POKE:
 		sw_u64(s);
 		sw_u16(s);
 		sw_u16(s);
 		return true;
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -396,8 +389,7 @@ static bool swap_cpu_map(sw *s)
 		sw_u16(s);
 		sw_u16(s);
 		return true;
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -420,12 +412,8 @@ static bool swap_user_body(sw *s, uint32_t type, uint32_t nr_cpus)
 		sw_rest_u64(s);
 		return true;
 	}
-	case TK_PERF_RECORD_HEADER_EVENT_TYPE:
-		sw_u64(s);
-		return true; /* then a name */
-	case TK_PERF_RECORD_HEADER_TRACING_DATA:
-		sw_u32(s);
-		return true;
+	case TK_PERF_RECORD_HEADER_EVENT_TYPE: sw_u64(s); return true; /* then a name */
+	case TK_PERF_RECORD_HEADER_TRACING_DATA: sw_u32(s); return true;
 	case TK_PERF_RECORD_HEADER_BUILD_ID:
 		sw_u32(s); /* pid; then build id bytes and the file name */
 		return true;
@@ -433,9 +421,7 @@ static bool swap_user_body(sw *s, uint32_t type, uint32_t nr_cpus)
 	case TK_PERF_RECORD_FINISHED_INIT:
 	case TK_PERF_RECORD_ID_INDEX:
 	case TK_PERF_RECORD_STAT_CONFIG:
-	case TK_PERF_RECORD_STAT_ROUND:
-		sw_rest_u64(s);
-		return true;
+	case TK_PERF_RECORD_STAT_ROUND: sw_rest_u64(s); return true;
 	case TK_PERF_RECORD_AUXTRACE_INFO:
 		sw_u32(s);
 		sw_u32(s);
@@ -452,7 +438,7 @@ static bool swap_user_body(sw *s, uint32_t type, uint32_t nr_cpus)
 		for (int i = 0; i < 5; i++)
 			sw_u32(s);
 		uint32_t fmt = sw_u32(s);
-		sw_u64(s);   /* ip */
+		sw_u64(s);      /* ip */
 		sw_skip(s, 64); /* msg */
 		if (fmt >= 1 && s->n - s->pos >= 8)
 			sw_u64(s); /* time */
@@ -470,8 +456,7 @@ static bool swap_user_body(sw *s, uint32_t type, uint32_t nr_cpus)
 		}
 		return true;
 	}
-	case TK_PERF_RECORD_CPU_MAP:
-		return swap_cpu_map(s);
+	case TK_PERF_RECORD_CPU_MAP: return swap_cpu_map(s);
 	case TK_PERF_RECORD_STAT:
 		sw_u64(s);
 		sw_u32(s);
@@ -499,8 +484,7 @@ static bool swap_user_body(sw *s, uint32_t type, uint32_t nr_cpus)
 			return swap_cpu_map(s);
 		return t <= 2;
 	}
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -511,7 +495,7 @@ bool perfw_swap_record(uint8_t *rec, size_t size, const tk_perf_attr *attr, uint
 		return false;
 	uint32_t type = tk_load_u32(rec, foreign);
 	uint16_t misc = tk_load_u16(rec + 4, foreign);
-	sw hs = { rec, 8, 0, foreign, true };
+	sw hs = {rec, 8, 0, foreign, true};
 	sw_u32(&hs);
 	sw_u16(&hs);
 	sw_u16(&hs);
@@ -520,21 +504,22 @@ bool perfw_swap_record(uint8_t *rec, size_t size, const tk_perf_attr *attr, uint
 	 * anything else is left whole, whatever attr the reader guessed */
 	if (type == 0 || type > TK_PERF_RECORD_CALLCHAIN_DEFERRED) {
 		if (type >= TK_PERF_RECORD_HEADER_ATTR) {
-			sw us = { rec, size, 8, foreign, true };
+			sw us = {rec, size, 8, foreign, true};
 			return swap_user_body(&us, type, nr_cpus_avail) && us.ok;
 		}
 		return false;
 	}
 	size_t body_end = size;
-	if (type != TK_PERF_RECORD_SAMPLE && attr && tk_perf_attr_flag(attr, TK_PERF_ATTR_SAMPLE_ID_ALL)) {
+	if (type != TK_PERF_RECORD_SAMPLE && attr &&
+	    tk_perf_attr_flag(attr, TK_PERF_ATTR_SAMPLE_ID_ALL)) {
 		size_t tsize = 8 * (size_t)__builtin_popcountll(attr->sample_type & TRAILER_BITS);
 		if (tsize <= size - 8) {
 			body_end = size - tsize;
-			sw ts = { rec, size, body_end, foreign, true };
+			sw ts = {rec, size, body_end, foreign, true};
 			swap_trailer(&ts, attr->sample_type);
 		}
 	}
-	sw s = { rec, body_end, 8, foreign, true };
+	sw s = {rec, body_end, 8, foreign, true};
 	bool known;
 	if (type == TK_PERF_RECORD_SAMPLE) {
 		if (!attr) {
@@ -605,25 +590,20 @@ static void swap_build_ids(sw *s)
 
 bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_avail, bool foreign)
 {
-	sw s = { p, size, 0, foreign, true };
+	sw s = {p, size, 0, foreign, true};
 	if (size == 0)
 		return true;
 	switch (id) {
 	case TK_PERF_FEAT_TRACING_DATA: /* self-describing byte order */
 	case TK_PERF_FEAT_BRANCH_STACK:
-	case TK_PERF_FEAT_STAT:
-		return true;
-	case TK_PERF_FEAT_BUILD_ID:
-		swap_build_ids(&s);
-		break;
+	case TK_PERF_FEAT_STAT: return true;
+	case TK_PERF_FEAT_BUILD_ID: swap_build_ids(&s); break;
 	case TK_PERF_FEAT_HOSTNAME:
 	case TK_PERF_FEAT_OSRELEASE:
 	case TK_PERF_FEAT_VERSION:
 	case TK_PERF_FEAT_ARCH:
 	case TK_PERF_FEAT_CPUDESC:
-	case TK_PERF_FEAT_CPUID:
-		sw_str(&s);
-		break;
+	case TK_PERF_FEAT_CPUID: sw_str(&s); break;
 	case TK_PERF_FEAT_NRCPUS:
 		sw_u32(&s);
 		sw_u32(&s);
@@ -636,12 +616,8 @@ bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_a
 		sw_strs(&s, id == TK_PERF_FEAT_CMDLINE ? nr : 2 * (uint64_t)nr);
 		break;
 	}
-	case TK_PERF_FEAT_EVENT_DESC:
-		swap_event_desc(&s);
-		break;
-	case TK_PERF_FEAT_CPU_TOPOLOGY:
-		swap_cpu_topology(&s, nr_cpus_avail);
-		break;
+	case TK_PERF_FEAT_EVENT_DESC: swap_event_desc(&s); break;
+	case TK_PERF_FEAT_CPU_TOPOLOGY: swap_cpu_topology(&s, nr_cpus_avail); break;
 	case TK_PERF_FEAT_NUMA_TOPOLOGY: {
 		uint32_t nr = sw_u32(&s);
 		for (uint32_t i = 0; i < nr && s.ok; i++) {
@@ -684,9 +660,7 @@ bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_a
 	case TK_PERF_FEAT_MEM_TOPOLOGY: /* u64 words throughout */
 	case TK_PERF_FEAT_CLOCKID:
 	case TK_PERF_FEAT_DIR_FORMAT:
-	case TK_PERF_FEAT_TOTAL_MEM:
-		sw_rest_u64(&s);
-		break;
+	case TK_PERF_FEAT_TOTAL_MEM: sw_rest_u64(&s); break;
 	case TK_PERF_FEAT_COMPRESSED:
 		for (int k = 0; k < 5; k++)
 			sw_u32(&s);
@@ -718,8 +692,7 @@ bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_a
 		/* the count only; bpf_prog_info entries (mixed widths, kernel
 		 * version dependent) are kept as they are */
 		return sw_u32(&s) == 0 && s.ok;
-	default: /* CPU_DOMAIN_INFO, unknown ids: as is */
-		return false;
+	default: /* CPU_DOMAIN_INFO, unknown ids: as is */ return false;
 	}
 	return s.ok;
 }

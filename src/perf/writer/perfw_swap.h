@@ -35,8 +35,7 @@ bool perfw_swap_record(uint8_t *rec, size_t size, const tk_perf_attr *attr, uint
 
 /* One feature section's payload. nr_cpus_avail: from NRCPUS, needed by
  * CPU_TOPOLOGY's per-cpu arrays. */
-bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_avail,
-			bool foreign);
+bool perfw_swap_feature(unsigned id, uint8_t *p, size_t size, uint32_t nr_cpus_avail, bool foreign);
 
 /* perf's branch entry flags bitfield between little- and big-endian
  * layouts. src_le: the value is laid out as on a little-endian machine. */

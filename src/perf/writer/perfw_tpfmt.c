@@ -8,11 +8,10 @@
 #include "base/bytes.h"
 
 /* What tracefs shows on x86_64; libtraceevent parses both. */
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+				  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+				  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+				  "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
 static const char header_event[] = "# compressed entry header\n"
 				   "\ttype_len    :    5 bits\n"
 				   "\ttime_delta  :   27 bits\n"
@@ -30,8 +29,8 @@ void perfw_identifier(const char *s, char *out, size_t cap)
 		out[n++] = '_';
 	for (; s && *s && n + 1 < cap; s++) {
 		char c = *s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '_';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_';
 		out[n++] = ok ? c : '_';
 	}
 	if (n == 0 && cap > 6) {
@@ -94,8 +93,9 @@ static tk_status add_field(builder *b, const char *name, const tk_field_class *c
 		f.kind = PERFW_F_STR;
 	} else if (cls->kind == TK_TYPE_BYTES) {
 		f.kind = PERFW_F_BYTES;
-	} else if ((cls->kind == TK_TYPE_ARRAY || cls->kind == TK_TYPE_SEQUENCE) && el && !b->text_arrays &&
-		   el->kind == TK_TYPE_INT && !el->is_char && !el->is_signed && !el->n_mappings) {
+	} else if ((cls->kind == TK_TYPE_ARRAY || cls->kind == TK_TYPE_SEQUENCE) && el &&
+		   !b->text_arrays && el->kind == TK_TYPE_INT && !el->is_char && !el->is_signed &&
+		   !el->n_mappings) {
 		/* (__print_array prints elements unsigned: signed and enum
 		 * arrays go out as text) */
 		f.kind = PERFW_F_INTARR;
@@ -231,13 +231,16 @@ static void put_print_fmt(tk_writer *w, const perfw_tpclass *tc)
 			break;
 		case PERFW_F_BYTES:
 			tk_put_str(w, "%s");
-			tk_put_fmt(args, "__print_hex(__get_dynamic_array(%s), __get_dynamic_array_len(%s))",
-				   f->name, f->name);
+			tk_put_fmt(
+			    args,
+			    "__print_hex(__get_dynamic_array(%s), __get_dynamic_array_len(%s))",
+			    f->name, f->name);
 			break;
 		case PERFW_F_INTARR:
 			tk_put_str(w, "%s");
 			tk_put_fmt(args,
-				   "__print_array(__get_dynamic_array(%s), (__get_dynamic_array_len(%s) / %u), %u)",
+				   "__print_array(__get_dynamic_array(%s), "
+				   "(__get_dynamic_array_len(%s) / %u), %u)",
 				   f->name, f->name, f->elem_size, f->elem_size);
 			break;
 		}
@@ -262,7 +265,7 @@ tk_status perfw_tpclass_build(perfw_tpclass *tc, const tk_event_class *cls,
 	tc->name = strdup(name);
 	if (!tc->name)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	builder b = { tc, 0, PERFW_TP_COMMON_SIZE, text_arrays };
+	builder b = {tc, 0, PERFW_TP_COMMON_SIZE, text_arrays};
 	uint16_t path[PERFW_TP_MAX_DEPTH];
 	tk_status st = add_members(&b, stream_ctx, 0, NULL, path, 0, err);
 	if (st == TK_OK)
@@ -289,14 +292,11 @@ tk_status perfw_tpclass_build(perfw_tpclass *tc, const tk_event_class *cls,
 			tk_put_fmt(w, "%s %s", c_int_type(f->size, f->is_signed), f->name);
 			break;
 		case PERFW_F_STR:
-		case PERFW_F_TEXT:
-			tk_put_fmt(w, "__data_loc char[] %s", f->name);
-			break;
-		case PERFW_F_BYTES:
-			tk_put_fmt(w, "__data_loc unsigned char[] %s", f->name);
-			break;
+		case PERFW_F_TEXT: tk_put_fmt(w, "__data_loc char[] %s", f->name); break;
+		case PERFW_F_BYTES: tk_put_fmt(w, "__data_loc unsigned char[] %s", f->name); break;
 		case PERFW_F_INTARR:
-			tk_put_fmt(w, "__data_loc %s[] %s", c_int_type(f->elem_size, f->is_signed), f->name);
+			tk_put_fmt(w, "__data_loc %s[] %s", c_int_type(f->elem_size, f->is_signed),
+				   f->name);
 			break;
 		}
 		tk_put_fmt(w, ";\toffset:%u;\tsize:%u;\tsigned:%d;\n", f->offset, f->size,
@@ -350,7 +350,7 @@ tk_status perfw_tracing_data(const perfw_tpclass *const *classes, size_t n, cons
 	tk_put_mem(w, "\x17\x08\x44tracing0.6", 13);
 	tk_put_char(w, 0);
 	tk_put_char(w, big ? 1 : 0);
-	tk_put_char(w, 8);        /* sizeof(long) */
+	tk_put_char(w, 8);       /* sizeof(long) */
 	put_n(w, 4096, 4, swap); /* page size */
 	tk_put_mem(w, "header_page", 12);
 	put_n(w, sizeof header_page - 1, 8, swap);

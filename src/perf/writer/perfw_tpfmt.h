@@ -20,16 +20,16 @@
 #include "tracekit/tracekit.h"
 
 #define PERFW_TP_MAX_FIELDS 256
-#define PERFW_TP_MAX_DEPTH 8
+#define PERFW_TP_MAX_DEPTH  8
 /* common_type, common_flags, common_preempt_count, common_pid */
 #define PERFW_TP_COMMON_SIZE 8
 
 typedef enum perfw_fkind {
-	PERFW_F_INT,     /* fixed integer */
-	PERFW_F_STR,     /* __data_loc char[] from a string value */
-	PERFW_F_BYTES,   /* __data_loc unsigned char[] */
-	PERFW_F_INTARR,  /* __data_loc uN[] from an array/sequence of unsigned ints */
-	PERFW_F_TEXT,    /* __data_loc char[]: the value rendered as text */
+	PERFW_F_INT,    /* fixed integer */
+	PERFW_F_STR,    /* __data_loc char[] from a string value */
+	PERFW_F_BYTES,  /* __data_loc unsigned char[] */
+	PERFW_F_INTARR, /* __data_loc uN[] from an array/sequence of unsigned ints */
+	PERFW_F_TEXT,   /* __data_loc char[]: the value rendered as text */
 } perfw_fkind;
 
 typedef struct perfw_field {
@@ -37,8 +37,8 @@ typedef struct perfw_field {
 	perfw_fkind kind;
 	uint32_t offset, size; /* in the fixed part */
 	bool is_signed;
-	uint8_t elem_size;     /* PERFW_F_INTARR */
-	uint8_t root;          /* 0 stream context, 1 context, 2 payload */
+	uint8_t elem_size; /* PERFW_F_INTARR */
+	uint8_t root;      /* 0 stream context, 1 context, 2 payload */
 	uint8_t depth;
 	uint16_t path[PERFW_TP_MAX_DEPTH]; /* member indexes from the root struct */
 	const tk_field_class *cls;
@@ -46,14 +46,14 @@ typedef struct perfw_field {
 
 typedef struct perfw_tpclass {
 	const tk_event_class *cls;
-	uint16_t id;           /* tracepoint id = common_type = attr config */
-	char *name;            /* tracepoint name (C identifier) */
+	uint16_t id; /* tracepoint id = common_type = attr config */
+	char *name;  /* tracepoint name (C identifier) */
 	perfw_field *fields;
 	size_t n_fields;
-	uint32_t fixed_size;   /* common fields + fixed part */
-	char *format;          /* the format file text */
+	uint32_t fixed_size; /* common fields + fixed part */
+	char *format;        /* the format file text */
 	size_t format_len;
-	bool truncated;        /* fields past PERFW_TP_MAX_FIELDS dropped */
+	bool truncated; /* fields past PERFW_TP_MAX_FIELDS dropped */
 } perfw_tpclass;
 
 /* Builds the layout and format of `cls` (whose events carry the given
