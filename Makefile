@@ -33,7 +33,10 @@ demo:
 	@$(MAKE) --no-print-directory build
 	@scripts/demo.sh
 
-install: build
+# Configured with the prefix, so the pkg-config file names where things go.
+install:
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build -j $(JOBS)
 	cmake --install build --prefix $(PREFIX)
 
 # libFuzzer binaries in build-fuzz/bin (see tests/fuzz/README.md).
