@@ -85,6 +85,10 @@ bool tk_symtab_is_relocatable(const tk_symtab *t); /* ET_DYN or ET_REL */
 size_t tk_elf_build_id(const char *path, uint8_t id[TK_BUILD_ID_MAX]);
 /* Lowercase hex of id into buf (2*len+1 bytes). */
 void tk_build_id_hex(const uint8_t *id, size_t len, char *buf);
+/* The inverse for a 40-digit (SHA-1) or 32-digit (MD5/UUID) hex string:
+ * returns the id's length, 0 when text is not such a string (an image id
+ * made another way). */
+size_t tk_build_id_parse(const char *text, uint8_t id[TK_BUILD_ID_MAX]);
 
 /* ---- Image cache ----------------------------------------------------- */
 

@@ -73,30 +73,6 @@ static event_table *table_for(report *r, const tk_dcpi_header *h)
 	return t;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* A 40-digit (SHA-1) or 32-digit (MD5/UUID) image id is taken to be the
- * image's build id, as tracekit's perf -> DCPI conversion writes it. */
-static size_t image_build_id(const char *image, uint8_t id[TK_BUILD_ID_MAX])
-{
-	size_t n = strlen(image);
-	if (n != 40 && n != 32)
-		return 0;
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(image[2 * i]), lo = hexval(image[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return 0;
-		id[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return n / 2;
-}
-
 static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 {
 	const tk_dcpi_header *h = tk_dcpi_profile_header(p);
@@ -108,7 +84,7 @@ static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 	const tk_symtab *syms = NULL;
 	if (r->key != TK_PROFILE_BY_IMAGE && h->path) {
 		uint8_t id[TK_BUILD_ID_MAX];
-		size_t id_len = image_build_id(h->image, id);
+		size_t id_len = tk_build_id_parse(h->image, id);
 		syms = tk_symcache_image(r->cache, h->path, id, id_len);
 	}
 	uint64_t cursor = 0;

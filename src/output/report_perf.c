@@ -119,29 +119,6 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 	return st;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* A 40- or 32-digit image id is the build id (as perf -> DCPI writes it). */
-static size_t image_build_id(const char *image, uint8_t id[TK_BUILD_ID_MAX])
-{
-	size_t n = strlen(image);
-	if (n != 40 && n != 32)
-		return 0;
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(image[2 * i]), lo = hexval(image[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return 0;
-		id[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return n / 2;
-}
-
 tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events,
 			       tk_perf_profile *out, tk_error *err)
 {
@@ -183,7 +160,7 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			    th->symbols); /* kernel and modules: kallsyms addresses */
 		else if (h->path) {
 			uint8_t id[TK_BUILD_ID_MAX];
-			size_t id_len = image_build_id(h->image, id);
+			size_t id_len = tk_build_id_parse(h->image, id);
 			char vdso[4096];
 			const char *file = h->path;
 			if (strcmp(h->path, "[vdso]") == 0 && id_len) {

@@ -359,3 +359,25 @@ bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from)
 	}
 	return flatten_tree(t);
 }
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+size_t tk_build_id_parse(const char *text, uint8_t id[TK_BUILD_ID_MAX])
+{
+	size_t n = strlen(text);
+	if (n != 40 && n != 32)
+		return 0;
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hex_digit(text[2 * i]), lo = hex_digit(text[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return 0;
+		id[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return n / 2;
+}
