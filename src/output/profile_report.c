@@ -9,6 +9,7 @@
 
 #include "analysis/profile_agg.h"
 #include "model/filter.h"
+#include "output/report_columns.h"
 #include "output/profile_report.h"
 
 typedef struct event_table {
@@ -107,22 +108,6 @@ static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 	return st == TK_END ? TK_OK : st;
 }
 
-static void put_padded(tk_writer *out, const char *s, size_t width)
-{
-	size_t n = strlen(s);
-	tk_put_str(out, s);
-	if (n < width)
-		tk_put_spaces(out, (unsigned)(width - n));
-}
-
-static void put_percent(tk_writer *out, uint64_t part, uint64_t total)
-{
-	char buf[32];
-	snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * (double)part / (double)total : 0.0);
-	tk_put_spaces(out, (unsigned)(strlen(buf) < 8 ? 8 - strlen(buf) : 0));
-	tk_put_str(out, buf);
-}
-
 /* The summary block dcpiprof starts with: every event, its total, period. */
 static void put_summary(const report *r, tk_writer *out)
 {
@@ -130,7 +115,7 @@ static void put_summary(const report *r, tk_writer *out)
 			"------                  -----  ------\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const event_table *t = &r->tables[i];
-		put_padded(out, t->event, 16);
+		tk_report_put_padded(out, t->event, 16);
 		tk_put_char(out, ' ');
 		tk_put_u64_pad(out, tk_profile_agg_total(t->agg), 12, ' ');
 		tk_put_str(out, "  ");
@@ -161,11 +146,11 @@ static void put_table(const report *r, event_table *t, uint64_t top, tk_writer *
 	tk_put_str(out, t->event);
 	tk_put_str(out, "        %     cum%  ");
 	if (r->key == TK_PROFILE_BY_ADDRESS) {
-		put_padded(out, "address", 18);
+		tk_report_put_padded(out, "address", 18);
 		tk_put_str(out, "  ");
 	}
 	if (r->key != TK_PROFILE_BY_IMAGE) {
-		put_padded(out, "procedure", name_w);
+		tk_report_put_padded(out, "procedure", name_w);
 		tk_put_str(out, "  ");
 	}
 	tk_put_str(out, "image\n");
@@ -175,19 +160,19 @@ static void put_table(const report *r, event_table *t, uint64_t top, tk_writer *
 		cum += row->count;
 		tk_put_u64_pad(out, row->count, (unsigned)count_w, ' ');
 		tk_put_char(out, ' ');
-		put_percent(out, row->count, total);
+		tk_report_put_percent(out, row->count, total);
 		tk_put_char(out, ' ');
-		put_percent(out, cum, total);
+		tk_report_put_percent(out, cum, total);
 		tk_put_str(out, "  ");
 		if (r->key == TK_PROFILE_BY_ADDRESS) {
 			char addr[24];
 			snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
-			put_padded(out, addr, 18);
+			tk_report_put_padded(out, addr, 18);
 			tk_put_str(out, "  ");
 		}
 		if (r->key != TK_PROFILE_BY_IMAGE) {
-			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL,
-				   name_w);
+			tk_report_put_padded(
+			    out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
 			tk_put_str(out, "  ");
 		}
 		tk_put_str(out, row->image);

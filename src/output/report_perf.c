@@ -5,6 +5,7 @@
 
 #include "analysis/threads_model.h"
 #include "model/filter.h"
+#include "output/report_columns.h"
 #include "output/report_perf.h"
 
 static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event)
@@ -202,22 +203,6 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 	return st;
 }
 
-static void put_padded(tk_writer *out, const char *s, size_t width)
-{
-	size_t n = strlen(s);
-	tk_put_str(out, s);
-	if (n < width)
-		tk_put_spaces(out, (unsigned)(width - n));
-}
-
-static void put_percent(tk_writer *out, uint64_t part, uint64_t total)
-{
-	char buf[32];
-	snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * (double)part / (double)total : 0.0);
-	tk_put_spaces(out, (unsigned)(strlen(buf) < 8 ? 8 - strlen(buf) : 0));
-	tk_put_str(out, buf);
-}
-
 static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg, uint64_t top,
 		      tk_writer *out)
 {
@@ -237,11 +222,11 @@ static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg
 	tk_put_str(out, event);
 	tk_put_str(out, "        %     cum%  ");
 	if (key == TK_PROFILE_BY_ADDRESS) {
-		put_padded(out, "address", 18);
+		tk_report_put_padded(out, "address", 18);
 		tk_put_str(out, "  ");
 	}
 	if (key != TK_PROFILE_BY_IMAGE) {
-		put_padded(out, "procedure", name_w);
+		tk_report_put_padded(out, "procedure", name_w);
 		tk_put_str(out, "  ");
 	}
 	tk_put_str(out, "image\n");
@@ -251,19 +236,19 @@ static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg
 		cum += row->count;
 		tk_put_u64_pad(out, row->count, (unsigned)count_w, ' ');
 		tk_put_char(out, ' ');
-		put_percent(out, row->count, total);
+		tk_report_put_percent(out, row->count, total);
 		tk_put_char(out, ' ');
-		put_percent(out, cum, total);
+		tk_report_put_percent(out, cum, total);
 		tk_put_str(out, "  ");
 		if (key == TK_PROFILE_BY_ADDRESS) {
 			char addr[24];
 			snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
-			put_padded(out, addr, 18);
+			tk_report_put_padded(out, addr, 18);
 			tk_put_str(out, "  ");
 		}
 		if (key != TK_PROFILE_BY_IMAGE) {
-			put_padded(out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL,
-				   name_w);
+			tk_report_put_padded(
+			    out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
 			tk_put_str(out, "  ");
 		}
 		tk_put_str(out, row->image);
@@ -305,7 +290,7 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 	tk_put_str(out, "Column                  Samples  Total period (for events)\n"
 			"------                  -------  ------------\n");
 	for (size_t i = 0; i < p.n; i++) {
-		put_padded(out, p.events[i], 22);
+		tk_report_put_padded(out, p.events[i], 22);
 		tk_put_char(out, ' ');
 		tk_put_u64_pad(out, p.samples[i], 8, ' ');
 		tk_put_str(out, "  ");

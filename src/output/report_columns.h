@@ -1,0 +1,28 @@
+/* Column helpers shared by the profile reports (dcpiprof-style tables). */
+#ifndef TK_OUTPUT_REPORT_COLUMNS_H
+#define TK_OUTPUT_REPORT_COLUMNS_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/writer.h"
+
+/* s, then spaces up to width. */
+static inline void tk_report_put_padded(tk_writer *out, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	tk_put_str(out, s);
+	if (n < width)
+		tk_put_spaces(out, (unsigned)(width - n));
+}
+
+/* part/total as "12.34%", right-aligned in 8 columns (0% when total is 0). */
+static inline void tk_report_put_percent(tk_writer *out, uint64_t part, uint64_t total)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * (double)part / (double)total : 0.0);
+	tk_put_spaces(out, (unsigned)(strlen(buf) < 8 ? 8 - strlen(buf) : 0));
+	tk_put_str(out, buf);
+}
+
+#endif
