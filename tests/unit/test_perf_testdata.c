@@ -238,7 +238,7 @@ static void check_stdin(const char *rel)
 	const char *path = tk_test_data(rel);
 	tk_perf_file *f;
 	tk_error err;
-	uint64_t cm[2] = {0, 0}, cs[2] = {0, 0}, hm, hs;
+	uint64_t cm[2] = {0, 0}, cs[2] = {0, 0}, hm = 0, hs = 0;
 	assert_int_equal(tk_perf_open(path, NULL, &f, &err), TK_OK);
 	assert_int_equal(read_all(f, cm, &hm, &err), TK_END);
 	tk_perf_close(f);
