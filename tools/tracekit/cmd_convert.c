@@ -176,6 +176,21 @@ int tk_cmd_convert(int argc, char **argv)
 		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK
 			   ? 0
 			   : tk_cli_fail(&err, cli.inputs[0]);
+	/* Profiles and folded stacks need sample IPs, call chains and the
+	 * mappings that resolve them: only a single perf.data has those. */
+	if (to == TK_FORMAT_DCPI && in_ops->format == TK_FORMAT_DCPI) {
+		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+			     "a DCPI profile is copied whole: filters and several inputs do not "
+			     "apply");
+		return tk_cli_fail(&err, cli.inputs[0]);
+	}
+	if (to == TK_FORMAT_DCPI || to == TK_FORMAT_FOLDED) {
+		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+			     "--to %s needs one perf.data input (samples with their mappings); "
+			     "this input is %s",
+			     tk_format_name(to), tk_format_name(in_ops->format));
+		return tk_cli_fail(&err, cli.inputs[0]);
+	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_ELOG && to == TK_FORMAT_CPEL &&
 	    !has_filters(&cli.opt))
 		return tk_cpel_convert_elog(cli.inputs[0], cli.output, &cli.sink, &err) == TK_OK
