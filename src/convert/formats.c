@@ -62,9 +62,14 @@ tk_format tk_detect_path(const char *path, tk_error *err)
 	for (size_t i = 0; i < N_FORMATS; i++)
 		if (registry[i]->detect_dir && registry[i]->detect_dir(path))
 			return registry[i]->format;
+	if (n < 4) {
+		tk_error_set(err, TK_ERR_TRUNCATED, 0,
+			     "unknown file format: the file holds only %zd bytes", n);
+		return TK_FORMAT_UNKNOWN;
+	}
 	tk_error_set(err, TK_ERR_UNSUPPORTED, 0,
-		     "unknown file format (magic bytes %02x %02x %02x %02x)", n > 0 ? head[0] : 0,
-		     n > 1 ? head[1] : 0, n > 2 ? head[2] : 0, n > 3 ? head[3] : 0);
+		     "unknown file format (magic bytes %02x %02x %02x %02x)", head[0], head[1],
+		     head[2], head[3]);
 	return TK_FORMAT_UNKNOWN;
 }
 

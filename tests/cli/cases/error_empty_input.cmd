@@ -1,0 +1,1 @@
+$TK info /dev/null
