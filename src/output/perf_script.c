@@ -8,6 +8,7 @@
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script.h"
+#include "output/perf_script_lines.h"
 
 /* What perf script prints for one event (its output[type].fields after
  * the fields the attr cannot provide were dropped). */
@@ -34,7 +35,11 @@ typedef struct script {
 	bool warned_tp;
 	bool ksym_set;
 	tk_filter filter;
-	tk_callchain chain;
+	tk_line_cache lines;
+	/* the thread of the previous sample: samples come in runs per
+	 * thread; forgotten whenever a non-sample record is processed */
+	tk_thread *last_th;
+	int32_t last_pid, last_tid;
 	tk_hashmap attr_of_id; /* sample id -> attr index + 1 (PERF_SAMPLE_READ) */
 	size_t attrs_mapped;
 	tk_hashmap last_value; /* sample id -> last counter value */
@@ -62,12 +67,6 @@ static void put_hex16(tk_writer *w, uint64_t v)
 		v >>= 4;
 	} while (v);
 	put_pad_left(w, buf + 16 - n, n, 16);
-}
-
-/* "%<width>d" */
-static void put_int_pad(tk_writer *w, int64_t v, unsigned width)
-{
-	tk_put_i64_pad(w, v, width);
 }
 
 /* "sym+0xoff (dso)" or "[unknown] (dso)": one reservation, memcpy only */
@@ -179,9 +178,41 @@ static evsel_out *out_for(script *s, const tk_perf_attr *a)
 
 /* ---- the sample ---- */
 
-static void put_time(tk_writer *w, uint64_t t)
+/* v in decimal, right-aligned in width with pad; returns the end. */
+static char *fmt_u64_pad(char *p, uint64_t v, unsigned width, char pad)
 {
-	/* timestamp__scnprintf_usec then "%12s: " */
+	char tmp[24];
+	size_t n = tk_fmt_u64(tmp, v);
+	if (n < width) {
+		memset(p, pad, width - n);
+		p += width - n;
+	}
+	memcpy(p, tmp, n);
+	return p + n;
+}
+
+/* "%<width>d" */
+static char *fmt_i32_pad(char *p, int32_t v, unsigned width)
+{
+	char tmp[24];
+	size_t n;
+	if (v < 0) {
+		tmp[0] = '-';
+		n = 1 + tk_fmt_u64(tmp + 1, (uint64_t)0 - (uint64_t)(int64_t)v);
+	} else {
+		n = tk_fmt_u64(tmp, (uint64_t)v);
+	}
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, tmp, n);
+	return p + n;
+}
+
+/* timestamp__scnprintf_usec then "%12s: " */
+static char *fmt_time(char *p, uint64_t t)
+{
 	char buf[48];
 	size_t n = tk_fmt_u64(buf, t / 1000000000u);
 	uint64_t usec = (t % 1000000000u) / 1000u;
@@ -191,8 +222,62 @@ static void put_time(tk_writer *w, uint64_t t)
 		usec /= 10;
 	}
 	n += 6;
-	put_pad_left(w, buf, n, 12);
-	tk_put_str(w, ": ");
+	if (n < 12) {
+		memset(p, ' ', 12 - n);
+		p += 12 - n;
+	}
+	memcpy(p, buf, n);
+	p += n;
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* perf_sample__fprintf_start and the event name: everything before the
+ * trace fields / ip, in one reservation. */
+static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
+			     const tk_perf_sample *sp, const tk_perf_attr *a, uint64_t period)
+{
+	tk_writer *w = s->w;
+	const char *comm = th ? th->comm : ":-1";
+	size_t comm_len = strlen(comm);
+	size_t name_len = strlen(a->name);
+	size_t bound = comm_len + 16 + 1 + 24 + 28 + 48 + 24 + name_len + s->name_width + 2;
+	if (!tk_writer_reserve(w, bound))
+		return;
+	char *p = w->buf + w->pos;
+	if (!o->callchain && comm_len < 16) {
+		memset(p, ' ', 16 - comm_len);
+		p += 16 - comm_len;
+	}
+	memcpy(p, comm, comm_len);
+	p += comm_len;
+	*p++ = ' ';
+	if (o->tid) {
+		p = fmt_i32_pad(p, (int32_t)sp->tid, 5);
+		*p++ = ' ';
+	}
+	if (o->cpu) {
+		*p++ = '[';
+		p = fmt_u64_pad(p, sp->cpu, 3, '0');
+		*p++ = ']';
+		*p++ = ' ';
+	}
+	if (o->time)
+		p = fmt_time(p, sp->time);
+	if (o->period) {
+		p = fmt_u64_pad(p, period, 10, ' ');
+		*p++ = ' ';
+	}
+	if (name_len < s->name_width) {
+		memset(p, ' ', s->name_width - name_len);
+		p += s->name_width - name_len;
+	}
+	memcpy(p, a->name, name_len);
+	p += name_len;
+	*p++ = ':';
+	*p++ = ' ';
+	w->pos = (size_t)(p - w->buf);
 }
 
 /* %pS / %ps in print fmts: perf resolves them through its kernel map
@@ -248,23 +333,6 @@ static tk_status put_trace(script *s, const evsel_out *o, const tk_perf_sample *
 	return TK_OK;
 }
 
-/* The callchain lines of a sample, callee first. (A cache of rendered
- * blocks keyed on the chain was tried: no faster than resolving through
- * the per-image address caches, so it is gone.) */
-static void put_callchain(script *s, const tk_thread *th, const tk_perf_sample *smp)
-{
-	tk_writer *w = s->w;
-	tk_callchain_resolve(&s->threads, th, smp, &s->chain);
-	for (size_t i = 0; i < s->chain.n; i++) {
-		const tk_callchain_frame *fr = &s->chain.frames[i];
-		tk_put_char(w, '\t');
-		put_hex16(w, fr->loc.map ? fr->loc.addr : fr->ip);
-		tk_put_char(w, ' ');
-		put_sym_dso(s, &fr->loc);
-		tk_put_char(w, '\n');
-	}
-}
-
 static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_sample *sp,
 			   const tk_perf_attr *a, uint64_t period, tk_error *err)
 {
@@ -275,33 +343,16 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 	if (!o)
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 	bool has_tid = (sp->sample_type & TK_PERF_SAMPLE_TID) != 0;
-	tk_thread *th = tk_threads_findnew(&s->threads, has_tid ? (int32_t)sp->pid : -1,
-					   has_tid ? (int32_t)sp->tid : -1);
+	int32_t pid = has_tid ? (int32_t)sp->pid : -1, tid = has_tid ? (int32_t)sp->tid : -1;
+	tk_thread *th = s->last_th;
+	if (!th || pid != s->last_pid || tid != s->last_tid) {
+		th = tk_threads_findnew(&s->threads, pid, tid);
+		s->last_th = th;
+		s->last_pid = pid;
+		s->last_tid = tid;
+	}
 	tk_writer *w = s->w;
-	/* perf_sample__fprintf_start */
-	const char *comm = th ? th->comm : ":-1";
-	if (o->callchain)
-		tk_put_str(w, comm), tk_put_char(w, ' ');
-	else
-		put_pad_left(w, comm, strlen(comm), 16), tk_put_char(w, ' ');
-	if (o->tid) {
-		put_int_pad(w, (int32_t)sp->tid, 5);
-		tk_put_char(w, ' ');
-	}
-	if (o->cpu) {
-		tk_put_char(w, '[');
-		tk_put_u64_pad(w, sp->cpu, 3, '0');
-		tk_put_str(w, "] ");
-	}
-	if (o->time)
-		put_time(w, sp->time);
-	if (o->period) {
-		tk_put_u64_pad(w, period, 10, ' ');
-		tk_put_char(w, ' ');
-	}
-	size_t nl = strlen(a->name);
-	put_pad_left(w, a->name, nl, s->name_width);
-	tk_put_str(w, ": ");
+	put_sample_start(s, o, th, sp, a, period);
 	if (o->trace) {
 		st = put_trace(s, o, sp, rec, err);
 		if (st != TK_OK)
@@ -311,7 +362,7 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 		unsigned cpumode = rec->misc & 7u;
 		if (o->callchain) {
 			tk_put_char(w, '\n');
-			put_callchain(s, th, sp);
+			tk_line_cache_put_callchain(&s->lines, &s->threads, th, sp, w);
 		} else {
 			tk_addr_loc loc;
 			tk_threads_resolve(&s->threads, th, cpumode, sp->ip, &loc);
@@ -425,6 +476,7 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 	}
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
+	tk_line_cache_init(&s.lines);
 	s.tp_cap = 64 * 1024;
 	s.tp_buf = malloc(s.tp_cap);
 	if (!s.tp_buf) {
@@ -440,6 +492,7 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 			st = print_sample(&s, rec, err);
 			n++;
 		} else {
+			s.last_th = NULL;
 			st = tk_threads_process(&s.threads, s.f, rec, err);
 		}
 		if (st != TK_OK || (opt->limit && n >= opt->limit))
@@ -452,6 +505,7 @@ out:
 	free(s.outs);
 	tk_hashmap_free(&s.attr_of_id);
 	tk_hashmap_free(&s.last_value);
+	tk_line_cache_free(&s.lines);
 	tk_threads_free(&s.threads);
 	tk_perf_close(s.f);
 	return st;

@@ -82,69 +82,144 @@ static char bind_type(int bind, bool func)
 	return bind == STB_LOCAL ? (char)(c | 0x20) : c;
 }
 
-/* A section whose name contains "text" or "data" (perf's elf_sec__filter
- * for labels). */
-/* True when section idx exists and occupies memory at run time (SHF_ALLOC).
- * Special indexes (SHN_COMMON...) have no section header: kept. */
-static bool section_allocated(Elf *e, size_t idx)
+/* What the symbol filter needs to know of each section, computed once per
+ * table instead of once per symbol. */
+enum { SEC_ALLOC = 1, SEC_TEXT_OR_DATA = 2 };
+
+/* flags[i] for sections 0..*n-1: SHF_ALLOC, and a name containing "text"
+ * or "data" (perf's elf_sec__filter for labels). NULL: out of memory. */
+static uint8_t *section_flags(Elf *e, size_t shstrndx, size_t *n)
 {
-	if (idx >= SHN_LORESERVE)
-		return true;
-	Elf_Scn *scn = elf_getscn(e, idx);
-	GElf_Shdr sh;
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return false;
-	return (sh.sh_flags & SHF_ALLOC) != 0;
+	if (elf_getshdrnum(e, n) != 0)
+		*n = 0;
+	if (*n > 65536)
+		*n = 65536;
+	uint8_t *flags = calloc(*n ? *n : 1, 1);
+	if (!flags)
+		return NULL;
+	for (size_t i = 0; i < *n; i++) {
+		Elf_Scn *scn = elf_getscn(e, i);
+		GElf_Shdr sh;
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_flags & SHF_ALLOC)
+			flags[i] |= SEC_ALLOC;
+		const char *name =
+		    shstrndx != SHN_UNDEF ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		if (name && (strstr(name, "text") || strstr(name, "data")))
+			flags[i] |= SEC_TEXT_OR_DATA;
+	}
+	return flags;
 }
 
-static bool text_or_data_section(Elf *e, size_t shstrndx, size_t index)
+/* A string table's bytes, when libelf has them in one piece. */
+typedef struct strtab {
+	const char *p;
+	size_t n;
+} strtab;
+
+static strtab get_strtab(Elf *e, size_t index)
 {
 	Elf_Scn *scn = elf_getscn(e, index);
 	GElf_Shdr sh;
-	if (!scn || !gelf_getshdr(scn, &sh) || shstrndx == SHN_UNDEF)
-		return false;
-	const char *name = elf_strptr(e, shstrndx, sh.sh_name);
-	return name && (strstr(name, "text") || strstr(name, "data"));
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB)
+		return (strtab){NULL, 0};
+	Elf_Data *d = elf_getdata(scn, NULL);
+	/* one data block covering the section (else use elf_strptr) */
+	if (!d || !d->d_buf || d->d_size != sh.sh_size || elf_getdata(scn, d))
+		return (strtab){NULL, 0};
+	return (strtab){d->d_buf, d->d_size};
+}
+
+/* The name at off with its length, as elf_strptr() finds it; NULL when
+ * off is out of range or the string runs past the table. */
+static const char *sym_name(Elf *e, size_t link, const strtab *st, size_t off, size_t *len)
+{
+	const char *name;
+	if (st->p) {
+		if (off >= st->n)
+			return NULL;
+		const char *nul = memchr(st->p + off, '\0', st->n - off);
+		if (!nul)
+			return NULL;
+		name = st->p + off;
+		*len = (size_t)(nul - name);
+		return name;
+	}
+	name = elf_strptr(e, link, off);
+	if (name)
+		*len = strlen(name);
+	return name;
+}
+
+/* One symbol table entry, whatever the class. */
+static void get_sym(const Elf_Data *data, bool is64, size_t i, GElf_Sym *out)
+{
+	if (is64) {
+		const Elf64_Sym *s = (const Elf64_Sym *)data->d_buf + i;
+		*out = (GElf_Sym){s->st_name,  s->st_info,  s->st_other,
+				  s->st_shndx, s->st_value, s->st_size};
+	} else {
+		const Elf32_Sym *s = (const Elf32_Sym *)data->d_buf + i;
+		*out = (GElf_Sym){s->st_name,  s->st_info,  s->st_other,
+				  s->st_shndx, s->st_value, s->st_size};
+	}
 }
 
 /* perf's dso__load_sym() filter: functions and data objects with a name and
  * a section, plus "labels" (untyped symbols) in text or data sections; ARM
- * mapping symbols ($a, $d, $t, $x) are dropped. */
+ * mapping symbols ($a, $d, $t, $x) are dropped. The entries are read from
+ * libelf's translated (host order) array directly: gelf_getsym() and
+ * elf_strptr() per symbol cost more than the rest of the loading. */
 static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_Scn *scn,
 			      const GElf_Shdr *sh, tk_symtab *t, tk_error *err)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data || !data->d_buf)
+	if (!data || !data->d_buf || data->d_type != ELF_T_SYM)
 		return TK_OK;
-	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
-	if (!entsize)
+	int cls = gelf_getclass(e);
+	if (cls != ELFCLASS64 && cls != ELFCLASS32)
 		return TK_OK;
+	bool is64 = cls == ELFCLASS64;
+	size_t entsize = is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	size_t n = data->d_size / entsize;
+	size_t n_secs;
+	uint8_t *secs = section_flags(e, shstrndx, &n_secs);
+	if (!secs || !tk_symtab_reserve(t, n)) {
+		free(secs);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
+	}
+	strtab st = get_strtab(e, sh->sh_link);
 	bool arm = eh->e_machine == EM_ARM || eh->e_machine == 183 /* EM_AARCH64 */;
+	tk_status status = TK_OK;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
+		get_sym(data, is64, i, &sym);
 		int type = GELF_ST_TYPE(sym.st_info);
 		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF)
 			continue;
 		/* As perf's dso__load_sym: absolute symbols (version definitions
 		 * such as GLIBC_2.2.5, value 0) and symbols of sections that take
-		 * no memory at run time (.gnu.warning.*) name no code. */
-		if (sym.st_shndx == SHN_ABS || !section_allocated(e, sym.st_shndx))
+		 * no memory at run time (.gnu.warning.*) name no code. Special
+		 * indexes (SHN_COMMON...) have no section header: kept. */
+		if (sym.st_shndx == SHN_ABS)
+			continue;
+		bool special = sym.st_shndx >= SHN_LORESERVE;
+		uint8_t sf = sym.st_shndx < n_secs ? secs[sym.st_shndx] : 0;
+		if (!special && !(sf & SEC_ALLOC))
 			continue;
 		bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
-		bool label =
-		    type == STT_NOTYPE && sym.st_shndx != SHN_ABS && sym.st_shndx < SHN_LORESERVE;
+		bool label = type == STT_NOTYPE && !special;
 		if (!func && type != STT_OBJECT && !label)
 			continue;
-		const char *name = elf_strptr(e, sh->sh_link, sym.st_name);
+		size_t len;
+		const char *name = sym_name(e, sh->sh_link, &st, sym.st_name, &len);
 		if (!name || !*name)
 			continue;
 		if (arm && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
 		    (name[2] == '\0' || name[2] == '.'))
 			continue;
-		if (label && !text_or_data_section(e, shstrndx, sym.st_shndx))
+		if (label && !(sf & SEC_TEXT_OR_DATA))
 			continue;
 		/* Thumb functions carry bit 0 set in their address. */
 		if (eh->e_machine == EM_ARM && type == STT_FUNC && (sym.st_value & 1))
@@ -153,12 +228,15 @@ static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_
 		int bind = b == STB_GLOBAL ? TK_BIND_GLOBAL
 			   : b == STB_WEAK ? TK_BIND_WEAK
 					   : TK_BIND_LOCAL;
-		if (!tk_symtab_add(t, name, strlen(name), sym.st_value, sym.st_size,
-				   bind_type(b, func || label), bind, NULL, 0))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
-					    "out of memory for symbols");
+		if (!tk_symtab_add(t, name, len, sym.st_value, sym.st_size,
+				   bind_type(b, func || label), bind, NULL, 0)) {
+			status = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					      "out of memory for symbols");
+			break;
+		}
 	}
-	return TK_OK;
+	free(secs);
+	return status;
 }
 
 /* Everything from one open Elf handle. want_symbols false: build id only. */

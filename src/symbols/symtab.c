@@ -27,10 +27,33 @@ void tk_symtab_free(tk_symtab *t)
 	free(t->bind);
 	free(t->segs);
 	free(t->plt);
+	free(t->clean);
+	free(t->order_syms);
+	free(t->order_bind);
+	free(t->late);
 	tk_symtree_free(&t->tree);
 	free(t->name);
 	tk_arena_free(&t->names);
 	free(t);
+}
+
+bool tk_symtab_reserve(tk_symtab *t, size_t n)
+{
+	if (n <= t->cap - t->n)
+		return true;
+	if (n > SIZE_MAX / sizeof *t->syms - t->n)
+		return false;
+	size_t ncap = t->n + n;
+	tk_symbol *s = realloc(t->syms, ncap * sizeof *s);
+	if (!s)
+		return false;
+	t->syms = s;
+	uint8_t *b = realloc(t->bind, ncap);
+	if (!b)
+		return false;
+	t->bind = b;
+	t->cap = ncap;
+	return true;
 }
 
 bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size,
@@ -93,90 +116,217 @@ static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb)
 	return true; /* first seen wins */
 }
 
-typedef struct sort_item {
-	tk_symbol sym;
-	uint8_t bind;
-	size_t order; /* insertion order: keeps the sort deterministic */
-} sort_item;
-
-static int cmp_item(const void *pa, const void *pb)
-{
-	const sort_item *a = pa, *b = pb;
-	if (a->sym.start != b->sym.start)
-		return a->sym.start < b->sym.start ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
 static uint64_t round_up_page(uint64_t x)
 {
 	return (x + 4095) & ~(uint64_t)4095;
+}
+
+/* ---- sorting ---- */
+
+typedef struct sort_key {
+	uint64_t start;
+	size_t order; /* position in table order: equal starts keep it */
+} sort_key;
+
+/* Stable merge of two sorted runs into dst. */
+static void merge_keys(const sort_key *a, size_t na, const sort_key *b, size_t nb, sort_key *dst)
+{
+	size_t i = 0, j = 0, k = 0;
+	while (i < na && j < nb)
+		dst[k++] = b[j].start < a[i].start ? b[j++] : a[i++];
+	while (i < na)
+		dst[k++] = a[i++];
+	while (j < nb)
+		dst[k++] = b[j++];
+}
+
+/* Stable natural merge sort of v[0..n) by start: kallsyms comes sorted
+ * (one run, linear time), .symtab in a few runs per object file. Returns
+ * false when out of memory. */
+static bool sort_keys(sort_key *v, size_t n)
+{
+	size_t *runs = malloc((n + 1) * sizeof *runs);
+	sort_key *tmp = runs ? malloc(n * sizeof *tmp) : NULL;
+	if (!tmp) {
+		free(runs);
+		return false;
+	}
+	size_t nr = 0;
+	runs[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].start < v[i - 1].start)
+			runs[nr++] = i;
+	runs[nr] = n;
+	sort_key *src = v, *dst = tmp;
+	while (nr > 1) {
+		size_t out = 0;
+		for (size_t k = 0; k < nr; k += 2) {
+			size_t s0 = runs[k], m = runs[k + 1], e = k + 2 <= nr ? runs[k + 2] : m;
+			if (k + 1 == nr)
+				memcpy(dst + s0, src + s0, (m - s0) * sizeof *v);
+			else
+				merge_keys(src + s0, m - s0, src + m, e - m, dst + s0);
+			runs[out++] = s0;
+		}
+		runs[out] = n;
+		nr = out;
+		sort_key *sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
+	free(runs);
+	return true;
 }
 
 /* perf's symbols__fixup_end(): a symbol without a size ends where the next
  * one starts (which may be the same address: duplicates stay empty here,
  * and that decides which duplicate wins below). In kallsyms, the last
  * kernel symbol before a module (or the reverse) ends at the next page;
- * the very last symbol ends a page after its start's page. */
-static void fixup_end(sort_item *items, size_t n, bool kallsyms)
+ * the very last symbol ends a page after its start's page (for ELF with
+ * perf's u64 arithmetic, wrapping as its tree's does). */
+static void fixup_end(tk_symbol *v, size_t n, tk_symtab_mode mode)
 {
 	for (size_t i = 0; i < n; i++) {
-		tk_symbol *s = &items[i].sym;
+		tk_symbol *s = &v[i];
 		if (s->size != 0)
 			continue;
 		uint64_t end;
-		if (i + 1 == n)
+		if (i + 1 == n) {
 			end = round_up_page(s->start) + 4096;
-		else if (kallsyms && !s->module != !items[i + 1].sym.module)
+			if (mode == TK_SYMTAB_ELF) {
+				s->size = end - s->start;
+				continue;
+			}
+		} else if (mode == TK_SYMTAB_KALLSYMS && !s->module != !v[i + 1].module) {
 			end = round_up_page(s->start + 4096);
-		else
-			end = items[i + 1].sym.start;
+		} else {
+			end = v[i + 1].start;
+		}
 		s->size = end > s->start ? end - s->start : 0;
 	}
 }
 
-/* The flat, sorted copy of the tree (tk_symtab_at, iteration). */
-static bool flatten_tree(tk_symtab *t)
+/* Marks the symbols that overlap no other one (see symtab_internal.h).
+ * Sizes are >= 1 here; a range past 2^64 overlaps everything above it. */
+static bool mark_clean(tk_symtab *t)
 {
-	size_t n = t->tree.live;
-	if (n > t->cap) {
-		tk_symbol *s = realloc(t->syms, n * sizeof *s);
-		if (!s)
-			return false;
-		t->syms = s;
-		t->cap = n;
+	free(t->clean);
+	t->clean = malloc(t->n ? t->n : 1);
+	if (!t->clean)
+		return false;
+	uint64_t reach = 0; /* largest end of the symbols before i */
+	bool any = false;
+	for (size_t i = 0; i < t->n; i++) {
+		const tk_symbol *s = &t->syms[i];
+		bool wraps = s->size > UINT64_MAX - s->start;
+		uint64_t end = wraps ? UINT64_MAX : s->start + s->size;
+		bool clean = !wraps && !(any && reach > s->start) &&
+			     (i + 1 == t->n || t->syms[i + 1].start >= end);
+		t->clean[i] = clean;
+		if (!any || end > reach)
+			reach = end;
+		any = true;
 	}
-	size_t k = 0;
-	for (int32_t x = tk_symtree_first(&t->tree); x != TK_SYMTREE_NIL;
-	     x = tk_symtree_next(&t->tree, x)) {
-		t->syms[k] = t->tree.nodes[x].sym;
-		if (t->syms[k].size == 0)
-			t->syms[k].size = 1;
-		k++;
-	}
-	t->n = k;
 	return true;
 }
 
+/* Sorts, fixes ends, keeps the best symbol per start. ELF tables keep
+ * their table-order arrays for the tree. false: out of memory. */
+static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
+{
+	size_t n = t->n;
+	sort_key *keys = malloc(n * sizeof *keys);
+	tk_symbol *sorted = keys ? malloc(n * sizeof *sorted) : NULL;
+	uint8_t *bind = sorted ? malloc(n) : NULL;
+	if (bind)
+		for (size_t i = 0; i < n; i++)
+			keys[i] = (sort_key){t->syms[i].start, i};
+	if (!bind || !sort_keys(keys, n)) {
+		free(keys);
+		free(sorted);
+		free(bind);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sorted[i] = t->syms[keys[i].order];
+		bind[i] = t->bind[keys[i].order];
+	}
+	free(keys);
+	/* perf runs the end fix-up before removing duplicates. */
+	fixup_end(sorted, n, mode);
+	/* One symbol per start address: perf's symbols__fixup_duplicate()
+	 * folds each run of equal starts with choose_best_symbol(). */
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (out > 0 && sorted[out - 1].start == sorted[i].start) {
+			if (!better(&sorted[out - 1], bind[out - 1], &sorted[i], bind[i])) {
+				sorted[out - 1] = sorted[i];
+				bind[out - 1] = bind[i];
+			}
+			continue;
+		}
+		sorted[out] = sorted[i];
+		bind[out] = bind[i];
+		out++;
+	}
+	free(bind);
+	/* perf finds an empty symbol at exactly its start */
+	for (size_t i = 0; i < out; i++)
+		if (sorted[i].size == 0)
+			sorted[i].size = 1;
+	if (mode == TK_SYMTAB_ELF) {
+		t->order_syms = t->syms;
+		t->order_bind = t->bind;
+		t->order_n = n;
+	} else {
+		free(t->syms);
+		free(t->bind);
+	}
+	t->bind = NULL;
+	t->syms = sorted;
+	t->n = out;
+	t->cap = n;
+	return true;
+}
+
+void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode)
+{
+	t->use_tree = mode == TK_SYMTAB_ELF;
+	if (t->n == 0 || !finish_flat(t, mode) || (t->use_tree && !mark_clean(t))) {
+		/* Nothing to do, or no memory: an empty table is still a
+		 * valid (useless) table, and lookups stay safe. */
+		t->n = 0;
+		free(t->bind);
+		t->bind = NULL;
+	}
+}
+
+/* ---- perf's tree, built on demand ---- */
+
 /* perf's dso__load_sym() tail: insert in symbol-table order, then
- * symbols__fixup_end(), then symbols__fixup_duplicate(), on the tree. */
-static bool finish_tree(tk_symtab *t)
+ * symbols__fixup_end(), then symbols__fixup_duplicate(), on the tree;
+ * then the symbols added after the fix-ups (PLT). */
+static bool build_tree(tk_symtab *t)
 {
 	tk_symtree *tr = &t->tree;
 	tk_symtree_init(tr);
-	for (size_t i = 0; i < t->n; i++)
-		if (tk_symtree_insert(tr, &t->syms[i], t->bind[i]) == TK_SYMTREE_NIL)
+	for (size_t i = 0; i < t->order_n; i++)
+		if (tk_symtree_insert(tr, &t->order_syms[i], t->order_bind[i]) == TK_SYMTREE_NIL)
 			return false;
 	tk_symtree_node *nodes = tr->nodes;
 	int32_t prev = tk_symtree_first(tr);
-	if (prev == TK_SYMTREE_NIL)
-		return flatten_tree(t);
-	for (int32_t cur = tk_symtree_next(tr, prev); cur != TK_SYMTREE_NIL;
-	     prev = cur, cur = tk_symtree_next(tr, cur))
+	if (prev != TK_SYMTREE_NIL) {
+		for (int32_t cur = tk_symtree_next(tr, prev); cur != TK_SYMTREE_NIL;
+		     prev = cur, cur = tk_symtree_next(tr, cur))
+			if (nodes[prev].sym.size == 0)
+				nodes[prev].sym.size = nodes[cur].sym.start - nodes[prev].sym.start;
 		if (nodes[prev].sym.size == 0)
-			nodes[prev].sym.size = nodes[cur].sym.start - nodes[prev].sym.start;
-	if (nodes[prev].sym.size == 0)
-		nodes[prev].sym.size =
-		    round_up_page(nodes[prev].sym.start) + 4096 - nodes[prev].sym.start;
+			nodes[prev].sym.size =
+			    round_up_page(nodes[prev].sym.start) + 4096 - nodes[prev].sym.start;
+	}
 	int32_t nd = tk_symtree_first(tr);
 	while (nd != TK_SYMTREE_NIL) {
 		int32_t curr = nd;
@@ -193,62 +343,34 @@ static bool finish_tree(tk_symtab *t)
 		nd = tk_symtree_next(tr, curr);
 		tk_symtree_erase(tr, curr);
 	}
-	return flatten_tree(t);
+	for (size_t i = 0; i < t->n_late; i++)
+		if (tk_symtree_insert(tr, &t->late[i], TK_BIND_GLOBAL) == TK_SYMTREE_NIL)
+			return false;
+	return true;
 }
 
-void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode)
+const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *ct, uint64_t addr)
 {
-	if (mode == TK_SYMTAB_ELF) {
-		t->use_tree = true;
-		if (!finish_tree(t)) {
+	if (!ct || !ct->use_tree || ct->n == 0)
+		return NULL;
+	/* Built once, on first need: the table is logically unchanged (and,
+	 * like the rest of the symbols layer, not thread-safe). */
+	tk_symtab *t = (tk_symtab *)ct;
+	if (t->tree_state == 0) {
+		t->tree_state = build_tree(t) ? 1 : -1;
+		if (t->tree_state < 0)
 			tk_symtree_free(&t->tree);
-			t->n = 0;
-		}
-		free(t->bind);
-		t->bind = NULL;
-		return;
+		free(t->order_syms);
+		free(t->order_bind);
+		t->order_syms = NULL;
+		t->order_bind = NULL;
+		t->order_n = 0;
 	}
-	bool kallsyms = mode == TK_SYMTAB_KALLSYMS;
-	sort_item *items = t->n ? malloc(t->n * sizeof *items) : NULL;
-	if (!items) {
-		/* Nothing to do, or no memory: an empty table is still a
-		 * valid (useless) table, and lookups stay safe. */
-		t->n = 0;
-		free(t->bind);
-		t->bind = NULL;
-		return;
-	}
-	for (size_t i = 0; i < t->n; i++)
-		items[i] = (sort_item){t->syms[i], t->bind[i], i};
-	qsort(items, t->n, sizeof *items, cmp_item);
-	/* perf runs the end fix-up before removing duplicates. */
-	fixup_end(items, t->n, kallsyms);
-	/* One symbol per start address: perf's symbols__fixup_duplicate()
-	 * folds each run of equal starts with choose_best_symbol(). */
-	size_t out = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		if (out > 0 && items[out - 1].sym.start == items[i].sym.start) {
-			if (!better(&items[out - 1].sym, items[out - 1].bind, &items[i].sym,
-				    items[i].bind))
-				items[out - 1] = items[i];
-			continue;
-		}
-		items[out++] = items[i];
-	}
-	for (size_t i = 0; i < out; i++) {
-		t->syms[i] = items[i].sym;
-		/* perf finds an empty symbol at exactly its start */
-		if (t->syms[i].size == 0)
-			t->syms[i].size = 1;
-	}
-	t->n = out;
-	free(items);
-	free(t->bind);
-	t->bind = NULL;
+	return t->tree_state > 0 ? tk_symtree_find(&t->tree, addr) : NULL;
 }
 
 static const tk_symbol *tk_symtab_lookup_n(const tk_symbol *syms, size_t n, uint64_t addr,
-					   uint64_t *offset)
+					   uint64_t *offset, size_t *index)
 {
 	/* Last symbol with start <= addr. */
 	size_t lo = 0, hi = n;
@@ -259,6 +381,7 @@ static const tk_symbol *tk_symtab_lookup_n(const tk_symbol *syms, size_t n, uint
 		else
 			hi = mid;
 	}
+	*index = lo;
 	if (lo == 0)
 		return NULL;
 	const tk_symbol *s = &syms[lo - 1];
@@ -273,13 +396,14 @@ const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *o
 {
 	if (!t || t->n == 0 || t->bind)
 		return NULL;
-	if (t->use_tree) {
-		const tk_symbol *s = tk_symtree_find(&t->tree, addr);
-		if (s && offset)
-			*offset = addr - s->start;
+	size_t after;
+	const tk_symbol *s = tk_symtab_lookup_n(t->syms, t->n, addr, offset, &after);
+	if (!t->use_tree || after == 0 || t->clean[after - 1])
 		return s;
-	}
-	return tk_symtab_lookup_n(t->syms, t->n, addr, offset);
+	s = tk_symtab_lookup_tree(t, addr);
+	if (s && offset)
+		*offset = addr - s->start;
+	return s;
 }
 
 size_t tk_symtab_count(const tk_symtab *t)
@@ -350,14 +474,53 @@ bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from)
 	/* perf synthesizes PLT entries only when the DSO had symbols */
 	if (from->n_plt == 0 || t->n == 0 || t->bind || !t->use_tree)
 		return true;
-	for (size_t i = 0; i < from->n_plt; i++) {
-		tk_symbol s = from->plt[i];
-		if (t != from && !(s.name = tk_arena_strdup(&t->names, s.name)))
+	size_t m = from->n_plt;
+	if (t->n_late + m > t->cap_late) {
+		size_t cap = t->n_late + m;
+		tk_symbol *nl = realloc(t->late, cap * sizeof *nl);
+		if (!nl)
 			return false;
-		if (tk_symtree_insert(&t->tree, &s, TK_BIND_GLOBAL) == TK_SYMTREE_NIL)
+		t->late = nl;
+		t->cap_late = cap;
+	}
+	tk_symbol *added = t->late + t->n_late;
+	for (size_t i = 0; i < m; i++) {
+		added[i] = from->plt[i];
+		if (t != from && !(added[i].name = tk_arena_strdup(&t->names, added[i].name)))
+			return false;
+		if (t->tree_state > 0 &&
+		    tk_symtree_insert(&t->tree, &added[i], TK_BIND_GLOBAL) == TK_SYMTREE_NIL)
 			return false;
 	}
-	return flatten_tree(t);
+	t->n_late += m;
+	/* into the flat copy where the tree's in-order walk has them: after
+	 * the symbols with the same start, in insertion order */
+	sort_key *keys = malloc(m * sizeof *keys);
+	tk_symbol *merged = keys ? malloc((t->n + m) * sizeof *merged) : NULL;
+	if (merged)
+		for (size_t i = 0; i < m; i++)
+			keys[i] = (sort_key){added[i].start, i};
+	if (!merged || !sort_keys(keys, m)) {
+		free(keys);
+		free(merged);
+		return false;
+	}
+	size_t i = 0, j = 0, k = 0;
+	while (i < t->n || j < m) {
+		if (j < m && (i == t->n || keys[j].start < t->syms[i].start)) {
+			merged[k] = added[keys[j++].order];
+			if (merged[k].size == 0)
+				merged[k].size = 1;
+			k++;
+		} else {
+			merged[k++] = t->syms[i++];
+		}
+	}
+	free(keys);
+	free(t->syms);
+	t->syms = merged;
+	t->n = t->cap = k;
+	return mark_clean(t);
 }
 
 static int hex_digit(char c)

@@ -30,9 +30,20 @@ struct tk_symtab {
 	 * into syms, kept apart so they can be given to a debug file's table */
 	tk_symbol *plt;
 	size_t n_plt;
-	/* ELF: perf's tree, for lookups that agree with perf where symbol
-	 * ranges overlap; syms is then its in-order copy */
+	/* ELF: lookups agree with perf's red-black tree. syms is the tree's
+	 * in-order content (computed by sorting, as the tree's shape does not
+	 * change it); where a symbol overlaps no other one, every search path
+	 * of the tree ends at it, so syms answers alone. The tree itself is
+	 * built from the table-order copy below on the first lookup that lands
+	 * where symbols overlap (perf's answer there depends on its shape). */
 	bool use_tree;
+	uint8_t *clean;        /* per syms[i]: 1 = overlaps no other symbol */
+	tk_symbol *order_syms; /* symbols in table order, for the tree */
+	uint8_t *order_bind;   /* their bindings */
+	size_t order_n;
+	tk_symbol *late; /* inserted after the fix-ups (PLT), in order */
+	size_t n_late, cap_late;
+	int tree_state; /* 0 not built, 1 built, -1 out of memory */
 	tk_symtree tree;
 };
 
@@ -43,12 +54,19 @@ typedef enum tk_symtab_mode {
 } tk_symtab_mode;
 
 tk_symtab *tk_symtab_new(const char *name);
+/* Room for n more symbols without reallocation. false: out of memory. */
+bool tk_symtab_reserve(tk_symtab *t, size_t n);
 /* Copies name[0..len) into the table's arena. false: out of memory. */
 bool tk_symtab_add(tk_symtab *t, const char *name, size_t len, uint64_t start, uint64_t size,
 		   char type, int bind, const char *module, size_t module_len);
 /* Sorts, fixes ends, keeps the best symbol per address (perf's rules and
  * order). Out of memory leaves an empty table. */
 void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode);
+
+/* perf's symbols__find() on its tree, building the tree first if needed
+ * (the lookup above uses it only where symbols overlap). NULL when no
+ * symbol holds addr or the tree cannot be built. ELF tables only. */
+const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *t, uint64_t addr);
 
 /* Adds from->plt to t (names copied) after the fix-ups, as perf 6.1 does
  * (no truncation of a symbol stretched over the PLT: that came in 6.3).

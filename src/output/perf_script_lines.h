@@ -1,0 +1,51 @@
+/* perf script's callchain lines ("\t%16x sym+0xoff (dso)\n"), rendered once
+ * per distinct address and then copied.
+ *
+ * Why: a `perf record -g -a` profile prints the same few thousand kernel
+ * and library frames millions of times; resolving and formatting each one
+ * again costs more than everything else perf script does. A line depends
+ * only on the address space it is looked up in (the kernel's maps, the
+ * process's maps, or none for hypervisor/guest frames), that address
+ * space's generation (bumped by every MMAP into it) and the ip: the image
+ * and symbol found for it never change afterwards (images are loaded once
+ * and kept). So the key is (maps, generation, ip) and a hit is one hash
+ * probe and one memcpy.
+ *
+ * Memory: an open-addressing table of slots and one text store, both
+ * growing by doubling; past TK_LINE_CACHE_MAX_TEXT bytes of text the cache
+ * is emptied and starts over (a cache, never a leak). Not thread-safe. */
+#ifndef TK_OUTPUT_PERF_SCRIPT_LINES_H
+#define TK_OUTPUT_PERF_SCRIPT_LINES_H
+
+#include "analysis/threads_model.h"
+#include "base/writer.h"
+
+#define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)
+
+typedef struct tk_line_slot {
+	uint64_t ip;
+	const tk_maps *maps; /* NULL: looked up in no address space */
+	uint64_t gen;
+	uint32_t off, len; /* in the text store; len 0 = empty slot */
+} tk_line_slot;
+
+typedef struct tk_line_cache {
+	tk_line_slot *slots;
+	size_t mask; /* slot count - 1 (a power of two minus one), 0 before first use */
+	size_t n;
+	char *text;
+	size_t text_len, text_cap;
+	uint64_t epoch; /* bumped when the cache is emptied */
+} tk_line_cache;
+
+void tk_line_cache_init(tk_line_cache *c);
+void tk_line_cache_free(tk_line_cache *c);
+
+/* Writes s's callchain as perf script prints it below the sample line, one
+ * line per frame, callee first, with perf's rules (see perf_callchain.h):
+ * context markers switch the cpumode, at most TK_CALLCHAIN_MAX frames, and
+ * nothing at all when an unknown marker is met. th may be NULL. */
+void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+				 const tk_perf_sample *s, tk_writer *w);
+
+#endif
