@@ -1,17 +1,23 @@
-/* The perf.data adapter: a tk_source of model events. One event class per
- * attr (named like the attr) whose payload is named like perf's own
- * `perf data convert --to-ctf` (perf_ip, perf_tid, perf_pid, perf_id, ...)
- * followed by the tracepoint's own fields; with all_records every other
- * record becomes an event too ("perf_comm", "perf_mmap2", ...).
+/* The perf.data adapter: a tk_source of model events shaped as perf's own
+ * `perf data convert --to-ctf` shapes its CTF (tools/perf/util/
+ * data-convert-bt.c), so that a CTF written from this model reads the same
+ * in babeltrace2 as perf's:
+ * - one event class per attr, named like the attr, whose payload is
+ *   perf_ip, perf_tid, perf_pid, perf_id, ... (perf's order and types),
+ *   then for tracepoints every field, common ones first, typed and named
+ *   as perf does (perf_tp_view.c);
+ * - with all_records, the records perf's --all adds and no others:
+ *   perf_comm, perf_exit, perf_fork, perf_mmap and perf_mmap2 with perf's
+ *   fields, on CPU 0 as perf writes them.
  * Classes are built once per attr / record type; per-event values live in
  * a scratch arena reset at each event (no malloc per event). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/source_impl.h"
 #include "perf/perf_internal.h"
+#include "perf/perf_tp_view.h"
 
 /* ---- field classes shared by every source ---- */
 #define INT_CLASS(name, bits_, sig, base_, sem)                                                    \
@@ -19,10 +25,8 @@
 	    .kind = TK_TYPE_INT, .bits = bits_, .is_signed = sig, .base = base_, .semantic = sem}
 INT_CLASS(c_ip, 64, false, 16, TK_SEM_IP);
 INT_CLASS(c_addr, 64, false, 16, TK_SEM_ADDR);
-INT_CLASS(c_hex, 64, false, 16, TK_SEM_NONE);
 INT_CLASS(c_u64, 64, false, 10, TK_SEM_NONE);
 INT_CLASS(c_u32, 32, false, 10, TK_SEM_NONE);
-INT_CLASS(c_u16, 16, false, 10, TK_SEM_NONE);
 INT_CLASS(c_pid, 32, true, 10, TK_SEM_PID);
 INT_CLASS(c_tid, 32, true, 10, TK_SEM_TID);
 INT_CLASS(c_id, 64, false, 10, TK_SEM_ID);
@@ -98,88 +102,54 @@ typedef struct attr_class {
 	uint8_t members[M_COUNT]; /* which sample members, in order */
 	size_t n_sample_members;
 	const tk_perf_tp_format *tp; /* tracepoint format or NULL */
+	const tp_view *view;         /* its fields as perf's converter shows them */
 } attr_class;
 
-/* ---- non-sample records ---- */
+/* ---- non-sample records (perf's --all) ---- */
+INT_CLASS(c_rec_pid, 32, false, 10, TK_SEM_PID);
+INT_CLASS(c_rec_tid, 32, false, 10, TK_SEM_TID);
+
 typedef struct rec_member {
 	const char *name;
 	const tk_field_class *cls;
 } rec_member;
 
-/* Static tables (a compound literal in a function would not outlive it). */
+/* Static tables (a compound literal in a function would not outlive it).
+ * Fields and types of data-convert-bt.c's __FUNC_ADD_NON_SAMPLE_EVENT_CLASS:
+ * pids are u32 there, start is hexadecimal. */
 #define END                                                                                        \
 	{                                                                                          \
 		NULL, NULL                                                                         \
 	}
-static const rec_member rm_mmap[] = {{"pid", &c_pid},
-				     {"tid", &c_tid},
-				     {"start", &c_addr},
-				     {"len", &c_hex},
-				     {"pgoff", &c_hex},
-				     {"filename", &c_string},
-				     END};
-static const rec_member rm_mmap2[] = {{"pid", &c_pid},
-				      {"tid", &c_tid},
-				      {"start", &c_addr},
-				      {"len", &c_hex},
-				      {"pgoff", &c_hex},
-				      {"maj", &c_u32},
-				      {"min", &c_u32},
-				      {"ino", &c_u64},
-				      {"ino_generation", &c_u64},
-				      {"prot", &c_u32},
-				      {"flags", &c_u32},
-				      {"filename", &c_string},
-				      END};
 static const rec_member rm_comm[] = {
-    {"pid", &c_pid}, {"tid", &c_tid}, {"comm", &c_comm}, {"exec", &c_u32}, END};
-static const rec_member rm_fork[] = {{"pid", &c_pid},  {"ppid", &c_u32},  {"tid", &c_tid},
-				     {"ptid", &c_u32}, {"time", &c_time}, END};
-static const rec_member rm_lost[] = {{"id", &c_id}, {"lost", &c_u64}, END};
-static const rec_member rm_throttle[] = {
-    {"time", &c_time}, {"id", &c_id}, {"stream_id", &c_u64}, END};
-static const rec_member rm_lost_samples[] = {{"lost", &c_u64}, END};
-static const rec_member rm_switch[] = {{"out", &c_u32}, {"preempt", &c_u32}, END};
-static const rec_member rm_switch_wide[] = {{"out", &c_u32},
-					    {"preempt", &c_u32},
-					    {"next_prev_pid", &c_pid},
-					    {"next_prev_tid", &c_tid},
-					    END};
-static const rec_member rm_ksymbol[] = {{"addr", &c_addr},     {"len", &c_u32},
-					{"ksym_type", &c_u16}, {"flags", &c_u16},
-					{"name", &c_string},   END};
-static const rec_member rm_cgroup[] = {{"id", &c_u64}, {"path", &c_string}, END};
-static const rec_member rm_itrace[] = {{"pid", &c_pid}, {"tid", &c_tid}, END};
-static const rec_member rm_aux[] = {
-    {"aux_offset", &c_hex}, {"aux_size", &c_u64}, {"flags", &c_hex}, END};
-static const rec_member rm_other[] = {{"size", &c_u32}, END};
+    {"pid", &c_rec_pid}, {"tid", &c_rec_tid}, {"comm", &c_comm}, END};
+static const rec_member rm_fork[] = {{"pid", &c_rec_pid}, {"ppid", &c_u32},  {"tid", &c_rec_tid},
+				     {"ptid", &c_u32},    {"time", &c_time}, END};
+static const rec_member rm_mmap[] = {
+    {"pid", &c_rec_pid}, {"tid", &c_rec_tid}, {"start", &c_addr}, {"filename", &c_string}, END};
 #undef END
 
-static const rec_member *record_members(uint32_t type)
-{
-	switch (type) {
-	case TK_PERF_RECORD_MMAP: return rm_mmap;
-	case TK_PERF_RECORD_MMAP2: return rm_mmap2;
-	case TK_PERF_RECORD_COMM: return rm_comm;
-	case TK_PERF_RECORD_FORK:
-	case TK_PERF_RECORD_EXIT: return rm_fork;
-	case TK_PERF_RECORD_LOST: return rm_lost;
-	case TK_PERF_RECORD_THROTTLE:
-	case TK_PERF_RECORD_UNTHROTTLE: return rm_throttle;
-	case TK_PERF_RECORD_LOST_SAMPLES: return rm_lost_samples;
-	case TK_PERF_RECORD_SWITCH: return rm_switch;
-	case TK_PERF_RECORD_SWITCH_CPU_WIDE: return rm_switch_wide;
-	case TK_PERF_RECORD_KSYMBOL: return rm_ksymbol;
-	case TK_PERF_RECORD_CGROUP: return rm_cgroup;
-	case TK_PERF_RECORD_ITRACE_START: return rm_itrace;
-	case TK_PERF_RECORD_AUX: return rm_aux;
-	default: return rm_other;
-	}
-}
+/* The records perf's --all converts, in the order it declares their
+ * classes (setup_non_sample_events), with their class names. */
+static const struct {
+	uint32_t type;
+	const char *name;
+	const rec_member *rm;
+} converted_records[] = {
+    {TK_PERF_RECORD_COMM, "perf_comm", rm_comm},   {TK_PERF_RECORD_EXIT, "perf_exit", rm_fork},
+    {TK_PERF_RECORD_FORK, "perf_fork", rm_fork},   {TK_PERF_RECORD_MMAP, "perf_mmap", rm_mmap},
+    {TK_PERF_RECORD_MMAP2, "perf_mmap2", rm_mmap},
+};
+#define N_REC_CLASSES (sizeof converted_records / sizeof converted_records[0])
 
-#define MISC_SWITCH_OUT         (1U << 13)
-#define MISC_SWITCH_OUT_PREEMPT (1U << 14)
-#define MISC_COMM_EXEC          (1U << 13)
+/* Index in converted_records, or -1 for a record perf's --all leaves out. */
+static int converted_index(uint32_t type)
+{
+	for (size_t i = 0; i < N_REC_CLASSES; i++)
+		if (converted_records[i].type == type)
+			return (int)i;
+	return -1;
+}
 
 typedef struct rec_class {
 	tk_event_class cls;
@@ -187,8 +157,6 @@ typedef struct rec_class {
 	const rec_member *rm;
 	size_t n;
 } rec_class;
-
-#define N_REC_CLASSES 128 /* kernel 0..63 and user 64..127; others share slot 127 */
 
 typedef struct perf_source {
 	tk_source base;
@@ -198,7 +166,7 @@ typedef struct perf_source {
 	tk_arena scratch; /* per-event values */
 	attr_class **by_attr;
 	size_t n_by_attr;
-	rec_class *by_type[N_REC_CLASSES];
+	rec_class *by_record[N_REC_CLASSES]; /* converted_records order */
 	const tk_event_class **list;
 	size_t n_list, cap_list;
 	tk_clock_info clock;
@@ -245,14 +213,25 @@ static attr_class *class_for_attr(perf_source *s, const tk_perf_attr *a, tk_erro
 	for (unsigned m = 0; m < M_COUNT; m++)
 		if (member_present(m, a->sample_type))
 			ac->members[ac->n_sample_members++] = (uint8_t)m;
-	size_t n_tp = ac->tp && ac->tp->payload ? ac->tp->payload->n_members : 0;
+	size_t n_tp = ac->tp ? ac->tp->n_fields : 0;
 	tk_member *mem = tk_arena_calloc(&s->classes, ac->n_sample_members + n_tp + 1, sizeof *mem);
 	if (!mem)
 		goto nomem;
-	for (size_t i = 0; i < ac->n_sample_members; i++)
+	size_t n_perf = 0; /* the members perf has too (not perf_addr, perf_cpu) */
+	for (size_t i = 0; i < ac->n_sample_members; i++) {
 		mem[i] = sample_members[ac->members[i]];
-	for (size_t i = 0; i < n_tp; i++)
-		mem[ac->n_sample_members + i] = ac->tp->payload->members[i];
+		if (ac->members[i] < M_ADDR)
+			n_perf++;
+	}
+	if (ac->tp) {
+		/* perf_addr and perf_cpu (ours) come last among the sample
+		 * members, so the first n_perf are the names perf checks the
+		 * tracepoint's against */
+		ac->view = perf_tp_view_build(&s->classes, ac->tp, mem, n_perf);
+		if (!ac->view)
+			goto nomem;
+		memcpy(mem + ac->n_sample_members, ac->view->members, n_tp * sizeof *mem);
+	}
 	ac->payload.kind = TK_TYPE_STRUCT;
 	ac->payload.members = mem;
 	ac->payload.n_members = ac->n_sample_members + n_tp;
@@ -269,45 +248,38 @@ nomem:
 	return NULL;
 }
 
-static rec_class *class_for_record(perf_source *s, uint32_t type, tk_error *err)
+/* Class ids of the converted records: after any plausible attr index. */
+#define REC_CLASS_ID_BASE 60000
+
+static rec_class *class_for_record(perf_source *s, size_t idx, tk_error *err)
 {
-	unsigned slot = type < N_REC_CLASSES ? type : N_REC_CLASSES - 1;
-	if (s->by_type[slot])
-		return s->by_type[slot];
+	if (s->by_record[idx])
+		return s->by_record[idx];
 	rec_class *rc = tk_arena_calloc(&s->classes, 1, sizeof *rc);
-	char name[64];
-	const char *tn = slot == N_REC_CLASSES - 1 ? NULL : tk_perf_record_type_name(type);
-	if (tn) {
-		size_t k = (size_t)snprintf(name, sizeof name, "perf_%s", tn);
-		for (size_t i = 5; i < k && i < sizeof name; i++)
-			name[i] = (char)tolower((unsigned char)name[i]);
-	} else {
-		snprintf(name, sizeof name, "perf_unknown");
-	}
-	if (!rc || !(rc->cls.name = tk_arena_strdup(&s->classes, name))) {
-		tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for event classes");
-		return NULL;
-	}
-	rc->rm = record_members(slot == N_REC_CLASSES - 1 ? 0 : type);
+	if (!rc)
+		goto nomem;
+	rc->cls.name = converted_records[idx].name;
+	rc->rm = converted_records[idx].rm;
 	while (rc->rm[rc->n].name)
 		rc->n++;
 	tk_member *mem = tk_arena_calloc(&s->classes, rc->n, sizeof *mem);
-	if (!mem) {
-		tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for event classes");
-		return NULL;
-	}
+	if (!mem)
+		goto nomem;
 	for (size_t i = 0; i < rc->n; i++)
 		mem[i] = (tk_member){rc->rm[i].name, rc->rm[i].cls};
 	rc->payload.kind = TK_TYPE_STRUCT;
 	rc->payload.members = mem;
 	rc->payload.n_members = rc->n;
-	rc->cls.id = 1000000 + (uint64_t)slot;
+	rc->cls.id = REC_CLASS_ID_BASE + (uint64_t)idx;
 	rc->cls.loglevel = -1;
 	rc->cls.payload = &rc->payload;
 	if (list_add(s, &rc->cls, err) != TK_OK)
 		return NULL;
-	s->by_type[slot] = rc;
+	s->by_record[idx] = rc;
 	return rc;
+nomem:
+	tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for event classes");
+	return NULL;
 }
 
 static void set_int(tk_value *v, const tk_field_class *c, uint64_t u)
@@ -316,11 +288,18 @@ static void set_int(tk_value *v, const tk_field_class *c, uint64_t u)
 	v->v.u = u;
 }
 
-static void set_str(tk_value *v, const tk_field_class *c, const char *str)
+/* A string of a record, escaped as perf's converter stores it. */
+static tk_status set_str(perf_source *s, tk_value *v, const tk_field_class *c, const char *str,
+			 const tk_perf_record *r, tk_error *err)
 {
+	size_t len;
+	const char *o = perf_ctf_escape(str ? str : "", str ? strlen(str) : 0, &s->scratch, &len);
+	if (!o)
+		return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	v->cls = c;
-	v->v.str.ptr = str ? str : "";
-	v->v.str.len = str ? strlen(str) : 0;
+	v->v.str.ptr = o;
+	v->v.str.len = len;
+	return TK_OK;
 }
 
 static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *err)
@@ -384,7 +363,7 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 		default: break;
 		}
 	}
-	if (ac->tp && ac->tp->payload) {
+	if (ac->view) {
 		const tk_perf_tp_format *fmt = ac->tp;
 		tk_value *tv =
 		    tk_arena_calloc(&s->scratch, fmt->n_fields ? fmt->n_fields : 1, sizeof *tv);
@@ -392,18 +371,15 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 		tk_error terr;
 		tk_error_clear(&terr);
-		if (tk_perf_tp_decode(tk_perf_get_tracing(s->f), fmt, smp.raw, smp.raw_size,
-				      &s->scratch, tv, &terr) == TK_OK) {
-			for (size_t i = 0; i < fmt->payload->n_members; i++)
-				vals[ac->n_sample_members + i] = tv[fmt->n_common + i];
-		} else {
-			/* a bad RAW payload loses its fields, not the event */
-			for (size_t i = 0; i < fmt->payload->n_members; i++) {
-				vals[ac->n_sample_members + i].cls = fmt->payload->members[i].cls;
-			}
+		bool decoded = tk_perf_tp_decode(tk_perf_get_tracing(s->f), fmt, smp.raw,
+						 smp.raw_size, &s->scratch, tv, &terr) == TK_OK;
+		/* a bad RAW payload loses its fields' values, not the event */
+		if (!decoded)
 			tk_perf_warn(s->f, "sample at 0x%llx: %s", (unsigned long long)r->offset,
 				     terr.message);
-		}
+		if (!perf_tp_view_values(ac->view, decoded ? tv : NULL, &s->scratch,
+					 vals + ac->n_sample_members))
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	}
 	s->payload.cls = &ac->payload;
 	s->payload.v.list.items = vals;
@@ -414,85 +390,61 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 	return TK_OK;
 }
 
-static tk_status fill_record(perf_source *s, const tk_perf_record *r, tk_error *err)
+static tk_status fill_record(perf_source *s, const tk_perf_record *r, size_t idx, tk_error *err)
 {
-	rec_class *rc = class_for_record(s, r->type, err);
+	rec_class *rc = class_for_record(s, idx, err);
 	if (!rc)
 		return err->status;
-	tk_value *vals = tk_arena_calloc(&s->scratch, rc->n ? rc->n : 1, sizeof *vals);
+	tk_value *vals = tk_arena_calloc(&s->scratch, rc->n, sizeof *vals);
 	if (!vals)
 		return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	tk_perf_event e;
 	tk_error perr;
-	bool typed = tk_perf_parse_event(s->f, r, &e, &perr) == TK_OK;
-	if (!typed)
+	if (tk_perf_parse_event(s->f, r, &e, &perr) != TK_OK) {
+		/* a record too short for its fields keeps its place, zeroed */
+		tk_perf_warn(s->f, "record at 0x%llx: %s", (unsigned long long)r->offset,
+			     perr.message);
 		memset(&e, 0, sizeof e);
-	uint64_t u[12] = {0};
+	}
+	uint64_t u[5] = {0};
 	const char *str = NULL;
 	switch (r->type) {
-	case TK_PERF_RECORD_MMAP:
-		u[0] = e.u.mmap.pid, u[1] = e.u.mmap.tid, u[2] = e.u.mmap.start,
-		u[3] = e.u.mmap.len;
-		u[4] = e.u.mmap.pgoff, str = e.u.mmap.filename;
-		break;
-	case TK_PERF_RECORD_MMAP2:
-		u[0] = e.u.mmap2.pid, u[1] = e.u.mmap2.tid, u[2] = e.u.mmap2.start,
-		u[3] = e.u.mmap2.len;
-		u[4] = e.u.mmap2.pgoff, u[5] = e.u.mmap2.maj, u[6] = e.u.mmap2.min,
-		u[7] = e.u.mmap2.ino;
-		u[8] = e.u.mmap2.ino_generation, u[9] = e.u.mmap2.prot, u[10] = e.u.mmap2.flags;
-		str = e.u.mmap2.filename;
-		break;
 	case TK_PERF_RECORD_COMM:
 		u[0] = e.u.comm.pid, u[1] = e.u.comm.tid, str = e.u.comm.comm;
-		u[3] = (r->misc & MISC_COMM_EXEC) != 0;
 		break;
 	case TK_PERF_RECORD_FORK:
 	case TK_PERF_RECORD_EXIT:
-		u[0] = e.u.fork.pid, u[1] = e.u.fork.ppid, u[2] = e.u.fork.tid,
-		u[3] = e.u.fork.ptid;
-		u[4] = e.u.fork.time;
+		u[0] = e.u.fork.pid, u[1] = e.u.fork.ppid, u[2] = e.u.fork.tid;
+		u[3] = e.u.fork.ptid, u[4] = e.u.fork.time;
 		break;
-	case TK_PERF_RECORD_LOST: u[0] = e.u.lost.id, u[1] = e.u.lost.lost; break;
-	case TK_PERF_RECORD_THROTTLE:
-	case TK_PERF_RECORD_UNTHROTTLE:
-		u[0] = e.u.throttle.time, u[1] = e.u.throttle.id, u[2] = e.u.throttle.stream_id;
+	case TK_PERF_RECORD_MMAP:
+		u[0] = e.u.mmap.pid, u[1] = e.u.mmap.tid, u[2] = e.u.mmap.start;
+		str = e.u.mmap.filename;
 		break;
-	case TK_PERF_RECORD_LOST_SAMPLES: u[0] = e.u.lost_samples.lost; break;
-	case TK_PERF_RECORD_SWITCH:
-	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
-		u[0] = (r->misc & MISC_SWITCH_OUT) != 0,
-		u[1] = (r->misc & MISC_SWITCH_OUT_PREEMPT) != 0;
-		u[2] = e.u.switch_cpu_wide.next_prev_pid, u[3] = e.u.switch_cpu_wide.next_prev_tid;
+	case TK_PERF_RECORD_MMAP2:
+		u[0] = e.u.mmap2.pid, u[1] = e.u.mmap2.tid, u[2] = e.u.mmap2.start;
+		str = e.u.mmap2.filename;
 		break;
-	case TK_PERF_RECORD_KSYMBOL:
-		u[0] = e.u.ksymbol.addr, u[1] = e.u.ksymbol.len, u[2] = e.u.ksymbol.ksym_type;
-		u[3] = e.u.ksymbol.flags, str = e.u.ksymbol.name;
-		break;
-	case TK_PERF_RECORD_CGROUP: u[0] = e.u.cgroup.id, str = e.u.cgroup.path; break;
-	case TK_PERF_RECORD_ITRACE_START:
-		u[0] = e.u.itrace_start.pid, u[1] = e.u.itrace_start.tid;
-		break;
-	case TK_PERF_RECORD_AUX:
-		u[0] = e.u.aux.aux_offset, u[1] = e.u.aux.aux_size, u[2] = e.u.aux.flags;
-		break;
-	default: u[0] = r->size; break;
+	default: break;
 	}
 	for (size_t i = 0, k = 0; i < rc->n; i++) {
 		const tk_field_class *c = rc->rm[i].cls;
 		if (c->kind == TK_TYPE_STRING) {
-			set_str(&vals[i], c, typed ? str : NULL);
-		} else if (c->is_signed) {
-			vals[i].cls = c;
-			vals[i].v.i = (int32_t)u[k++];
+			tk_status st = set_str(s, &vals[i], c, str, r, err);
+			if (st != TK_OK)
+				return st;
 		} else {
-			set_int(&vals[i], c, u[k++]);
+			uint64_t x = u[k++];
+			set_int(&vals[i], c, c->bits < 64 ? (uint32_t)x : x);
 		}
 	}
 	s->payload.cls = &rc->payload;
 	s->payload.v.list.items = vals;
 	s->payload.v.list.n = rc->n;
 	s->ev.cls = &rc->cls;
+	/* perf's converter writes every non-sample record to CPU 0's stream
+	 * (ctf_stream(cw, 0)); a CTF identical to its own needs the same */
+	s->ev.cpu = 0;
 	return TK_OK;
 }
 
@@ -505,7 +457,8 @@ static tk_status source_next(tk_source *src, const tk_event **out, tk_error *err
 		if (st != TK_OK)
 			return st;
 		bool sample = r->type == TK_PERF_RECORD_SAMPLE;
-		if (!sample && !s->opt.all_records)
+		int rec = sample || !s->opt.all_records ? -1 : converted_index(r->type);
+		if (!sample && rec < 0)
 			continue;
 		tk_arena_reset(&s->scratch);
 		tk_event *ev = &s->ev;
@@ -522,7 +475,7 @@ static tk_status source_next(tk_source *src, const tk_event **out, tk_error *err
 		ev->payload = &s->payload;
 		if (sample && tk_perf_attr_count(s->f) == 0)
 			continue;
-		st = sample ? fill_sample(s, r, err) : fill_record(s, r, err);
+		st = sample ? fill_sample(s, r, err) : fill_record(s, r, (size_t)rec, err);
 		if (st != TK_OK)
 			return st;
 		*out = ev;
@@ -577,8 +530,9 @@ static void build_info(perf_source *s, const char *path)
 		if (ft->total_mem_kb)
 			add_env_int(env, &n, "total_mem_kb", (int64_t)ft->total_mem_kb);
 	}
+	/* perf's clock (ctf_writer__setup_clock without --tod) */
 	s->clock = (tk_clock_info){
-	    .name = "perf_clock", .description = "perf clock", .freq = 1000000000, .precision = 1};
+	    .name = "perf_clock", .description = "perf clock", .freq = 1000000000, .precision = 10};
 	s->stream = (tk_stream_class){.id = 0, .clock = &s->clock};
 	tk_trace_info *info = &s->base.info;
 	info->format = TK_FORMAT_PERF;
@@ -611,9 +565,15 @@ tk_status tk_perf_source_open(const char *path, const tk_open_options *opt, tk_s
 	tk_arena_init(&s->classes, 16 * 1024);
 	tk_arena_init(&s->scratch, 64 * 1024);
 	build_info(s, path);
-	/* classes of the attrs known now; pipe mode adds more as they come */
+	/* classes of the attrs known now (pipe mode adds more as they come),
+	 * then those of the records --all converts, as perf declares them */
 	for (size_t i = 0; i < tk_perf_attr_count(s->f); i++)
 		if (!class_for_attr(s, tk_perf_attr_at(s->f, i), err)) {
+			source_close(&s->base);
+			return err->status;
+		}
+	for (size_t i = 0; s->opt.all_records && i < N_REC_CLASSES; i++)
+		if (!class_for_record(s, i, err)) {
 			source_close(&s->base);
 			return err->status;
 		}

@@ -3,7 +3,8 @@
 # - CTF -> CTF: babeltrace2 of the converted trace equals the expected .pretty
 #   of the original for a few reference traces;
 # - perf -> CTF: babeltrace2 of our trace equals babeltrace2 of the trace made
-#   by `perf data convert --to-ctf` (plain and -g recordings);
+#   by `perf data convert --to-ctf` (plain and -g recordings, a tracepoint
+#   recording, and each of them with --all, which the CLI must pass on);
 # - --ctf-packetized-metadata and --packet-size are honoured;
 # - a conversion killed with SIGKILL leaves nothing at OUT.
 # Skipped (exit 77, with the reason) when babeltrace2 is missing or the CLI
@@ -55,16 +56,20 @@ fi
 
 # perf -> CTF against perf's own converter.
 if command -v perf >/dev/null && perf record -q -o "$work/probe.data" -- true >/dev/null 2>&1; then
-  for mode in plain callchain; do
+  for mode in plain callchain tracepoints; do
     args=(); [ $mode = callchain ] && args=(-g)
+    [ $mode = tracepoints ] && args=(-e sched:sched_process_exec -e raw_syscalls:sys_enter)
     perf record -q "${args[@]}" -o "$work/$mode.data" -- ls -R /usr/share/doc >/dev/null 2>&1 || continue
-    perf data convert --to-ctf="$work/$mode.perf" -i "$work/$mode.data" >/dev/null 2>&1 || continue
-    if ! "$TK" convert "$work/$mode.data" -o "$work/$mode.ours" --to ctf 2>"$work/$mode.err"; then
-      echo "FAIL perf $mode: $(head -2 "$work/$mode.err")"; failed=$((failed+1)); continue
-    fi
-    babeltrace2 "$work/$mode.ours" >"$work/$mode.got" 2>&1
-    babeltrace2 "$work/$mode.perf" >"$work/$mode.want" 2>&1
-    same "perf $mode" "$work/$mode.got" "$work/$mode.want"
+    for all in "" --all; do
+      v=$mode$all
+      perf data convert $all --to-ctf="$work/$v.perf" -i "$work/$mode.data" >/dev/null 2>&1 || continue
+      if ! "$TK" convert $all "$work/$mode.data" -o "$work/$v.ours" --to ctf 2>"$work/$v.err"; then
+        echo "FAIL perf $v: $(head -2 "$work/$v.err")"; failed=$((failed+1)); continue
+      fi
+      babeltrace2 "$work/$v.ours" >"$work/$v.got" 2>&1
+      babeltrace2 "$work/$v.perf" >"$work/$v.want" 2>&1
+      same "perf $v" "$work/$v.got" "$work/$v.want"
+    done
   done
 
   # SIGKILL part-way: a recording big enough that the conversion takes a while.

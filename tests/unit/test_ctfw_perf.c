@@ -1,8 +1,9 @@
 /* perf -> CTF through the model: recordings made here with `perf record`
  * are converted by the perf source + CTF writer, and babeltrace2's text of
  * our trace must be identical to its text of the trace made by perf's own
- * `perf data convert --to-ctf` from the same file. Skipped when perf,
- * babeltrace2 or recording permissions are missing.
+ * `perf data convert --to-ctf` from the same file, with and without
+ * --all (the non-sample records). Skipped when perf, babeltrace2 or
+ * recording permissions are missing.
  *
  * CTFW_PERF_KEEP=1 keeps the files (in $TK_BUILD_DIR/ctfw-perf-*). */
 #include <stdio.h>
@@ -57,10 +58,10 @@ static char *read_cmd(const char *cmd, int *status)
 	return buf;
 }
 
-static tk_status convert(const char *in, const char *out, tk_error *err)
+static tk_status convert(const char *in, const char *out, bool all, tk_error *err)
 {
 	tk_source *src;
-	tk_open_options oo = {.format = TK_FORMAT_PERF};
+	tk_open_options oo = {.format = TK_FORMAT_PERF, .all_records = all};
 	tk_status st = tk_source_open(in, &oo, &src, err);
 	if (st != TK_OK)
 		return st;
@@ -84,29 +85,35 @@ static tk_status convert(const char *in, const char *out, tk_error *err)
 	return st;
 }
 
-/* Records `record_args`, converts both ways, compares. Returns 0 when equal,
- * 1 when they differ (diff printed), 77 when skipped. */
-static int compare_case(const char *name, const char *record_args)
+/* Records `record_args` into NAME.data (once: the --all case reuses it),
+ * converts it both ways (with --all when `all`), compares. Returns 0 when
+ * equal, 1 when they differ (diff printed), 77 when skipped. */
+static int compare_case(const char *name, const char *record_args, bool all)
 {
 	char data[512], ours[512], theirs[512], cmd[2048];
+	const char *tag = all ? "-all" : "";
 	snprintf(data, sizeof data, "%s/%s.data", tmp_root, name);
-	snprintf(ours, sizeof ours, "%s/%s-ours", tmp_root, name);
-	snprintf(theirs, sizeof theirs, "%s/%s-perf", tmp_root, name);
-	snprintf(cmd, sizeof cmd, "perf record -q -o '%s' %s >/dev/null 2>&1", data, record_args);
-	if (system(cmd) != 0) {
-		print_message("skip %s: perf record failed\n", name);
-		return 77;
+	snprintf(ours, sizeof ours, "%s/%s%s-ours", tmp_root, name, tag);
+	snprintf(theirs, sizeof theirs, "%s/%s%s-perf", tmp_root, name, tag);
+	struct stat sb;
+	if (stat(data, &sb) != 0) {
+		snprintf(cmd, sizeof cmd, "perf record -q -o '%s' %s >/dev/null 2>&1", data,
+			 record_args);
+		if (system(cmd) != 0) {
+			print_message("skip %s: perf record failed\n", name);
+			return 77;
+		}
 	}
-	snprintf(cmd, sizeof cmd, "perf data convert --to-ctf='%s' -i '%s' >/dev/null 2>&1", theirs,
-		 data);
+	snprintf(cmd, sizeof cmd, "perf data convert %s--to-ctf='%s' -i '%s' >/dev/null 2>&1",
+		 all ? "--all " : "", theirs, data);
 	if (system(cmd) != 0) {
-		print_message("skip %s: perf data convert --to-ctf failed\n", name);
+		print_message("skip %s%s: perf data convert --to-ctf failed\n", name, tag);
 		return 77;
 	}
 	tk_error err;
 	tk_error_clear(&err);
-	if (convert(data, ours, &err) != TK_OK) {
-		print_message("FAIL %s: %s\n", name, err.message);
+	if (convert(data, ours, all, &err) != TK_OK) {
+		print_message("FAIL %s%s: %s\n", name, tag, err.message);
 		return 1;
 	}
 	int s1, s2;
@@ -115,7 +122,7 @@ static int compare_case(const char *name, const char *record_args)
 	snprintf(cmd, sizeof cmd, "babeltrace2 '%s' 2>&1", theirs);
 	char *b = read_cmd(cmd, &s2);
 	int rc = 0;
-	if (!a || !b || s1 != 0 || strcmp(a, b) != 0) {
+	if (!a || !b || s1 != 0 || s2 != 0 || strcmp(a, b) != 0) {
 		size_t line = 1;
 		const char *p = a ? a : "", *q = b ? b : "";
 		while (*p && *p == *q) {
@@ -123,16 +130,16 @@ static int compare_case(const char *name, const char *record_args)
 				line++;
 			p++, q++;
 		}
-		while (p > a && p[-1] != '\n')
+		while (p > (a ? a : "") && p[-1] != '\n')
 			p--, q--;
-		print_message("DIFF %s (status %d) line %zu\n  ours: %.300s\n  perf: %.300s\n",
-			      name, s1, line, p, q);
+		print_message("DIFF %s%s (status %d/%d) line %zu\n  ours: %.300s\n  perf: %.300s\n",
+			      name, tag, s1, s2, line, p, q);
 		rc = 1;
 	} else {
 		size_t lines = 0;
 		for (const char *p = a; *p; p++)
 			lines += *p == '\n';
-		print_message("same %s: %zu lines\n", name, lines);
+		print_message("same %s%s: %zu lines\n", name, tag, lines);
 		if (lines == 0)
 			rc = 77;
 	}
@@ -141,70 +148,144 @@ static int compare_case(const char *name, const char *record_args)
 	return rc;
 }
 
+/* The lines of babeltrace2's text of our trace holding `needle`: a case
+ * that must show a kind of event checks that it did (an identical empty
+ * output proves nothing). */
+static size_t count_lines(const char *name, bool all, const char *needle)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "babeltrace2 '%s/%s%s-ours' 2>/dev/null | grep -c -- '%s'",
+		 tmp_root, name, all ? "-all" : "", needle);
+	int st;
+	char *out = read_cmd(cmd, &st);
+	size_t n = out ? strtoul(out, NULL, 10) : 0;
+	free(out);
+	return n;
+}
+
 static bool tools_present(void)
 {
 	return system("perf --version >/dev/null 2>&1") == 0 &&
 	       system("babeltrace2 --version >/dev/null 2>&1") == 0;
 }
 
-static void run(const char *name, const char *args)
+static void run(const char *name, const char *args, bool all)
 {
 	if (!tools_present())
 		skip();
-	int rc = compare_case(name, args);
+	int rc = compare_case(name, args, all);
 	if (rc == 77)
 		skip();
 	assert_int_equal(rc, 0);
 }
 
+#define WORKLOAD "-- ls -R /usr/share/doc"
+
 static void test_plain(void **state)
 {
 	(void)state;
-	run("plain", "-- ls -R /usr/share/doc");
+	run("plain", WORKLOAD, false);
 }
 
 static void test_callchain(void **state)
 {
 	(void)state;
-	run("callchain", "-g -- ls -R /usr/share/doc");
+	run("callchain", "-g " WORKLOAD, false);
 }
 
 /* System wide: one stream per CPU, perf_cpu only as the cpu_id packet context. */
 static void test_system_wide(void **state)
 {
 	(void)state;
-	run("system", "-a -g -F 2000 -- sleep 0.3");
-}
-
-/* Tracepoints: the payload's names and types come from the perf source's
- * model, which does not have perf's common_type, common_flags,
- * common_preempt_count and common_pid fields (yet). A difference is shown
- * and the test reported as skipped, not passed; CTFW_PERF_STRICT=1 makes
- * it fail instead. */
-static void run_known_issue(const char *name, const char *args)
-{
-	if (!tools_present())
-		skip();
-	int rc = compare_case(name, args);
-	if (rc == 77)
-		skip();
-	if (rc != 0 && !getenv("CTFW_PERF_STRICT")) {
-		print_message("%s: differs through the perf source's model (see above)\n", name);
-		skip();
-	}
-	assert_int_equal(rc, 0);
+	run("system", "-a -g -F 2000 -- sleep 0.3", false);
 }
 
 static void test_counts(void **state)
 {
 	(void)state;
-	run("counts", "-c 10000 -e cpu-clock,page-faults -- ls -R /usr/share/doc");
+	run("counts", "-c 10000 -e cpu-clock,page-faults " WORKLOAD, false);
 }
 
+/* -d: PERF_SAMPLE_ADDR and DATA_SRC. perf's converter has perf_data_src
+ * but no perf_addr (the model's perf_addr is not written). */
+static void test_data_addr(void **state)
+{
+	(void)state;
+	run("addr", "-d " WORKLOAD, false);
+}
+
+/* Tracepoints: perf's common_* fields first, then the tracepoint's, with
+ * perf's types (u32/s32/s64, hex unsigned long). */
 static void test_sched_tracepoints(void **state)
 {
 	(void)state;
-	run_known_issue("sched", "-a -e sched:sched_switch,sched:sched_wakeup -- sleep 0.2");
+	run("sched", "-a -e sched:sched_switch,sched:sched_wakeup -- sleep 0.2", false);
+	if (tools_present())
+		assert_true(count_lines("sched", false, "common_preempt_count = ") > 0);
+}
+
+/* Strings and arrays: sched_process_exec's __data_loc filename, the
+ * args[6] array of raw_syscalls:sys_enter (unsigned long: hex), the
+ * __syscall_nr of syscalls:sys_enter_openat (babeltrace2 shows perf's
+ * TSDL name without its leading '_') and its pointer. */
+static void test_tracepoint_arrays_strings(void **state)
+{
+	(void)state;
+	run("tpfields",
+	    "-e sched:sched_process_exec -e raw_syscalls:sys_enter "
+	    "-e syscalls:sys_enter_openat -- sh -c 'ls /usr >/dev/null; cat /etc/hostname "
+	    ">/dev/null'",
+	    false);
+	if (!tools_present())
+		return;
+	assert_true(count_lines("tpfields", false, "filename = \"/usr/bin/ls\"") > 0);
+	assert_true(count_lines("tpfields", false, "args = \\[ \\[0\\] = 0x") > 0);
+	assert_true(count_lines("tpfields", false, "_syscall_nr = 257") > 0);
+}
+
+/* --all: perf_comm, perf_exit, perf_fork, perf_mmap and perf_mmap2 with
+ * perf's fields (u32 pids, hex start), all in CPU 0's stream, and none of
+ * the other records. */
+static void test_all_plain(void **state)
+{
+	(void)state;
+	run("plain", WORKLOAD, true);
+	if (!tools_present())
+		return;
+	assert_true(count_lines("plain", true, "perf_comm: ") > 0);
+	assert_true(count_lines("plain", true, "perf_mmap2: ") > 0);
+	assert_true(count_lines("plain", true, "perf_exit: ") > 0);
+	assert_int_equal(count_lines("plain", true, "perf_finished_round"), 0);
+}
+
+static void test_all_callchain(void **state)
+{
+	(void)state;
+	run("callchain", "-g " WORKLOAD, true);
+}
+
+static void test_all_system_wide(void **state)
+{
+	(void)state;
+	run("system", "-a -g -F 2000 -- sleep 0.3", true);
+	if (tools_present())
+		assert_true(count_lines("system", true, "perf_fork: ") > 0);
+}
+
+/* Tracepoints and --all together. */
+static void test_all_sched(void **state)
+{
+	(void)state;
+	run("sched", "-a -e sched:sched_switch,sched:sched_wakeup -- sleep 0.2", true);
+}
+
+/* A recording with -k (CLOCKID and CLOCK_DATA features): perf's converter
+ * still writes perf_clock with offset 0, so babeltrace2's default (local
+ * time) output must match too. */
+static void test_clockid(void **state)
+{
+	(void)state;
+	run("clockid", "-k CLOCK_MONOTONIC " WORKLOAD, false);
 }
 
 int main(void)
@@ -214,7 +295,14 @@ int main(void)
 	    cmocka_unit_test(test_callchain),
 	    cmocka_unit_test(test_system_wide),
 	    cmocka_unit_test(test_counts),
+	    cmocka_unit_test(test_data_addr),
 	    cmocka_unit_test(test_sched_tracepoints),
+	    cmocka_unit_test(test_tracepoint_arrays_strings),
+	    cmocka_unit_test(test_all_plain),
+	    cmocka_unit_test(test_all_callchain),
+	    cmocka_unit_test(test_all_system_wide),
+	    cmocka_unit_test(test_all_sched),
+	    cmocka_unit_test(test_clockid),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

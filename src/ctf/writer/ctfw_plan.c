@@ -573,14 +573,20 @@ tk_status ctfw_event_class_get(ctfw_sink *s, const tk_event_class *cls, ctfw_str
 		snprintf(msg, sizeof msg, "%s", err ? err->message : "");
 		return tk_error_set(err, st, TK_NO_OFFSET, "event class '%s': %s", name, msg);
 	}
-	/* perf's converter puts the sample's CPU in the packet context only. */
-	if (s->info->format == TK_FORMAT_PERF && ec->payload && sc->has_cpu_field)
-		for (size_t i = 0; i < ec->payload->n_kids; i++)
-			if (ec->payload->kids[i].cls->semantic == TK_SEM_CPU &&
-			    strcmp(cls->payload->members[i].name ? cls->payload->members[i].name
-								 : "",
-				   "perf_cpu") == 0)
+	/* perf's converter puts the sample's CPU in the packet context only,
+	 * and leaves PERF_SAMPLE_ADDR out: the perf source's perf_cpu and
+	 * perf_addr (kept in the model for other sinks) are not written. */
+	if (s->info->format == TK_FORMAT_PERF && ec->payload)
+		for (size_t i = 0; i < ec->payload->n_kids; i++) {
+			const char *mn = cls->payload->members[i].name;
+			tk_semantic sem = ec->payload->kids[i].cls->semantic;
+			if (!mn)
+				continue;
+			if ((sc->has_cpu_field && sem == TK_SEM_CPU &&
+			     strcmp(mn, "perf_cpu") == 0) ||
+			    (sem == TK_SEM_ADDR && strcmp(mn, "perf_addr") == 0))
 				ec->payload->kids[i].skip = true;
+		}
 	/* Keep the model's id when it is free in this stream class and fits the
 	 * extended event header; otherwise take the next free one. */
 	uint64_t id = cls->id;
