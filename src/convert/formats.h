@@ -26,7 +26,10 @@ typedef struct tk_cli_options {
 	int64_t pid, tid, cpu; /* -1 = any */
 	bool quiet, verbose;
 	bool clock_gmt; /* babeltrace --clock-gmt */
-	tk_log_fn log;  /* warnings to the CLI */
+	/* --show-*-events of print --format perf-script: TK_SHOW_* bits
+	 * (output/perf_script_events.h) */
+	unsigned script_show;
+	tk_log_fn log; /* warnings to the CLI */
 	void *log_user;
 } tk_cli_options;
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output/perf_script_events.h"
 
 static tk_writer *stdout_writer;
 
@@ -135,6 +136,14 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		OPT_TRACKS,
 		OPT_PROGRESS,
 		OPT_NO_PROGRESS,
+		OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: --show-...-events, show_bits[i] */
+	};
+	/* perf script's side-band record options (print --format perf-script),
+	 * in the order of their longopts entries below */
+	static const unsigned show_bits[] = {
+	    TK_SHOW_TASK_EVENTS, TK_SHOW_MMAP_EVENTS,      TK_SHOW_SWITCH_EVENTS,
+	    TK_SHOW_LOST_EVENTS, TK_SHOW_NAMESPACE_EVENTS, TK_SHOW_CGROUP_EVENTS,
+	    TK_SHOW_BPF_EVENTS,  TK_SHOW_TEXT_POKE_EVENTS, TK_SHOW_ROUND_EVENTS,
 	};
 	static const struct option longopts[] = {
 	    {"format", required_argument, NULL, 'f'},
@@ -166,8 +175,19 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"show-task-events", no_argument, NULL, OPT_SHOW_FIRST + 0},
+	    {"show-mmap-events", no_argument, NULL, OPT_SHOW_FIRST + 1},
+	    {"show-switch-events", no_argument, NULL, OPT_SHOW_FIRST + 2},
+	    {"show-lost-events", no_argument, NULL, OPT_SHOW_FIRST + 3},
+	    {"show-namespace-events", no_argument, NULL, OPT_SHOW_FIRST + 4},
+	    {"show-cgroup-events", no_argument, NULL, OPT_SHOW_FIRST + 5},
+	    {"show-bpf-events", no_argument, NULL, OPT_SHOW_FIRST + 6},
+	    {"show-text-poke-events", no_argument, NULL, OPT_SHOW_FIRST + 7},
+	    {"show-round-events", no_argument, NULL, OPT_SHOW_FIRST + 8},
 	    {NULL, 0, NULL, 0},
 	};
+	_Static_assert(sizeof show_bits / sizeof show_bits[0] == 9,
+		       "one longopts entry per show option");
 	memset(cli, 0, sizeof *cli);
 	cli->opt.style = "text";
 	cli->opt.pid = cli->opt.tid = cli->opt.cpu = -1;
@@ -253,6 +273,21 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case 'q': cli->opt.quiet = true; break;
 		case 'v': cli->opt.verbose = true; break;
 		case 'h': fputs(tk_usage_text, stdout); exit(0);
+		case OPT_SHOW_FIRST + 0:
+		case OPT_SHOW_FIRST + 1:
+		case OPT_SHOW_FIRST + 2:
+		case OPT_SHOW_FIRST + 3:
+		case OPT_SHOW_FIRST + 4:
+		case OPT_SHOW_FIRST + 5:
+		case OPT_SHOW_FIRST + 6:
+		case OPT_SHOW_FIRST + 7:
+		case OPT_SHOW_FIRST + 8:
+			cli->opt.script_show |= show_bits[c - OPT_SHOW_FIRST];
+			/* perf script turns its time ordering off to show rounds
+			 * where they are in the file */
+			if (show_bits[c - OPT_SHOW_FIRST] == TK_SHOW_ROUND_EVENTS)
+				cli->opt.raw_order = true;
+			break;
 		case ':':
 			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb,
 				argv[optind - 1]);
