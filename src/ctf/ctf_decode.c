@@ -1,10 +1,17 @@
-/* Field decoder: a small interpreter over the resolved field classes, with
- * specialised readers for byte-aligned integers. */
+/* Plan interpreter: one switch loop over a scope's instructions, no
+ * recursion. Runs of fixed-size fields are checked once by their RUN
+ * instruction; the reads they cover go straight to the bytes. Arrays with
+ * compound elements and variants push a frame on an explicit stack.
+ * Error messages and offsets are those of the tree decoder it replaced
+ * (run_fail replays a failed run field by field to find them). */
 #include "ctf/ctf_decode.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/bytes.h"
+
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_error *err)
 {
@@ -16,30 +23,29 @@ static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_
 	    (unsigned long long)d->limit_bits);
 }
 
-static inline bool align_to(ctf_decoder *d, unsigned align)
+static tk_status nomem(tk_error *err)
 {
-	uint64_t np = (d->pos + align - 1) & ~(uint64_t)(align - 1);
-	if (np > d->limit_bits)
-		return false;
-	d->pos = np;
-	return true;
+	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 }
 
-/* Reads `size` bits at d->pos (no bounds check; caller checked). */
-static inline uint64_t read_bits(const ctf_decoder *d, unsigned size, bool le)
+static inline uint64_t align_up(uint64_t pos, uint64_t align)
 {
-	uint64_t pos = d->pos;
+	return (pos + align - 1) & ~(align - 1);
+}
+
+/* Reads `size` bits at bit `pos` of d->buf. The caller checked that they
+ * lie before d->limit_bits; whole 64-bit loads are used when the 8 bytes
+ * stay within the content's last byte. */
+static inline uint64_t read_bits(const ctf_decoder *d, uint64_t pos, unsigned size, bool le)
+{
 	const uint8_t *p = d->buf + (pos >> 3);
 	unsigned sh = (unsigned)(pos & 7);
-	if (sh == 0) {
-		/* byte-aligned fast paths */
-		switch (size) {
-		case 8: return p[0];
-		case 16: return le ? tk_load_le16(p) : tk_load_be16(p);
-		case 32: return le ? tk_load_le32(p) : tk_load_be32(p);
-		case 64: return le ? tk_load_le64(p) : tk_load_be64(p);
-		default: break;
+	if (sh + size <= 64 && (pos >> 3) + 8 <= (d->limit_bits + 7) >> 3) {
+		if (le) {
+			uint64_t w = tk_load_le64(p) >> sh;
+			return size == 64 ? w : w & (((uint64_t)1 << size) - 1);
 		}
+		return (tk_load_be64(p) << sh) >> (64 - size);
 	}
 	unsigned nbytes = (sh + size + 7) / 8;
 	unsigned __int128 acc = 0;
@@ -56,6 +62,13 @@ static inline uint64_t read_bits(const ctf_decoder *d, unsigned size, bool le)
 	return (uint64_t)acc & mask;
 }
 
+static inline uint64_t sign_extend(uint64_t v, unsigned size)
+{
+	if (size < 64 && (v >> (size - 1)) & 1)
+		v |= ~(uint64_t)0 << size;
+	return v;
+}
+
 static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
 {
 	if (size == 64) {
@@ -69,8 +82,6 @@ static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
 	d->clock_set = true;
 }
 
-static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err);
-
 static inline void *dalloc(ctf_decoder *d, size_t size)
 {
 	size = (size + 15) & ~(size_t)15;
@@ -82,60 +93,119 @@ static inline void *dalloc(ctf_decoder *d, size_t size)
 	return tk_arena_alloc(d->arena, size);
 }
 
-static inline __attribute__((always_inline)) tk_status decode_int(ctf_decoder *d, const ctf_fc *fc,
-								  tk_value *out, tk_error *err)
+static tk_value *alloc_values(ctf_decoder *d, uint64_t n)
 {
-	uint64_t pos = d->pos;
-	unsigned size = fc->size;
-	if (fc->align > 1)
-		pos = (pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
-	if (__builtin_expect(pos > d->limit_bits || d->limit_bits - pos < size, 0))
-		return short_read(d, "integer", size, err);
-	d->pos = pos;
-	uint64_t v = read_bits(d, size, fc->little_endian);
-	d->pos = pos + size;
-	if (fc->is_signed && size < 64 && (v >> (size - 1)) & 1)
-		v |= ~(uint64_t)0 << size;
-	out->v.u = v;
-	if (__builtin_expect(fc->clock >= 0 || fc->meaning != CTF_MEANING_NONE, 0)) {
-		/* timestamp_end says when the packet ends, not when its events happen */
-		if (fc->clock >= 0 && fc->meaning != CTF_MEANING_TS_END)
-			update_clock(d, v, size);
-		if (fc->meaning != CTF_MEANING_NONE) {
-			d->meaning_val[fc->meaning] = v;
-			d->meaning_set[fc->meaning] = true;
+	if (n > SIZE_MAX / sizeof(tk_value))
+		return NULL;
+	return dalloc(d, (size_t)n * sizeof(tk_value));
+}
+
+/* A failed RUN: replays its fields one by one from the position before
+ * the run, with the checks the tree decoder made, to report the same
+ * field, offset and message. */
+static tk_status run_fail(ctf_decoder *d, const ctf_op *run, tk_error *err)
+{
+	uint64_t pos = d->pos, limit = d->limit_bits;
+	if (run->kind == CTF_OP_RUN_STRUCT) {
+		uint64_t np = align_up(pos, run->align);
+		if (np > limit)
+			return short_read(d, "struct", 0, err);
+		pos = d->pos = np;
+	}
+	for (uint32_t i = 1; i <= run->k; i++) {
+		const ctf_op *op = run + i;
+		uint64_t np = align_up(pos, op->align);
+		switch ((ctf_op_kind)op->kind) {
+		case CTF_OP_STRUCT:
+			if (np > limit)
+				return short_read(d, "struct", 0, err);
+			pos = d->pos = np;
+			break;
+		case CTF_OP_FLOAT:
+			if (np > limit)
+				return short_read(d, "floating point number", op->size, err);
+			d->pos = np;
+			if (limit - np < op->size)
+				return short_read(d, "floating point number", op->size, err);
+			pos = d->pos = np + op->size;
+			break;
+		case CTF_OP_TEXT_FIXED:
+			if (np > limit)
+				return short_read(d, "text array", op->n * 8, err);
+			d->pos = np;
+			if ((limit - np) / 8 < op->n)
+				return short_read(d, "text array", op->n * 8, err);
+			pos = d->pos = np + op->n * 8;
+			break;
+		default: /* integers */
+			if (np > limit || limit - np < op->size)
+				return short_read(d, "integer", op->size, err);
+			pos = d->pos = np + op->size;
+			break;
 		}
 	}
+	return short_read(d, "field run", run->n, err);
+}
+
+/* The value a sequence length or variant tag refers to. */
+static tk_status ref_value(ctf_decoder *d, const ctf_frame *f, const ctf_plan_ref *r,
+			   const tk_value **out, tk_error *err)
+{
+	const tk_value *v = NULL;
+	if (r->available) {
+		if (r->root)
+			v = d->roots[r->scope] ? d->roots[r->scope] + r->slot : NULL;
+		else
+			v = (f - r->up)->base + r->slot;
+	}
+	if (UNLIKELY(!v))
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+		    "cannot decode %s: the field a length or tag refers to is not available",
+		    d->what);
+	*out = v;
 	return TK_OK;
 }
 
-static tk_status decode_float(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err)
+static tk_status seq_length(ctf_decoder *d, const ctf_frame *f, const ctf_op *op, uint64_t *n,
+			    tk_error *err)
 {
-	if (!align_to(d, fc->align) || d->limit_bits - d->pos < fc->size)
-		return short_read(d, "floating point number", fc->size, err);
-	uint64_t v = read_bits(d, fc->size, fc->little_endian);
-	d->pos += fc->size;
-	if (fc->size == 32) {
-		uint32_t w = (uint32_t)v;
-		float f;
-		memcpy(&f, &w, 4);
-		out->v.f = f;
-	} else {
-		double f;
-		memcpy(&f, &v, 8);
-		out->v.f = f;
-	}
+	const tk_value *len = NULL;
+	tk_status st = ref_value(d, f, &op->ref, &len, err);
+	if (st != TK_OK)
+		return st;
+	if (op->ref.is_signed && len->v.i < 0)
+		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+				    "cannot decode %s: negative sequence length %lld", d->what,
+				    (long long)len->v.i);
+	*n = len->v.u;
+	return TK_OK;
+}
+
+/* Arrays are bounded by what the packet can still hold before their
+ * elements are allocated. */
+static tk_status check_length(ctf_decoder *d, const ctf_fc *elem, uint64_t n, tk_error *err)
+{
+	uint64_t remain = d->limit_bits - d->pos;
+	uint64_t minb = elem->min_bits;
+	if ((minb && n > remain / minb) || (!minb && n > ((uint64_t)1 << 16)))
+		return tk_error_set(
+		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+		    "cannot decode %s: array length %llu does not fit in the packet", d->what,
+		    (unsigned long long)n);
 	return TK_OK;
 }
 
 static tk_status decode_string(ctf_decoder *d, tk_value *out, tk_error *err)
 {
-	if (!align_to(d, 8))
+	uint64_t np = align_up(d->pos, 8);
+	if (UNLIKELY(np > d->limit_bits))
 		return short_read(d, "string", 8, err);
-	const uint8_t *start = d->buf + d->pos / 8;
-	size_t avail = (size_t)((d->limit_bits - d->pos) / 8);
+	d->pos = np;
+	const uint8_t *start = d->buf + np / 8;
+	size_t avail = (size_t)((d->limit_bits - np) / 8);
 	const uint8_t *nul = memchr(start, 0, avail);
-	if (!nul)
+	if (UNLIKELY(!nul))
 		return tk_error_set(
 		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
 		    "cannot decode %s: string not terminated before the end of the packet content",
@@ -146,263 +216,477 @@ static tk_status decode_string(ctf_decoder *d, tk_value *out, tk_error *err)
 	return TK_OK;
 }
 
-static tk_status ref_value(ctf_decoder *d, const ctf_field_ref *ref, const tk_value **out,
-			   tk_error *err)
+/* Text arrays (8-bit, byte-aligned encoded ints) become one string value,
+ * cut at the first NUL like babeltrace prints them. */
+static tk_status decode_text(ctf_decoder *d, uint64_t n, tk_value *out, tk_error *err)
 {
-	const tk_value *v;
-	if (ref->relative) {
-		if (ref->up >= d->depth)
-			goto fail;
-		v = d->stack[d->depth - 1 - ref->up];
-	} else {
-		v = d->roots[ref->scope];
-	}
-	for (unsigned i = 0; i < ref->n; i++) {
-		if (!v || !v->cls || v->cls->kind != TK_TYPE_STRUCT || ref->idx[i] >= v->v.list.n)
-			goto fail;
-		v = &v->v.list.items[ref->idx[i]];
-	}
-	if (!v)
-		goto fail;
-	*out = v;
-	return TK_OK;
-fail:
-	return tk_error_set(
-	    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-	    "cannot decode %s: the field a length or tag refers to is not available", d->what);
-}
-
-/* Text arrays (8-bit encoded ints) become one string value, cut at the
- * first NUL like babeltrace prints them. */
-static tk_status decode_text_array(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out,
-				   tk_error *err)
-{
-	const ctf_fc *e = fc->elem;
-	if (!align_to(d, e->align) || (d->limit_bits - d->pos) / 8 < n)
+	uint64_t np = align_up(d->pos, 8);
+	if (np > d->limit_bits)
 		return short_read(d, "text array", n * 8, err);
-	if ((d->pos & 7) == 0) {
-		const char *s = (const char *)d->buf + d->pos / 8;
-		const char *nul = memchr(s, 0, (size_t)n);
-		out->v.str.ptr = s;
-		out->v.str.len = nul ? (size_t)(nul - s) : (size_t)n;
-		d->pos += n * 8;
-		return TK_OK;
-	}
-	char *s = dalloc(d, (size_t)n + 1);
-	if (!s)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	size_t len = (size_t)n;
-	for (uint64_t i = 0; i < n; i++) {
-		if (!align_to(d, e->align) || d->limit_bits - d->pos < 8)
-			return short_read(d, "text array", 8, err);
-		s[i] = (char)read_bits(d, 8, e->little_endian);
-		d->pos += 8;
-		if (s[i] == 0 && len == n)
-			len = (size_t)i;
-	}
+	d->pos = np;
+	if ((d->limit_bits - np) / 8 < n)
+		return short_read(d, "text array", n * 8, err);
+	const char *s = (const char *)d->buf + np / 8;
+	const char *nul = memchr(s, 0, (size_t)n);
 	out->v.str.ptr = s;
-	out->v.str.len = len;
+	out->v.str.len = nul ? (size_t)(nul - s) : (size_t)n;
+	d->pos += n * 8;
 	return TK_OK;
 }
 
-static tk_status decode_list(ctf_decoder *d, const ctf_fc *fc, uint64_t n, tk_value *out,
-			     tk_error *err)
+/* Arrays of plain integers: one instruction, a tight loop when the
+ * elements are whole bytes and all of them fit. */
+static tk_status decode_int_list(ctf_decoder *d, const ctf_op *op, uint64_t n, tk_value *out,
+				 tk_error *err)
 {
-	out->v.list.n = 0;
-	out->v.list.index = 0;
-	if (fc->elem_is_text)
-		return decode_text_array(d, fc, n, out, err);
-	/* bound the length by what the packet can hold before allocating */
-	uint64_t remain = d->limit_bits - d->pos;
-	uint64_t minb = fc->elem->min_bits;
-	if ((minb && n > remain / minb) || (!minb && n > ((uint64_t)1 << 16)))
-		return tk_error_set(
-		    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-		    "cannot decode %s: array length %llu does not fit in the packet", d->what,
-		    (unsigned long long)n);
-	tk_value *items = n ? dalloc(d, (size_t)n * sizeof *items) : NULL;
+	const ctf_fc *e = op->fc->elem;
+	tk_status st = check_length(d, e, n, err);
+	if (st != TK_OK)
+		return st;
+	tk_value *items = n ? alloc_values(d, n) : NULL;
 	if (n && !items)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	if (!align_to(d, fc->align))
+		return nomem(err);
+	uint64_t np = align_up(d->pos, op->align);
+	if (np > d->limit_bits)
 		return short_read(d, "array", 0, err);
-	for (uint64_t i = 0; i < n; i++) {
-		tk_status st = decode(d, fc->elem, &items[i], err);
-		if (st != TK_OK)
-			return st;
+	d->pos = np;
+	const tk_field_class *ecls = e->model;
+	unsigned size = op->size;
+	bool le = op->little_endian;
+	if (size % 8 == 0 && op->align <= 8 && (np & 7) == 0 && d->limit_bits - np >= n * size) {
+		const uint8_t *p = d->buf + np / 8;
+		size_t bytes = size / 8;
+		for (uint64_t i = 0; i < n; i++, p += bytes) {
+			uint64_t v;
+			switch (size) {
+			case 8: v = p[0]; break;
+			case 16: v = le ? tk_load_le16(p) : tk_load_be16(p); break;
+			case 32: v = le ? tk_load_le32(p) : tk_load_be32(p); break;
+			case 64: v = le ? tk_load_le64(p) : tk_load_be64(p); break;
+			default: v = read_bits(d, np + i * size, size, le); break;
+			}
+			items[i].cls = ecls;
+			items[i].v.u = op->is_signed ? sign_extend(v, size) : v;
+		}
+		d->pos = np + n * size;
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t ep = align_up(d->pos, e->align);
+			if (ep > d->limit_bits || d->limit_bits - ep < size)
+				return short_read(d, "integer", size, err);
+			uint64_t v = read_bits(d, ep, size, le);
+			d->pos = ep + size;
+			items[i].cls = ecls;
+			items[i].v.u = op->is_signed ? sign_extend(v, size) : v;
+		}
 	}
+	out->cls = op->cls;
 	out->v.list.items = items;
 	out->v.list.n = (size_t)n;
+	out->v.list.index = 0;
 	return TK_OK;
 }
 
-static tk_status decode(ctf_decoder *d, const ctf_fc *fc, tk_value *out, tk_error *err)
+static size_t variant_option(const ctf_op *op, const tk_value *tag)
 {
-	tk_status st;
-	out->cls = fc->model;
-	switch (fc->type) {
-	case CTF_FC_INT:
-	case CTF_FC_ENUM: return decode_int(d, fc, out, err);
-	case CTF_FC_FLOAT: return decode_float(d, fc, out, err);
-	case CTF_FC_STRING: return decode_string(d, out, err);
-	case CTF_FC_STRUCT: {
-		if (!align_to(d, fc->align))
-			return short_read(d, "struct", 0, err);
-		if (d->depth >= CTF_DECODE_MAX_DEPTH)
-			return tk_error_set(err, TK_ERR_LIMIT, d->file_off + d->pos / 8,
-					    "cannot decode %s: nested too deeply", d->what);
-		tk_value *items = fc->n_members ? dalloc(d, fc->n_members * sizeof *items) : NULL;
-		if (fc->n_members && !items)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-		out->v.list.items = items;
-		out->v.list.n = 0;
-		out->v.list.index = 0;
-		d->stack[d->depth++] = out;
-		for (size_t i = 0; i < fc->n_members; i++) {
-			const ctf_fc *m = fc->members[i].fc;
-			/* integers inline: most fields are */
-			if (m->type == CTF_FC_INT) {
-				items[i].cls = m->model;
-				st = decode_int(d, m, &items[i], err);
-			} else {
-				st = decode(d, m, &items[i], err);
-			}
-			if (st != TK_OK) {
-				d->depth--;
-				return st;
-			}
-			out->v.list.n = i + 1;
-		}
-		d->depth--;
-		return TK_OK;
+	const ctf_plan_variant *var = op->var;
+	if (tag->v.u < var->n_dense) {
+		int32_t o = var->dense[tag->v.u];
+		return o < 0 ? SIZE_MAX : (size_t)o;
 	}
-	case CTF_FC_VARIANT: {
-		const tk_value *tag;
-		if ((st = ref_value(d, &fc->ref, &tag, err)) != TK_OK)
-			return st;
-		const ctf_fc *tfc = fc->ref.target;
-		size_t opt = SIZE_MAX;
-		for (size_t i = 0; i < fc->n_ranges; i++) {
-			const ctf_var_range *r = &fc->ranges[i];
-			bool in = tfc->is_signed ? (tag->v.i >= r->lo && tag->v.i <= r->hi)
-						 : (tag->v.u >= (uint64_t)r->lo &&
-						    tag->v.u <= (uint64_t)r->hi);
-			if (in) {
-				opt = r->option;
-				break;
-			}
-		}
-		if (opt == SIZE_MAX)
-			return tk_error_set(
-			    err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-			    "cannot decode %s: no variant option for tag value %lld", d->what,
-			    (long long)tag->v.i);
-		tk_value *item = dalloc(d, sizeof *item);
-		if (!item)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-		if ((st = decode(d, fc->members[opt].fc, item, err)) != TK_OK)
-			return st;
-		out->v.list.items = item;
-		out->v.list.n = 1;
-		out->v.list.index = opt;
-		return TK_OK;
+	const ctf_fc *fc = op->fc;
+	for (size_t i = 0; i < fc->n_ranges; i++) {
+		const ctf_var_range *r = &fc->ranges[i];
+		bool in = op->ref.is_signed
+			      ? (tag->v.i >= r->lo && tag->v.i <= r->hi)
+			      : (tag->v.u >= (uint64_t)r->lo && tag->v.u <= (uint64_t)r->hi);
+		if (in)
+			return r->option;
 	}
-	case CTF_FC_ARRAY: return decode_list(d, fc, fc->length, out, err);
-	case CTF_FC_SEQUENCE: {
-		const tk_value *len;
-		if ((st = ref_value(d, &fc->ref, &len, err)) != TK_OK)
-			return st;
-		if (fc->ref.target->is_signed && len->v.i < 0)
-			return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
-					    "cannot decode %s: negative sequence length %lld",
-					    d->what, (long long)len->v.i);
-		return decode_list(d, fc, len->v.u, out, err);
-	}
-	}
-	return TK_OK;
+	return SIZE_MAX;
 }
 
-tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out,
-			   tk_error *err)
+static bool grow_frames(ctf_decoder *d, uint32_t n)
 {
-	/* the root value and its members in one allocation */
-	size_t n = fc->type == CTF_FC_STRUCT ? fc->n_members : 0;
-	tk_value *v = dalloc(d, (n + 1) * sizeof *v);
-	if (!v)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	d->roots[scope] = v;
-	d->depth = 0;
-	*out = v;
-	v->cls = fc->model;
-	if (fc->type != CTF_FC_STRUCT)
-		return decode(d, fc, v, err);
-	if (fc->align > 1) {
-		uint64_t np = (d->pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
-		if (np > d->limit_bits)
-			return short_read(d, "struct", 0, err);
-		d->pos = np;
-	}
-	tk_value *items = v + 1;
-	v->v.list.items = items;
-	v->v.list.n = 0;
+	ctf_frame *f = realloc(d->frames, (size_t)n * sizeof *f);
+	if (!f)
+		return false;
+	d->frames = f;
+	d->frames_cap = n;
+	return true;
+}
+
+void ctf_decoder_fini(ctf_decoder *d)
+{
+	free(d->frames);
+	d->frames = NULL;
+	d->frames_cap = 0;
+}
+
+static inline void set_int(tk_value *v, const ctf_op *op, uint64_t x)
+{
+	v->cls = op->cls;
+	v->v.u = x;
+}
+
+static inline void set_struct(tk_value *base, const ctf_op *op)
+{
+	tk_value *v = base + op->dst;
+	v->cls = op->cls;
+	v->v.list.items = base + op->members;
+	v->v.list.n = op->n_members;
 	v->v.list.index = 0;
-	d->stack[0] = v;
-	d->depth = 1;
-	for (size_t i = 0; i < n; i++) {
-		const ctf_fc *m = fc->members[i].fc;
-		tk_status st;
-		items[i].cls = m->model;
-		if (m->type == CTF_FC_INT)
-			st = decode_int(d, m, &items[i], err);
-		else if (m->type == CTF_FC_STRING)
-			st = decode_string(d, &items[i], err);
-		else
-			st = decode(d, m, &items[i], err);
-		if (st != TK_OK) {
-			d->depth = 0;
-			return st;
-		}
-		v->v.list.n = i + 1;
-	}
-	d->depth = 0;
+}
+
+/* Interpreter registers, passed to the instructions kept out of the main
+ * loop (so that it keeps its own in machine registers). */
+typedef struct vm {
+	const ctf_op *op;
+	tk_value *base;
+	ctf_frame *f;
+} vm;
+
+static __attribute__((noinline)) tk_status op_text(ctf_decoder *d, vm *m, tk_error *err)
+{
+	const ctf_op *op = m->op;
+	uint64_t n = op->n;
+	tk_status st;
+	if (op->kind == CTF_OP_TEXT_SEQ && (st = seq_length(d, m->f, op, &n, err)) != TK_OK)
+		return st;
+	tk_value *v = m->base + op->dst;
+	v->cls = op->cls;
+	if ((st = decode_text(d, n, v, err)) != TK_OK)
+		return st;
+	m->op++;
 	return TK_OK;
 }
 
-uint64_t ctf_fc_min_bits(ctf_fc *fc, unsigned depth)
+static __attribute__((noinline)) tk_status op_int_list(ctf_decoder *d, vm *m, tk_error *err)
 {
-	if (!fc || depth > 256)
-		return 0;
-	uint64_t b = 0;
-	switch (fc->type) {
-	case CTF_FC_INT:
-	case CTF_FC_ENUM:
-	case CTF_FC_FLOAT: b = fc->size; break;
-	case CTF_FC_STRING: b = 8; break;
-	case CTF_FC_STRUCT:
-		for (size_t i = 0; i < fc->n_members; i++) {
-			uint64_t m = ctf_fc_min_bits(fc->members[i].fc, depth + 1);
-			b = b + m < b ? UINT64_MAX : b + m;
-		}
-		break;
-	case CTF_FC_VARIANT:
-		b = UINT64_MAX;
-		for (size_t i = 0; i < fc->n_members; i++) {
-			uint64_t m = ctf_fc_min_bits(fc->members[i].fc, depth + 1);
-			if (m < b)
-				b = m;
-		}
-		if (fc->n_members == 0)
-			b = 0;
-		break;
-	case CTF_FC_ARRAY: {
-		uint64_t e = ctf_fc_min_bits((ctf_fc *)fc->elem, depth + 1);
-		b = e && fc->length > UINT64_MAX / e ? UINT64_MAX : e * fc->length;
-		break;
+	const ctf_op *op = m->op;
+	uint64_t n = op->n;
+	tk_status st;
+	if (op->kind == CTF_OP_INT_SEQ && (st = seq_length(d, m->f, op, &n, err)) != TK_OK)
+		return st;
+	if ((st = decode_int_list(d, op, n, m->base + op->dst, err)) != TK_OK)
+		return st;
+	m->op++;
+	return TK_OK;
+}
+
+/* Arrays of compound elements: each element is decoded by the body that
+ * follows in a frame of its own; LOOP_END moves to the next one. */
+static __attribute__((noinline)) tk_status op_array(ctf_decoder *d, const ctf_op *ops, vm *m,
+						    tk_error *err)
+{
+	const ctf_op *op = m->op;
+	uint64_t n = op->n;
+	tk_status st;
+	if (op->kind == CTF_OP_SEQ && (st = seq_length(d, m->f, op, &n, err)) != TK_OK)
+		return st;
+	if ((st = check_length(d, op->fc->elem, n, err)) != TK_OK)
+		return st;
+	tk_value *items = NULL, *nest = NULL;
+	if (n) {
+		uint64_t nv;
+		items = alloc_values(d, n);
+		if (op->k && !__builtin_mul_overflow(n, (uint64_t)op->k, &nv))
+			nest = alloc_values(d, nv);
+		if (!items || (op->k && !nest))
+			return nomem(err);
 	}
-	case CTF_FC_SEQUENCE:
-		ctf_fc_min_bits((ctf_fc *)fc->elem, depth + 1);
-		b = 0;
-		break;
+	uint64_t np = align_up(d->pos, op->align);
+	if (np > d->limit_bits)
+		return short_read(d, "array", 0, err);
+	d->pos = np;
+	tk_value *v = m->base + op->dst;
+	v->cls = op->cls;
+	v->v.list.items = items;
+	v->v.list.n = (size_t)n;
+	v->v.list.index = 0;
+	if (n == 0) {
+		m->op = ops + op->next;
+		return TK_OK;
 	}
-	fc->min_bits = b;
-	return b;
+	ctf_frame *f = ++m->f;
+	f->items = items;
+	f->nest = nest;
+	f->i = 0;
+	f->n = n;
+	f->k = op->k;
+	f->body = op + 1;
+	f->base = m->base = op->k ? nest : items;
+	m->op = op + 1;
+	return TK_OK;
+}
+
+static __attribute__((noinline)) tk_status op_variant(ctf_decoder *d, const ctf_op *ops, vm *m,
+						      tk_error *err)
+{
+	const ctf_op *op = m->op;
+	const tk_value *tag = NULL;
+	tk_status st;
+	if ((st = ref_value(d, m->f, &op->ref, &tag, err)) != TK_OK)
+		return st;
+	size_t opt = variant_option(op, tag);
+	if (UNLIKELY(opt == SIZE_MAX))
+		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
+				    "cannot decode %s: no variant option for tag value %lld",
+				    d->what, (long long)tag->v.i);
+	const ctf_plan_option *o = &op->var->options[opt];
+	tk_value *blk = alloc_values(d, o->n_values);
+	if (!blk)
+		return nomem(err);
+	tk_value *v = m->base + op->dst;
+	v->cls = op->cls;
+	v->v.list.items = blk;
+	v->v.list.n = 1;
+	v->v.list.index = opt;
+	ctf_frame *f = ++m->f;
+	f->base = m->base = blk;
+	m->op = ops + o->pc;
+	return TK_OK;
+}
+
+static inline void int_special(ctf_decoder *d, const ctf_op *op, uint64_t v)
+{
+	if (op->clock)
+		update_clock(d, v, op->size);
+	if (op->meaning != CTF_MEANING_NONE) {
+		d->meaning_val[op->meaning] = v;
+		d->meaning_set[op->meaning] = true;
+	}
+}
+
+static inline void set_float(tk_value *v, const ctf_op *op, uint64_t bits)
+{
+	v->cls = op->cls;
+	if (op->size == 32) {
+		uint32_t w = (uint32_t)bits;
+		float x;
+		memcpy(&x, &w, 4);
+		v->v.f = x;
+	} else {
+		double x;
+		memcpy(&x, &bits, 8);
+		v->v.f = x;
+	}
+}
+
+/* Fixed text is cut at its first NUL, like babeltrace prints it. */
+static inline void set_text(tk_value *v, const ctf_op *op, const uint8_t *p)
+{
+	const char *s = (const char *)p;
+	const char *nul = memchr(s, 0, (size_t)op->n);
+	v->cls = op->cls;
+	v->v.str.ptr = s;
+	v->v.str.len = nul ? (size_t)(nul - s) : (size_t)op->n;
+}
+
+tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope, tk_value **out,
+			  tk_error *err)
+{
+	/* threaded dispatch: each instruction jumps straight to the next
+	 * one's code (one indirect branch per instruction, each predicted
+	 * on its own) */
+	static const void *const labels[] = {
+	    [CTF_OP_RUN] = &&L_RUN,
+	    [CTF_OP_RUN_STRUCT] = &&L_RUN_STRUCT,
+	    [CTF_OP_U8] = &&L_U8,
+	    [CTF_OP_S8] = &&L_S8,
+	    [CTF_OP_U16_LE] = &&L_U16_LE,
+	    [CTF_OP_U16_BE] = &&L_U16_BE,
+	    [CTF_OP_S16_LE] = &&L_S16_LE,
+	    [CTF_OP_S16_BE] = &&L_S16_BE,
+	    [CTF_OP_U32_LE] = &&L_U32_LE,
+	    [CTF_OP_U32_BE] = &&L_U32_BE,
+	    [CTF_OP_S32_LE] = &&L_S32_LE,
+	    [CTF_OP_S32_BE] = &&L_S32_BE,
+	    [CTF_OP_U64_LE] = &&L_U64_LE,
+	    [CTF_OP_U64_BE] = &&L_U64_BE,
+	    [CTF_OP_BITS_LE] = &&L_BITS_LE,
+	    [CTF_OP_BITS_BE] = &&L_BITS_BE,
+	    [CTF_OP_INT_SPECIAL] = &&L_INT_SPECIAL,
+	    [CTF_OP_U64_LE_SPECIAL] = &&L_U64_LE_SPECIAL,
+	    [CTF_OP_FLOAT] = &&L_FLOAT,
+	    [CTF_OP_TEXT_FIXED] = &&L_TEXT_FIXED,
+	    [CTF_OP_STRUCT] = &&L_STRUCT,
+	    [CTF_OP_STRING] = &&L_STRING,
+	    [CTF_OP_TEXT_ARRAY] = &&L_TEXT_LIST,
+	    [CTF_OP_TEXT_SEQ] = &&L_TEXT_LIST,
+	    [CTF_OP_INT_ARRAY] = &&L_INT_LIST,
+	    [CTF_OP_INT_SEQ] = &&L_INT_LIST,
+	    [CTF_OP_ARRAY] = &&L_ARRAY,
+	    [CTF_OP_SEQ] = &&L_ARRAY,
+	    [CTF_OP_LOOP_END] = &&L_LOOP_END,
+	    [CTF_OP_VARIANT] = &&L_VARIANT,
+	    [CTF_OP_VARIANT_END] = &&L_VARIANT_END,
+	    [CTF_OP_END] = &&L_END,
+	};
+	_Static_assert(sizeof labels / sizeof labels[0] == CTF_OP_END + 1,
+		       "one label per instruction kind");
+	tk_status st;
+	if (UNLIKELY(plan->max_frames > d->frames_cap) && !grow_frames(d, plan->max_frames))
+		return nomem(err);
+	tk_value *base = alloc_values(d, plan->n_values);
+	if (!base)
+		return nomem(err);
+	d->roots[scope] = base;
+	*out = base;
+	ctf_frame *f = d->frames;
+	f->base = base;
+	const ctf_op *const ops = plan->ops;
+	const ctf_op *op = ops;
+	const uint8_t *const buf = d->buf;
+	uint64_t run = 0; /* bit position of the current run's start */
+	uint64_t x, np;
+	vm m;
+#define AT(op) (buf + ((run + (op)->off) >> 3))
+#define NEXT   goto *labels[op->kind]
+/* an instruction kept out of line: it may move op, base and f */
+#define COLD(call)                                                                                 \
+	do {                                                                                       \
+		m.op = op;                                                                         \
+		m.base = base;                                                                     \
+		m.f = f;                                                                           \
+		if ((st = (call)) != TK_OK)                                                        \
+			return st;                                                                 \
+		op = m.op;                                                                         \
+		base = m.base;                                                                     \
+		f = m.f;                                                                           \
+	} while (0)
+	NEXT;
+L_RUN:
+L_RUN_STRUCT:
+	np = align_up(d->pos, op->align);
+	if (UNLIKELY(np + op->n > d->limit_bits || np < d->pos))
+		return run_fail(d, op, err);
+	run = np;
+	d->pos = np + op->n;
+	if (op->kind == CTF_OP_RUN_STRUCT)
+		set_struct(base, op);
+	op++;
+	NEXT;
+L_U8:
+	set_int(base + op->dst, op, *AT(op));
+	op++;
+	NEXT;
+L_S8:
+	set_int(base + op->dst, op, (uint64_t)(int64_t)(int8_t)*AT(op));
+	op++;
+	NEXT;
+L_U16_LE:
+	set_int(base + op->dst, op, tk_load_le16(AT(op)));
+	op++;
+	NEXT;
+L_U16_BE:
+	set_int(base + op->dst, op, tk_load_be16(AT(op)));
+	op++;
+	NEXT;
+L_S16_LE:
+	set_int(base + op->dst, op, (uint64_t)(int64_t)(int16_t)tk_load_le16(AT(op)));
+	op++;
+	NEXT;
+L_S16_BE:
+	set_int(base + op->dst, op, (uint64_t)(int64_t)(int16_t)tk_load_be16(AT(op)));
+	op++;
+	NEXT;
+L_U32_LE:
+	set_int(base + op->dst, op, tk_load_le32(AT(op)));
+	op++;
+	NEXT;
+L_U32_BE:
+	set_int(base + op->dst, op, tk_load_be32(AT(op)));
+	op++;
+	NEXT;
+L_S32_LE:
+	set_int(base + op->dst, op, (uint64_t)(int64_t)(int32_t)tk_load_le32(AT(op)));
+	op++;
+	NEXT;
+L_S32_BE:
+	set_int(base + op->dst, op, (uint64_t)(int64_t)(int32_t)tk_load_be32(AT(op)));
+	op++;
+	NEXT;
+L_U64_LE:
+	set_int(base + op->dst, op, tk_load_le64(AT(op)));
+	op++;
+	NEXT;
+L_U64_BE:
+	set_int(base + op->dst, op, tk_load_be64(AT(op)));
+	op++;
+	NEXT;
+L_BITS_LE:
+L_BITS_BE:
+	x = read_bits(d, run + op->off, op->size, op->kind == CTF_OP_BITS_LE);
+	set_int(base + op->dst, op, op->is_signed ? sign_extend(x, op->size) : x);
+	op++;
+	NEXT;
+L_INT_SPECIAL:
+	x = read_bits(d, run + op->off, op->size, op->little_endian);
+	if (op->is_signed)
+		x = sign_extend(x, op->size);
+	set_int(base + op->dst, op, x);
+	int_special(d, op, x);
+	op++;
+	NEXT;
+L_U64_LE_SPECIAL:
+	x = tk_load_le64(AT(op));
+	set_int(base + op->dst, op, x);
+	int_special(d, op, x);
+	op++;
+	NEXT;
+L_FLOAT:
+	set_float(base + op->dst, op, read_bits(d, run + op->off, op->size, op->little_endian));
+	op++;
+	NEXT;
+L_TEXT_FIXED:
+	set_text(base + op->dst, op, AT(op));
+	op++;
+	NEXT;
+L_STRUCT:
+	set_struct(base, op);
+	op++;
+	NEXT;
+L_STRING:
+	base[op->dst].cls = op->cls;
+	if ((st = decode_string(d, base + op->dst, err)) != TK_OK)
+		return st;
+	op++;
+	NEXT;
+L_TEXT_LIST:
+	COLD(op_text(d, &m, err));
+	NEXT;
+L_INT_LIST:
+	COLD(op_int_list(d, &m, err));
+	NEXT;
+L_ARRAY:
+	COLD(op_array(d, ops, &m, err));
+	NEXT;
+L_LOOP_END:
+	/* a compound element was built in its own frame: its value goes to
+	 * the contiguous element array */
+	if (f->k)
+		f->items[f->i] = base[0];
+	if (++f->i < f->n) {
+		f->base = base = f->k ? f->nest + f->i * f->k : f->items + f->i;
+		op = f->body;
+	} else {
+		f--;
+		base = f->base;
+		op++;
+	}
+	NEXT;
+L_VARIANT:
+	COLD(op_variant(d, ops, &m, err));
+	NEXT;
+L_VARIANT_END:
+	f--;
+	base = f->base;
+	op = ops + op->next;
+	NEXT;
+L_END:
+	return TK_OK;
+#undef COLD
+#undef NEXT
+#undef AT
 }

@@ -1,16 +1,29 @@
-/* Field decoder: reads one scope (a struct field class) from packet bytes
- * into tk_value trees in an arena. Bit positions are relative to the packet
- * start (CTF alignment is relative to the packet). Integer fields mapped to
- * a clock update `clock` with babeltrace's one-wrap rule; fields with a
- * meaning store their value in `meaning_val`. No allocation outside the
- * arena. Not thread-safe. */
+/* Plan interpreter: runs a scope's compiled plan (ctf_plan.h) over packet
+ * bytes, writing tk_value trees into a per-event bump region (or the arena
+ * when the region is full or absent). Bit positions are relative to the
+ * packet start (CTF alignment is relative to the packet). Integer fields
+ * mapped to a clock update `clock` with babeltrace's one-wrap rule; fields
+ * with a meaning store their value in `meaning_val`. No allocation outside
+ * the bump region and the arena, except the frame stack, which grows once
+ * to what the deepest plan of the trace needs. Not thread-safe: one
+ * decoder per stream. */
 #ifndef TK_CTF_DECODE_H
 #define TK_CTF_DECODE_H
 
 #include "base/arena.h"
 #include "ctf/ctf_meta.h"
+#include "ctf/ctf_plan.h"
 
-#define CTF_DECODE_MAX_DEPTH 64
+/* One level of the interpreter's stack: the scope root, an array element
+ * being decoded, or a variant's chosen option. */
+typedef struct ctf_frame {
+	tk_value *base;     /* values of the frame: its own at [0], nested after */
+	tk_value *items;    /* loop: the array's elements */
+	tk_value *nest;     /* loop with compound elements: k values per element */
+	uint64_t i, n;      /* loop: element index and count */
+	const ctf_op *body; /* loop: first instruction of the element body */
+	uint32_t k;         /* loop: values per element frame, 0 = the element alone */
+} ctf_frame;
 
 typedef struct ctf_decoder {
 	const uint8_t *buf;  /* packet start */
@@ -22,9 +35,9 @@ typedef struct ctf_decoder {
 	 * allocation; the arena takes over when it is full. NULL = arena only */
 	uint8_t *fast;
 	size_t fast_used, fast_cap;
-	const tk_value *roots[CTF_SCOPE_COUNT];
-	const tk_value *stack[CTF_DECODE_MAX_DEPTH];
-	size_t depth;
+	tk_value *roots[CTF_SCOPE_COUNT]; /* root frames of the scopes decoded */
+	ctf_frame *frames;                /* malloc'd, frames_cap entries */
+	uint32_t frames_cap;
 	uint64_t clock; /* current default clock value (cycles) */
 	bool clock_set;
 	uint64_t meaning_val[CTF_MEANING_EVENT_ID + 1];
@@ -32,9 +45,14 @@ typedef struct ctf_decoder {
 	const char *what; /* scope being decoded, for errors */
 } ctf_decoder;
 
-/* Decodes the struct fc at the current position into *out (arena). */
-tk_status ctf_decode_scope(ctf_decoder *d, const ctf_fc *fc, ctf_scope scope, tk_value **out,
-			   tk_error *err);
+/* Runs plan at the current position; *out is the scope's value (bump
+ * region or arena), also kept in d->roots[scope] for references. Errors
+ * name d->what and the byte offset in the file. */
+tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope, tk_value **out,
+			  tk_error *err);
+
+/* Frees the frame stack (the rest belongs to the caller). */
+void ctf_decoder_fini(ctf_decoder *d);
 
 /* Sets the clock to a raw value read elsewhere (packet timestamp_begin). */
 static inline void ctf_decoder_set_clock(ctf_decoder *d, uint64_t v)
@@ -42,8 +60,5 @@ static inline void ctf_decoder_set_clock(ctf_decoder *d, uint64_t v)
 	d->clock = v;
 	d->clock_set = true;
 }
-
-/* Computes min_bits for a tree (called once per class). */
-uint64_t ctf_fc_min_bits(ctf_fc *fc, unsigned depth);
 
 #endif

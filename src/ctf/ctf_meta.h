@@ -69,6 +69,7 @@ typedef struct ctf_mapping {
 } ctf_mapping;
 
 typedef struct ctf_member ctf_member;
+struct ctf_plan; /* ctf_plan.h: a scope compiled for the decoder */
 
 /* A variant option chosen by a range of tag values. */
 typedef struct ctf_var_range {
@@ -110,7 +111,8 @@ struct ctf_fc {
 	/* babeltrace2 keeps only some fields in its IR (see ctf_meta_update_in_ir) */
 	bool in_ir;
 	bool depended_on;
-	uint64_t min_bits; /* smallest encoded size: bounds array lengths */
+	uint64_t
+	    min_bits; /* smallest encoded size: bounds array lengths (set by the plan compiler) */
 	/* model view, built after resolution */
 	tk_field_class *model;
 };
@@ -135,6 +137,7 @@ typedef struct ctf_event_class {
 	tk_event_class info;
 	ctf_fc *context; /* or NULL */
 	ctf_fc *payload; /* or NULL */
+	const struct ctf_plan *context_plan, *payload_plan;
 	bool has_id;
 	bool has_stream_id;
 	uint64_t n_seen; /* events read so far (stats) */
@@ -146,6 +149,7 @@ typedef struct ctf_stream_class {
 	ctf_fc *packet_context;
 	ctf_fc *event_header;
 	ctf_fc *event_context;
+	const struct ctf_plan *packet_context_plan, *event_header_plan, *event_context_plan;
 	int clock;                /* default clock, -1 = none */
 	ctf_event_class **events; /* by position */
 	size_t n_events;
@@ -166,6 +170,8 @@ typedef struct ctf_trace_class {
 	bool little_endian; /* trace byte order */
 	bool has_byte_order;
 	ctf_fc *packet_header;
+	const struct ctf_plan *packet_header_plan;
+	uint32_t max_frames; /* decoder frames the deepest plan needs */
 	tk_env_entry *env;
 	size_t n_env;
 	ctf_clock *clocks;

@@ -179,6 +179,7 @@ static void stream_free(ctf_stream *s)
 	tk_arena_free(&s->pkt_arena);
 	tk_arena_free(&s->ev_arena);
 	free(s->ev_fast);
+	ctf_decoder_fini(&s->dec);
 	free(s);
 }
 

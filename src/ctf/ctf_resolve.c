@@ -1,13 +1,14 @@
 /* Passes run once the whole TSDL text is parsed (ctf_trace_class_finish):
  * native byte orders, clock maps, special-field meanings, path resolution
  * for sequence lengths and variant tags, babeltrace2's "in IR" flags (which
- * fields its pretty output shows), and the model view of every class. */
+ * fields its pretty output shows), the model view of every class, and
+ * last the decode plans (ctf_plan.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf_decode.h"
 #include "ctf/ctf_meta.h"
+#include "ctf/ctf_plan.h"
 
 typedef struct resolver {
 	ctf_trace_class *tc;
@@ -687,16 +688,8 @@ tk_status ctf_trace_class_finish(ctf_trace_class *tc, tk_error *err)
 		update_in_ir(sc->packet_context, 0);
 	}
 	force_in_ir(tc->packet_header, false, 0);
-	ctf_fc_min_bits(tc->packet_header, 0);
-	for (size_t i = 0; i < tc->n_streams; i++) {
-		ctf_stream_class *sc = tc->streams[i];
-		ctf_fc_min_bits(sc->packet_context, 0);
-		ctf_fc_min_bits(sc->event_header, 0);
-		ctf_fc_min_bits(sc->event_context, 0);
-		for (size_t j = 0; j < sc->n_events; j++) {
-			ctf_fc_min_bits(sc->events[j]->context, 0);
-			ctf_fc_min_bits(sc->events[j]->payload, 0);
-		}
-	}
-	return build_model(tc, err);
+	if ((st = build_model(tc, err)) != TK_OK)
+		return st;
+	/* the plans take the model classes the values point at */
+	return ctf_plan_compile_all(tc, err);
 }

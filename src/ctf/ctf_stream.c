@@ -100,8 +100,8 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 	s->pkt_ctx = NULL;
 	if (tc->packet_header) {
 		d->what = "packet header";
-		if ((st = ctf_decode_scope(d, tc->packet_header, CTF_SCOPE_PACKET_HEADER,
-					   &s->pkt_header, err)) != TK_OK)
+		if ((st = ctf_decode_plan(d, tc->packet_header_plan, CTF_SCOPE_PACKET_HEADER,
+					  &s->pkt_header, err)) != TK_OK)
 			return st;
 		if (d->meaning_set[CTF_MEANING_MAGIC] &&
 		    d->meaning_val[CTF_MEANING_MAGIC] != 0xC1FC1FC1u)
@@ -154,8 +154,8 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 	s->sc = sc;
 	if (sc->packet_context) {
 		d->what = "packet context";
-		if ((st = ctf_decode_scope(d, sc->packet_context, CTF_SCOPE_PACKET_CONTEXT,
-					   &s->pkt_ctx, err)) != TK_OK)
+		if ((st = ctf_decode_plan(d, sc->packet_context_plan, CTF_SCOPE_PACKET_CONTEXT,
+					  &s->pkt_ctx, err)) != TK_OK)
 			return st;
 	}
 	uint64_t avail_bits = (s->size - s->pkt_off) * 8;
@@ -348,8 +348,8 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	tk_value *v;
 	if (sc->event_header) {
 		d->what = "event header";
-		if ((st = ctf_decode_scope(d, sc->event_header, CTF_SCOPE_EVENT_HEADER, &v, err)) !=
-		    TK_OK)
+		if ((st = ctf_decode_plan(d, sc->event_header_plan, CTF_SCOPE_EVENT_HEADER, &v,
+					  err)) != TK_OK)
 			goto failed;
 		ev->header = v;
 	}
@@ -375,21 +375,21 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	}
 	if (sc->event_context) {
 		d->what = "stream event context";
-		if ((st = ctf_decode_scope(d, sc->event_context, CTF_SCOPE_EVENT_COMMON_CONTEXT, &v,
-					   err)) != TK_OK)
+		if ((st = ctf_decode_plan(d, sc->event_context_plan, CTF_SCOPE_EVENT_COMMON_CONTEXT,
+					  &v, err)) != TK_OK)
 			goto failed;
 		ev->common_context = v;
 	}
 	if (ec->context) {
 		d->what = "event context";
-		if ((st = ctf_decode_scope(d, ec->context, CTF_SCOPE_EVENT_CONTEXT, &v, err)) !=
+		if ((st = ctf_decode_plan(d, ec->context_plan, CTF_SCOPE_EVENT_CONTEXT, &v, err)) !=
 		    TK_OK)
 			goto failed;
 		ev->context = v;
 	}
 	if (ec->payload) {
 		d->what = "event payload";
-		if ((st = ctf_decode_scope(d, ec->payload, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) !=
+		if ((st = ctf_decode_plan(d, ec->payload_plan, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) !=
 		    TK_OK)
 			goto failed;
 		ev->payload = v;
