@@ -2,21 +2,58 @@
  * ip); see perf_script_lines.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "analysis/perf_callchain.h"
 #include "output/perf_script_lines.h"
 
 #define INITIAL_SLOTS ((size_t)1 << 14)
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Zeroed memory for the table and the text store, on 2 MiB boundaries and
+ * marked for transparent huge pages: both are read at random all through
+ * the run, and with 4 KiB pages the TLB misses (costly under
+ * virtualization) outweigh the cache misses. n is rounded up to a whole
+ * number of huge pages. NULL when out of memory. */
+static void *big_alloc(size_t *n)
+{
+	size_t size = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	size_t head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
+	if (head)
+		munmap(p, head);
+	if (HUGE_PAGE - head)
+		munmap(p + head + size, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+	madvise(p + head, size, MADV_HUGEPAGE);
+#endif
+	*n = size;
+	return p + head;
+}
+
+static void big_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n);
+}
+
 void tk_line_cache_init(tk_line_cache *c)
 {
 	memset(c, 0, sizeof *c);
+	tk_hashmap_init(&c->space_of_maps);
+	c->n_spaces = 2; /* 0: empty slot, 1: no address space */
 }
 
 void tk_line_cache_free(tk_line_cache *c)
 {
-	free(c->slots);
-	free(c->text);
+	big_free(c->slots, c->slots_size);
+	big_free(c->text, c->text_cap);
+	free(c->space_gen);
+	tk_hashmap_free(&c->space_of_maps);
 	memset(c, 0, sizeof *c);
 }
 
@@ -77,42 +114,90 @@ static char *render_line(char *p, const tk_addr_loc *loc, uint64_t ip)
 	return p;
 }
 
-static size_t slot_of(const tk_line_cache *c, const tk_maps *maps, uint64_t gen, uint64_t ip)
+static size_t slot_of(const tk_line_cache *c, uint32_t space, uint64_t ip)
 {
-	uint64_t h = ip ^ ((uint64_t)(uintptr_t)maps * 0xff51afd7ed558ccdull) ^ (gen << 32);
-	h *= 0x9e3779b97f4a7c15ull;
+	uint64_t h = (ip ^ (uint64_t)space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull;
 	return (size_t)(h >> 32) & c->mask;
 }
 
-/* Empties the cache (text store over its bound). */
+/* Empties the table and the text store (text store over its bound). */
 static void clear(tk_line_cache *c)
 {
-	memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
+	if (c->slots)
+		memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
 	c->n = 0;
 	c->text_len = 0;
 	c->epoch++;
+}
+
+/* Forgets every space id too (ids running out). */
+static void clear_spaces(tk_line_cache *c)
+{
+	clear(c);
+	tk_hashmap_free(&c->space_of_maps);
+	tk_hashmap_init(&c->space_of_maps);
+	c->n_spaces = 2;
+	memset(c->recent, 0, sizeof c->recent);
+}
+
+/* The space id of maps at its current generation (1 for none); 0 when
+ * out of memory (the frame is then written uncached). */
+static uint32_t space_id(tk_line_cache *c, const tk_maps *maps)
+{
+	if (!maps)
+		return 1;
+	uint64_t gen = maps->gen;
+	for (int i = 0; i < 2; i++)
+		if (c->recent[i].id && c->recent[i].maps == maps && c->recent[i].gen == gen)
+			return c->recent[i].id;
+	uint64_t *v = tk_hashmap_get(&c->space_of_maps, (uint64_t)(uintptr_t)maps);
+	uint32_t id;
+	if (v && c->space_gen[*v] == gen) {
+		id = (uint32_t)*v;
+	} else {
+		if (c->n_spaces >= c->cap_spaces) {
+			uint32_t cap = c->cap_spaces ? c->cap_spaces * 2 : 64;
+			if (cap <= c->n_spaces)
+				return 0;
+			uint64_t *ng = realloc(c->space_gen, cap * sizeof *ng);
+			if (!ng)
+				return 0;
+			c->space_gen = ng;
+			c->cap_spaces = cap;
+		}
+		id = c->n_spaces;
+		if (!tk_hashmap_put(&c->space_of_maps, (uint64_t)(uintptr_t)maps, id))
+			return 0;
+		c->space_gen[id] = gen;
+		c->n_spaces++;
+	}
+	c->recent[1] = c->recent[0];
+	c->recent[0] = (tk_line_space){maps, gen, id};
+	return id;
 }
 
 /* Doubles the table (or makes the first one). false: out of memory. */
 static bool grow_table(tk_line_cache *c)
 {
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
-	tk_line_slot *ns = calloc(n_slots, sizeof *ns);
+	size_t size = n_slots * sizeof(tk_line_slot);
+	tk_line_slot *ns = big_alloc(&size);
 	if (!ns)
 		return false;
 	tk_line_slot *old = c->slots;
-	size_t old_n = c->mask ? c->mask + 1 : 0;
+	size_t old_n = c->mask ? c->mask + 1 : 0, old_size = c->slots_size;
 	c->slots = ns;
+	c->slots_size = size;
 	c->mask = n_slots - 1;
 	for (size_t i = 0; i < old_n; i++) {
-		if (!old[i].len)
+		if (!old[i].space)
 			continue;
-		size_t j = slot_of(c, old[i].maps, old[i].gen, old[i].ip);
-		while (ns[j].len)
+		size_t j = slot_of(c, old[i].space, old[i].ip);
+		while (ns[j].space)
 			j = (j + 1) & c->mask;
 		ns[j] = old[i];
 	}
-	free(old);
+	big_free(old, old_size);
 	return true;
 }
 
@@ -125,43 +210,59 @@ static bool reserve_text(tk_line_cache *c, size_t n)
 		clear(c);
 		if (n > TK_LINE_CACHE_MAX_TEXT)
 			return false;
+		if (c->text_cap >= n)
+			return true;
 	}
-	size_t cap = c->text_cap ? c->text_cap : (size_t)1 << 20;
+	size_t cap = c->text_cap ? c->text_cap : HUGE_PAGE;
 	while (cap - c->text_len < n)
 		cap *= 2;
-	char *nt = realloc(c->text, cap);
+	char *nt = big_alloc(&cap);
 	if (!nt)
 		return false;
+	if (c->text_len)
+		memcpy(nt, c->text, c->text_len);
+	big_free(c->text, c->text_cap);
 	c->text = nt;
 	c->text_cap = cap;
 	return true;
 }
 
-/* Resolves and renders a line not in the cache, stores it and writes it.
- * Without memory for the cache the line is written uncached. */
+/* Writes a line without the cache. */
+static void put_uncached(tk_writer *w, const tk_addr_loc *loc, uint64_t ip, size_t bound)
+{
+	if (tk_writer_reserve(w, bound))
+		w->pos = (size_t)(render_line(w->buf + w->pos, loc, ip) - w->buf);
+}
+
+/* Resolves and renders a line not in the cache, stores it (unless space
+ * is 0: no id) and writes it. */
 static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
-		 const tk_maps *maps, uint64_t gen, uint64_t ip, tk_writer *w)
+		 uint32_t space, uint64_t ip, tk_writer *w)
 {
 	tk_addr_loc loc;
 	tk_threads_resolve(t, th, cpumode, ip, &loc);
 	size_t bound =
 	    line_bound(loc.name ? loc.name_len : 9, loc.map ? loc.map->dso->name_len : 9);
-	bool cached = ((c->n + 1) * 2 <= c->mask + 1 || grow_table(c)) && reserve_text(c, bound);
-	if (!cached) {
-		if (tk_writer_reserve(w, bound))
-			w->pos = (size_t)(render_line(w->buf + w->pos, &loc, ip) - w->buf);
+	uint64_t epoch = c->epoch;
+	bool cached = space && bound <= UINT16_MAX &&
+		      ((c->n + 1) * 10 <= (c->mask + 1) * 7 || grow_table(c)) &&
+		      reserve_text(c, bound + 2);
+	if (!cached || c->epoch != epoch) {
+		/* no room, or the cache was just emptied (space ids stay valid,
+		 * but keep it simple: this one line goes uncached) */
+		put_uncached(w, &loc, ip, bound);
 		return;
 	}
 	char *start = c->text + c->text_len;
-	size_t len = (size_t)(render_line(start, &loc, ip) - start);
-	size_t j = slot_of(c, maps, gen, ip);
-	while (c->slots[j].len)
+	uint16_t len = (uint16_t)(render_line(start + 2, &loc, ip) - (start + 2));
+	memcpy(start, &len, 2);
+	size_t j = slot_of(c, space, ip);
+	while (c->slots[j].space)
 		j = (j + 1) & c->mask;
-	c->slots[j] = (tk_line_slot){
-	    .ip = ip, .maps = maps, .gen = gen, .off = (uint32_t)c->text_len, .len = (uint32_t)len};
+	c->slots[j] = (tk_line_slot){.ip = ip, .space = space, .off = (uint32_t)c->text_len};
 	c->n++;
-	c->text_len += len;
-	tk_put_mem(w, start, len);
+	c->text_len += 2 + (size_t)len;
+	tk_put_mem(w, start + 2, len);
 }
 
 /* perf's add_callchain_ip(): a context marker sets the cpumode; false for
@@ -181,11 +282,11 @@ static bool context_mode(uint64_t ip, unsigned *cpumode)
 /* One frame of the chain being written. */
 typedef struct frame {
 	uint64_t ip;
-	const tk_maps *maps; /* the address space tk_threads_resolve() searches */
-	uint64_t gen;
 	unsigned cpumode;
-	size_t slot;       /* where its probe starts */
-	uint32_t off, len; /* the cached line; len 0 = not cached */
+	uint32_t space;
+	size_t slot; /* where its probe starts */
+	bool hit;
+	uint32_t off; /* the cached line in the text store (which may move) */
 } frame;
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
@@ -193,6 +294,8 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 {
 	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
 		return;
+	if (c->n_spaces > UINT32_MAX - 16)
+		clear_spaces(c);
 	/* Pass 1: the frames and their address spaces, with perf's rules;
 	 * perf resets the whole chain on an unknown marker, so that is found
 	 * before anything is written. The slots are prefetched here: the
@@ -200,25 +303,33 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 	frame fr[TK_CALLCHAIN_MAX];
 	size_t n = 0;
 	unsigned cpumode = TK_CPUMODE_USER;
+	uint32_t space = 0;
+	bool space_known = false;
 	for (uint64_t i = 0; i < s->callchain_nr && n < TK_CALLCHAIN_MAX; i++) {
 		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)i, s->swap);
 		if (ip >= TK_PERF_CONTEXT_MAX) {
 			if (!context_mode(ip, &cpumode))
 				return;
+			space_known = false;
 			continue;
+		}
+		if (!space_known) {
+			/* the address space tk_threads_resolve() searches */
+			const tk_maps *maps = NULL;
+			if (cpumode == TK_CPUMODE_KERNEL)
+				maps = &t->kernel;
+			else if (cpumode == TK_CPUMODE_USER && th)
+				maps = th->maps;
+			space = space_id(c, maps);
+			space_known = true;
 		}
 		frame *f = &fr[n++];
 		f->ip = ip;
 		f->cpumode = cpumode;
-		f->maps = NULL;
-		if (cpumode == TK_CPUMODE_KERNEL)
-			f->maps = &t->kernel;
-		else if (cpumode == TK_CPUMODE_USER && th)
-			f->maps = th->maps;
-		f->gen = f->maps ? f->maps->gen : 0;
-		f->len = 0;
+		f->space = space;
+		f->hit = false;
 		if (c->mask) {
-			f->slot = slot_of(c, f->maps, f->gen, ip);
+			f->slot = slot_of(c, space, ip);
 			__builtin_prefetch(&c->slots[f->slot]);
 		}
 	}
@@ -228,11 +339,11 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			frame *f = &fr[k];
 			for (size_t j = f->slot;; j = (j + 1) & c->mask) {
 				const tk_line_slot *sl = &c->slots[j];
-				if (!sl->len)
+				if (!sl->space)
 					break;
-				if (sl->ip == f->ip && sl->maps == f->maps && sl->gen == f->gen) {
+				if (sl->ip == f->ip && sl->space == f->space) {
+					f->hit = true;
 					f->off = sl->off;
-					f->len = sl->len;
 					__builtin_prefetch(c->text + sl->off);
 					break;
 				}
@@ -240,32 +351,23 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 		}
 	}
 	/* Pass 3: write; misses are resolved and cached. A miss may empty
-	 * the cache (text store full): the hits found before are then
-	 * stale and looked up again. */
+	 * the cache (text store full): the hits found before it are then
+	 * gone, and the rest of the chain is written uncached. */
 	uint64_t epoch = c->epoch;
 	for (size_t k = 0; k < n; k++) {
 		frame *f = &fr[k];
-		if (f->len && c->epoch == epoch) {
-			tk_put_mem(w, c->text + f->off, f->len);
-			continue;
+		if (c->epoch != epoch) {
+			tk_addr_loc loc;
+			tk_threads_resolve(t, th, f->cpumode, f->ip, &loc);
+			put_uncached(w, &loc, f->ip,
+				     line_bound(loc.name ? loc.name_len : 9,
+						loc.map ? loc.map->dso->name_len : 9));
+		} else if (f->hit) {
+			uint16_t len;
+			memcpy(&len, c->text + f->off, 2);
+			tk_put_mem(w, c->text + f->off + 2, len);
+		} else {
+			miss(c, t, th, f->cpumode, f->space, f->ip, w);
 		}
-		if (c->epoch != epoch && c->mask) {
-			const tk_line_slot *hit = NULL;
-			for (size_t j = slot_of(c, f->maps, f->gen, f->ip);;
-			     j = (j + 1) & c->mask) {
-				const tk_line_slot *sl = &c->slots[j];
-				if (!sl->len)
-					break;
-				if (sl->ip == f->ip && sl->maps == f->maps && sl->gen == f->gen) {
-					hit = sl;
-					break;
-				}
-			}
-			if (hit) {
-				tk_put_mem(w, c->text + hit->off, hit->len);
-				continue;
-			}
-		}
-		miss(c, t, th, f->cpumode, f->maps, f->gen, f->ip, w);
 	}
 }

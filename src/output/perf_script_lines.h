@@ -8,34 +8,49 @@
  * process's maps, or none for hypervisor/guest frames), that address
  * space's generation (bumped by every MMAP into it) and the ip: the image
  * and symbol found for it never change afterwards (images are loaded once
- * and kept). So the key is (maps, generation, ip) and a hit is one hash
- * probe and one memcpy.
+ * and kept). Each (maps, generation) pair gets a small number, its space
+ * id, so a slot is 16 bytes (ip, space, text offset) and a hit is one
+ * probe, mostly in one cache line, and one memcpy.
  *
- * Memory: an open-addressing table of slots and one text store, both
- * growing by doubling; past TK_LINE_CACHE_MAX_TEXT bytes of text the cache
- * is emptied and starts over (a cache, never a leak). Not thread-safe. */
+ * Memory: an open-addressing table of slots and one text store (each line
+ * preceded by its 16-bit length), both growing by doubling; past
+ * TK_LINE_CACHE_MAX_TEXT bytes of text (or 2^32 - 16 space ids) the cache
+ * is emptied and starts over: a cache, never a leak. Lines longer than
+ * 65535 bytes are written without being cached. Not thread-safe. */
 #ifndef TK_OUTPUT_PERF_SCRIPT_LINES_H
 #define TK_OUTPUT_PERF_SCRIPT_LINES_H
 
 #include "analysis/threads_model.h"
+#include "base/hashmap.h"
 #include "base/writer.h"
 
 #define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)
 
 typedef struct tk_line_slot {
 	uint64_t ip;
-	const tk_maps *maps; /* NULL: looked up in no address space */
-	uint64_t gen;
-	uint32_t off, len; /* in the text store; len 0 = empty slot */
+	uint32_t space; /* 0 = empty slot; 1 = no address space */
+	uint32_t off;   /* in the text store: u16 length, then the line */
 } tk_line_slot;
+
+/* A (maps, generation) pair and its space id. */
+typedef struct tk_line_space {
+	const tk_maps *maps;
+	uint64_t gen;
+	uint32_t id;
+} tk_line_space;
 
 typedef struct tk_line_cache {
 	tk_line_slot *slots;
-	size_t mask; /* slot count - 1 (a power of two minus one), 0 before first use */
+	size_t slots_size; /* bytes mapped */
+	size_t mask;       /* slot count - 1 (a power of two minus one), 0 before first use */
 	size_t n;
 	char *text;
 	size_t text_len, text_cap;
-	uint64_t epoch; /* bumped when the cache is emptied */
+	uint64_t epoch;           /* bumped when the cache is emptied */
+	tk_hashmap space_of_maps; /* maps pointer -> index in space_gen */
+	uint64_t *space_gen;      /* per space id: the generation it stands for */
+	uint32_t n_spaces, cap_spaces;
+	tk_line_space recent[2]; /* the last two pairs looked up (kernel, process) */
 } tk_line_cache;
 
 void tk_line_cache_init(tk_line_cache *c);

@@ -22,8 +22,12 @@ static bool kept_type(char type)
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
-static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
+/* Parses s[0..n) (s[n] writable too), which t then owns: names and modules
+ * are NUL-terminated in place and point into it, so the 100k+ names of a
+ * kernel are not copied one by one. */
+static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
 {
+	t->text = s;
 	size_t pos = 0;
 	bool any_nonzero = false;
 	uint64_t lines = 0;
@@ -62,7 +66,7 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 		while (i < end && is_blank(s[i]))
 			i++;
 		const char *mod = NULL;
-		size_t mod_len = 0;
+		size_t mod_end = 0; /* index of the closing ']' */
 		if (i < end) {
 			size_t last = end;
 			while (last > i && is_blank(s[last - 1]))
@@ -74,16 +78,24 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 				    "[module]",
 				    (unsigned long long)lines);
 			mod = s + i + 1;
-			mod_len = last - i - 2;
+			mod_end = last - 1;
 		}
 		any_nonzero |= addr != 0;
 		/* perf also drops ARM module mapping symbols ("$a", "$d"...) */
-		if (kept_type(type) && s[name] != '$' &&
-		    !tk_symtab_add(t, s + name, name_len, addr, 0, type,
-				   isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL,
-				   mod, mod_len))
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
-					    "out of memory for symbols");
+		if (kept_type(type) && s[name] != '$') {
+			const char *prev = t->n ? t->syms[t->n - 1].module : NULL;
+			if (mod) {
+				s[mod_end] = '\0';
+				if (prev && strcmp(prev, mod) == 0)
+					mod = prev; /* one pointer per module */
+			}
+			s[name + name_len] = '\0'; /* a blank, the newline or s[n] */
+			if (!tk_symtab_add_ref(
+				t, s + name, addr, 0, type,
+				isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL, mod))
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "out of memory for symbols");
+		}
 		pos = end + 1;
 	}
 	if (lines > 0 && !any_nonzero)
@@ -94,22 +106,38 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, tk_error *err)
 	return TK_OK;
 }
 
-tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
-					 tk_symtab **out, tk_error *err)
+/* Loads from text[0..len), a buffer of len + 1 bytes the table takes over
+ * (freed here on failure). */
+static tk_status load_owned(char *text, size_t len, const char *name, tk_symtab **out,
+			    tk_error *err)
 {
 	*out = NULL;
 	if (name)
 		tk_error_set_file(err, name);
 	tk_symtab *t = tk_symtab_new(name);
-	if (!t)
+	if (!t) {
+		free(text);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
 	tk_status st = parse(t, text, len, err);
 	if (st != TK_OK) {
-		tk_symtab_free(t);
+		tk_symtab_free(t); /* and text with it */
 		return st;
 	}
 	*out = t;
 	return TK_OK;
+}
+
+tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
+					 tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+	if (!copy)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return load_owned(copy, len, name, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
@@ -122,7 +150,11 @@ tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *e
 	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
 	if (st != TK_OK)
 		return st;
-	st = tk_symtab_load_kallsyms_memory(text, len, path, out, err);
-	free(text);
-	return st;
+	char *room = realloc(text, len + 1);
+	if (!room) {
+		free(text);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	room[len] = '\0';
+	return load_owned(room, len, path, out, err);
 }

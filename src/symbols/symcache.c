@@ -122,15 +122,32 @@ static entry *find_entry(tk_symcache *c, const char *key, uint64_t hash)
 	return NULL;
 }
 
-/* Loads path when it exists, and, given a build id, only if it matches. */
+/* The files one image's candidates resolved to: perf's build-id cache
+ * hard-links its copy to the original when it can, and loading the same
+ * inode twice gives the same table twice. */
+typedef struct seen_files {
+	dev_t dev[6];
+	ino_t ino[6];
+	size_t n;
+} seen_files;
+
+/* Loads path when it exists, and, given a build id, only if it matches;
+ * NULL (not found) for a file already tried for this image. */
 static tk_symtab *try_candidate(tk_symcache *c, const char *path, const uint8_t *id, size_t id_len,
-				tk_error *err)
+				seen_files *seen, tk_error *err)
 {
 	struct stat sb;
 	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		tk_error_set_file(err, path);
 		tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "not found");
 		return NULL;
+	}
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->dev[i] == sb.st_dev && seen->ino[i] == sb.st_ino)
+			return NULL;
+	if (seen->n < sizeof seen->dev / sizeof seen->dev[0]) {
+		seen->dev[seen->n] = sb.st_dev;
+		seen->ino[seen->n++] = sb.st_ino;
 	}
 	tk_symtab *t;
 	if (tk_symtab_load_elf(path, &t, err) != TK_OK)
@@ -172,14 +189,15 @@ static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id
 	if (path && *path)
 		snprintf(cand[n++], sizeof cand[0], "%s%s", c->opt.root ? c->opt.root : "", path);
 	tk_symtab *syms = NULL, *runtime = NULL;
+	seen_files seen = {.n = 0};
 	for (size_t i = 0; i < n && !(syms && syms->from_symtab); i++) {
-		tk_symtab *t = try_candidate(c, cand[i], id, id_len, err);
+		tk_symtab *t = try_candidate(c, cand[i], id, id_len, &seen, err);
 		if (!t && i == 0 && id_len && c->debug_dir && !c->opt.no_debug_cache) {
 			/* the older cache layout: the link is the file */
 			char old[4096];
 			snprintf(old, sizeof old, "%s/.build-id/%.2s/%s", c->debug_dir, hex,
 				 hex + 2);
-			t = try_candidate(c, old, id, id_len, err);
+			t = try_candidate(c, old, id, id_len, &seen, err);
 		}
 		if (!t)
 			continue;

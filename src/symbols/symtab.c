@@ -25,6 +25,7 @@ void tk_symtab_free(tk_symtab *t)
 		return;
 	free(t->syms);
 	free(t->bind);
+	free(t->text);
 	free(t->segs);
 	free(t->plt);
 	free(t->clean);
@@ -53,6 +54,18 @@ bool tk_symtab_reserve(tk_symtab *t, size_t n)
 		return false;
 	t->bind = b;
 	t->cap = ncap;
+	return true;
+}
+
+bool tk_symtab_add_ref(tk_symtab *t, const char *name, uint64_t start, uint64_t size, char type,
+		       int bind, const char *module)
+{
+	if (t->n == t->cap && !tk_symtab_reserve(t, t->cap ? t->cap : 256))
+		return false;
+	t->syms[t->n] =
+	    (tk_symbol){.name = name, .start = start, .size = size, .module = module, .type = type};
+	t->bind[t->n] = (uint8_t)bind;
+	t->n++;
 	return true;
 }
 
@@ -128,56 +141,49 @@ typedef struct sort_key {
 	size_t order; /* position in table order: equal starts keep it */
 } sort_key;
 
-/* Stable merge of two sorted runs into dst. */
-static void merge_keys(const sort_key *a, size_t na, const sort_key *b, size_t nb, sort_key *dst)
-{
-	size_t i = 0, j = 0, k = 0;
-	while (i < na && j < nb)
-		dst[k++] = b[j].start < a[i].start ? b[j++] : a[i++];
-	while (i < na)
-		dst[k++] = a[i++];
-	while (j < nb)
-		dst[k++] = b[j++];
-}
-
-/* Stable natural merge sort of v[0..n) by start: kallsyms comes sorted
- * (one run, linear time), .symtab in a few runs per object file. Returns
+/* Stable sort of v[0..n) by start. kallsyms comes sorted: one pass
+ * checks that. Otherwise (.dynsym is in hash order) an LSD radix sort by
+ * bytes, skipping the bytes every start shares (the high bytes of an
+ * image's addresses): stable, so equal starts keep table order. Returns
  * false when out of memory. */
 static bool sort_keys(sort_key *v, size_t n)
 {
-	size_t *runs = malloc((n + 1) * sizeof *runs);
-	sort_key *tmp = runs ? malloc(n * sizeof *tmp) : NULL;
-	if (!tmp) {
-		free(runs);
+	size_t i = 1;
+	while (i < n && v[i].start >= v[i - 1].start)
+		i++;
+	if (i >= n)
+		return true;
+	sort_key *tmp = malloc(n * sizeof *tmp);
+	size_t(*count)[256] = calloc(8, sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
 		return false;
 	}
-	size_t nr = 0;
-	runs[nr++] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (v[i].start < v[i - 1].start)
-			runs[nr++] = i;
-	runs[nr] = n;
+	for (i = 0; i < n; i++)
+		for (unsigned b = 0; b < 8; b++)
+			count[b][(v[i].start >> (8 * b)) & 255]++;
 	sort_key *src = v, *dst = tmp;
-	while (nr > 1) {
-		size_t out = 0;
-		for (size_t k = 0; k < nr; k += 2) {
-			size_t s0 = runs[k], m = runs[k + 1], e = k + 2 <= nr ? runs[k + 2] : m;
-			if (k + 1 == nr)
-				memcpy(dst + s0, src + s0, (m - s0) * sizeof *v);
-			else
-				merge_keys(src + s0, m - s0, src + m, e - m, dst + s0);
-			runs[out++] = s0;
+	for (unsigned b = 0; b < 8; b++) {
+		size_t *c = count[b];
+		if (c[(v[0].start >> (8 * b)) & 255] == n)
+			continue; /* every key has this byte */
+		size_t sum = 0;
+		for (unsigned d = 0; d < 256; d++) {
+			size_t k = c[d];
+			c[d] = sum;
+			sum += k;
 		}
-		runs[out] = n;
-		nr = out;
+		for (i = 0; i < n; i++)
+			dst[c[(src[i].start >> (8 * b)) & 255]++] = src[i];
 		sort_key *sw = src;
 		src = dst;
 		dst = sw;
 	}
 	if (src != v)
 		memcpy(v, src, n * sizeof *v);
+	free(count);
 	free(tmp);
-	free(runs);
 	return true;
 }
 

@@ -15,6 +15,7 @@ struct tk_symtab {
 	uint8_t *bind; /* per symbol while building; freed by finish */
 	size_t n, cap;
 	tk_arena names;
+	char *text; /* kallsyms: the file's text, names point into it */
 	char *name;
 	/* ELF only */
 	bool is_elf;
@@ -54,6 +55,10 @@ typedef enum tk_symtab_mode {
 } tk_symtab_mode;
 
 tk_symtab *tk_symtab_new(const char *name);
+/* Adds a symbol whose name (and module) are NUL-terminated and live as long
+ * as t (kallsyms names in t->text). false: out of memory. */
+bool tk_symtab_add_ref(tk_symtab *t, const char *name, uint64_t start, uint64_t size, char type,
+		       int bind, const char *module);
 /* Room for n more symbols without reallocation. false: out of memory. */
 bool tk_symtab_reserve(tk_symtab *t, size_t n);
 /* Copies name[0..len) into the table's arena. false: out of memory. */
