@@ -313,7 +313,8 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 	if (!ac)
 		return err->status;
 	size_t n = ac->payload.n_members;
-	tk_value *vals = tk_arena_calloc(&s->scratch, n ? n : 1, sizeof *vals);
+	/* every member is set below: no need to zero them first */
+	tk_value *vals = tk_arena_alloc(&s->scratch, (n ? n : 1) * sizeof *vals);
 	if (!vals)
 		return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	for (size_t i = 0; i < ac->n_sample_members; i++) {
@@ -365,8 +366,9 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 	}
 	if (ac->view) {
 		const tk_perf_tp_format *fmt = ac->tp;
+		/* (read only when the decoder filled all of it) */
 		tk_value *tv =
-		    tk_arena_calloc(&s->scratch, fmt->n_fields ? fmt->n_fields : 1, sizeof *tv);
+		    tk_arena_alloc(&s->scratch, (fmt->n_fields ? fmt->n_fields : 1) * sizeof *tv);
 		if (!tv)
 			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 		tk_error terr;
@@ -377,8 +379,8 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 		if (!decoded)
 			tk_perf_warn(s->f, "sample at 0x%llx: %s", (unsigned long long)r->offset,
 				     terr.message);
-		if (!perf_tp_view_values(ac->view, decoded ? tv : NULL, &s->scratch,
-					 vals + ac->n_sample_members))
+		if (!perf_tp_view_values(ac->view, decoded ? tv : NULL, smp.raw, smp.raw_size,
+					 &s->scratch, vals + ac->n_sample_members))
 			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	}
 	s->payload.cls = &ac->payload;

@@ -33,6 +33,8 @@ typedef enum tpv_op {
 struct tpv_field {
 	uint8_t op;        /* tpv_op */
 	uint8_t elem_size; /* bytes of one int as stored: 1, 2, 4 or 8 (0: unreadable) */
+	bool dynamic;      /* TPV_STRING: __data_loc / __rel_loc */
+	uint32_t offset;   /* TPV_STRING, fixed: where the string starts in raw */
 	uint32_t count;    /* TPV_ARRAY */
 	const tk_field_class *cls, *elem;
 };
@@ -131,6 +133,8 @@ tp_view *perf_tp_view_build(tk_arena *a, const tk_perf_tp_format *fmt, const tk_
 		if (string) {
 			tf->op = TPV_STRING;
 			tf->cls = &pv_string;
+			tf->dynamic = f->is_data_loc;
+			tf->offset = f->offset;
 		} else if (array) {
 			uint32_t es = f->array_len ? f->size / f->array_len : 0;
 			tf->elem_size =
@@ -230,13 +234,31 @@ static void set_int(tk_value *out, const tk_field_class *cls, uint64_t bits, uns
 	out->v.u = bits;
 }
 
-/* A string from what the decoder made of a string-typed field. */
-static bool to_string(const tk_value *d, tk_arena *scratch, tk_value *out)
+/* A string-typed field as perf reads it: a C string from where the field
+ * (fixed) or its __data_loc data starts, up to the first NUL, which may
+ * lie past the field's own bytes (a u8 saddr[4] without a zero byte runs
+ * into daddr, as in perf); we stop at the end of the raw data, where perf
+ * would read on. Without raw, the decoder's own string is used. */
+static bool to_string(const tpv_field *tf, const tk_value *d, const uint8_t *raw, uint32_t raw_size,
+		      tk_arena *scratch, tk_value *out)
 {
 	const char *p = "";
 	size_t len = 0;
-	char *chars = NULL;
-	if (d && (d->cls->kind == TK_TYPE_STRING || d->cls->kind == TK_TYPE_BYTES)) {
+	const uint8_t *start = NULL;
+	if (d && raw) {
+		if (!tf->dynamic)
+			start = tf->offset < raw_size ? raw + tf->offset : NULL;
+		else if ((d->cls->kind == TK_TYPE_STRING || d->cls->kind == TK_TYPE_BYTES) &&
+			 (const uint8_t *)d->v.str.ptr >= raw &&
+			 (const uint8_t *)d->v.str.ptr <= raw + raw_size)
+			start = (const uint8_t *)d->v.str.ptr;
+	}
+	if (start) {
+		size_t room = (size_t)(raw + raw_size - start);
+		const uint8_t *nul = memchr(start, 0, room);
+		p = (const char *)start;
+		len = nul ? (size_t)(nul - start) : room;
+	} else if (d && (d->cls->kind == TK_TYPE_STRING || d->cls->kind == TK_TYPE_BYTES)) {
 		p = d->v.str.ptr ? d->v.str.ptr : "";
 		len = d->v.str.len;
 		const char *nul = memchr(p, 0, len);
@@ -245,7 +267,7 @@ static bool to_string(const tk_value *d, tk_arena *scratch, tk_value *out)
 	} else if (d && (d->cls->kind == TK_TYPE_ARRAY || d->cls->kind == TK_TYPE_SEQUENCE)) {
 		/* u8 / unsigned char arrays: decoded as ints, text for perf */
 		size_t n = d->v.list.n;
-		chars = tk_arena_alloc(scratch, n + 1);
+		char *chars = tk_arena_alloc(scratch, n + 1);
 		if (!chars)
 			return false;
 		for (len = 0; len < n && (uint8_t)d->v.list.items[len].v.u; len++)
@@ -286,8 +308,8 @@ static bool to_ints(const tpv_field *tf, const tk_value *d, size_t n, tk_arena *
 	return true;
 }
 
-bool perf_tp_view_values(const tp_view *v, const tk_value *decoded, tk_arena *scratch,
-			 tk_value *out)
+bool perf_tp_view_values(const tp_view *v, const tk_value *decoded, const uint8_t *raw,
+			 uint32_t raw_size, tk_arena *scratch, tk_value *out)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		const tpv_field *tf = &v->fields[i];
@@ -299,7 +321,7 @@ bool perf_tp_view_values(const tp_view *v, const tk_value *decoded, tk_arena *sc
 			break;
 		}
 		case TPV_STRING:
-			if (!to_string(d, scratch, &out[i]))
+			if (!to_string(tf, d, raw, raw_size, scratch, &out[i]))
 				return false;
 			break;
 		case TPV_ARRAY:

@@ -18,7 +18,9 @@
 #ifndef TK_PERF_TP_VIEW_H
 #define TK_PERF_TP_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "tracekit/tracekit.h"
@@ -40,11 +42,14 @@ tp_view *perf_tp_view_build(tk_arena *arena, const tk_perf_tp_format *fmt, const
 			    size_t n_taken);
 
 /* Converts the values tk_perf_tp_decode() gave (decoded[n], common first)
- * into out[n] typed as the view says; decoded NULL gives zeros and empty
- * strings (a payload that failed to decode). Items and escaped strings are
- * allocated in scratch. Returns false when scratch is out of memory. */
-bool perf_tp_view_values(const tp_view *v, const tk_value *decoded, tk_arena *scratch,
-			 tk_value *out);
+ * from raw (raw_size bytes: the payload they were decoded from; NULL when
+ * unknown) into out[n] typed as the view says; decoded NULL gives zeros and
+ * empty strings (a payload that failed to decode). Strings read as perf
+ * reads them: up to a NUL, even past the field's end (never past raw's).
+ * Items and escaped strings are allocated in scratch. Returns false when
+ * scratch is out of memory. */
+bool perf_tp_view_values(const tp_view *v, const tk_value *decoded, const uint8_t *raw,
+			 uint32_t raw_size, tk_arena *scratch, tk_value *out);
 
 /* A string as perf's converter stores it: bytes 0x01-0x1f, 0x7f and
  * 0x80-0x9f (not printable for the kernel's ctype, which perf uses) as

@@ -8,6 +8,8 @@
  *   and every truncation of a valid section;
  * - the tracing sections of the perf files in $TK_TESTDATA/perf, found
  *   with a small local header walk (not the perf reader);
+ * - the view perf's CTF converter gives of a format (perf_tp_view.c):
+ *   types, names and values, checked field by field;
  * - a fresh `perf record -e sched:sched_switch` when perf works here,
  *   decoded and rendered sample by sample and compared with
  *   `perf script -F trace`. */
@@ -20,6 +22,7 @@
 
 #include "base/arena.h"
 #include "base/bytes.h"
+#include "perf/perf_tp_view.h"
 #include "test_support.h"
 #include "tracekit/tracekit.h"
 
@@ -391,6 +394,215 @@ static void test_synth_big_endian(void **state)
 {
 	(void)state;
 	check_synth(true);
+}
+
+/* ---------------------------------------------------------------------
+ * perf's CTF view of a tracepoint (perf_tp_view.c). */
+
+static void expect_int_class(const tk_field_class *c, unsigned bits, bool is_signed, unsigned base)
+{
+	assert_int_equal(c->kind, TK_TYPE_INT);
+	assert_int_equal(c->bits, bits);
+	assert_int_equal(c->is_signed, is_signed);
+	assert_int_equal(c->base, base);
+}
+
+/* The synth format through the view: every field, common ones first, with
+ * perf's 32/64-bit types; u8 mac[6] is a string for libtraceevent, so for
+ * perf, with its bytes escaped; an untypable struct reads as 0. */
+static void test_ctf_view_synth(void **state)
+{
+	(void)state;
+	buf b;
+	synth_layout lay;
+	build_tracing(&b, false, &lay);
+	tk_perf_tracing *tr;
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_perf_tracing_parse(b.data, b.n, 0, &tr, &err), TK_OK);
+	const tk_perf_tp_format *f = tk_perf_tracing_format(tr, 42);
+	assert_non_null(f);
+	tk_arena arena;
+	tk_arena_init(&arena, 0);
+	/* "delta" is taken by a member before the tracepoint's: perf renames */
+	const tk_member taken[] = {{"perf_ip", NULL}, {"delta", NULL}};
+	tp_view *v = perf_tp_view_build(&arena, f, taken, 2);
+	assert_non_null(v);
+	assert_int_equal(v->n, 13);
+	static const char *const names[] = {"common_type", "common_flags", "common_preempt_count",
+					    "common_pid",  "comm",         "name",
+					    "rel",         "delta_dupl_1", "mac",
+					    "ptr",         "vals",         "big",
+					    "blob"};
+	for (size_t i = 0; i < 13; i++)
+		assert_string_equal(v->members[i].name, names[i]);
+	const tk_member *m = v->members;
+	expect_int_class(m[0].cls, 32, false, 10);
+	expect_int_class(m[1].cls, 32, false, 10);
+	expect_int_class(m[2].cls, 32, false, 10);
+	expect_int_class(m[3].cls, 32, true, 10);
+	for (size_t i = 4; i <= 6; i++)
+		assert_int_equal(m[i].cls->kind, TK_TYPE_STRING);
+	expect_int_class(m[7].cls, 32, true, 10);
+	assert_int_equal(m[8].cls->kind, TK_TYPE_STRING);
+	expect_int_class(m[9].cls, 64, false, 16);
+	assert_int_equal(m[10].cls->kind, TK_TYPE_SEQUENCE);
+	expect_int_class(m[10].cls->element, 32, false, 10);
+	expect_int_class(m[11].cls, 64, true, 10); /* long long, signed */
+	expect_int_class(m[12].cls, 32, false, 10);
+
+	buf r;
+	build_raw(&r, b.swap);
+	tk_value dec[13], out[13];
+	assert_int_equal(tk_perf_tp_decode(tr, f, r.data, (uint32_t)r.n, &arena, dec, &err), TK_OK);
+	assert_true(perf_tp_view_values(v, dec, r.data, (uint32_t)r.n, &arena, out));
+	for (size_t i = 0; i < 13; i++)
+		assert_ptr_equal(out[i].cls, m[i].cls);
+	assert_int_equal(out[0].v.u, 42);
+	assert_int_equal(out[3].v.i, -5);
+	expect_str(&out[4], "abc");
+	assert_ptr_equal(out[4].v.str.ptr, r.data + 8); /* nothing to escape: zero-copy */
+	expect_str(&out[5], "hello");
+	expect_str(&out[6], "rel");
+	assert_int_equal(out[7].v.i, -2);
+	/* no NUL in mac: perf's C string runs on into ptr (0xffff8880deadbeef,
+	 * little-endian here) and the vals word (0x000c0056: 'V', then NUL) */
+	expect_str(&out[8], "\\x01\\x02\\x03\\x04\\x05\\x06\xef\xbe\xad\xde\\x80\\x88\xff\xff"
+			    "V");
+	assert_true(out[9].v.u == 0xffff8880deadbeefULL);
+	assert_int_equal(out[10].v.list.n, 3);
+	assert_int_equal(out[10].v.list.items[2].v.u, 0xffffffffu);
+	assert_true(out[11].v.i == -1234567890123LL);
+	assert_int_equal(out[12].v.u, 0);
+
+	/* a payload that did not decode: zeros and empty strings */
+	assert_true(perf_tp_view_values(v, NULL, r.data, (uint32_t)r.n, &arena, out));
+	assert_int_equal(out[0].v.u, 0);
+	expect_str(&out[4], "");
+	expect_str(&out[8], "");
+	assert_int_equal(out[10].v.list.n, 0);
+	tk_arena_free(&arena);
+	tk_perf_tracing_free(tr);
+}
+
+/* Names and array types from hand-made fields: reserved words keep their
+ * name (perf writes "_event", babeltrace2 shows "event"), a leading '_'
+ * goes (perf's "__syscall_nr" shows as "_syscall_nr"), clashes take
+ * _dupl_N; unsigned long arrays are hex u64 elements, unsigned char arrays
+ * strings, uint8_t arrays ints ("u8" is not in "uint8_t"), and an int
+ * array's elements take the type of the whole field's size, as in
+ * get_tracepoint_field_type(). */
+static void test_ctf_view_names_and_arrays(void **state)
+{
+	(void)state;
+	static const tk_perf_tp_field fields[] = {
+	    {.name = "event", .type = "int event", .size = 4, .is_signed = true},
+	    {.name = "__syscall_nr", .type = "int __syscall_nr", .size = 4, .is_signed = true},
+	    {.name = "_x", .type = "unsigned int _x", .size = 4},
+	    {.name = "perf_ip", .type = "unsigned long perf_ip", .size = 8},
+	    {.name = "args",
+	     .type = "unsigned long args[6]",
+	     .size = 48,
+	     .is_array = true,
+	     .array_len = 6,
+	     .elem_size = 8},
+	    {.name = "buf",
+	     .type = "unsigned char buf[4]",
+	     .size = 4,
+	     .is_array = true,
+	     .array_len = 4,
+	     .elem_size = 1},
+	    {.name = "raw",
+	     .type = "uint8_t raw[4]",
+	     .size = 4,
+	     .is_array = true,
+	     .array_len = 4,
+	     .elem_size = 1},
+	    {.name = "arr",
+	     .type = "int arr[2]",
+	     .size = 8,
+	     .is_signed = true,
+	     .is_array = true,
+	     .array_len = 2,
+	     .elem_size = 4},
+	    {.name = "longest", .type = "int longest", .size = 4}, /* "long" only in the name */
+	};
+	tk_perf_tp_format f = {.name = "hand", .fields = fields, .n_fields = 9};
+	tk_arena arena;
+	tk_arena_init(&arena, 0);
+	const tk_member taken[] = {{"perf_ip", NULL}};
+	tp_view *v = perf_tp_view_build(&arena, &f, taken, 1);
+	assert_non_null(v);
+	static const char *const names[] = {"event", "_syscall_nr", "x",   "perf_ip_dupl_1", "args",
+					    "buf",   "raw",         "arr", "longest"};
+	for (size_t i = 0; i < 9; i++)
+		assert_string_equal(v->members[i].name, names[i]);
+	expect_int_class(v->members[3].cls, 64, false, 16);
+	const tk_field_class *args = v->members[4].cls;
+	assert_int_equal(args->kind, TK_TYPE_ARRAY);
+	assert_int_equal(args->length, 6);
+	expect_int_class(args->element, 64, false, 16);
+	assert_int_equal(v->members[5].cls->kind, TK_TYPE_STRING);
+	assert_int_equal(v->members[6].cls->kind, TK_TYPE_ARRAY);
+	expect_int_class(v->members[6].cls->element, 32, false, 10);
+	/* perf types elements by the whole field's size: 8 bytes, s64 */
+	expect_int_class(v->members[7].cls->element, 64, true, 10);
+	expect_int_class(v->members[8].cls, 32, false, 10);
+
+	/* values from decoder-shaped input: an int array read as bytes */
+	tk_field_class u8c = {.kind = TK_TYPE_INT, .bits = 8, .base = 10};
+	tk_field_class u8arr = {.kind = TK_TYPE_ARRAY, .element = &u8c, .length = 4};
+	tk_field_class s32c = {.kind = TK_TYPE_INT, .bits = 32, .is_signed = true, .base = 10};
+	tk_field_class s32arr = {.kind = TK_TYPE_ARRAY, .element = &s32c, .length = 2};
+	tk_field_class u64c = {.kind = TK_TYPE_INT, .bits = 64, .base = 10};
+	tk_field_class u64arr = {.kind = TK_TYPE_ARRAY, .element = &u64c, .length = 6};
+	tk_value bytes[4] = {
+	    {&u8c, {.u = 'o'}}, {&u8c, {.u = 'k'}}, {&u8c, {.u = 0}}, {&u8c, {.u = 'z'}}};
+	tk_value ints[2] = {{&s32c, {.i = -7}}, {&s32c, {.i = 9}}};
+	tk_value six[6] = {{&u64c, {.u = 1}}, {&u64c, {.u = 0x7ffd0000}}};
+	for (size_t k = 2; k < 6; k++)
+		six[k] = (tk_value){&u64c, {.u = 0}};
+	tk_value dec[9] = {0};
+	for (size_t i = 0; i < 4; i++)
+		dec[i] = (tk_value){&s32c, {.i = -1}};
+	dec[4] = (tk_value){&u64arr, {.list = {six, 6, 0}}};
+	dec[5] = (tk_value){&u8arr, {.list = {bytes, 4, 0}}};
+	dec[6] = (tk_value){&u8arr, {.list = {bytes, 4, 0}}};
+	dec[7] = (tk_value){&s32arr, {.list = {ints, 2, 0}}};
+	dec[8] = (tk_value){&s32c, {.i = -1}};
+	tk_value out[9];
+	assert_true(perf_tp_view_values(v, dec, NULL, 0, &arena, out));
+	assert_int_equal(out[0].v.i, -1);
+	assert_int_equal(out[2].v.u, 0xffffffffu); /* unsigned int: -1 as perf reads it */
+	assert_int_equal(out[4].v.list.n, 6);
+	assert_int_equal(out[4].v.list.items[1].v.u, 0x7ffd0000);
+	expect_str(&out[5], "ok");
+	assert_int_equal(out[6].v.list.n, 4);
+	assert_int_equal(out[6].v.list.items[3].v.u, 'z');
+	assert_int_equal(out[7].v.list.items[0].v.i, -7);
+	assert_int_equal(out[8].v.u, 0xffffffffu);
+	tk_arena_free(&arena);
+}
+
+/* perf's string_set_value() with the kernel's ctype: C0 controls, DEL and
+ * C1 controls become \xNN; Latin-1 and UTF-8 lead bytes stay. */
+static void test_ctf_escape(void **state)
+{
+	(void)state;
+	tk_arena arena;
+	tk_arena_init(&arena, 0);
+	size_t n;
+	const char plain[] = "plain text ~";
+	assert_ptr_equal(perf_ctf_escape(plain, strlen(plain), &arena, &n), plain);
+	assert_int_equal(n, strlen(plain));
+	const char in[] = "a\x01"
+			  "b\xc3\xa9\x85\x7f\x1f\xa0";
+	const char *o = perf_ctf_escape(in, strlen(in), &arena, &n);
+	const char want[] = "a\\x01"
+			    "b\xc3\xa9\\x85\\x7f\\x1f\xa0";
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(o, want, n);
+	tk_arena_free(&arena);
 }
 
 /* A tracing section holding one format of one system. */
@@ -1260,6 +1472,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_little_endian),
 	    cmocka_unit_test(test_synth_big_endian),
+	    cmocka_unit_test(test_ctf_view_synth),
+	    cmocka_unit_test(test_ctf_view_names_and_arrays),
+	    cmocka_unit_test(test_ctf_escape),
 	    cmocka_unit_test(test_render_kernel_symbols),
 	    cmocka_unit_test(test_long_size_4),
 	    cmocka_unit_test(test_truncations),
