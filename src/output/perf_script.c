@@ -8,6 +8,7 @@
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script.h"
+#include "output/perf_script_events.h"
 #include "output/perf_script_lines.h"
 
 /* What perf script prints for one event (its output[type].fields after
@@ -493,7 +494,7 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 			n++;
 		} else {
 			s.last_th = NULL;
-			st = tk_threads_process(&s.threads, s.f, rec, err);
+			st = tk_perf_script_side_band(&s.threads, s.f, rec, opt, w, err);
 		}
 		if (st != TK_OK || (opt->limit && n >= opt->limit))
 			break;
