@@ -234,6 +234,62 @@ static tk_status decode_text(ctf_decoder *d, uint64_t n, tk_value *out, tk_error
 	return TK_OK;
 }
 
+/* Whole-byte integers one after the other: a loop per size, byte order
+ * and signedness. */
+static void fill_bytes(tk_value *items, uint64_t n, const tk_field_class *cls, const uint8_t *p,
+		       unsigned size, bool le, bool is_signed)
+{
+#define FILL(step, load)                                                                           \
+	do {                                                                                       \
+		for (uint64_t i = 0; i < n; i++, p += (step)) {                                    \
+			items[i].cls = cls;                                                        \
+			items[i].v.u = (load);                                                     \
+		}                                                                                  \
+	} while (0)
+#define SX(bits, x) ((uint64_t)(int64_t)(int##bits##_t)(x))
+	switch (size) {
+	case 8:
+		if (is_signed)
+			FILL(1, SX(8, p[0]));
+		else
+			FILL(1, p[0]);
+		break;
+	case 16:
+		if (is_signed)
+			FILL(2, SX(16, le ? tk_load_le16(p) : tk_load_be16(p)));
+		else if (le)
+			FILL(2, tk_load_le16(p));
+		else
+			FILL(2, tk_load_be16(p));
+		break;
+	case 32:
+		if (is_signed)
+			FILL(4, SX(32, le ? tk_load_le32(p) : tk_load_be32(p)));
+		else if (le)
+			FILL(4, tk_load_le32(p));
+		else
+			FILL(4, tk_load_be32(p));
+		break;
+	case 64:
+		if (le)
+			FILL(8, tk_load_le64(p));
+		else
+			FILL(8, tk_load_be64(p));
+		break;
+	default: /* 24, 40, 48, 56 bits */
+		for (uint64_t i = 0; i < n; i++, p += size / 8) {
+			uint64_t v = 0;
+			for (unsigned b = 0; b < size / 8; b++)
+				v = le ? v | (uint64_t)p[b] << (8 * b) : v << 8 | p[b];
+			items[i].cls = cls;
+			items[i].v.u = is_signed ? sign_extend(v, size) : v;
+		}
+		break;
+	}
+#undef SX
+#undef FILL
+}
+
 /* Arrays of plain integers: one instruction, a tight loop when the
  * elements are whole bytes and all of them fit. */
 static tk_status decode_int_list(ctf_decoder *d, const ctf_op *op, uint64_t n, tk_value *out,
@@ -253,21 +309,8 @@ static tk_status decode_int_list(ctf_decoder *d, const ctf_op *op, uint64_t n, t
 	const tk_field_class *ecls = e->model;
 	unsigned size = op->size;
 	bool le = op->little_endian;
-	if (size % 8 == 0 && op->align <= 8 && (np & 7) == 0 && d->limit_bits - np >= n * size) {
-		const uint8_t *p = d->buf + np / 8;
-		size_t bytes = size / 8;
-		for (uint64_t i = 0; i < n; i++, p += bytes) {
-			uint64_t v;
-			switch (size) {
-			case 8: v = p[0]; break;
-			case 16: v = le ? tk_load_le16(p) : tk_load_be16(p); break;
-			case 32: v = le ? tk_load_le32(p) : tk_load_be32(p); break;
-			case 64: v = le ? tk_load_le64(p) : tk_load_be64(p); break;
-			default: v = read_bits(d, np + i * size, size, le); break;
-			}
-			items[i].cls = ecls;
-			items[i].v.u = op->is_signed ? sign_extend(v, size) : v;
-		}
+	if (size % 8 == 0 && e->align <= 8 && (np & 7) == 0 && d->limit_bits - np >= n * size) {
+		fill_bytes(items, n, ecls, d->buf + np / 8, size, le, op->is_signed);
 		d->pos = np + n * size;
 	} else {
 		for (uint64_t i = 0; i < n; i++) {

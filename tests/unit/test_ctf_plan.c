@@ -341,6 +341,38 @@ static void test_wide_bitfields(void **state)
 	assert_int_equal(err.offset, 34);
 }
 
+static void test_integer_arrays_all_widths(void **state)
+{
+	(void)state;
+	/* arrays of plain integers are one instruction: whole-byte widths
+	 * (24 and 40 bits too) in both byte orders, signed or not, and
+	 * bitfield elements */
+	static const char tsdl[] =
+	    "/* CTF 1.8 */\n"
+	    "typealias integer { size = 8; align = 8; } := u8;\n"
+	    "trace { major = 1; minor = 8; byte_order = be; };\n"
+	    "event { name = e; fields := struct {\n"
+	    "  u8 n;\n"
+	    "  integer { size = 24; align = 8; signed = true; } a[2];\n"
+	    "  integer { size = 16; align = 8; signed = true; byte_order = le; } s[n];\n"
+	    "  integer { size = 40; align = 8; base = 16; } w[1];\n"
+	    "  integer { size = 8; align = 8; signed = true; } b[2];\n"
+	    "  integer { size = 32; align = 8; signed = true; } c[1];\n"
+	    "  integer { size = 4; align = 1; signed = true; } nib[3];\n"
+	    "}; };\n";
+	const uint8_t bytes[] = {2,    0xff, 0xff, 0xfe, 0x00, 0x01, 0x00, 0xfe,
+				 0xff, 0x02, 0x00, 1,    2,    3,    4,    5,
+				 0x80, 0x7f, 0xff, 0xff, 0xff, 0xf0, 0x9a, 0xb0};
+	char out[512];
+	tk_error err;
+	/* the second event finds no byte for n */
+	assert_int_equal(render(tsdl, bytes, sizeof bytes, out, sizeof out, &err), TK_ERR_FORMAT);
+	assert_string_equal(out, "e: { n = 2, a = [ [0] = -2, [1] = 256 ], s = [ [0] = -2, [1] = 2 "
+				 "], w = [ [0] = 0x102030405 ], b = [ [0] = -128, [1] = 127 ], c = "
+				 "[ [0] = -16 ], nib = [ [0] = -7, [1] = -6, [2] = -5 ] }\n");
+	assert_int_equal(err.offset, 24);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_failed_alignment_and_float),
 	    cmocka_unit_test(test_reference_into_incomplete_struct),
 	    cmocka_unit_test(test_wide_bitfields),
+	    cmocka_unit_test(test_integer_arrays_all_widths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
