@@ -2,7 +2,9 @@
  * print-fmt rendering: the input is parsed as a tracing section; when it
  * parses, the same bytes (and their tail) are decoded and rendered as RAW
  * payloads of every format, so __data_loc / __rel_loc words and fixed
- * fields see hostile values. Decoder and renderer must report errors,
+ * fields see hostile values; decoded values also go through the view of
+ * perf's CTF converter (perf_tp_view.c), whose strings run to a NUL past
+ * their field. Decoder, view and renderer must report errors,
  * never read outside the payload (libtraceevent is not instrumented, but
  * ASan's printf interceptors check the strings it prints). */
 #include <stdint.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "perf/perf_tp_view.h"
 #include "tracekit/tracekit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,7 +24,11 @@ static void decode_all(const tk_perf_tracing *tr, const uint8_t *raw, uint32_t r
 		const tk_perf_tp_format *f = tk_perf_tracing_format_at(tr, i);
 		tk_value *vals =
 		    tk_arena_calloc(arena, f->n_fields ? f->n_fields : 1, sizeof *vals);
-		if (!vals)
+		tk_value *view_vals =
+		    tk_arena_calloc(arena, f->n_fields ? f->n_fields : 1, sizeof *view_vals);
+		const tk_member taken[] = {{"perf_ip", NULL}, {"perf_tid", NULL}};
+		tp_view *view = perf_tp_view_build(arena, f, taken, 2);
+		if (!vals || !view_vals || !view)
 			return;
 		tk_error err;
 		/* copy so ASan sees any read past raw_size */
@@ -40,8 +47,15 @@ static void decode_all(const tk_perf_tracing *tr, const uint8_t *raw, uint32_t r
 				    vals[k].cls->kind == TK_TYPE_BYTES)
 					for (size_t c = 0; c < vals[k].v.str.len; c++)
 						sum += (unsigned char)vals[k].v.str.ptr[c];
+			if (perf_tp_view_values(view, vals, copy, raw_size, arena, view_vals))
+				for (size_t k = 0; k < f->n_fields; k++)
+					if (view_vals[k].cls->kind == TK_TYPE_STRING)
+						for (size_t c = 0; c < view_vals[k].v.str.len; c++)
+							sum += (unsigned char)view_vals[k]
+								   .v.str.ptr[c];
 			(void)sum;
 		}
+		(void)perf_tp_view_values(view, NULL, copy, raw_size, arena, view_vals);
 		free(copy);
 		tk_arena_reset(arena);
 	}

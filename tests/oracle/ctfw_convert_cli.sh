@@ -72,6 +72,26 @@ if command -v perf >/dev/null && perf record -q -o "$work/probe.data" -- true >/
     done
   done
 
+  # The tracepoint model (common_* fields first, as perf's CTF has them)
+  # back to perf.data through the perf writer, which writes its own common
+  # fields: from two inputs merged and from perf's own CTF. Once a hang.
+  if [ -s "$work/tracepoints.data" ] && [ -d "$work/tracepoints.perf" ]; then
+    for src in merge ctf; do
+      checked=$((checked+1))
+      in=("$work/tracepoints.data" "$work/tracepoints.data"); [ $src = ctf ] && in=("$work/tracepoints.perf")
+      rm -f "$work/back.data"
+      if ! timeout 60 "$TK" convert "${in[@]}" -o "$work/back.data" 2>"$work/back.err"; then
+        echo "FAIL tracepoints $src -> perf: $(head -2 "$work/back.err")"; failed=$((failed+1)); continue
+      fi
+      n=$(perf script -i "$work/back.data" 2>/dev/null | grep -c "common_\|filename=")
+      want=$(perf script -i "$work/tracepoints.data" 2>/dev/null | grep -c "filename=")
+      [ $src = merge ] && want=$((want * 2))
+      if [ "$n" = "$want" ] && [ "$n" -gt 0 ]; then echo "ok   tracepoints $src -> perf"; else
+        echo "FAIL tracepoints $src -> perf: $n lines with filename= (want $want, none with common_)"
+        failed=$((failed+1)); fi
+    done
+  fi
+
   # SIGKILL part-way: a recording big enough that the conversion takes a while.
   perf record -q -a -g -F 5000 -o "$work/big.data" -- sleep 3 >/dev/null 2>&1
   killed=0

@@ -47,9 +47,16 @@ typedef struct builder {
 	bool text_arrays;
 } builder;
 
+/* The header every synthesized format starts with (put_format). */
+static bool is_common_field(const char *name)
+{
+	return strcmp(name, "common_type") == 0 || strcmp(name, "common_flags") == 0 ||
+	       strcmp(name, "common_preempt_count") == 0 || strcmp(name, "common_pid") == 0;
+}
+
 static bool name_taken(const perfw_tpclass *tc, const char *name)
 {
-	if (strncmp(name, "common_", 7) == 0)
+	if (is_common_field(name))
 		return true;
 	for (size_t i = 0; i < tc->n_fields; i++)
 		if (strcmp(tc->fields[i].name, name) == 0)
@@ -66,6 +73,10 @@ static tk_status add_field(builder *b, const char *name, const tk_field_class *c
 			   const uint16_t *path, uint8_t depth, tk_error *err)
 {
 	perfw_tpclass *tc = b->tc;
+	/* A tracepoint's own header (a perf source, perf's CTF): the format
+	 * has its own, written for every sample. */
+	if (cls->kind == TK_TYPE_INT && depth == 1 && is_common_field(name))
+		return TK_OK;
 	if (tc->n_fields >= PERFW_TP_MAX_FIELDS) {
 		tc->truncated = true;
 		return TK_OK;
