@@ -86,7 +86,9 @@ static bool member_present(unsigned m, uint64_t t)
 	case M_PERIOD: return t & TK_PERF_SAMPLE_PERIOD;
 	case M_ADDR: return t & TK_PERF_SAMPLE_ADDR;
 	case M_CPU: return t & TK_PERF_SAMPLE_CPU;
-	case M_WEIGHT: return t & (TK_PERF_SAMPLE_WEIGHT | TK_PERF_SAMPLE_WEIGHT_STRUCT);
+	/* perf's converter knows PERF_SAMPLE_WEIGHT only, not WEIGHT_STRUCT
+	 * (which `perf record -W` uses on x86) */
+	case M_WEIGHT: return t & TK_PERF_SAMPLE_WEIGHT;
 	case M_DATA_SRC: return t & TK_PERF_SAMPLE_DATA_SRC;
 	case M_TRANSACTION: return t & TK_PERF_SAMPLE_TRANSACTION;
 	case M_CALLCHAIN_SIZE:

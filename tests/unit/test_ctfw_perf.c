@@ -214,6 +214,13 @@ static void test_data_addr(void **state)
 	run("addr", "-d " WORKLOAD, false);
 }
 
+/* -W: PERF_SAMPLE_WEIGHT_STRUCT on x86, which perf's converter leaves out. */
+static void test_weight(void **state)
+{
+	(void)state;
+	run("weight", "-W " WORKLOAD, false);
+}
+
 /* Tracepoints: perf's common_* fields first, then the tracepoint's, with
  * perf's types (u32/s32/s64, hex unsigned long). */
 static void test_sched_tracepoints(void **state)
@@ -296,6 +303,7 @@ int main(void)
 	    cmocka_unit_test(test_system_wide),
 	    cmocka_unit_test(test_counts),
 	    cmocka_unit_test(test_data_addr),
+	    cmocka_unit_test(test_weight),
 	    cmocka_unit_test(test_sched_tracepoints),
 	    cmocka_unit_test(test_tracepoint_arrays_strings),
 	    cmocka_unit_test(test_all_plain),
