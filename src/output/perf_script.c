@@ -11,12 +11,16 @@
 #include "output/perf_script_events.h"
 #include "output/perf_script_lines.h"
 
+/* Output flushed at sample boundaries past this many bytes. */
+#define SCRIPT_FLUSH_BYTES (64u * 1024)
+
 /* What perf script prints for one event (its output[type].fields after
  * the fields the attr cannot provide were dropped). */
 typedef struct evsel_out {
 	bool ready;
 	bool comm, tid, cpu, time, period, ip, trace;
 	bool callchain; /* IP with a callchain: multi-line block */
+	size_t name_len;
 	const tk_perf_tp_format *fmt;
 } evsel_out;
 
@@ -41,6 +45,17 @@ typedef struct script {
 	 * thread; forgotten whenever a non-sample record is processed */
 	tk_thread *last_th;
 	int32_t last_pid, last_tid;
+	/* pieces of the sample line kept from the previous sample; the
+	 * prefix is forgotten with last_th */
+	bool prefix_valid;
+	const tk_thread *prefix_th;
+	const evsel_out *prefix_o;
+	int32_t prefix_tid;
+	char prefix[64];
+	size_t prefix_len;
+	uint64_t sec, period;
+	char sec_text[24], period_text[32];
+	size_t sec_len, period_len;
 	tk_hashmap attr_of_id; /* sample id -> attr index + 1 (PERF_SAMPLE_READ) */
 	size_t attrs_mapped;
 	tk_hashmap last_value; /* sample id -> last counter value */
@@ -159,6 +174,7 @@ static evsel_out *out_for(script *s, const tk_perf_attr *a)
 		}
 	}
 	o->ready = true;
+	o->name_len = strlen(a->name);
 	o->comm = true;
 	o->tid = (st & TK_PERF_SAMPLE_TID) != 0;
 	o->cpu = (st & TK_PERF_SAMPLE_CPU) != 0;
@@ -211,42 +227,13 @@ static char *fmt_i32_pad(char *p, int32_t v, unsigned width)
 	return p + n;
 }
 
-/* timestamp__scnprintf_usec then "%12s: " */
-static char *fmt_time(char *p, uint64_t t)
+/* "comm tid " (comm padded to 16 without a callchain), kept while the
+ * thread stays the same: samples come in runs per thread. */
+static void make_prefix(script *s, const evsel_out *o, const tk_thread *th, int32_t tid)
 {
-	char buf[48];
-	size_t n = tk_fmt_u64(buf, t / 1000000000u);
-	uint64_t usec = (t % 1000000000u) / 1000u;
-	buf[n++] = '.';
-	for (int i = 5; i >= 0; i--) {
-		buf[n + (size_t)i] = (char)('0' + usec % 10);
-		usec /= 10;
-	}
-	n += 6;
-	if (n < 12) {
-		memset(p, ' ', 12 - n);
-		p += 12 - n;
-	}
-	memcpy(p, buf, n);
-	p += n;
-	*p++ = ':';
-	*p++ = ' ';
-	return p;
-}
-
-/* perf_sample__fprintf_start and the event name: everything before the
- * trace fields / ip, in one reservation. */
-static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
-			     const tk_perf_sample *sp, const tk_perf_attr *a, uint64_t period)
-{
-	tk_writer *w = s->w;
 	const char *comm = th ? th->comm : ":-1";
-	size_t comm_len = strlen(comm);
-	size_t name_len = strlen(a->name);
-	size_t bound = comm_len + 16 + 1 + 24 + 28 + 48 + 24 + name_len + s->name_width + 2;
-	if (!tk_writer_reserve(w, bound))
-		return;
-	char *p = w->buf + w->pos;
+	size_t comm_len = strnlen(comm, 32);
+	char *p = s->prefix;
 	if (!o->callchain && comm_len < 16) {
 		memset(p, ' ', 16 - comm_len);
 		p += 16 - comm_len;
@@ -255,20 +242,72 @@ static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
 	p += comm_len;
 	*p++ = ' ';
 	if (o->tid) {
-		p = fmt_i32_pad(p, (int32_t)sp->tid, 5);
+		p = fmt_i32_pad(p, tid, 5);
 		*p++ = ' ';
 	}
+	s->prefix_len = (size_t)(p - s->prefix);
+	s->prefix_th = th;
+	s->prefix_tid = tid;
+	s->prefix_o = o;
+	s->prefix_valid = true;
+}
+
+/* perf_sample__fprintf_start and the event name: everything before the
+ * trace fields / ip, in one reservation. The parts that repeat from one
+ * sample to the next (thread, second, period) are formatted once. */
+static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
+			     const tk_perf_sample *sp, const tk_perf_attr *a, uint64_t period)
+{
+	tk_writer *w = s->w;
+	int32_t tid = (int32_t)sp->tid;
+	if (!s->prefix_valid || s->prefix_th != th || s->prefix_tid != tid || s->prefix_o != o)
+		make_prefix(s, o, th, tid);
+	size_t name_len = o->name_len;
+	size_t bound = sizeof s->prefix + 8 + 48 + 24 + name_len + s->name_width + 2;
+	if (!tk_writer_reserve(w, bound))
+		return;
+	char *p = w->buf + w->pos;
+	memcpy(p, s->prefix, s->prefix_len);
+	p += s->prefix_len;
 	if (o->cpu) {
 		*p++ = '[';
 		p = fmt_u64_pad(p, sp->cpu, 3, '0');
 		*p++ = ']';
 		*p++ = ' ';
 	}
-	if (o->time)
-		p = fmt_time(p, sp->time);
-	if (o->period) {
-		p = fmt_u64_pad(p, period, 10, ' ');
+	if (o->time) {
+		/* timestamp__scnprintf_usec then "%12s: " */
+		uint64_t sec = sp->time / 1000000000u;
+		if (sec != s->sec || !s->sec_len) {
+			s->sec = sec;
+			s->sec_len = tk_fmt_u64(s->sec_text, sec);
+		}
+		uint32_t usec = (uint32_t)((sp->time % 1000000000u) / 1000u);
+		size_t n = s->sec_len + 7;
+		if (n < 12) {
+			memset(p, ' ', 12 - n);
+			p += 12 - n;
+		}
+		memcpy(p, s->sec_text, s->sec_len);
+		p += s->sec_len;
+		*p++ = '.';
+		for (int i = 5; i >= 0; i--) {
+			p[i] = (char)('0' + usec % 10);
+			usec /= 10;
+		}
+		p += 6;
+		*p++ = ':';
 		*p++ = ' ';
+	}
+	if (o->period) {
+		if (period != s->period || !s->period_len) {
+			s->period = period;
+			char *e = fmt_u64_pad(s->period_text, period, 10, ' ');
+			*e++ = ' ';
+			s->period_len = (size_t)(e - s->period_text);
+		}
+		memcpy(p, s->period_text, s->period_len);
+		p += s->period_len;
 	}
 	if (name_len < s->name_width) {
 		memset(p, ' ', s->name_width - name_len);
@@ -492,8 +531,15 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 				continue;
 			st = print_sample(&s, rec, err);
 			n++;
+			/* Hand the output over in small pieces: the lines copied
+			 * into a 1 MiB buffer would evict the cached lines they come
+			 * from (the whole L2 of a core); flush errors are sticky
+			 * and reported when the output is committed. */
+			if (w->fd >= 0 && w->pos >= SCRIPT_FLUSH_BYTES)
+				tk_writer_flush(w, NULL);
 		} else {
 			s.last_th = NULL;
+			s.prefix_valid = false;
 			st = tk_perf_script_side_band(&s.threads, s.f, rec, opt, w, err);
 		}
 		if (st != TK_OK || (opt->limit && n >= opt->limit))

@@ -10,6 +10,8 @@
 #define INITIAL_SLOTS ((size_t)1 << 14)
 
 #define HUGE_PAGE ((size_t)2 << 20)
+/* Readable bytes kept past the last line, for put_cached()'s block copy. */
+#define TEXT_SLACK 32
 
 /* Zeroed memory for the table and the text store, on 2 MiB boundaries and
  * marked for transparent huge pages: both are read at random all through
@@ -51,6 +53,7 @@ void tk_line_cache_init(tk_line_cache *c)
 void tk_line_cache_free(tk_line_cache *c)
 {
 	big_free(c->slots, c->slots_size);
+	free(c->hot);
 	big_free(c->text, c->text_cap);
 	free(c->space_gen);
 	tk_hashmap_free(&c->space_of_maps);
@@ -114,10 +117,20 @@ static char *render_line(char *p, const tk_addr_loc *loc, uint64_t ip)
 	return p;
 }
 
+static uint64_t key_hash(uint32_t space, uint64_t ip)
+{
+	return (ip ^ (uint64_t)space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull;
+}
+
 static size_t slot_of(const tk_line_cache *c, uint32_t space, uint64_t ip)
 {
-	uint64_t h = (ip ^ (uint64_t)space * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 32) & c->mask;
+	return (size_t)(key_hash(space, ip) >> 32) & c->mask;
+}
+
+/* The hot table's entry for a key (other hash bits than slot_of). */
+static size_t hot_of(uint64_t h)
+{
+	return (size_t)(h >> 12) & (TK_LINE_HOT - 1);
 }
 
 /* Empties the table and the text store (text store over its bound). */
@@ -125,6 +138,8 @@ static void clear(tk_line_cache *c)
 {
 	if (c->slots)
 		memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
+	if (c->hot)
+		memset(c->hot, 0, TK_LINE_HOT * sizeof *c->hot);
 	c->n = 0;
 	c->text_len = 0;
 	c->epoch++;
@@ -179,6 +194,8 @@ static uint32_t space_id(tk_line_cache *c, const tk_maps *maps)
 /* Doubles the table (or makes the first one). false: out of memory. */
 static bool grow_table(tk_line_cache *c)
 {
+	if (!c->hot && !(c->hot = calloc(TK_LINE_HOT, sizeof *c->hot)))
+		return false;
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
 	size_t size = n_slots * sizeof(tk_line_slot);
 	tk_line_slot *ns = big_alloc(&size);
@@ -246,7 +263,7 @@ static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned 
 	uint64_t epoch = c->epoch;
 	bool cached = space && bound <= UINT16_MAX &&
 		      ((c->n + 1) * 10 <= (c->mask + 1) * 7 || grow_table(c)) &&
-		      reserve_text(c, bound + 2);
+		      reserve_text(c, bound + 2 + TEXT_SLACK);
 	if (!cached || c->epoch != epoch) {
 		/* no room, or the cache was just emptied (space ids stay valid,
 		 * but keep it simple: this one line goes uncached) */
@@ -260,6 +277,7 @@ static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned 
 	while (c->slots[j].space)
 		j = (j + 1) & c->mask;
 	c->slots[j] = (tk_line_slot){.ip = ip, .space = space, .off = (uint32_t)c->text_len};
+	c->hot[hot_of(key_hash(space, ip))] = c->slots[j];
 	c->n++;
 	c->text_len += 2 + (size_t)len;
 	tk_put_mem(w, start + 2, len);
@@ -279,15 +297,40 @@ static bool context_mode(uint64_t ip, unsigned *cpumode)
 	}
 }
 
-/* One frame of the chain being written. */
-typedef struct frame {
-	uint64_t ip;
-	unsigned cpumode;
-	uint32_t space;
-	size_t slot; /* where its probe starts */
-	bool hit;
-	uint32_t off; /* the cached line in the text store (which may move) */
-} frame;
+/* Copies a cached line (length first) to the writer. Lines and the
+ * writer both have TEXT_SLACK bytes of room past the end, so the copy
+ * goes in whole 32-byte blocks: no call, no size dispatch. */
+static void put_cached(tk_writer *w, const char *line)
+{
+	uint16_t len;
+	memcpy(&len, line, 2);
+	if (!tk_writer_reserve(w, (size_t)len + TEXT_SLACK))
+		return;
+	char *dst = w->buf + w->pos;
+	const char *src = line + 2;
+	for (size_t i = 0; i < len; i += 32)
+		memcpy(dst + i, src + i, 32);
+	w->pos += len;
+}
+
+/* The cached line for (space, ip), or NULL; found in the big table, it is
+ * copied to the hot one. */
+static const char *lookup(tk_line_cache *c, uint32_t space, uint64_t ip)
+{
+	uint64_t h = key_hash(space, ip);
+	tk_line_slot *hs = &c->hot[hot_of(h)];
+	if (hs->ip == ip && hs->space == space)
+		return c->text + hs->off;
+	for (size_t j = (size_t)(h >> 32) & c->mask;; j = (j + 1) & c->mask) {
+		const tk_line_slot *sl = &c->slots[j];
+		if (!sl->space)
+			return NULL;
+		if (sl->ip == ip && sl->space == space) {
+			*hs = *sl;
+			return c->text + sl->off;
+		}
+	}
+}
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, tk_writer *w)
@@ -296,20 +339,27 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 		return;
 	if (c->n_spaces > UINT32_MAX - 16)
 		clear_spaces(c);
-	/* Pass 1: the frames and their address spaces, with perf's rules;
-	 * perf resets the whole chain on an unknown marker, so that is found
-	 * before anything is written. The slots are prefetched here: the
-	 * misses of one chain then overlap instead of queueing. */
-	frame fr[TK_CALLCHAIN_MAX];
-	size_t n = 0;
+	/* perf resets the whole chain on an unknown context marker: look for
+	 * one before anything is written (markers are few, frames many) */
+	uint64_t nr = s->callchain_nr;
+	size_t frames = 0;
+	uint64_t end = 0;
 	unsigned cpumode = TK_CPUMODE_USER;
+	for (; end < nr && frames < TK_CALLCHAIN_MAX; end++) {
+		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)end, s->swap);
+		if (ip < TK_PERF_CONTEXT_MAX)
+			frames++;
+		else if (!context_mode(ip, &cpumode))
+			return;
+	}
+	/* callee first; the address space is looked up once per context */
+	cpumode = TK_CPUMODE_USER;
 	uint32_t space = 0;
 	bool space_known = false;
-	for (uint64_t i = 0; i < s->callchain_nr && n < TK_CALLCHAIN_MAX; i++) {
+	for (uint64_t i = 0; i < end; i++) {
 		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)i, s->swap);
 		if (ip >= TK_PERF_CONTEXT_MAX) {
-			if (!context_mode(ip, &cpumode))
-				return;
+			context_mode(ip, &cpumode);
 			space_known = false;
 			continue;
 		}
@@ -323,51 +373,10 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			space = space_id(c, maps);
 			space_known = true;
 		}
-		frame *f = &fr[n++];
-		f->ip = ip;
-		f->cpumode = cpumode;
-		f->space = space;
-		f->hit = false;
-		if (c->mask) {
-			f->slot = slot_of(c, space, ip);
-			__builtin_prefetch(&c->slots[f->slot]);
-		}
-	}
-	/* Pass 2: probe; prefetch the text of the hits. */
-	if (c->mask) {
-		for (size_t k = 0; k < n; k++) {
-			frame *f = &fr[k];
-			for (size_t j = f->slot;; j = (j + 1) & c->mask) {
-				const tk_line_slot *sl = &c->slots[j];
-				if (!sl->space)
-					break;
-				if (sl->ip == f->ip && sl->space == f->space) {
-					f->hit = true;
-					f->off = sl->off;
-					__builtin_prefetch(c->text + sl->off);
-					break;
-				}
-			}
-		}
-	}
-	/* Pass 3: write; misses are resolved and cached. A miss may empty
-	 * the cache (text store full): the hits found before it are then
-	 * gone, and the rest of the chain is written uncached. */
-	uint64_t epoch = c->epoch;
-	for (size_t k = 0; k < n; k++) {
-		frame *f = &fr[k];
-		if (c->epoch != epoch) {
-			tk_addr_loc loc;
-			tk_threads_resolve(t, th, f->cpumode, f->ip, &loc);
-			put_uncached(w, &loc, f->ip,
-				     line_bound(loc.name ? loc.name_len : 9,
-						loc.map ? loc.map->dso->name_len : 9));
-		} else if (f->hit) {
-			uint16_t len;
-			memcpy(&len, c->text + f->off, 2);
-			tk_put_mem(w, c->text + f->off + 2, len);
-		} else {
-			miss(c, t, th, f->cpumode, f->space, f->ip, w);
-		}
+		const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
+		if (line)
+			put_cached(w, line);
+		else
+			miss(c, t, th, cpumode, space, ip, w);
 	}
 }

@@ -25,6 +25,10 @@
 #include "base/writer.h"
 
 #define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)
+/* Entries of the hot table: a direct-mapped copy of the slots hit last,
+ * small enough (128 KiB) to stay in the CPU caches, where the big table's
+ * hot slots would each drag three cold ones along. */
+#define TK_LINE_HOT 8192
 
 typedef struct tk_line_slot {
 	uint64_t ip;
@@ -42,6 +46,7 @@ typedef struct tk_line_space {
 typedef struct tk_line_cache {
 	tk_line_slot *slots;
 	size_t slots_size; /* bytes mapped */
+	tk_line_slot *hot; /* TK_LINE_HOT entries, space 0 = empty */
 	size_t mask;       /* slot count - 1 (a power of two minus one), 0 before first use */
 	size_t n;
 	char *text;

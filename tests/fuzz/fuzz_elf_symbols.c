@@ -1,7 +1,21 @@
 /* Fuzz target: ELF symbol loading through libelf (elf_memory): headers,
  * program headers, notes (build id), sections, .symtab/.dynsym and string
- * tables; then lookups at every symbol edge and the segment mapping. */
+ * tables; then lookups at every symbol edge and the segment mapping. Every
+ * lookup is checked against perf's tree itself: the sorted table answers
+ * alone where no symbols overlap, and must agree with the tree there. */
+#include "symbols/symtab_internal.h"
 #include "tracekit/tracekit.h"
+
+/* The table's answer must be the tree's (same start and name). */
+static void check(const tk_symtab *t, uint64_t addr)
+{
+	uint64_t off = 0;
+	const tk_symbol *a = tk_symtab_lookup(t, addr, &off);
+	const tk_symbol *b = tk_symtab_lookup_tree(t, addr);
+	if (!a != !b ||
+	    (a && (a->start != b->start || a->name != b->name || off != addr - a->start)))
+		__builtin_trap();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,8 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const tk_symbol *hit = tk_symtab_lookup(t, s->start, &off);
 		if (!hit || hit->start > s->start || off != s->start - hit->start)
 			__builtin_trap();
-		tk_symtab_lookup(t, s->start + s->size - 1, &off);
-		tk_symtab_lookup(t, s->start + s->size, &off);
+		check(t, s->start);
+		check(t, s->start - 1);
+		check(t, s->start + s->size - 1);
+		check(t, s->start + s->size);
 	}
 	tk_symtab_free(t);
 	return 0;

@@ -1,11 +1,16 @@
 /* Unit tests for the replica of perf's symbol tree (src/symbols/symtree.c):
  * red-black invariants after random inserts and erases (including equal
  * starts), in-order = stable order of starts, perf's search semantics for
- * overlapping and empty ranges, and the textbook shape for a known input. */
+ * overlapping and empty ranges, and the textbook shape for a known input.
+ * Then ELF tables (symtab.c), which answer from a sorted array where no
+ * symbols overlap and build the tree only where they do: for random
+ * tables, every address must get the tree's answer, and the sorted array
+ * must be the tree's in-order content. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/symtab_internal.h"
 #include "symbols/symtree.h"
 #include "test_support.h"
 
@@ -150,6 +155,83 @@ static void test_find_semantics(void **state)
 	tk_symtree_free(&t);
 }
 
+/* A random ELF-like table: starts in a small range so that duplicates,
+ * size-less symbols, overlaps and nesting are common; some tables get PLT
+ * entries added after the fix-ups, as elf_symbols.c does. */
+static tk_symtab *random_table(unsigned seed, uint64_t *hi)
+{
+	srand(seed);
+	tk_symtab *t = tk_symtab_new("random");
+	assert_non_null(t);
+	size_t n = 1 + (size_t)(rand() % 60);
+	uint64_t base = 0x1000;
+	*hi = base;
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+		int len = snprintf(name, sizeof name, "%.*sf%zu", rand() % 3, "__", i);
+		uint64_t start = base + (uint64_t)(rand() % 400);
+		/* half without a size (fixed up), some small, a few large */
+		uint64_t size = rand() % 2 ? 0 : rand() % 8 ? (uint64_t)(rand() % 40) : 300;
+		int bind = rand() % 3;
+		assert_true(tk_symtab_add(t, name, (size_t)len, start, size, 'T', bind, NULL, 0));
+		if (start + size > *hi)
+			*hi = start + size;
+	}
+	tk_symtab_finish(t, TK_SYMTAB_ELF);
+	if (rand() % 2) {
+		size_t n_plt = 1 + (size_t)(rand() % 8);
+		t->plt = calloc(n_plt, sizeof *t->plt);
+		assert_non_null(t->plt);
+		for (size_t i = 0; i < n_plt; i++)
+			t->plt[i] = (tk_symbol){.name = "x@plt",
+						.start = base + (uint64_t)(rand() % 400),
+						.size = 16,
+						.type = 'T'};
+		t->n_plt = n_plt;
+		assert_true(tk_symtab_merge_plt(t, t));
+	}
+	*hi += 8192; /* past the page the last symbol is stretched to */
+	return t;
+}
+
+static void test_flat_lookups_equal_tree(void **state)
+{
+	(void)state;
+	for (unsigned seed = 1; seed <= 400; seed++) {
+		uint64_t hi;
+		tk_symtab *t = random_table(seed, &hi);
+		/* the sorted array first (before the tree exists), then the tree */
+		size_t span = (size_t)(hi - 0xff0);
+		const tk_symbol **flat = calloc(span, sizeof *flat);
+		uint64_t *offs = calloc(span, sizeof *offs);
+		assert_true(flat && offs);
+		for (size_t i = 0; i < span; i++)
+			flat[i] = tk_symtab_lookup(t, 0xff0 + i, &offs[i]);
+		for (size_t i = 0; i < span; i++) {
+			uint64_t addr = 0xff0 + i;
+			const tk_symbol *want = tk_symtab_lookup_tree(t, addr);
+			if (!want != !flat[i] || (want && (want->start != flat[i]->start ||
+							   want->name != flat[i]->name ||
+							   offs[i] != addr - want->start)))
+				fail_msg("seed %u, address 0x%llx: table and tree disagree", seed,
+					 (unsigned long long)addr);
+		}
+		/* the array is the tree's in-order walk (sizes 0 shown as 1) */
+		size_t k = 0;
+		for (int32_t x = tk_symtree_first(&t->tree); x != TK_SYMTREE_NIL;
+		     x = tk_symtree_next(&t->tree, x), k++) {
+			const tk_symbol *a = tk_symtab_at(t, k), *b = &t->tree.nodes[x].sym;
+			assert_non_null(a);
+			assert_true(a->start == b->start && a->name == b->name);
+			assert_true(a->size == (b->size ? b->size : 1));
+		}
+		assert_int_equal(k, tk_symtab_count(t));
+		free(flat);
+		free(offs);
+		tk_symtab_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +239,7 @@ int main(void)
 	    cmocka_unit_test(test_equal_starts_keep_order),
 	    cmocka_unit_test(test_known_shape),
 	    cmocka_unit_test(test_find_semantics),
+	    cmocka_unit_test(test_flat_lookups_equal_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
