@@ -244,23 +244,36 @@ static bool mark_clean(tk_symtab *t)
 static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
 {
 	size_t n = t->n;
-	sort_key *keys = malloc(n * sizeof *keys);
-	tk_symbol *sorted = keys ? malloc(n * sizeof *sorted) : NULL;
-	uint8_t *bind = sorted ? malloc(n) : NULL;
-	if (bind)
-		for (size_t i = 0; i < n; i++)
-			keys[i] = (sort_key){t->syms[i].start, i};
-	if (!bind || !sort_keys(keys, n)) {
+	bool in_order = true;
+	for (size_t i = 1; i < n && in_order; i++)
+		in_order = t->syms[i].start >= t->syms[i - 1].start;
+	tk_symbol *sorted;
+	uint8_t *bind;
+	if (in_order && mode != TK_SYMTAB_ELF) {
+		/* kallsyms comes sorted: fixed up in place (ELF tables keep
+		 * their table order for the tree, so they are copied) */
+		sorted = t->syms;
+		bind = t->bind;
+	} else {
+		sort_key *keys = in_order ? NULL : malloc(n * sizeof *keys);
+		sorted = in_order || keys ? malloc(n * sizeof *sorted) : NULL;
+		bind = sorted ? malloc(n) : NULL;
+		if (bind && keys)
+			for (size_t i = 0; i < n; i++)
+				keys[i] = (sort_key){t->syms[i].start, i};
+		if (!bind || (keys && !sort_keys(keys, n))) {
+			free(keys);
+			free(sorted);
+			free(bind);
+			return false;
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t k = keys ? keys[i].order : i;
+			sorted[i] = t->syms[k];
+			bind[i] = t->bind[k];
+		}
 		free(keys);
-		free(sorted);
-		free(bind);
-		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		sorted[i] = t->syms[keys[i].order];
-		bind[i] = t->bind[keys[i].order];
-	}
-	free(keys);
 	/* perf runs the end fix-up before removing duplicates. */
 	fixup_end(sorted, n, mode);
 	/* One symbol per start address: perf's symbols__fixup_duplicate()
@@ -278,7 +291,6 @@ static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
 		bind[out] = bind[i];
 		out++;
 	}
-	free(bind);
 	/* perf finds an empty symbol at exactly its start */
 	for (size_t i = 0; i < out; i++)
 		if (sorted[i].size == 0)
@@ -287,9 +299,13 @@ static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
 		t->order_syms = t->syms;
 		t->order_bind = t->bind;
 		t->order_n = n;
-	} else {
+		free(bind);
+	} else if (sorted != t->syms) {
 		free(t->syms);
 		free(t->bind);
+		free(bind);
+	} else {
+		free(bind); /* t->bind */
 	}
 	t->bind = NULL;
 	t->syms = sorted;

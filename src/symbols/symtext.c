@@ -55,6 +55,13 @@ tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *l
 	return TK_OK;
 }
 
+/* Hex digit value + 1; 0 for any other byte. */
+static const uint8_t hex_plus1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+    ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 bool tk_symtext_hex(const char *s, size_t n, size_t *i, uint64_t *out)
 {
 	size_t p = *i;
@@ -62,18 +69,12 @@ bool tk_symtext_hex(const char *s, size_t n, size_t *i, uint64_t *out)
 		p += 2;
 	size_t start = p;
 	uint64_t v = 0;
-	while (p < n) {
-		char c = s[p];
-		unsigned d;
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			d = (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			break;
+	unsigned d;
+	/* a table lookup per digit: 100k+ kallsyms addresses of 16 digits */
+	while (p < n && (d = hex_plus1[(uint8_t)s[p]]) != 0) {
 		if (p - start == 16)
 			return false;
-		v = v << 4 | d;
+		v = v << 4 | (d - 1);
 		p++;
 	}
 	if (p == start)
