@@ -675,7 +675,8 @@ const char *tk_perf_feature_name(unsigned id);
 /* perf's name for a sample_type bit ("IP", "TID", ...), NULL if unknown. */
 const char *tk_perf_sample_bit_name(unsigned bit);
 
-/* Adapter: model events (samples; every record with opt->all_records). */
+/* Adapter: model events shaped as perf data convert --to-ctf shapes them
+ * (samples; with opt->all_records also comm, exit, fork, mmap, mmap2). */
 tk_status tk_perf_source_open(const char *path, const tk_open_options *opt, tk_source **out,
 			      tk_error *err);
 

@@ -19,7 +19,8 @@ typedef struct tk_source tk_source;
 
 typedef struct tk_open_options {
 	tk_format format; /* TK_FORMAT_UNKNOWN: detect from the content */
-	bool all_records; /* perf: every record, not only samples */
+	bool all_records; /* perf: also the records `perf data convert --all`
+			   * adds: comm, exit, fork, mmap, mmap2 */
 	bool raw_order;   /* file order instead of time order */
 	tk_log_fn log;    /* warnings; NULL: dropped */
 	void *log_user;
