@@ -487,8 +487,8 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	tk_dso *d = m->dso;
 	tk_dso_cache_slot *slot = NULL;
 	if (d->cache) {
-		uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> 52; /* 12 bits */
-		slot = &d->cache[h & (TK_DSO_CACHE_SLOTS - 1)];
+		uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> (64 - d->cache_bits);
+		slot = &d->cache[h];
 		if (slot->addr_plus1 == loc->addr + 1) {
 			loc->sym = slot->sym;
 			loc->sym_off = slot->off;
@@ -500,12 +500,23 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	const tk_symtab *st = dso_symtab(t, d);
 	if (!st)
 		return;
-	if (!d->cache) {
-		/* first lookup in this image: give it a cache (once per image) */
-		d->cache = tk_arena_calloc(&t->arena, TK_DSO_CACHE_SLOTS, sizeof *d->cache);
+	/* An image gets a small cache at its first lookup and a big one once
+	 * it misses often: most images of a -a recording see a handful of
+	 * addresses, and zeroing 4096 slots for each costs more than it saves. */
+	unsigned bits = 0;
+	if (!d->cache)
+		bits = TK_DSO_CACHE_SMALL_BITS;
+	else if (d->cache_bits < TK_DSO_CACHE_BITS && ++d->cache_misses > (4u << d->cache_bits))
+		bits = TK_DSO_CACHE_BITS;
+	if (bits) {
+		tk_dso_cache_slot *nc = tk_arena_calloc(&t->arena, (size_t)1 << bits, sizeof *nc);
+		if (nc) {
+			d->cache = nc;
+			d->cache_bits = (uint8_t)bits;
+		}
 		if (d->cache) {
-			uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> 52;
-			slot = &d->cache[h & (TK_DSO_CACHE_SLOTS - 1)];
+			uint64_t h = (loc->addr * 0x9e3779b97f4a7c15ull) >> (64 - d->cache_bits);
+			slot = &d->cache[h];
 		}
 	}
 	uint64_t va = loc->addr;

@@ -51,9 +51,12 @@ typedef struct tk_dso {
 	/* address -> symbol cache (direct mapped): a profile hits the same
 	 * few thousand addresses over and over */
 	struct tk_dso_cache_slot *cache;
+	uint8_t cache_bits;    /* cache has 1 << cache_bits slots */
+	uint32_t cache_misses; /* since the small cache was made */
 } tk_dso;
 
-#define TK_DSO_CACHE_SLOTS 4096
+#define TK_DSO_CACHE_SMALL_BITS 8  /* first cache of an image */
+#define TK_DSO_CACHE_BITS       12 /* after 4 misses per small slot */
 
 typedef struct tk_dso_cache_slot {
 	uint64_t addr_plus1; /* 0 = empty */
