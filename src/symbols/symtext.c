@@ -16,7 +16,12 @@ tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *l
 	if (fd < 0)
 		return tk_error_set(err, errno == ENOENT ? TK_ERR_NOT_FOUND : TK_ERR_IO,
 				    TK_NO_OFFSET, "cannot open: %s", strerror(errno));
-	size_t cap = 1 << 16, n = 0;
+	/* /proc/kallsyms is several MiB: start big rather than copy on every
+	 * doubling (a large malloc is mapped lazily: a small file touches
+	 * only its own pages) */
+	size_t cap = limit < ((size_t)8 << 20) ? limit : (size_t)8 << 20, n = 0;
+	if (cap == 0)
+		cap = 1;
 	char *buf = malloc(cap);
 	tk_status st = TK_OK;
 	while (buf) {
