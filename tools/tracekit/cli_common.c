@@ -283,10 +283,6 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case OPT_SHOW_FIRST + 7:
 		case OPT_SHOW_FIRST + 8:
 			cli->opt.script_show |= show_bits[c - OPT_SHOW_FIRST];
-			/* perf script turns its time ordering off to show rounds
-			 * where they are in the file */
-			if (show_bits[c - OPT_SHOW_FIRST] == TK_SHOW_ROUND_EVENTS)
-				cli->opt.raw_order = true;
 			break;
 		case ':':
 			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb,
@@ -309,6 +305,11 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		fprintf(stderr, "tracekit %s: invalid value '%s'\n", verb, optarg);
 		return TK_EXIT_USAGE;
 	}
+	/* perf script turns its time ordering off to show the rounds where
+	 * they are in the file */
+	if ((cli->opt.script_show & TK_SHOW_ROUND_EVENTS) &&
+	    strcmp(cli->opt.style, "perf-script") == 0)
+		cli->opt.raw_order = true;
 	cli->inputs = (const char **)(argv + optind);
 	cli->n_inputs = argc - optind;
 	if (cli->n_inputs == 0) {
