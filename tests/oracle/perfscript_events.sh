@@ -116,6 +116,15 @@ if record buildid-mmap --buildid-mmap -e cpu-clock -- sh -c "$fork_loop"; then
   compare "buildid-mmap all" "$work/buildid-mmap.data" $ALL -- $ALL
 fi
 
+# pipe mode (perf record -o -): attrs arrive as records, rounds included
+if perf record -q -o - --switch-events -e cpu-clock -- sh -c "$fork_loop" \
+    >"$work/pipe.data" 2>/dev/null && [ -s "$work/pipe.data" ]; then
+  # shellcheck disable=SC2086
+  compare "pipe all+rounds" "$work/pipe.data" $ALL --show-round-events -- $ALL --show-round-events
+else
+  echo "SKIP pipe: perf record -o - failed"
+fi
+
 # A perf.data without sample_id_all, written here: the side-band lines then
 # show cpu 0, the record's own task and time (FORK/EXIT) or 0.
 if command -v python3 >/dev/null; then
