@@ -227,6 +227,13 @@ static char *fmt_i32_pad(char *p, int32_t v, unsigned width)
 	return p + n;
 }
 
+/* v (< 100) as two digits */
+static void put_2digits(char *p, uint32_t v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+}
+
 /* "comm tid " (comm padded to 16 without a callchain), kept while the
  * thread stays the same: samples come in runs per thread. */
 static void make_prefix(script *s, const evsel_out *o, const tk_thread *th, int32_t tid)
@@ -271,7 +278,13 @@ static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
 	p += s->prefix_len;
 	if (o->cpu) {
 		*p++ = '[';
-		p = fmt_u64_pad(p, sp->cpu, 3, '0');
+		if (sp->cpu < 1000) {
+			*p++ = (char)('0' + sp->cpu / 100);
+			put_2digits(p, sp->cpu % 100);
+			p += 2;
+		} else {
+			p = fmt_u64_pad(p, sp->cpu, 3, '0');
+		}
 		*p++ = ']';
 		*p++ = ' ';
 	}
@@ -291,10 +304,9 @@ static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
 		memcpy(p, s->sec_text, s->sec_len);
 		p += s->sec_len;
 		*p++ = '.';
-		for (int i = 5; i >= 0; i--) {
-			p[i] = (char)('0' + usec % 10);
-			usec /= 10;
-		}
+		put_2digits(p, usec / 10000);
+		put_2digits(p + 2, usec / 100 % 100);
+		put_2digits(p + 4, usec % 100);
 		p += 6;
 		*p++ = ':';
 		*p++ = ' ';
