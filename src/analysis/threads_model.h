@@ -78,6 +78,12 @@ typedef struct tk_maps {
 	tk_map *v;
 	size_t n, cap;
 	uint64_t gen; /* bumped by every insert: caches of resolved addresses key on it */
+	/* Scratch for one cache layered on top (perf script's line cache):
+	 * its id for these maps at generation tag_gen, valid for tag_owner
+	 * in its tag_epoch. Saves that cache a lookup per sample. */
+	const void *tag_owner;
+	uint64_t tag_gen;
+	uint32_t tag_epoch, tag;
 } tk_maps;
 
 typedef struct tk_thread {

@@ -46,7 +46,6 @@ static void big_free(void *p, size_t n)
 void tk_line_cache_init(tk_line_cache *c)
 {
 	memset(c, 0, sizeof *c);
-	tk_hashmap_init(&c->space_of_maps);
 	c->n_spaces = 2; /* 0: empty slot, 1: no address space */
 }
 
@@ -55,8 +54,6 @@ void tk_line_cache_free(tk_line_cache *c)
 	big_free(c->slots, c->slots_size);
 	free(c->hot);
 	big_free(c->text, c->text_cap);
-	free(c->space_gen);
-	tk_hashmap_free(&c->space_of_maps);
 	memset(c, 0, sizeof *c);
 }
 
@@ -149,46 +146,24 @@ static void clear(tk_line_cache *c)
 static void clear_spaces(tk_line_cache *c)
 {
 	clear(c);
-	tk_hashmap_free(&c->space_of_maps);
-	tk_hashmap_init(&c->space_of_maps);
 	c->n_spaces = 2;
-	memset(c->recent, 0, sizeof c->recent);
+	c->space_epoch++; /* every maps' tag is stale */
 }
 
 /* The space id of maps at its current generation (1 for none); 0 when
  * out of memory (the frame is then written uncached). */
-static uint32_t space_id(tk_line_cache *c, const tk_maps *maps)
+static uint32_t space_id(tk_line_cache *c, tk_maps *m)
 {
-	if (!maps)
+	if (!m)
 		return 1;
-	uint64_t gen = maps->gen;
-	for (int i = 0; i < 2; i++)
-		if (c->recent[i].id && c->recent[i].maps == maps && c->recent[i].gen == gen)
-			return c->recent[i].id;
-	uint64_t *v = tk_hashmap_get(&c->space_of_maps, (uint64_t)(uintptr_t)maps);
-	uint32_t id;
-	if (v && c->space_gen[*v] == gen) {
-		id = (uint32_t)*v;
-	} else {
-		if (c->n_spaces >= c->cap_spaces) {
-			uint32_t cap = c->cap_spaces ? c->cap_spaces * 2 : 64;
-			if (cap <= c->n_spaces)
-				return 0;
-			uint64_t *ng = realloc(c->space_gen, cap * sizeof *ng);
-			if (!ng)
-				return 0;
-			c->space_gen = ng;
-			c->cap_spaces = cap;
-		}
-		id = c->n_spaces;
-		if (!tk_hashmap_put(&c->space_of_maps, (uint64_t)(uintptr_t)maps, id))
-			return 0;
-		c->space_gen[id] = gen;
-		c->n_spaces++;
-	}
-	c->recent[1] = c->recent[0];
-	c->recent[0] = (tk_line_space){maps, gen, id};
-	return id;
+	/* the maps' tag is scratch space for this cache (threads_model.h) */
+	if (m->tag_owner == c && m->tag_epoch == c->space_epoch && m->tag_gen == m->gen)
+		return m->tag;
+	m->tag_owner = c;
+	m->tag_epoch = c->space_epoch;
+	m->tag_gen = m->gen;
+	m->tag = c->n_spaces++;
+	return m->tag;
 }
 
 /* Doubles the table (or makes the first one). false: out of memory. */
@@ -365,7 +340,7 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 		}
 		if (!space_known) {
 			/* the address space tk_threads_resolve() searches */
-			const tk_maps *maps = NULL;
+			tk_maps *maps = NULL;
 			if (cpumode == TK_CPUMODE_KERNEL)
 				maps = &t->kernel;
 			else if (cpumode == TK_CPUMODE_USER && th)
