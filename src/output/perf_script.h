@@ -3,8 +3,9 @@
  * sampled, time in seconds.microseconds, period, event name, then either
  * the tracepoint rendered through its print fmt, or ip sym+off (dso), or a
  * callchain block (one "\t%16x sym+off (dso)" line per frame and a blank
- * line). Non-sample records feed the thread / map model and print nothing,
- * as perf script prints them only on request.
+ * line). Non-sample records feed the thread / map model; they are printed
+ * only when a --show-*-events option asks, as perf script does
+ * (output/perf_script_events.c).
  * Per sample: no allocation and no printf (hand formatting into the
  * writer; symbols cached per image). */
 #ifndef TK_OUTPUT_PERF_SCRIPT_H
