@@ -379,12 +379,6 @@ static tk_status compile_list(compiler *c, const ctf_fc *fc, uint32_t dst, unsig
 	return TK_OK;
 }
 
-static bool tag_in_range(bool is_signed, uint64_t tag, const ctf_var_range *r)
-{
-	return is_signed ? ((int64_t)tag >= r->lo && (int64_t)tag <= r->hi)
-			 : (tag >= (uint64_t)r->lo && tag <= (uint64_t)r->hi);
-}
-
 static tk_status compile_variant(compiler *c, const ctf_fc *fc, uint32_t dst, unsigned depth)
 {
 	tk_status st;
@@ -410,13 +404,24 @@ static tk_status compile_variant(compiler *c, const ctf_fc *fc, uint32_t dst, un
 	int32_t *dense = tk_arena_alloc(&c->tc->arena, (n_dense + 1) * sizeof *dense);
 	if (!var || !opts || !dense)
 		return nomem(c);
-	for (uint64_t t = 0; t < n_dense; t++) {
+	/* the first range holding a value wins, as in the decoder's search */
+	for (uint64_t t = 0; t < n_dense; t++)
 		dense[t] = -1;
-		for (size_t i = 0; i < fc->n_ranges; i++)
-			if (tag_in_range(op->ref.is_signed, t, &fc->ranges[i])) {
-				dense[t] = (int32_t)fc->ranges[i].option;
-				break;
-			}
+	for (size_t i = 0; i < fc->n_ranges; i++) {
+		const ctf_var_range *r = &fc->ranges[i];
+		uint64_t lo, hi;
+		if (op->ref.is_signed) {
+			if (r->hi < 0 || r->lo > r->hi)
+				continue;
+			lo = r->lo < 0 ? 0 : (uint64_t)r->lo;
+			hi = (uint64_t)r->hi;
+		} else {
+			lo = (uint64_t)r->lo;
+			hi = (uint64_t)r->hi;
+		}
+		for (uint64_t t = lo; t <= hi && t < n_dense; t++)
+			if (dense[t] < 0)
+				dense[t] = (int32_t)r->option;
 	}
 	var->options = opts;
 	var->dense = dense;
