@@ -316,16 +316,25 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 		clear_spaces(c);
 	/* perf resets the whole chain on an unknown context marker: look for
 	 * one before anything is written (markers are few, frames many) */
-	uint64_t nr = s->callchain_nr;
-	size_t frames = 0;
-	uint64_t end = 0;
+	uint64_t nr = s->callchain_nr, end = nr;
 	unsigned cpumode = TK_CPUMODE_USER;
-	for (; end < nr && frames < TK_CALLCHAIN_MAX; end++) {
-		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)end, s->swap);
-		if (ip < TK_PERF_CONTEXT_MAX)
-			frames++;
-		else if (!context_mode(ip, &cpumode))
-			return;
+	if (nr <= TK_CALLCHAIN_MAX) {
+		/* the usual chain: shorter than the frame limit */
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)i, s->swap);
+			if (ip >= TK_PERF_CONTEXT_MAX && !context_mode(ip, &cpumode))
+				return;
+		}
+	} else {
+		/* stop after TK_CALLCHAIN_MAX frames, as perf does */
+		size_t frames = 0;
+		for (end = 0; end < nr && frames < TK_CALLCHAIN_MAX; end++) {
+			uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)end, s->swap);
+			if (ip < TK_PERF_CONTEXT_MAX)
+				frames++;
+			else if (!context_mode(ip, &cpumode))
+				return;
+		}
 	}
 	/* callee first; the address space is looked up once per context */
 	cpumode = TK_CPUMODE_USER;
