@@ -7,6 +7,9 @@
 #include "symbols/symtree.h"
 #include "tracekit/tracekit.h"
 
+/* Symbols per block of the lookup index (symtab.c). */
+#define TK_SYMTAB_BLOCK 64
+
 /* Binding, as far as choosing between symbols at one address goes. */
 enum { TK_BIND_LOCAL = 0, TK_BIND_GLOBAL = 1, TK_BIND_WEAK = 2 };
 
@@ -37,6 +40,9 @@ struct tk_symtab {
 	 * of the tree ends at it, so syms answers alone. The tree itself is
 	 * built from the table-order copy below on the first lookup that lands
 	 * where symbols overlap (perf's answer there depends on its shape). */
+	/* lookup index of large tables: top[k] = syms[k * TK_SYMTAB_BLOCK].start */
+	uint64_t *top;
+	size_t n_top;
 	bool use_tree;
 	uint8_t *clean;        /* per syms[i]: 1 = overlaps no other symbol */
 	tk_symbol *order_syms; /* symbols in table order, for the tree */

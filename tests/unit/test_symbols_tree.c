@@ -232,6 +232,37 @@ static void test_flat_lookups_equal_tree(void **state)
 	}
 }
 
+/* Large tables go through the lookup index (a start per 64 symbols)
+ * before the binary search: every address must still get the tree's
+ * answer. */
+static void test_indexed_lookups_equal_tree(void **state)
+{
+	(void)state;
+	srand(7);
+	tk_symtab *t = tk_symtab_new("large");
+	assert_non_null(t);
+	for (size_t i = 0; i < 5000; i++) {
+		char name[32];
+		int len = snprintf(name, sizeof name, "g%zu", i);
+		uint64_t start = 0x400000 + (uint64_t)(rand() % 200000);
+		uint64_t size = rand() % 3 ? 0 : (uint64_t)(rand() % 300);
+		assert_true(
+		    tk_symtab_add(t, name, (size_t)len, start, size, 'T', rand() % 3, NULL, 0));
+	}
+	tk_symtab_finish(t, TK_SYMTAB_ELF);
+	assert_non_null(t->top);
+	for (uint64_t addr = 0x3ffff0; addr < 0x400000 + 200000 + 8192; addr++) {
+		uint64_t off = 0;
+		const tk_symbol *a = tk_symtab_lookup(t, addr, &off);
+		const tk_symbol *b = tk_symtab_lookup_tree(t, addr);
+		if (!a != !b ||
+		    (a && (a->start != b->start || a->name != b->name || off != addr - a->start)))
+			fail_msg("address 0x%llx: indexed table and tree disagree",
+				 (unsigned long long)addr);
+	}
+	tk_symtab_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +271,7 @@ int main(void)
 	    cmocka_unit_test(test_known_shape),
 	    cmocka_unit_test(test_find_semantics),
 	    cmocka_unit_test(test_flat_lookups_equal_tree),
+	    cmocka_unit_test(test_indexed_lookups_equal_tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
