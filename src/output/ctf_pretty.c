@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define NS_PER_S 1000000000LL
 
@@ -111,7 +114,39 @@ static const char esc_char[256] = {
     [13] = 'r', [27] = 'e', ['"'] = '"', ['\''] = '\'', ['?'] = '?', ['\\'] = '\\',
 };
 
-static void put_escaped(tk_writer *w, const char *s, size_t n)
+/* True when no byte of x has a nonzero esc_kind: none below 0x20 (which
+ * includes NUL) and none of '"', '\'', '?', '\\', 0x7f. Bytes of 0x80 and
+ * above are copied, as babeltrace2 does. Classic SWAR tests: a byte below
+ * n sets its high bit in (x - n*ones) & ~x; a byte equal to v is a zero
+ * byte of x ^ v*ones. */
+static inline bool word_is_plain(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+#define TK_HAS_BYTE(v) (((x ^ (ones * (v))) - ones) & ~(x ^ (ones * (v))) & highs)
+	uint64_t hit = ((x - ones * 0x20) & ~x & highs) | TK_HAS_BYTE('"') | TK_HAS_BYTE('\'') |
+		       TK_HAS_BYTE('?') | TK_HAS_BYTE('\\') | TK_HAS_BYTE(0x7f);
+#undef TK_HAS_BYTE
+	return hit == 0;
+}
+
+#ifdef __SSE2__
+/* word_is_plain for 16 bytes. The signed compare also flags bytes of 0x80
+ * and above; those few take the byte-wise path, which copies them. */
+static inline bool block_is_plain(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i hit =
+	    _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+				      _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))),
+			 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+						   _mm_cmpeq_epi8(x, _mm_set1_epi8('\''))),
+				      _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('?')),
+						   _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
+	return _mm_movemask_epi8(hit) == 0;
+}
+#endif
+
+void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 {
 	static const char hx[] = "0123456789abcdef";
 	/* worst case 4 output bytes per input byte */
@@ -120,6 +155,30 @@ static void put_escaped(tk_writer *w, const char *s, size_t n)
 	char *o = w->buf + w->pos;
 	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
+		/* Whole blocks while none of their bytes needs escaping (most
+		 * text): one load, a few compares and one store per block. */
+#ifdef __SSE2__
+		while (i + 16 <= n && block_is_plain(s + i)) {
+			memcpy(o, s + i, 16);
+			o += 16;
+			i += 16;
+		}
+		/* a tail shorter than a block: the last 16 bytes, overlapping
+		 * bytes already checked */
+		if (i < n && n - i < 16 && n >= 16 && block_is_plain(s + n - 16)) {
+			memcpy(o, s + i, n - i);
+			o += n - i;
+			break;
+		}
+#endif
+		uint64_t x;
+		while (i + 8 <= n && (memcpy(&x, s + i, 8), word_is_plain(x))) {
+			memcpy(o, &x, 8);
+			o += 8;
+			i += 8;
+		}
+		if (i == n)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		uint8_t k = esc_kind[c];
 		if (k == 0) {
@@ -142,31 +201,26 @@ static void put_escaped(tk_writer *w, const char *s, size_t n)
 	w->pos = (size_t)(o - w->buf);
 }
 
-/* v < 10^9 as exactly 9 digits */
-static void put_9digits(tk_writer *w, uint64_t v)
-{
-	static const char pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	    "8081828384858687888990919293949596979899";
-	if (!tk_writer_reserve(w, 9))
-		return;
-	char *o = w->buf + w->pos;
-	o[8] = (char)('0' + v % 10);
-	v /= 10;
-	for (int i = 6; i >= 0; i -= 2) {
-		unsigned d = (unsigned)(v % 100);
-		v /= 100;
-		o[i] = pairs[2 * d];
-		o[i + 1] = pairs[2 * d + 1];
-	}
-	w->pos += 9;
-}
-
 static const char digit_pairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
+
+/* v < 10^9 as exactly 9 digits: 32-bit halves, two digits per table copy */
+static void put_9digits(tk_writer *w, uint64_t v)
+{
+	if (!tk_writer_reserve(w, 9))
+		return;
+	char *o = w->buf + w->pos;
+	uint32_t x = (uint32_t)(v % 1000000000u);
+	uint32_t lo = x % 100000000u, a = lo / 10000u, b = lo % 10000u;
+	o[0] = (char)('0' + x / 100000000u);
+	memcpy(o + 1, digit_pairs + 2 * (a / 100u), 2);
+	memcpy(o + 3, digit_pairs + 2 * (a % 100u), 2);
+	memcpy(o + 5, digit_pairs + 2 * (b / 100u), 2);
+	memcpy(o + 7, digit_pairs + 2 * (b % 100u), 2);
+	w->pos += 9;
+}
 
 /* decimal without the writer's generic path: most values are small */
 static inline void put_dec(tk_writer *w, uint64_t u)
@@ -287,7 +341,7 @@ static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
 			continue;
 		if (printed++)
 			tk_put_str(w, ", ");
-		put_escaped(w, label, strlen(label));
+		ctf_put_escaped(w, label, strlen(label));
 	}
 	if (!printed)
 		tk_put_str(w, "<unknown>");
@@ -302,7 +356,7 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 	case CTF_FC_INT: put_int(w, fc, v->v.u); return;
 	case CTF_FC_ENUM: put_enum(w, fc, v->v.u); return;
 	case CTF_FC_FLOAT: ctf_put_double_g(w, v->v.f); return;
-	case CTF_FC_STRING: put_escaped(w, v->v.str.ptr, v->v.str.len); return;
+	case CTF_FC_STRING: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); return;
 	case CTF_FC_STRUCT: {
 		tk_put_char(w, '{');
 		size_t printed = 0;
@@ -330,7 +384,7 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 	case CTF_FC_ARRAY:
 	case CTF_FC_SEQUENCE:
 		if (fc->elem_is_text) {
-			put_escaped(w, v->v.str.ptr, v->v.str.len);
+			ctf_put_escaped(w, v->v.str.ptr, v->v.str.len);
 			return;
 		}
 		tk_put_char(w, '[');

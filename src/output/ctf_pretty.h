@@ -33,6 +33,9 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
 void ctf_pretty_fini(ctf_pretty *p);
 /* printf("%g") of v, byte for byte, mostly without printf. */
 void ctf_put_double_g(tk_writer *w, double v);
+/* A string as babeltrace2's print_escape_string shows it: quoted, C
+ * escapes, \xNN for other control bytes, cut at the first NUL. */
+void ctf_put_escaped(tk_writer *w, const char *s, size_t n);
 /* babeltrace2's "Tracer discarded ..." warning text (after its "WARNING: "
  * prefix, without newline) into w. */
 void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d);
