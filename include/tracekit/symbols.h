@@ -5,8 +5,10 @@
  *
  * A tk_symtab is an immutable, sorted table of symbols in one address
  * space: ELF virtual addresses for an image, kernel addresses for kallsyms,
- * process addresses for a perf map. Lookups are O(log n) and allocation
- * free; results point into the table and stay valid until it is freed.
+ * process addresses for a perf map. Lookups are O(log n) in a flat sorted
+ * array; the first lookup that lands where ELF symbols overlap builds
+ * perf's tree for the table (once). Results point into the table and stay
+ * valid until it is freed.
  * Symbol ends follow perf: a symbol without a size ends where the next one
  * starts; at one address the best symbol is kept the way perf chooses it
  * (sized over unsized, non-weak over weak, global over local, fewer leading
