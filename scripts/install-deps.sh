@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tracekit needs to build and test (when root),
-# or prints the exact command to run. Usage: install-deps.sh [build|test|demo]
+# or prints the exact command to run. Usage: install-deps.sh [build|test|demo|bench]
 set -euo pipefail
 what=${1:-test}
 pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd)
 case $what in
   test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3) ;;
   demo) pkgs+=(linux-perf) ;;
-  bench) pkgs+=(linux-perf babeltrace2 hyperfine time) ;;
+  bench) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3 hyperfine time bc) ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
