@@ -461,6 +461,30 @@ tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf
 	return TK_OK;
 }
 
+/* perf's dso__load_kernel_sym ends with map__fixup_end: once kallsyms is
+ * loaded, the kernel map ends where its last symbol (modules aside) ends,
+ * not where the MMAP record said (_etext). Frames in .init.text such as
+ * start_kernel, past _etext, then resolve as perf resolves them. The map
+ * never grows into the next one, so the array stays sorted. */
+static void kernel_map_fixup_end(tk_threads *t, size_t i, const tk_symtab *st)
+{
+	uint64_t end = 0;
+	for (size_t k = tk_symtab_count(st); k > 0; k--) {
+		const tk_symbol *s = tk_symtab_at(st, k - 1);
+		if (!s->module) {
+			end = s->start + s->size;
+			break;
+		}
+	}
+	tk_map *m = &t->kernel.v[i];
+	if (i + 1 < t->kernel.n && end > t->kernel.v[i + 1].start)
+		end = t->kernel.v[i + 1].start;
+	if (end > m->end) {
+		m->end = end;
+		t->kernel.gen++; /* addresses cached as outside every map are not */
+	}
+}
+
 void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, uint64_t ip,
 			tk_addr_loc *loc)
 {
@@ -497,9 +521,12 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 			return;
 		}
 	}
+	bool first_load = !d->tried;
 	const tk_symtab *st = dso_symtab(t, d);
 	if (!st)
 		return;
+	if (first_load && d == t->kernel_dso && maps == &t->kernel)
+		kernel_map_fixup_end(t, (size_t)(m - t->kernel.v), st);
 	/* An image gets a small cache at its first lookup and a big one once
 	 * it misses often: most images of a -a recording see a handful of
 	 * addresses, and zeroing 4096 slots for each costs more than it saves. */
