@@ -55,6 +55,13 @@ typedef struct perf_qentry {
 #define PERF_Q_COPIED      ((uint64_t)1 << 63)
 #define PERF_Q_COMPRESSED  ((uint64_t)1 << 62)
 #define PERF_Q_OFFSET_MASK (((uint64_t)1 << 56) - 1)
+/* Bits 56..61: attr index + 1 found when the record was queued (0 = none or
+ * index too large), so emitting it does not look the id up again. */
+#define PERF_Q_ATTR_SHIFT 56
+#define PERF_Q_ATTR_MAX   ((uint64_t)62) /* largest index that fits */
+#define PERF_Q_ATTR_BITS  ((uint64_t)63)
+
+#define PERF_ID_CACHE_SIZE 8
 
 typedef struct perf_copy_chunk perf_copy_chunk;
 
@@ -75,11 +82,19 @@ struct tk_perf_file {
 	/* attrs (pointers never move) */
 	tk_perf_attr **attrs;
 	size_t n_attrs, cap_attrs;
-	tk_hashmap id_to_attr; /* id -> index + 1 */
-	int id_pos, is_pos;    /* perf's evlist id_pos / is_pos; -1 = none */
-	bool id_pos_agree;     /* every attr gives the same positions */
-	uint64_t last_id;      /* one-entry cache of the id lookup */
-	tk_perf_attr *last_id_attr;
+	tk_hashmap id_to_attr;      /* id -> index + 1 */
+	int id_pos, is_pos;         /* perf's evlist id_pos / is_pos; -1 = none */
+	bool id_pos_agree;          /* every attr gives the same positions */
+	uint64_t last_id;           /* most recent id lookup */
+	tk_perf_attr *last_id_attr; /* NULLed by tk_perf_map_id: the caches are stale */
+	/* Recent id -> attr lookups: a recording has a few ids per attr (one per
+	 * CPU or thread) and samples cycle through them, so a short scan beats
+	 * the hash map. Valid while last_id_attr is not NULL. */
+	struct {
+		uint64_t id;
+		tk_perf_attr *attr;
+	} id_cache[PERF_ID_CACHE_SIZE];
+	unsigned id_cache_n, id_cache_next;
 
 	/* features */
 	tk_perf_features feat;
@@ -104,6 +119,9 @@ struct tk_perf_file {
 	uint8_t deferred_bytes[16];
 	tk_perf_record deferred;
 	bool eof;
+	/* attrs were added while records were queued: queued records find
+	 * their attr again when emitted, as perf does at delivery */
+	bool q_attrs_changed;
 	bool warned_no_attr, warned_unordered, warned_queue, warned_id_pos;
 
 	tk_perf_record cur;
@@ -144,6 +162,11 @@ bool tk_perf_build_id_record(tk_perf_file *f, const uint8_t *p, uint64_t size);
 tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err);
 /* Finds the attr and sample_id fields of a record (r->attr, r->sid, r->has_time). */
 void tk_perf_classify(tk_perf_file *f, tk_perf_record *r);
+/* The attr of a kernel record (evlist__event2evsel), NULL for user records
+ * or when there are no attrs. */
+const tk_perf_attr *tk_perf_find_attr(tk_perf_file *f, const tk_perf_record *r);
+/* tk_perf_classify with the attr already known (a = r's attr, not NULL). */
+void tk_perf_classify_with(tk_perf_file *f, tk_perf_record *r, const tk_perf_attr *a);
 void tk_perf_warn(tk_perf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- perf_sample.c ---- */
@@ -153,6 +176,10 @@ bool tk_perf_parse_trailer(const uint8_t *rec, uint32_t size, uint64_t sample_ty
 /* Quick parse of the leading sample fields (identifier, tid, time, id, stream, cpu). */
 bool tk_perf_parse_sample_head(const uint8_t *rec, uint32_t size, uint64_t sample_type, bool swap,
 			       tk_perf_sample_id *sid);
+/* Only the time of a sample: true when it has TIME and its leading fields
+ * fit (the same condition as tk_perf_parse_sample_head). */
+bool tk_perf_sample_time(const uint8_t *rec, uint32_t size, uint64_t sample_type, bool swap,
+			 uint64_t *time);
 /* Decodes a sample body with an explicit attr (fuzzing, tests). */
 tk_status tk_perf_parse_sample_with(const tk_perf_attr *attr, bool swap, const uint8_t *rec,
 				    uint32_t size, uint64_t offset, tk_perf_sample *out,

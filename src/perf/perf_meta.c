@@ -115,10 +115,35 @@ tk_status tk_perf_apply_meta(tk_perf_file *f, tk_perf_record *r, tk_error *err)
 	}
 }
 
+/* The attr owning id, or NULL: the recent-lookup cache, then the map. */
+static const tk_perf_attr *lookup_id(tk_perf_file *f, uint64_t id)
+{
+	if (!f->last_id_attr)
+		f->id_cache_n = f->id_cache_next = 0; /* the mapping changed */
+	for (unsigned i = 0; i < f->id_cache_n; i++)
+		if (f->id_cache[i].id == id)
+			return f->id_cache[i].attr;
+	uint64_t *idx = tk_hashmap_get(&f->id_to_attr, id);
+	if (!idx)
+		return NULL;
+	tk_perf_attr *a = f->attrs[*idx - 1];
+	unsigned slot = f->id_cache_next;
+	f->id_cache_next = (slot + 1) % PERF_ID_CACHE_SIZE;
+	if (f->id_cache_n < PERF_ID_CACHE_SIZE)
+		f->id_cache_n++;
+	f->id_cache[slot].id = id;
+	f->id_cache[slot].attr = a;
+	f->last_id = id;
+	f->last_id_attr = a;
+	return a;
+}
+
 /* evlist__event2evsel(): one attr, or no sample_id_all on a non-sample,
  * or id 0 (synthesized) -> the first attr; else the id's attr. */
-static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
+const tk_perf_attr *tk_perf_find_attr(tk_perf_file *f, const tk_perf_record *r)
 {
+	if (r->type >= TK_PERF_RECORD_HEADER_ATTR || f->n_attrs == 0)
+		return NULL;
 	tk_perf_attr *first = f->attrs[0];
 	if (f->n_attrs == 1)
 		return first;
@@ -144,14 +169,9 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 	}
 	if (!id)
 		return first;
-	if (id == f->last_id && f->last_id_attr)
-		return f->last_id_attr; /* ids repeat in runs (one per cpu/thread) */
-	uint64_t *idx = tk_hashmap_get(&f->id_to_attr, id);
-	if (idx) {
-		f->last_id = id;
-		f->last_id_attr = f->attrs[*idx - 1];
-		return f->last_id_attr;
-	}
+	const tk_perf_attr *a = lookup_id(f, id);
+	if (a)
+		return a;
 	if (!f->warned_no_attr) {
 		f->warned_no_attr = true;
 		tk_perf_warn(f,
@@ -163,14 +183,20 @@ static const tk_perf_attr *find_attr(tk_perf_file *f, const tk_perf_record *r)
 
 void tk_perf_classify(tk_perf_file *f, tk_perf_record *r)
 {
+	const tk_perf_attr *a = tk_perf_find_attr(f, r);
+	if (a) {
+		tk_perf_classify_with(f, r, a);
+		return;
+	}
 	r->attr = NULL;
 	memset(&r->sid, 0, sizeof r->sid);
 	r->has_time = false;
-	if (r->type >= TK_PERF_RECORD_HEADER_ATTR || f->n_attrs == 0)
-		return;
-	const tk_perf_attr *a = find_attr(f, r);
+}
+
+void tk_perf_classify_with(tk_perf_file *f, tk_perf_record *r, const tk_perf_attr *a)
+{
 	r->attr = a;
-	bool ok;
+	bool ok; /* the parsers clear sid first */
 	if (r->type == TK_PERF_RECORD_SAMPLE) {
 		if (!a->name)
 			tk_perf_name_attrs(f, true);

@@ -161,7 +161,9 @@ static tk_status flush_upto(tk_perf_file *f, uint64_t limit, tk_error *err)
 	return TK_OK;
 }
 
-static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, tk_error *err)
+/* Queues r (a kernel record of attr a, may be NULL) at time t. */
+static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, const tk_perf_attr *a,
+			      uint64_t t, tk_error *err)
 {
 	if (f->q_head == f->q_len) {
 		f->q_head = f->q_sorted = f->q_ready = f->q_len = 0;
@@ -191,7 +193,8 @@ static tk_status queue_record(tk_perf_file *f, const tk_perf_record *r, tk_error
 	}
 	if (r->from_compressed)
 		meta |= PERF_Q_COMPRESSED;
-	uint64_t t = r->sid.time;
+	if (a && a->index <= PERF_Q_ATTR_MAX)
+		meta |= (uint64_t)(a->index + 1) << PERF_Q_ATTR_SHIFT;
 	if (t < f->q_last_flush && !f->warned_unordered) {
 		f->warned_unordered = true;
 		tk_perf_warn(f, "record at 0x%llx is older than records already delivered",
@@ -230,14 +233,19 @@ static tk_status check_bounds(tk_perf_file *f, tk_error *err)
 static void emit_entry(tk_perf_file *f, const perf_qentry *e)
 {
 	tk_perf_record *r = &f->cur;
-	memset(r, 0, sizeof *r);
 	r->data = e->rec;
 	r->type = tk_load_u32(e->rec, f->swap);
 	r->misc = tk_load_u16(e->rec + 4, f->swap);
 	r->size = tk_load_u16(e->rec + 6, f->swap);
 	r->offset = e->meta & PERF_Q_OFFSET_MASK;
 	r->from_compressed = (e->meta & PERF_Q_COMPRESSED) != 0;
-	tk_perf_classify(f, r);
+	r->extra = NULL;
+	r->extra_size = 0;
+	size_t attr1 = (size_t)((e->meta >> PERF_Q_ATTR_SHIFT) & PERF_Q_ATTR_BITS);
+	if (attr1 && !f->q_attrs_changed)
+		tk_perf_classify_with(f, r, f->attrs[attr1 - 1]); /* as found when queued */
+	else
+		tk_perf_classify(f, r);
 	if (e->meta & PERF_Q_COPIED)
 		f->release_copy = e->rec;
 }
@@ -251,6 +259,8 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 	for (;;) {
 		if (f->q_head < f->q_ready) {
 			emit_entry(f, &f->q[f->q_head++]);
+			if (f->q_head == f->q_len)
+				f->q_attrs_changed = false;
 			*out = &f->cur;
 			return TK_OK;
 		}
@@ -279,13 +289,35 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 		}
 		if (st != TK_OK)
 			return st;
+		size_t n_attrs = f->n_attrs;
 		if ((st = tk_perf_apply_meta(f, rp, err)) != TK_OK)
 			return st;
-		tk_perf_classify(f, rp);
+		if (f->n_attrs != n_attrs && f->q_head < f->q_len)
+			f->q_attrs_changed = true;
 		if (f->opt.raw_order) {
+			tk_perf_classify(f, rp);
 			*out = &f->cur;
 			return TK_OK;
 		}
+		/* A sample only needs its attr and time to be queued: the rest of
+		 * its head is parsed when it is emitted. */
+		const tk_perf_attr *a = tk_perf_find_attr(f, rp);
+		uint64_t t;
+		if (a && rp->type == TK_PERF_RECORD_SAMPLE) {
+			if (!a->name)
+				tk_perf_name_attrs(f, true); /* as tk_perf_classify_with */
+			if (tk_perf_sample_time(rp->data, rp->size, a->sample_type, f->swap, &t) &&
+			    t != 0 && t != UINT64_MAX) {
+				if ((st = queue_record(f, rp, a, t, err)) != TK_OK ||
+				    (st = check_bounds(f, err)) != TK_OK)
+					return st;
+				continue;
+			}
+		}
+		if (a)
+			tk_perf_classify_with(f, rp, a);
+		else
+			tk_perf_classify(f, rp);
 		const tk_perf_record *r = &local;
 		if (r->type == TK_PERF_RECORD_FINISHED_ROUND) {
 			/* The record stays valid: nothing is fetched before it is emitted. */
@@ -305,7 +337,8 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 			*out = &f->cur;
 			return TK_OK;
 		}
-		if ((st = queue_record(f, r, err)) != TK_OK || (st = check_bounds(f, err)) != TK_OK)
+		if ((st = queue_record(f, r, r->attr, r->sid.time, err)) != TK_OK ||
+		    (st = check_bounds(f, err)) != TK_OK)
 			return st;
 	}
 }
