@@ -58,7 +58,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	tk_perf_sample_id sid;
 	(void)tk_perf_parse_trailer(rec, (uint32_t)(size + 8), a.sample_type, swap, &sid);
-	(void)tk_perf_parse_sample_head(rec, (uint32_t)(size + 8), a.sample_type, swap, &sid);
+	/* The ordering queue reads a sample's time alone (tk_perf_sample_time);
+	 * it must agree with the head parse the record gets when emitted. */
+	bool head_ok =
+	    tk_perf_parse_sample_head(rec, (uint32_t)(size + 8), a.sample_type, swap, &sid);
+	uint64_t t;
+	bool time_ok = tk_perf_sample_time(rec, (uint32_t)(size + 8), a.sample_type, swap, &t);
+	if ((a.sample_type & TK_PERF_SAMPLE_TIME) &&
+	    (time_ok != head_ok || (head_ok && t != sid.time)))
+		abort();
 	free(rec);
 	return 0;
 }
