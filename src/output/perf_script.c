@@ -88,38 +88,12 @@ static void put_hex16(tk_writer *w, uint64_t v)
 /* "sym+0xoff (dso)" or "[unknown] (dso)": one reservation, memcpy only */
 static void put_sym_dso(script *s, const tk_addr_loc *loc)
 {
-	(void)s;
 	tk_writer *w = s->w;
-	const char *dso = loc->map ? loc->map->dso->name : "[unknown]";
 	size_t dso_len = loc->map ? loc->map->dso->name_len : 9;
 	size_t name_len = loc->name ? loc->name_len : 9;
 	if (!tk_writer_reserve(w, name_len + dso_len + 24))
 		return;
-	char *p = w->buf + w->pos;
-	if (loc->name) {
-		memcpy(p, loc->name, name_len);
-		p += name_len;
-		memcpy(p, "+0x", 3);
-		p += 3;
-		char hex[16];
-		size_t n = 0;
-		uint64_t v = loc->sym_off;
-		do {
-			hex[15 - n++] = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		memcpy(p, hex + 16 - n, n);
-		p += n;
-	} else {
-		memcpy(p, "[unknown]", 9);
-		p += 9;
-	}
-	*p++ = ' ';
-	*p++ = '(';
-	memcpy(p, dso, dso_len);
-	p += dso_len;
-	*p++ = ')';
-	w->pos = (size_t)(p - w->buf);
+	w->pos = (size_t)(tk_script_sym_dso(w->buf + w->pos, loc) - w->buf);
 }
 
 /* ---- per-event field selection ---- */

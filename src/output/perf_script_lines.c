@@ -65,33 +65,18 @@ static size_t line_bound(size_t name_len, size_t dso_len)
 	return 1 + 16 + 1 + name_len + 3 + 16 + 2 + dso_len + 2;
 }
 
-/* Writes one line at p (line_bound() bytes available); returns its end.
- * The address shown is the map-relative one when a map holds ip (perf's
- * al->addr), else ip itself. */
-static char *render_line(char *p, const tk_addr_loc *loc, uint64_t ip)
+char *tk_script_sym_dso(char *p, const tk_addr_loc *loc)
 {
-	static const char digits[] = "0123456789abcdef";
-	char hex[16];
-	size_t n = 0;
-	uint64_t v = loc->map ? loc->addr : ip;
-	*p++ = '\t';
-	do {
-		hex[15 - n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	memset(p, ' ', 16 - n);
-	memcpy(p + 16 - n, hex + 16 - n, n);
-	p += 16;
-	*p++ = ' ';
 	if (loc->name) {
 		memcpy(p, loc->name, loc->name_len);
 		p += loc->name_len;
 		memcpy(p, "+0x", 3);
 		p += 3;
-		n = 0;
-		v = loc->sym_off;
+		char hex[16];
+		size_t n = 0;
+		uint64_t v = loc->sym_off;
 		do {
-			hex[15 - n++] = digits[v & 15];
+			hex[15 - n++] = "0123456789abcdef"[v & 15];
 			v >>= 4;
 		} while (v);
 		memcpy(p, hex + 16 - n, n);
@@ -110,6 +95,28 @@ static char *render_line(char *p, const tk_addr_loc *loc, uint64_t ip)
 		p += 9;
 	}
 	*p++ = ')';
+	return p;
+}
+
+/* Writes one line at p (line_bound() bytes available); returns its end.
+ * The address shown is the map-relative one when a map holds ip (perf's
+ * al->addr), else ip itself. */
+static char *render_line(char *p, const tk_addr_loc *loc, uint64_t ip)
+{
+	static const char digits[] = "0123456789abcdef";
+	char hex[16];
+	size_t n = 0;
+	uint64_t v = loc->map ? loc->addr : ip;
+	*p++ = '\t';
+	do {
+		hex[15 - n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	memset(p, ' ', 16 - n);
+	memcpy(p + 16 - n, hex + 16 - n, n);
+	p += 16;
+	*p++ = ' ';
+	p = tk_script_sym_dso(p, loc);
 	*p++ = '\n';
 	return p;
 }

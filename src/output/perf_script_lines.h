@@ -50,6 +50,10 @@ typedef struct tk_line_cache {
 	uint32_t space_epoch; /* bumped when ids start over */
 } tk_line_cache;
 
+/* Writes "sym+0xoff (dso)" or "[unknown] (dso)" at p, which has room for
+ * the symbol name, the dso name and 24 bytes more; returns the end. */
+char *tk_script_sym_dso(char *p, const tk_addr_loc *loc);
+
 void tk_line_cache_init(tk_line_cache *c);
 void tk_line_cache_free(tk_line_cache *c);
 
