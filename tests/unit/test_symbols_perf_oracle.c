@@ -40,8 +40,9 @@ static const char plt_src[] = "#include <stdlib.h>\n#include <string.h>\n"
 			      "}\n";
 
 typedef struct map {
+	int pid; /* maps are per process: ASLR puts each one's libc elsewhere */
 	unsigned long long start, len, pgoff;
-	char path[512];
+	char path[256];
 } map;
 
 typedef struct tally {
@@ -56,7 +57,7 @@ static tally compare_script(const char *dir)
 	snprintf(path, sizeof path, "%s/script.txt", dir);
 	FILE *f = fopen(path, "r");
 	assert_non_null(f);
-	static map maps[256];
+	static map maps[16384]; /* the kernel case runs 2000 processes */
 	size_t n_maps = 0;
 	tk_symcache *c = tk_symcache_new(NULL);
 	assert_non_null(c);
@@ -68,7 +69,8 @@ static tally compare_script(const char *dir)
 			map mp;
 			char *b = strchr(m, '[');
 			char *p = strstr(m, "]: ");
-			if (b && p && n_maps < 256 &&
+			if (b && p && n_maps < sizeof maps / sizeof maps[0] &&
+			    sscanf(line, " %d", &mp.pid) == 1 &&
 			    sscanf(b, "[%llx(%llx) @ %llx", &mp.start, &mp.len, &mp.pgoff) == 3 &&
 			    (p = strchr(p + 3, ' '))) {
 				snprintf(mp.path, sizeof mp.path, "%s", p + 1);
@@ -76,9 +78,10 @@ static tally compare_script(const char *dir)
 			}
 			continue;
 		}
+		int pid;
 		unsigned long long ip;
 		char rest[1024];
-		if (sscanf(line, " %llx %1023[^\n]", &ip, rest) != 2)
+		if (sscanf(line, " %d %llx %1023[^\n]", &pid, &ip, rest) != 3)
 			continue;
 		char *open_paren = strrchr(rest, '(');
 		if (!open_paren || open_paren == rest)
@@ -106,8 +109,8 @@ static tally compare_script(const char *dir)
 		r.plt += strstr(want, "@plt") != NULL;
 		const map *mp = NULL;
 		for (size_t i = n_maps; i-- > 0;)
-			if (ip >= maps[i].start && ip - maps[i].start < maps[i].len &&
-			    strcmp(maps[i].path, dso) == 0) {
+			if (maps[i].pid == pid && ip >= maps[i].start &&
+			    ip - maps[i].start < maps[i].len && strcmp(maps[i].path, dso) == 0) {
 				mp = &maps[i];
 				break;
 			}
@@ -138,11 +141,12 @@ static tally compare_script(const char *dir)
 static bool record(const char *dir, const char *event, const char *workload)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd %s && perf record -q -e %s -o perf.data %s >/dev/null 2>&1 && "
-		 "perf script -i perf.data -F ip,sym,symoff,dso --show-mmap-events > script.txt "
-		 "2>/dev/null",
-		 dir, event, workload);
+	snprintf(
+	    cmd, sizeof cmd,
+	    "cd %s && perf record -q -e %s -o perf.data %s >/dev/null 2>&1 && "
+	    "perf script -i perf.data -F pid,ip,sym,symoff,dso --show-mmap-events > script.txt "
+	    "2>/dev/null",
+	    dir, event, workload);
 	return system(cmd) == 0;
 }
 
