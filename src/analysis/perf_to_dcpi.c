@@ -159,6 +159,36 @@ static tk_status add_sample(conv *c, tk_perf_file *f, const tk_perf_record *rec,
 	return TK_OK;
 }
 
+/* The profile's file in the database: <image>-<id>_<event>.prof. Two
+ * images can share it: copies of one binary at two paths have the same
+ * base name and build id (two test directories each with their own
+ * ./workload, say), and unsafe characters fold to '_'. A later profile
+ * then gets -2, -3 ... after its image part rather than overwriting the
+ * earlier one and losing its samples. */
+static bool unique_file_name(tk_hashmap *names, const prof *p, const char *dir, char *path,
+			     size_t cap)
+{
+	const char *name = p->dso ? p->dso->short_name : "[unknown]";
+	if (!*name)
+		name = p->dso->name;
+	char image[176], file[512];
+	for (unsigned n = 1;; n++) {
+		if (n == 1)
+			snprintf(image, sizeof image, "%.120s-%.8s", name, p->id);
+		else
+			snprintf(image, sizeof image, "%.120s-%.8s-%u", name, p->id, n);
+		tk_dcpi_db_file_name(image, p->attr->name, file, sizeof file);
+		uint64_t h = fnv(file, strlen(file), 1469598103934665603ull);
+		if (!tk_hashmap_get(names, h)) {
+			if (!tk_hashmap_put(names, h, 1))
+				return false;
+			break;
+		}
+	}
+	snprintf(path, cap, "%s/%s", dir, file);
+	return true;
+}
+
 static void recording_epoch(const char *path, const tk_perf_features *ft, char buf[11])
 {
 	time_t t = 0;
@@ -214,13 +244,15 @@ tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_opt
 	char *dir = NULL;
 	if ((st = tk_dcpi_db_mkdir(db, epoch, host, &dir, err)) != TK_OK)
 		goto out;
+	tk_hashmap names; /* hash of each file name written -> 1 */
+	tk_hashmap_init(&names);
 	for (size_t i = 0; i < c.n && st == TK_OK; i++) {
 		prof *p = &c.v[i];
-		const char *name = p->dso ? p->dso->short_name : "[unknown]";
-		char image[160], file[512], path[4096];
-		snprintf(image, sizeof image, "%.120s-%.8s", *name ? name : p->dso->name, p->id);
-		tk_dcpi_db_file_name(image, p->attr->name, file, sizeof file);
-		snprintf(path, sizeof path, "%s/%s", dir, file);
+		char path[4096];
+		if (!unique_file_name(&names, p, dir, path, sizeof path)) {
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+			break;
+		}
 		bool freq = tk_perf_attr_flag(p->attr, TK_PERF_ATTR_FREQ);
 		tk_dcpi_fields fields = {
 		    .image = p->id,
@@ -238,6 +270,7 @@ tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_opt
 		};
 		st = tk_dcpi_builder_write(p->b, path, &fields, err);
 	}
+	tk_hashmap_free(&names);
 	free(dir);
 out:
 	for (size_t i = 0; i < c.n; i++)

@@ -49,5 +49,12 @@ check() {
 check user -e cpu-clock:u -- "$work/workload"
 check kernel -e cpu-clock -- "$work/workload"
 check system-g -g -a -- "$work/workload"
+# Two copies of one binary at two paths share base name and build id, so
+# their profiles want the same file name (as when two test directories each
+# run their own ./workload under a system-wide recording): both must be kept.
+mkdir -p "$work/twin" && cp "$work/workload" "$work/twin/workload"
+check twins -e cpu-clock:u -- sh -c "'$work/twin/workload' & '$work/workload'; wait"
+twin=$(grep -l "^path $work/twin/workload\$" $(find "$work/twins.db" -name '*.prof') 2>/dev/null | head -1)
+if [ -z "$twin" ]; then echo "FAIL twins: no profile for the second copy"; failed=$((failed+1)); fi
 if [ "$checked" -eq 0 ]; then echo "SKIP: nothing could be checked"; exit 77; fi
 [ "$failed" -eq 0 ] || exit 1
