@@ -22,6 +22,9 @@ typedef struct tk_open_options {
 	bool all_records; /* perf: also the records `perf data convert --all`
 			   * adds: comm, exit, fork, mmap, mmap2 */
 	bool raw_order;   /* file order instead of time order */
+	bool wall_clock;  /* perf: the clock offset to the time of day, as
+			   * `perf data convert --tod` (needs the CLOCK_DATA
+			   * a recording made with -k has) */
 	tk_log_fn log;    /* warnings; NULL: dropped */
 	void *log_user;
 } tk_open_options;

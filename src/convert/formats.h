@@ -25,7 +25,8 @@ typedef struct tk_cli_options {
 	const char *events;    /* --event globs, comma separated, or NULL */
 	int64_t pid, tid, cpu; /* -1 = any */
 	bool quiet, verbose;
-	bool clock_gmt; /* babeltrace --clock-gmt */
+	bool clock_gmt;  /* babeltrace --clock-gmt */
+	bool wall_clock; /* --tod: perf's clock offset to the time of day */
 	/* --show-*-events of print --format perf-script: TK_SHOW_* bits
 	 * (output/perf_script_events.h) */
 	unsigned script_show;

@@ -257,6 +257,7 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 	    .format = ops->format,
 	    .all_records = opt->all_records,
 	    .raw_order = opt->raw_order,
+	    .wall_clock = opt->wall_clock,
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	};

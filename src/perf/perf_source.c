@@ -512,6 +512,19 @@ static void add_env_int(tk_env_entry *env, size_t *n, const char *key, int64_t v
 }
 
 /* Environment like perf's CTF conversion writes (hostname, sysname, release, ...). */
+/* perf's names for the clocks -k takes (util/clockid.c's clockid_name) */
+static const char *perf_clockid_name(uint32_t clockid)
+{
+	switch (clockid) {
+	case 0: return "realtime";
+	case 1: return "monotonic";
+	case 4: return "monotonic_raw";
+	case 7: return "boottime";
+	case 11: return "tai";
+	default: return "(not found)";
+	}
+}
+
 static void build_info(perf_source *s, const char *path)
 {
 	const tk_perf_features *ft = tk_perf_get_features(s->f);
@@ -534,9 +547,15 @@ static void build_info(perf_source *s, const char *path)
 		if (ft->total_mem_kb)
 			add_env_int(env, &n, "total_mem_kb", (int64_t)ft->total_mem_kb);
 	}
-	/* perf's clock (ctf_writer__setup_clock without --tod) */
+	/* perf's clock (ctf_writer__setup_clock); with --tod it is named after
+	 * the recording's clockid and offset to the time of day, so readers
+	 * print wall-clock times */
 	s->clock = (tk_clock_info){
 	    .name = "perf_clock", .description = "perf clock", .freq = 1000000000, .precision = 10};
+	if (s->opt.wall_clock && ft->clock_data_version) {
+		s->clock.description = perf_clockid_name(ft->clock_data_clockid);
+		s->clock.offset_cycles = (int64_t)(ft->clock_wall_ns - ft->clock_clockid_ns);
+	}
 	s->stream = (tk_stream_class){.id = 0, .clock = &s->clock};
 	tk_trace_info *info = &s->base.info;
 	info->format = TK_FORMAT_PERF;
@@ -566,6 +585,13 @@ tk_status tk_perf_source_open(const char *path, const tk_open_options *opt, tk_s
 		return st;
 	}
 	s->base.ops = &perf_source_ops;
+	if (s->opt.wall_clock && !tk_perf_get_features(s->f)->clock_data_version) {
+		tk_perf_close(s->f);
+		free(s);
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "--tod: the recording has no clock data (CLOCK_DATA "
+				    "feature); record with -k/--clockid");
+	}
 	tk_arena_init(&s->classes, 16 * 1024);
 	tk_arena_init(&s->scratch, 64 * 1024);
 	build_info(s, path);

@@ -58,10 +58,10 @@ static char *read_cmd(const char *cmd, int *status)
 	return buf;
 }
 
-static tk_status convert(const char *in, const char *out, bool all, tk_error *err)
+static tk_status convert(const char *in, const char *out, bool all, bool tod, tk_error *err)
 {
 	tk_source *src;
-	tk_open_options oo = {.format = TK_FORMAT_PERF, .all_records = all};
+	tk_open_options oo = {.format = TK_FORMAT_PERF, .all_records = all, .wall_clock = tod};
 	tk_status st = tk_source_open(in, &oo, &src, err);
 	if (st != TK_OK)
 		return st;
@@ -85,13 +85,14 @@ static tk_status convert(const char *in, const char *out, bool all, tk_error *er
 	return st;
 }
 
-/* Records `record_args` into NAME.data (once: the --all case reuses it),
- * converts it both ways (with --all when `all`), compares. Returns 0 when
- * equal, 1 when they differ (diff printed), 77 when skipped. */
-static int compare_case(const char *name, const char *record_args, bool all)
+/* Records `record_args` into NAME.data (once: the --all and --tod cases
+ * reuse it), converts it both ways (with --all when `all`, --tod when
+ * `tod`), compares. Returns 0 when equal, 1 when they differ (diff
+ * printed), 77 when skipped. */
+static int compare_case_tod(const char *name, const char *record_args, bool all, bool tod)
 {
 	char data[512], ours[512], theirs[512], cmd[2048];
-	const char *tag = all ? "-all" : "";
+	const char *tag = all ? (tod ? "-all-tod" : "-all") : (tod ? "-tod" : "");
 	snprintf(data, sizeof data, "%s/%s.data", tmp_root, name);
 	snprintf(ours, sizeof ours, "%s/%s%s-ours", tmp_root, name, tag);
 	snprintf(theirs, sizeof theirs, "%s/%s%s-perf", tmp_root, name, tag);
@@ -104,15 +105,15 @@ static int compare_case(const char *name, const char *record_args, bool all)
 			return 77;
 		}
 	}
-	snprintf(cmd, sizeof cmd, "perf data convert %s--to-ctf='%s' -i '%s' >/dev/null 2>&1",
-		 all ? "--all " : "", theirs, data);
+	snprintf(cmd, sizeof cmd, "perf data convert %s%s--to-ctf='%s' -i '%s' >/dev/null 2>&1",
+		 all ? "--all " : "", tod ? "--tod " : "", theirs, data);
 	if (system(cmd) != 0) {
 		print_message("skip %s%s: perf data convert --to-ctf failed\n", name, tag);
 		return 77;
 	}
 	tk_error err;
 	tk_error_clear(&err);
-	if (convert(data, ours, all, &err) != TK_OK) {
+	if (convert(data, ours, all, tod, &err) != TK_OK) {
 		print_message("FAIL %s%s: %s\n", name, tag, err.message);
 		return 1;
 	}
@@ -146,6 +147,11 @@ static int compare_case(const char *name, const char *record_args, bool all)
 	free(a);
 	free(b);
 	return rc;
+}
+
+static int compare_case(const char *name, const char *record_args, bool all)
+{
+	return compare_case_tod(name, record_args, all, false);
 }
 
 /* The lines of babeltrace2's text of our trace holding `needle`: a case
@@ -295,6 +301,56 @@ static void test_clockid(void **state)
 	run("clockid", "-k CLOCK_MONOTONIC " WORKLOAD, false);
 }
 
+/* --tod: perf's converter names the clock after the clockid and offsets
+ * it to the time of day; babeltrace2 must then print the same wall-clock
+ * times for both (in a time zone far from UTC). */
+static void test_tod(void **state)
+{
+	(void)state;
+	if (!tools_present())
+		skip();
+	setenv("TZ", "Asia/Kolkata", 1);
+	int rc = compare_case_tod("clockid", "-k CLOCK_MONOTONIC " WORKLOAD, false, true);
+	unsetenv("TZ");
+	if (rc == 77)
+		skip();
+	assert_int_equal(rc, 0);
+	/* the times really are of today: the first event's year is not 1970 */
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+		 "TZ=UTC babeltrace2 --clock-date '%s/clockid-tod-ours' 2>/dev/null | head -1",
+		 tmp_root);
+	int st;
+	char *line = read_cmd(cmd, &st);
+	assert_non_null(line);
+	assert_true(strncmp(line, "[20", 3) == 0);
+	free(line);
+}
+
+/* --tod on a recording without clock data fails as perf's does, with a
+ * clear error and nothing written. */
+static void test_tod_without_clock_data(void **state)
+{
+	(void)state;
+	if (!tools_present())
+		skip();
+	char data[512], ours[512], cmd[1024];
+	snprintf(data, sizeof data, "%s/plain.data", tmp_root);
+	snprintf(ours, sizeof ours, "%s/plain-tod-ours", tmp_root);
+	struct stat sb;
+	if (stat(data, &sb) != 0) {
+		snprintf(cmd, sizeof cmd, "perf record -q -o '%s' %s >/dev/null 2>&1", data,
+			 WORKLOAD);
+		if (system(cmd) != 0)
+			skip();
+	}
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(convert(data, ours, false, true, &err), TK_ERR_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "clock data"));
+	assert_int_not_equal(stat(ours, &sb), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +367,8 @@ int main(void)
 	    cmocka_unit_test(test_all_system_wide),
 	    cmocka_unit_test(test_all_sched),
 	    cmocka_unit_test(test_clockid),
+	    cmocka_unit_test(test_tod),
+	    cmocka_unit_test(test_tod_without_clock_data),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -124,6 +124,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		OPT_TID,
 		OPT_CPU,
 		OPT_CLOCK_GMT,
+		OPT_TOD,
 		OPT_SORT,
 		OPT_TOP,
 		OPT_STATE,
@@ -160,6 +161,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	    {"output", required_argument, NULL, 'o'},
 	    {"to", required_argument, NULL, 't'},
 	    {"clock-gmt", no_argument, NULL, OPT_CLOCK_GMT},
+	    {"tod", no_argument, NULL, OPT_TOD},
 	    {"sort", required_argument, NULL, OPT_SORT},
 	    {"top", required_argument, NULL, OPT_TOP},
 	    {"state", required_argument, NULL, OPT_STATE},
@@ -241,6 +243,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case 'o': cli->output = optarg; break;
 		case 't': cli->to = optarg; break;
 		case OPT_CLOCK_GMT: cli->opt.clock_gmt = true; break;
+		case OPT_TOD: cli->opt.wall_clock = true; break;
 		case OPT_SORT: cli->sort = optarg; break;
 		case OPT_TOP:
 			if (parse_int(optarg, &v) || v < 0)

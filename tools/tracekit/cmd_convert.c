@@ -80,6 +80,7 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	    .format = cli->input_format,
 	    .all_records = cli->opt.all_records,
 	    .raw_order = cli->opt.raw_order,
+	    .wall_clock = cli->opt.wall_clock,
 	    .log = tk_cli_log,
 	    .log_user = &cli->opt,
 	};

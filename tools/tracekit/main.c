@@ -44,6 +44,8 @@ const char tk_usage_text[] =
     "      --linreg A,B          report: linear regression of A -> B intervals\n"
     "      --progress, --no-progress  progress on stderr (default: when a terminal)\n"
     "      --clock-gmt           babeltrace style: print times in UTC\n"
+    "      --tod                 perf -> CTF/JSON: the clock offset to the time of day\n"
+    "                            (as perf data convert --tod; recordings made with -k)\n"
     "      --show-task-events, --show-mmap-events, --show-switch-events,\n"
     "      --show-lost-events, --show-namespace-events, --show-cgroup-events,\n"
     "      --show-bpf-events, --show-text-poke-events, --show-round-events\n"
