@@ -37,6 +37,10 @@ static const tk_field_class c_chain_elem = {.kind = TK_TYPE_INT, .bits = 64, .ba
 static const tk_field_class c_callchain = {
     .kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN, .element = &c_chain_elem};
 static const tk_field_class c_string = {.kind = TK_TYPE_STRING};
+/* a bpf-output event's RAW data, as perf's add_bpf_output_types: raw_len
+ * then raw_data, a sequence of raw_len hex u32 */
+static const tk_field_class c_raw_word = {.kind = TK_TYPE_INT, .bits = 32, .base = 16};
+static const tk_field_class c_raw_data = {.kind = TK_TYPE_SEQUENCE, .element = &c_raw_word};
 static const tk_field_class c_comm = {.kind = TK_TYPE_STRING, .semantic = TK_SEM_COMM};
 
 /* perf's own order (data-convert-bt.c add_generic_types) first, so the
@@ -105,6 +109,7 @@ typedef struct attr_class {
 	size_t n_sample_members;
 	const tk_perf_tp_format *tp; /* tracepoint format or NULL */
 	const tp_view *view;         /* its fields as perf's converter shows them */
+	bool bpf_output;             /* + raw_len, raw_data (perf's evsel__is_bpf_output) */
 } attr_class;
 
 /* ---- non-sample records (perf's --all) ---- */
@@ -216,7 +221,10 @@ static attr_class *class_for_attr(perf_source *s, const tk_perf_attr *a, tk_erro
 		if (member_present(m, a->sample_type))
 			ac->members[ac->n_sample_members++] = (uint8_t)m;
 	size_t n_tp = ac->tp ? ac->tp->n_fields : 0;
-	tk_member *mem = tk_arena_calloc(&s->classes, ac->n_sample_members + n_tp + 1, sizeof *mem);
+	ac->bpf_output = a->type == TK_PERF_TYPE_SOFTWARE && a->config == 10; /* BPF_OUTPUT */
+	size_t n_raw = ac->bpf_output ? 2 : 0;
+	tk_member *mem =
+	    tk_arena_calloc(&s->classes, ac->n_sample_members + n_tp + n_raw + 1, sizeof *mem);
 	if (!mem)
 		goto nomem;
 	size_t n_perf = 0; /* the members perf has too (not perf_addr, perf_cpu) */
@@ -236,7 +244,11 @@ static attr_class *class_for_attr(perf_source *s, const tk_perf_attr *a, tk_erro
 	}
 	ac->payload.kind = TK_TYPE_STRUCT;
 	ac->payload.members = mem;
-	ac->payload.n_members = ac->n_sample_members + n_tp;
+	if (ac->bpf_output) {
+		mem[ac->n_sample_members + n_tp] = (tk_member){"raw_len", &c_u32};
+		mem[ac->n_sample_members + n_tp + 1] = (tk_member){"raw_data", &c_raw_data};
+	}
+	ac->payload.n_members = ac->n_sample_members + n_tp + n_raw;
 	ac->cls.id = a->index;
 	ac->cls.name = a->name ? a->name : "unknown";
 	ac->cls.loglevel = -1;
@@ -301,6 +313,37 @@ static tk_status set_str(perf_source *s, tk_value *v, const tk_field_class *c, c
 	v->cls = c;
 	v->v.str.ptr = o;
 	v->v.str.len = len;
+	return TK_OK;
+}
+
+/* raw_len and raw_data of a bpf-output sample: the RAW bytes as 32-bit
+ * words (in the file's byte order; perf reads them in the host's, which is
+ * the same unless the file comes from a machine of the other byte order).
+ * A size that is not a multiple of 4 loses its tail, with a warning, as
+ * perf's add_bpf_output_values does. */
+static tk_status bpf_output_values(perf_source *s, const tk_perf_sample *smp,
+				   const tk_perf_record *r, tk_value *v, tk_error *err)
+{
+	uint32_t words = smp->raw_size / 4;
+	if ((uint64_t)words * 4 != smp->raw_size)
+		tk_perf_warn(s->f, "sample at 0x%llx: bpf output of %u bytes, not a multiple of 4",
+			     (unsigned long long)r->offset, (unsigned)smp->raw_size);
+	tk_value *items = NULL;
+	if (words) {
+		items = tk_arena_alloc(&s->scratch, (size_t)words * sizeof *items);
+		if (!items)
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
+		const uint8_t *p = smp->raw;
+		for (uint32_t k = 0; k < words; k++) {
+			uint32_t w;
+			memcpy(&w, p + 4 * (size_t)k, sizeof w);
+			set_int(&items[k], &c_raw_word, smp->swap ? __builtin_bswap32(w) : w);
+		}
+	}
+	set_int(&v[0], &c_u32, words);
+	v[1].cls = &c_raw_data;
+	v[1].v.list.items = items;
+	v[1].v.list.n = words;
 	return TK_OK;
 }
 
@@ -385,6 +428,8 @@ static tk_status fill_sample(perf_source *s, const tk_perf_record *r, tk_error *
 					 &s->scratch, vals + ac->n_sample_members))
 			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
 	}
+	if (ac->bpf_output && bpf_output_values(s, &smp, r, vals + n - 2, err) != TK_OK)
+		return err->status;
 	s->payload.cls = &ac->payload;
 	s->payload.v.list.items = vals;
 	s->payload.v.list.n = n;

@@ -70,15 +70,20 @@ static const char *strip_underscores(const char *s)
 	return s;
 }
 
-/* Does `cand` (a model member name) look like the length of `seq`? */
+/* Does `cand` (a model member name) look like the length of `seq`? Either
+ * seq plus a suffix (perf_callchain_size) or, for a seq named X_data, X
+ * plus a suffix (perf's bpf-output raw_len for raw_data). */
 static bool names_length_of(const char *cand, const char *seq)
 {
 	static const char *const suffixes[] = {"_length", "_len", "_size", "_count", "_nr"};
 	const char *c = strip_underscores(cand);
 	const char *q = strip_underscores(seq);
 	size_t ql = strlen(q);
-	if (strncmp(c, q, ql) != 0)
-		return false;
+	if (strncmp(c, q, ql) != 0) {
+		if (ql <= 5 || strcmp(q + ql - 5, "_data") != 0 || strncmp(c, q, ql - 5) != 0)
+			return false;
+		ql -= 5;
+	}
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
 		if (strcmp(c + ql, suffixes[i]) == 0)
 			return true;
