@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/threads_model.h"
+#include "symbols/kernel_syms.h"
 
 #define MISC_CPUMODE_MASK  7u
 #define MISC_MMAP_DATA     (1u << 13)
@@ -107,6 +108,8 @@ static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 	tk_maps *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
+	if (copy)
+		m->unwind_ready = copy->unwind_ready;
 	if (copy && copy->n) {
 		m->v = malloc(copy->n * sizeof *m->v);
 		if (!m->v) {
@@ -160,6 +163,7 @@ static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, in
 	d->short_name = slash ? slash + 1 : copy;
 	d->kind = kind;
 	d->pid = pid;
+	d->elf_class = -1;
 	find_header_build_id(t, d);
 	for (uint64_t probe = 0;; probe++) {
 		uint64_t key = h + probe * 0x9e3779b97f4a7c15ull;
@@ -173,6 +177,28 @@ static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, in
 	return d;
 }
 
+/* The kallsyms perf would load for this recording's kernel and the
+ * relocation it applies (kernel_syms.h): no symbols at all when the
+ * reference symbol is missing from the table, as perf's load fails then. */
+static const tk_symtab *kernel_symbols(tk_threads *t)
+{
+	if (t->kernel_chosen)
+		return t->kernel_syms;
+	t->kernel_chosen = true;
+	const tk_dso *k = t->kernel_dso;
+	const tk_symtab *st = tk_symcache_kernel_for(t->symbols, k ? k->build_id : NULL,
+						     k ? k->build_id_len : 0, t->kernel_notes);
+	if (st && t->ref_reloc_addr) {
+		uint64_t at;
+		if (tk_kallsyms_function_start(st, t->ref_reloc_name, &at))
+			t->kernel_delta = at - t->ref_reloc_addr;
+		else
+			st = NULL;
+	}
+	t->kernel_syms = st;
+	return st;
+}
+
 static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 {
 	if (d->tried)
@@ -180,6 +206,11 @@ static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 	d->tried = true;
 	switch (d->kind) {
 	case TK_DSO_FILE:
+		if (strcmp(d->name, "[vdso]") == 0 && !d->build_id_len) {
+			/* perf uses its own vdso for one recorded without id */
+			d->symtab = tk_symcache_host_vdso(t->symbols);
+			break;
+		}
 		if (strcmp(d->name, "[vdso]") == 0 && d->build_id_len) {
 			/* perf keeps the vdso image it saw at record time in its
 			 * cache as ~/.debug/[vdso]/<build id>/vdso */
@@ -196,7 +227,7 @@ static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 		    t->symbols, d->name, d->build_id_len ? d->build_id : NULL, d->build_id_len);
 		break;
 	case TK_DSO_KERNEL:
-	case TK_DSO_MODULE: d->symtab = tk_symcache_kernel(t->symbols); break;
+	case TK_DSO_MODULE: d->symtab = kernel_symbols(t); break;
 	case TK_DSO_PERFMAP: d->symtab = tk_symcache_perf_map(t->symbols, d->pid); break;
 	}
 	return d->symtab;
@@ -351,24 +382,104 @@ static void module_name(const char *path, char *out, size_t cap)
 	out[2 + n] = '\0';
 }
 
+/* perf names a module's image by the path its build id was recorded
+ * under (the header's build-id table creates that image first and a module
+ * MMAP finds it by its "[name]"), else "[name]". */
+static const char *module_image_name(const tk_threads *t, const char *short_name)
+{
+	if (!t->features)
+		return short_name;
+	for (size_t i = 0; i < t->features->n_build_ids; i++) {
+		const tk_perf_build_id *b = &t->features->build_ids[i];
+		unsigned cpumode = b->misc & MISC_CPUMODE_MASK;
+		if (!b->filename || b->filename[0] != '/' ||
+		    (cpumode != TK_CPUMODE_KERNEL && cpumode != TK_CPUMODE_GUEST_KERNEL) ||
+		    !strstr(b->filename, ".ko"))
+			continue;
+		char name[256];
+		module_name(b->filename, name, sizeof name);
+		if (strcmp(name, short_name) == 0)
+			return b->filename;
+	}
+	return short_name;
+}
+
 static void process_kernel_mmap(tk_threads *t, uint64_t start, uint64_t len, uint64_t pgoff,
 				const char *filename)
 {
 	tk_map m = {.start = start, .end = start + len, .pgoff = pgoff, .identity = true};
 	if (m.end < start || len == 0)
 		m.end = UINT64_MAX;
-	if (starts_with(filename, "[kernel.kallsyms]") ||
+	static const char kernel_prefix[] = "[kernel.kallsyms]";
+	if (starts_with(filename, kernel_prefix) ||
 	    starts_with(filename, "[guest.kernel.kallsyms")) {
 		if (!t->kernel_dso)
 			t->kernel_dso = dso_findnew(t, "[kernel.kallsyms]", TK_DSO_KERNEL, -1);
 		m.dso = t->kernel_dso;
+		/* machine__process_kernel_mmap_event: pgoff 0 means the
+		 * addresses were hidden at record time: no reference then */
+		if (pgoff != 0 && starts_with(filename, kernel_prefix)) {
+			snprintf(t->ref_reloc_name, sizeof t->ref_reloc_name, "%s",
+				 filename + sizeof kernel_prefix - 1);
+			t->ref_reloc_addr = pgoff;
+		}
 	} else {
 		char name[256];
 		module_name(filename, name, sizeof name);
-		m.dso = dso_findnew(t, name, TK_DSO_MODULE, -1);
+		m.dso = dso_findnew(t, module_image_name(t, name), TK_DSO_MODULE, -1);
+		if (m.dso && !m.dso->kmod) {
+			size_t n = strlen(name);
+			m.dso->kmod = tk_arena_strndup(&t->arena, name + 1, n >= 2 ? n - 2 : 0);
+		}
 	}
 	if (!m.dso || !tk_maps_insert(&t->kernel, &m))
 		t->oom = true;
+}
+
+static bool is_elf_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	unsigned char ident[5];
+	bool ok = fread(ident, 1, sizeof ident, f) == sizeof ident &&
+		  memcmp(ident, "\177ELF", 4) == 0 && (ident[4] == 1 || ident[4] == 2);
+	fclose(f);
+	return ok;
+}
+
+/* perf's dso__type(): the image's ELF class can be read from its data
+ * file, the build-id cache's copy or the path itself (for a [vdso] without
+ * build id, perf's copy of its own vdso). */
+static bool dso_has_elf_class(tk_threads *t, tk_dso *d)
+{
+	if (d->elf_class >= 0)
+		return d->elf_class == 1;
+	bool known = false;
+	if (d->kind == TK_DSO_FILE) {
+		if (strcmp(d->name, "[vdso]") == 0 && !d->build_id_len) {
+			known = tk_symcache_host_vdso(t->symbols) != NULL;
+		} else {
+			const char *home = getenv("HOME");
+			if (d->build_id_len && home) {
+				char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
+				tk_build_id_hex(d->build_id, d->build_id_len, hex);
+				snprintf(path, sizeof path, "%s/.debug/.build-id/%.2s/%s", home,
+					 hex, hex + 2);
+				known = is_elf_file(path);
+				if (!known) {
+					snprintf(path, sizeof path,
+						 "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
+						 hex + 2);
+					known = is_elf_file(path);
+				}
+			}
+			if (!known && d->name[0] == '/')
+				known = is_elf_file(d->name);
+		}
+	}
+	d->elf_class = known ? 1 : 0;
+	return known;
 }
 
 static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t start, uint64_t len,
@@ -404,8 +515,14 @@ static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t 
 			m.dso->build_id_len = build_id_len;
 		}
 	}
-	if (!m.dso || !tk_maps_insert(th->maps, &m))
+	if (!m.dso || !tk_maps_insert(th->maps, &m)) {
 		t->oom = true;
+		return;
+	}
+	if (!th->maps->unwind_ready) {
+		const char *arch = t->features ? t->features->arch : NULL;
+		th->maps->unwind_ready = !arch || !*arch || dso_has_elf_class(t, m.dso);
+	}
 }
 
 tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
@@ -461,27 +578,33 @@ tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf
 	return TK_OK;
 }
 
-/* perf's dso__load_kernel_sym ends with map__fixup_end: once kallsyms is
- * loaded, the kernel map ends where its last symbol (modules aside) ends,
- * not where the MMAP record said (_etext). Frames in .init.text such as
+/* perf's dso__load_kernel_sym ends with map__fixup_start/_end: once
+ * kallsyms is loaded, the kernel map spans its first to its last symbol
+ * (modules aside, after the relocation), not what the MMAP record said
+ * (_text.._etext, or 0..modules in old files). Frames in .init.text such as
  * start_kernel, past _etext, then resolve as perf resolves them. The map
- * never grows into the next one, so the array stays sorted. */
-static void kernel_map_fixup_end(tk_threads *t, size_t i, const tk_symtab *st)
+ * never reaches into its neighbours, so the array stays sorted. */
+static void kernel_map_fixup(tk_threads *t, size_t i, const tk_symtab *st)
 {
-	uint64_t end = 0;
-	for (size_t k = tk_symtab_count(st); k > 0; k--) {
-		const tk_symbol *s = tk_symtab_at(st, k - 1);
-		if (!s->module) {
-			end = s->start + s->size;
-			break;
-		}
-	}
-	tk_map *m = &t->kernel.v[i];
+	size_t n = tk_symtab_count(st), first = 0, last = n;
+	while (first < n && tk_symtab_at(st, first)->module)
+		first++;
+	while (last > 0 && tk_symtab_at(st, last - 1)->module)
+		last--;
+	if (first >= last)
+		return;
+	const tk_symbol *a = tk_symtab_at(st, first), *b = tk_symtab_at(st, last - 1);
+	uint64_t start = a->start - t->kernel_delta;
+	uint64_t end = b->start + b->size - t->kernel_delta;
+	if (i > 0 && start < t->kernel.v[i - 1].end)
+		start = t->kernel.v[i - 1].end;
 	if (i + 1 < t->kernel.n && end > t->kernel.v[i + 1].start)
 		end = t->kernel.v[i + 1].start;
-	if (end > m->end) {
+	tk_map *m = &t->kernel.v[i];
+	if (start < end && (start != m->start || end != m->end)) {
+		m->start = start;
 		m->end = end;
-		t->kernel.gen++; /* addresses cached as outside every map are not */
+		t->kernel.gen++; /* addresses cached against the old bounds are not */
 	}
 }
 
@@ -526,7 +649,7 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	if (!st)
 		return;
 	if (first_load && d == t->kernel_dso && maps == &t->kernel)
-		kernel_map_fixup_end(t, (size_t)(m - t->kernel.v), st);
+		kernel_map_fixup(t, (size_t)(m - t->kernel.v), st);
 	/* An image gets a small cache at its first lookup and a big one once
 	 * it misses often: most images of a -a recording see a handful of
 	 * addresses, and zeroing 4096 slots for each costs more than it saves. */
@@ -549,8 +672,17 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	uint64_t va = loc->addr;
 	if (d->kind == TK_DSO_FILE && !tk_symtab_offset_to_vaddr(st, loc->addr, &va))
 		va = loc->addr;
+	else if (d->kind == TK_DSO_KERNEL)
+		va = loc->addr + t->kernel_delta;
 	uint64_t off = 0;
 	const tk_symbol *s = tk_symtab_lookup(st, va, &off);
+	/* perf splits kallsyms: the kernel's image holds the kernel's
+	 * symbols, each module's image its own */
+	if (s && d->kind == TK_DSO_KERNEL && s->module)
+		s = NULL;
+	else if (s && d->kind == TK_DSO_MODULE &&
+		 (!s->module || !d->kmod || strcmp(s->module, d->kmod) != 0))
+		s = NULL;
 	loc->sym = s;
 	loc->sym_off = s ? off : 0;
 	loc->name = s ? tk_demangle(&t->demangler, s->name) : NULL;

@@ -40,13 +40,15 @@ typedef enum tk_dso_kind {
 
 typedef struct tk_dso {
 	const char *name;       /* as perf prints it: path, "[kernel.kallsyms]", "[ext4]" */
-	const char *short_name; /* basename (module name without brackets for modules) */
+	const char *short_name; /* basename */
+	const char *kmod;       /* modules: the name kallsyms gives ("ath9k"), else NULL */
 	size_t name_len;
 	tk_dso_kind kind;
 	int pid; /* TK_DSO_PERFMAP */
 	uint8_t build_id[TK_BUILD_ID_MAX];
 	size_t build_id_len;
-	bool tried; /* symbols looked up once (found or not) */
+	bool tried;       /* symbols looked up once (found or not) */
+	int8_t elf_class; /* perf's dso__type(): -1 not checked, 0 unknown, 1 known */
 	const tk_symtab *symtab;
 	/* address -> symbol cache (direct mapped): a profile hits the same
 	 * few thousand addresses over and over */
@@ -78,6 +80,10 @@ typedef struct tk_maps {
 	tk_map *v;
 	size_t n, cap;
 	uint64_t gen; /* bumped by every insert: caches of resolved addresses key on it */
+	/* perf's unwind__prepare_access() registered a DWARF unwinder for
+	 * this address space: a map of a readable ELF image (or, in files
+	 * without an ARCH header, any map) was inserted */
+	bool unwind_ready;
 	/* Scratch for one cache layered on top (perf script's line cache):
 	 * its id for these maps at generation tag_gen, valid for tag_owner
 	 * in its tag_epoch. Saves that cache a lookup per sample. */
@@ -108,6 +114,16 @@ typedef struct tk_threads {
 	tk_symcache *symbols;             /* owned */
 	const tk_perf_features *features; /* build ids of the header, or NULL */
 	bool oom;                         /* an allocation failed: results may be incomplete */
+	/* The kernel's relocation reference from its MMAP record
+	 * ("[kernel.kallsyms]_text", pgoff = _text at record time; perf's
+	 * ref_reloc_sym), and what it gives once the symbols are loaded:
+	 * kernel symbol = table address - kernel_delta. */
+	char ref_reloc_name[32];
+	uint64_t ref_reloc_addr; /* 0: none (kptr_restrict at record time) */
+	uint64_t kernel_delta;
+	bool kernel_chosen;           /* kernel_syms decided */
+	const tk_symtab *kernel_syms; /* NULL: perf finds no kernel symbols */
+	const char *kernel_notes;     /* running kernel's build id; NULL = /sys/kernel/notes */
 	tk_demangler demangler;
 } tk_threads;
 

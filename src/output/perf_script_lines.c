@@ -315,7 +315,7 @@ static const char *lookup(tk_line_cache *c, uint32_t space, uint64_t ip)
 }
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
-				 const tk_perf_sample *s, tk_writer *w)
+				 const tk_perf_sample *s, const uint64_t *unwound_ip, tk_writer *w)
 {
 	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
 		return;
@@ -370,4 +370,6 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 		else
 			miss(c, t, th, cpumode, space, ip, w);
 	}
+	if (unwound_ip && *unwound_ip)
+		miss(c, t, th, TK_CPUMODE_USER, 0, *unwound_ip, w); /* rare: uncached */
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/kernel_syms.h"
 #include "symbols/symtab_internal.h"
 #include "symbols/symtext.h"
 
@@ -20,6 +21,22 @@ static bool kept_type(char type)
 {
 	char t = (char)toupper((unsigned char)type);
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+/* kallsyms__get_function_start() accepts functions (T, W in either case)
+ * and, for PARISC64's "_text", absolute symbols (A); the first line wins. */
+static void note_reference(tk_symtab *t, char type, const char *name, size_t len, uint64_t addr)
+{
+	char u = (char)toupper((unsigned char)type);
+	if (name[0] != '_' || !(u == 'T' || u == 'W' || type == 'A'))
+		return;
+	if (len == 5 && memcmp(name, "_text", 5) == 0 && !t->has_ref_text) {
+		t->ref_text = addr;
+		t->has_ref_text = true;
+	} else if (len == 6 && memcmp(name, "_stext", 6) == 0 && !t->has_ref_stext) {
+		t->ref_stext = addr;
+		t->has_ref_stext = true;
+	}
 }
 
 /* Parses s[0..n) (s[n] writable too), which t then owns: names and modules
@@ -81,6 +98,7 @@ static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
 			mod_end = last - 1;
 		}
 		any_nonzero |= addr != 0;
+		note_reference(t, type, s + name, name_len, addr);
 		/* perf also drops ARM module mapping symbols ("$a", "$d"...) */
 		if (kept_type(type) && s[name] != '$') {
 			const char *prev = t->n ? t->syms[t->n - 1].module : NULL;
@@ -138,6 +156,19 @@ tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const cha
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	return load_owned(copy, len, name, out, err);
+}
+
+bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr)
+{
+	if (t && strcmp(name, "_text") == 0 && t->has_ref_text) {
+		*addr = t->ref_text;
+		return true;
+	}
+	if (t && strcmp(name, "_stext") == 0 && t->has_ref_stext) {
+		*addr = t->ref_stext;
+		return true;
+	}
+	return false;
 }
 
 tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)

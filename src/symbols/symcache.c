@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/hashmap.h"
+#include "symbols/kernel_syms.h"
 #include "symbols/symtab_internal.h"
 
 typedef struct entry {
@@ -297,6 +298,106 @@ const tk_symtab *tk_symcache_kernel(tk_symcache *c)
 			c->loads++;
 	}
 	return c->kernel;
+}
+
+/* A kallsyms file other than the default one (the build-id cache's copy
+ * of a recorded kernel's), loaded once; failures are remembered. */
+static const tk_symtab *kallsyms_file(tk_symcache *c, const char *path)
+{
+	static const char prefix[] = "kallsyms|";
+	size_t plen = strlen(path);
+	char *key = malloc(sizeof prefix + plen);
+	if (!key)
+		return NULL;
+	memcpy(key, prefix, sizeof prefix - 1);
+	memcpy(key + sizeof prefix - 1, path, plen + 1);
+	uint64_t hash = fnv1a(key, 0x6c62272e07bb0142ull);
+	entry *e = find_entry(c, key, hash);
+	if (e) {
+		free(key);
+		return e->tab;
+	}
+	tk_symtab *t = NULL;
+	tk_error err;
+	tk_error_clear(&err);
+	if (tk_symtab_load_kallsyms(path, &t, &err) != TK_OK)
+		warn(c, &err, path);
+	else
+		c->loads++;
+	if (!add_entry(c, key, t, hash)) {
+		free(key);
+		tk_symtab_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
+					size_t build_id_len, const char *notes)
+{
+	/* like perf --kallsyms: the user's file and only it */
+	if (c->opt.kallsyms || build_id_len == 0)
+		return tk_symcache_kernel(c);
+	uint8_t host[TK_BUILD_ID_MAX];
+	size_t host_len = tk_sysfs_build_id(notes, host);
+	if (host_len && tk_build_id_equal(build_id, build_id_len, host, host_len))
+		return tk_symcache_kernel(c);
+	if (!c->debug_dir || c->opt.no_debug_cache)
+		return NULL;
+	char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
+	tk_build_id_hex(build_id, build_id_len, hex);
+	snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", c->debug_dir, hex);
+	return kallsyms_file(c, path);
+}
+
+/* [vdso] in /proc/self/maps: "start-end r-xp 00000000 00:00 0   [vdso]" */
+static bool find_self_vdso(uint64_t *start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return false;
+	char line[512];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f)) {
+		size_t n = strlen(line);
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = '\0';
+		if (n < 6 || strcmp(line + n - 6, "[vdso]") != 0)
+			continue;
+		unsigned long long a, b;
+		found = sscanf(line, "%llx-%llx", &a, &b) == 2 && b > a;
+		*start = a;
+		*end = b;
+	}
+	fclose(f);
+	return found;
+}
+
+const tk_symtab *tk_symcache_host_vdso(tk_symcache *c)
+{
+	static const char key_text[] = "host|[vdso]";
+	uint64_t hash = fnv1a(key_text, 0xcbf29ce484222325ull);
+	entry *e = find_entry(c, key_text, hash);
+	if (e)
+		return e->tab;
+	tk_symtab *t = NULL;
+	uint64_t start, end;
+	if (find_self_vdso(&start, &end)) {
+		tk_error err;
+		tk_error_clear(&err);
+		if (tk_symtab_load_elf_memory((const void *)(uintptr_t)start, end - start, "[vdso]",
+					      &t, &err) != TK_OK)
+			warn(c, &err, "[vdso]");
+		else
+			c->loads++;
+	}
+	char *key = strdup(key_text);
+	if (!key || !add_entry(c, key, t, hash)) {
+		free(key);
+		tk_symtab_free(t);
+		return NULL;
+	}
+	return t;
 }
 
 const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid)

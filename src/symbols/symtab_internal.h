@@ -19,6 +19,11 @@ struct tk_symtab {
 	size_t n, cap;
 	tk_arena names;
 	char *text; /* kallsyms: the file's text, names point into it */
+	/* kallsyms: where the function symbols "_text" and "_stext" are (the
+	 * names perf record uses as its relocation reference), found on any
+	 * line (aliases at one address are merged away in syms) */
+	uint64_t ref_text, ref_stext;
+	bool has_ref_text, has_ref_stext;
 	char *name;
 	/* ELF only */
 	bool is_elf;

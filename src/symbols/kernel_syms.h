@@ -1,0 +1,48 @@
+/* Choosing the kernel symbol table the way perf 6.1 does for a recording
+ * (symbol.c dso__load_kernel_sym / dso__find_kallsyms, machine.c kernel
+ * MMAP handling), so kernel frames of a file recorded elsewhere come out
+ * as `perf script` prints them on this machine:
+ * - a user-given kallsyms file (tk_symcache_options.kallsyms) is used as is;
+ * - a recording with no build id for [kernel.kallsyms] uses /proc/kallsyms;
+ * - one whose kernel build id is the running kernel's (/sys/kernel/notes)
+ *   uses /proc/kallsyms; any other looks for the build-id cache's copy,
+ *   DEBUG/[kernel.kallsyms]/<id>/kallsyms, and has no symbols without it.
+ * The kernel's symbols are then moved by the relocation perf computes from
+ * the recording's reference symbol ("[kernel.kallsyms]_text" MMAP, pgoff =
+ * its address at record time): delta = its address in the table - pgoff.
+ *
+ * Internal to src/symbols and src/analysis; not thread-safe. */
+#ifndef TK_SYMBOLS_KERNEL_SYMS_H
+#define TK_SYMBOLS_KERNEL_SYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/tracekit.h"
+
+/* The GNU build id in an ELF notes file such as /sys/kernel/notes (notes
+ * in the machine's byte order); its length, 0 when absent or unreadable. */
+size_t tk_sysfs_build_id(const char *path, uint8_t id[TK_BUILD_ID_MAX]);
+
+/* perf's dso__build_id_equal(): equal, or the recorded id is 20 bytes whose
+ * tail past the host id's length is zeros. */
+bool tk_build_id_equal(const uint8_t *recorded, size_t recorded_len, const uint8_t *host,
+		       size_t host_len);
+
+/* The kallsyms table perf would load for a kernel whose recorded build id
+ * is build_id (len 0: none), loaded once per file; NULL when perf would
+ * find none. notes: the running kernel's notes (NULL = /sys/kernel/notes). */
+const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
+					size_t build_id_len, const char *notes);
+
+/* The running process's own [vdso] (as perf copies it from its memory
+ * for a recorded [vdso] without a build id: vdso.c), loaded once; NULL
+ * when there is none. */
+const tk_symtab *tk_symcache_host_vdso(tk_symcache *c);
+
+/* kallsyms__get_function_start() for the reference names perf record
+ * writes ("_text", "_stext"): false when t has no such function. */
+bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr);
+
+#endif
