@@ -41,13 +41,16 @@ tk_status tk_writer_open_memory(tk_writer **out, tk_error *err)
 
 tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err)
 {
-	tk_error_set_file(err, path);
+	/* The output's name goes on the error only when something about the
+	 * output fails: set on success it would stay behind and blame the
+	 * output for a later error in the input. */
 	size_t n = strlen(path) + 32;
 	char *tmp = malloc(n);
 	char *final = strdup(path);
 	if (!tmp || !final) {
 		free(tmp);
 		free(final);
+		tk_error_set_file(err, path);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	/* Beside the target (same file system, so rename is atomic), and hidden
@@ -57,6 +60,7 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 	snprintf(tmp, n, "%.*s.%s.tk-XXXXXX", dirlen, path, slash ? slash + 1 : path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
+		tk_error_set_file(err, path);
 		tk_status st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
 					    tmp, strerror(errno));
 		free(tmp);
@@ -66,6 +70,7 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 	fchmod(fd, 0644);
 	tk_status st = writer_new(fd, true, out, err);
 	if (st != TK_OK) {
+		tk_error_set_file(err, path);
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -123,9 +128,11 @@ tk_status tk_writer_flush(tk_writer *w, tk_error *err)
 {
 	if (w->fd >= 0)
 		write_out(w);
-	if (w->error)
+	if (w->error) {
+		tk_error_set_file(err, w->path);
 		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed: %s",
 				    strerror(w->error));
+	}
 	return TK_OK;
 }
 
@@ -140,6 +147,8 @@ tk_status tk_writer_commit(tk_writer *w, tk_error *err)
 		if (st == TK_OK && rename(w->tmp_path, w->path) != 0)
 			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
 					  "cannot rename into place: %s", strerror(errno));
+		if (st != TK_OK)
+			tk_error_set_file(err, w->path);
 		if (st == TK_OK) {
 			free(w->tmp_path);
 			w->tmp_path = NULL;

@@ -95,6 +95,9 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 		rc = tk_cli_fail(&err, cli->output);
 		goto out;
 	}
+	/* A sink names its output on the error as context; an error in the
+	 * inputs from here on must not be reported against the output. */
+	tk_error_clear(&err);
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
