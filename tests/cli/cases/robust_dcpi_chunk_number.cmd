@@ -1,0 +1,1 @@
+python3 tests/robustness/hostile.py dcpi_chunk_number report

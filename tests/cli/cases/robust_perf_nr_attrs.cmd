@@ -1,0 +1,1 @@
+python3 tests/robustness/hostile.py perf_nr_attrs info

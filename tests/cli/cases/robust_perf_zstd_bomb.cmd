@@ -1,0 +1,1 @@
+python3 tests/robustness/hostile.py stdin-perf_pipe_zstd_bomb stats
