@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctf/ctf_ids.h"
 #include "ctf/ctf_reader.h"
 #include "model/source_impl.h"
 
@@ -13,6 +14,7 @@ typedef struct ctf_source {
 	const tk_event_class **classes;
 	tk_log_fn log;
 	void *log_user;
+	ctf_ids ids; /* LTTng tid/pid contexts -> ev->tid, ev->pid */
 } ctf_source;
 
 static void source_discard(void *user, const ctf_discard *d)
@@ -55,6 +57,8 @@ static tk_status source_next(tk_source *src, const tk_event **out, tk_error *err
 	ev->context = e->context;
 	ev->payload = e->payload;
 	ev->offset = e->offset;
+	if (ev->stream_context || ev->context)
+		ctf_ids_fill(&s->ids, ev->stream_context, ev->context, &ev->pid, &ev->tid);
 	*out = ev;
 	return TK_OK;
 }
@@ -64,6 +68,7 @@ static void source_close(tk_source *src)
 	ctf_source *s = (ctf_source *)src;
 	ctf_reader_close(s->reader);
 	free(s->classes);
+	ctf_ids_free(&s->ids);
 	free(s);
 }
 
@@ -81,6 +86,7 @@ tk_status tk_ctf_source_open(const char *path, const tk_open_options *opt, tk_so
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	s->log = opt ? opt->log : NULL;
 	s->log_user = opt ? opt->log_user : NULL;
+	ctf_ids_init(&s->ids);
 	tk_status st = ctf_reader_open(path, s->log, s->log_user, &s->reader, err);
 	if (st != TK_OK) {
 		free(s);

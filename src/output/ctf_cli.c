@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "convert/formats.h"
+#include "ctf/ctf_ids.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
 #include "output/ctf_report.h"
@@ -44,6 +45,17 @@ static bool in_window(const tk_cli_options *opt, const ctf_event_out *ev)
 	return true;
 }
 
+/* --event, --pid, --tid and --cpu (the time window is in_window's: events
+ * without a clock stay, as babeltrace2's trimmer keeps them). */
+static bool matches(const tk_filter *f, ctf_ids *ids, const ctf_event_out *e)
+{
+	tk_event ev = {.cls = &e->ec->info, .pid = TK_PID_NONE, .tid = TK_PID_NONE};
+	ev.cpu = e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
+	if (f->pid >= 0 || f->tid >= 0)
+		ctf_ids_fill(ids, e->common_context, e->context, &ev.pid, &ev.tid);
+	return tk_filter_match(f, &ev);
+}
+
 static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, tk_writer *out,
 				  tk_error *err)
 {
@@ -62,6 +74,11 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 		r->has_begin = true;
 		r->begin_ns = (int64_t)opt->begin_ns;
 	}
+	tk_filter f = tk_cli_filter(opt);
+	f.has_begin = f.has_end = false;
+	bool filtered = !tk_filter_is_empty(&f);
+	ctf_ids ids;
+	ctf_ids_init(&ids);
 	uint64_t n = 0;
 	const ctf_event_out *ev;
 	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
@@ -71,12 +88,15 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 				break;
 			continue;
 		}
+		if (filtered && !matches(&f, &ids, ev))
+			continue;
 		ctf_pretty_event(&p, ev);
 		if (opt->limit && ++n >= opt->limit)
 			break;
 	}
 	if (st == TK_END)
 		st = TK_OK;
+	ctf_ids_free(&ids);
 	ctf_pretty_fini(&p);
 	ctf_reader_close(r);
 	return st;
