@@ -11,7 +11,12 @@
 
 #include "base/bytes.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
 
 static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_error *err)
 {
@@ -196,7 +201,37 @@ static tk_status check_length(ctf_decoder *d, const ctf_fc *elem, uint64_t n, tk
 	return TK_OK;
 }
 
-static tk_status decode_string(ctf_decoder *d, tk_value *out, tk_error *err)
+/* Index of the first NUL in p[0..n), n when there is none. 16 bytes at a
+ * time while 16 remain (never reading past p + n), then byte by byte:
+ * most strings are short, and a call to memchr costs as much as the
+ * scan. */
+static inline size_t find_nul(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i zero = _mm_setzero_si128();
+	for (; n - i >= 16; i += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero));
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#else
+	for (; n - i >= 8; i += 8) {
+		uint64_t w = tk_load_le64(p + i);
+		uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
+		if (z)
+			return i + (size_t)__builtin_ctzll(z) / 8;
+	}
+#endif
+	for (; i < n; i++)
+		if (!p[i])
+			return i;
+	return n;
+}
+
+static __attribute__((noinline)) tk_status decode_string(ctf_decoder *d, tk_value *out,
+							 tk_error *err)
 {
 	uint64_t np = align_up(d->pos, 8);
 	if (UNLIKELY(np > d->limit_bits))
@@ -526,210 +561,93 @@ static inline void set_text(tk_value *v, const ctf_op *op, const uint8_t *p)
 	v->v.str.len = nul ? (size_t)(nul - s) : (size_t)op->n;
 }
 
+static const char *const scope_what[CTF_SCOPE_COUNT] = {
+    [CTF_SCOPE_PACKET_HEADER] = "packet header",
+    [CTF_SCOPE_PACKET_CONTEXT] = "packet context",
+    [CTF_SCOPE_EVENT_HEADER] = "event header",
+    [CTF_SCOPE_EVENT_COMMON_CONTEXT] = "stream event context",
+    [CTF_SCOPE_EVENT_CONTEXT] = "event context",
+    [CTF_SCOPE_EVENT_PAYLOAD] = "event payload",
+};
+
+/* The event class an event header named (or the stream class's only
+ * one): errors and unusual ids. */
+static __attribute__((noinline)) tk_status
+event_class_slow(ctf_decoder *d, const ctf_stream_class *sc, uint64_t ev_off,
+		 const ctf_event_class **ec, tk_error *err)
+{
+	if (d->meaning_set[CTF_MEANING_EVENT_ID]) {
+		uint64_t id = d->meaning_val[CTF_MEANING_EVENT_ID];
+		*ec = ctf_stream_class_event(sc, id);
+		if (!*ec)
+			return tk_error_set(err, TK_ERR_FORMAT, ev_off,
+					    "no event class with id %llu in stream class %llu",
+					    (unsigned long long)id, (unsigned long long)sc->id);
+		return TK_OK;
+	}
+	if (sc->n_events == 1) {
+		*ec = sc->events[0];
+		return TK_OK;
+	}
+	return tk_error_set(err, TK_ERR_FORMAT, ev_off,
+			    sc->n_events
+				? "event without an id in a stream class with several event classes"
+				: "event in a stream class without event classes");
+}
+
+static inline tk_status event_class_of(ctf_decoder *d, const ctf_stream_class *sc, uint64_t ev_off,
+				       const ctf_event_class **ec, tk_error *err)
+{
+	if (LIKELY(d->meaning_set[CTF_MEANING_EVENT_ID])) {
+		uint64_t id = d->meaning_val[CTF_MEANING_EVENT_ID];
+		int32_t k;
+		if (id < sc->by_id_len && (k = sc->by_id[id]) >= 0) {
+			*ec = sc->events[k];
+			return TK_OK;
+		}
+	}
+	return event_class_slow(d, sc, ev_off, ec, err);
+}
+
+/* The event scope after `scope` that the stream and event classes have,
+ * or NULL after the payload. */
+static inline const ctf_plan *next_event_scope(const ctf_stream_class *sc,
+					       const ctf_event_class *ec, ctf_scope *scope)
+{
+	switch (*scope) {
+	case CTF_SCOPE_EVENT_HEADER:
+		if (sc->event_context_plan) {
+			*scope = CTF_SCOPE_EVENT_COMMON_CONTEXT;
+			return sc->event_context_plan;
+		}
+		/* fall through */
+	case CTF_SCOPE_EVENT_COMMON_CONTEXT:
+		if (ec->context_plan) {
+			*scope = CTF_SCOPE_EVENT_CONTEXT;
+			return ec->context_plan;
+		}
+		/* fall through */
+	case CTF_SCOPE_EVENT_CONTEXT:
+		if (ec->payload_plan) {
+			*scope = CTF_SCOPE_EVENT_PAYLOAD;
+			return ec->payload_plan;
+		}
+		/* fall through */
+	default: return NULL;
+	}
+}
+
+/* The interpreter, in two copies (ctf_decode_loop.h): interp_scope runs
+ * one scope, ctf_decode_event the scopes of one event in a row. */
+#define INTERP_EVENT 0
+#include "ctf/ctf_decode_loop.h"
+#undef INTERP_EVENT
+#define INTERP_EVENT 1
+#include "ctf/ctf_decode_loop.h"
+#undef INTERP_EVENT
+
 tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope, tk_value **out,
 			  tk_error *err)
 {
-	/* threaded dispatch: each instruction jumps straight to the next
-	 * one's code (one indirect branch per instruction, each predicted
-	 * on its own) */
-	static const void *const labels[] = {
-	    [CTF_OP_RUN] = &&L_RUN,
-	    [CTF_OP_RUN_STRUCT] = &&L_RUN_STRUCT,
-	    [CTF_OP_U8] = &&L_U8,
-	    [CTF_OP_S8] = &&L_S8,
-	    [CTF_OP_U16_LE] = &&L_U16_LE,
-	    [CTF_OP_U16_BE] = &&L_U16_BE,
-	    [CTF_OP_S16_LE] = &&L_S16_LE,
-	    [CTF_OP_S16_BE] = &&L_S16_BE,
-	    [CTF_OP_U32_LE] = &&L_U32_LE,
-	    [CTF_OP_U32_BE] = &&L_U32_BE,
-	    [CTF_OP_S32_LE] = &&L_S32_LE,
-	    [CTF_OP_S32_BE] = &&L_S32_BE,
-	    [CTF_OP_U64_LE] = &&L_U64_LE,
-	    [CTF_OP_U64_BE] = &&L_U64_BE,
-	    [CTF_OP_BITS_LE] = &&L_BITS_LE,
-	    [CTF_OP_BITS_BE] = &&L_BITS_BE,
-	    [CTF_OP_INT_SPECIAL] = &&L_INT_SPECIAL,
-	    [CTF_OP_U64_LE_SPECIAL] = &&L_U64_LE_SPECIAL,
-	    [CTF_OP_FLOAT] = &&L_FLOAT,
-	    [CTF_OP_TEXT_FIXED] = &&L_TEXT_FIXED,
-	    [CTF_OP_STRUCT] = &&L_STRUCT,
-	    [CTF_OP_STRING] = &&L_STRING,
-	    [CTF_OP_TEXT_ARRAY] = &&L_TEXT_LIST,
-	    [CTF_OP_TEXT_SEQ] = &&L_TEXT_LIST,
-	    [CTF_OP_INT_ARRAY] = &&L_INT_LIST,
-	    [CTF_OP_INT_SEQ] = &&L_INT_LIST,
-	    [CTF_OP_ARRAY] = &&L_ARRAY,
-	    [CTF_OP_SEQ] = &&L_ARRAY,
-	    [CTF_OP_LOOP_END] = &&L_LOOP_END,
-	    [CTF_OP_VARIANT] = &&L_VARIANT,
-	    [CTF_OP_VARIANT_END] = &&L_VARIANT_END,
-	    [CTF_OP_END] = &&L_END,
-	};
-	_Static_assert(sizeof labels / sizeof labels[0] == CTF_OP_END + 1,
-		       "one label per instruction kind");
-	tk_status st;
-	if (UNLIKELY(plan->max_frames > d->frames_cap) && !grow_frames(d, plan->max_frames))
-		return nomem(err);
-	tk_value *base = alloc_values(d, plan->n_values);
-	if (!base)
-		return nomem(err);
-	d->roots[scope] = base;
-	*out = base;
-	ctf_frame *f = d->frames;
-	f->base = base;
-	const ctf_op *const ops = plan->ops;
-	const ctf_op *op = ops;
-	const uint8_t *const buf = d->buf;
-	uint64_t run = 0; /* bit position of the current run's start */
-	uint64_t x, np;
-	vm m;
-#define AT(op) (buf + ((run + (op)->off) >> 3))
-#define NEXT   goto *labels[op->kind]
-/* an instruction kept out of line: it may move op, base and f */
-#define COLD(call)                                                                                 \
-	do {                                                                                       \
-		m.op = op;                                                                         \
-		m.base = base;                                                                     \
-		m.f = f;                                                                           \
-		if ((st = (call)) != TK_OK)                                                        \
-			return st;                                                                 \
-		op = m.op;                                                                         \
-		base = m.base;                                                                     \
-		f = m.f;                                                                           \
-	} while (0)
-	NEXT;
-L_RUN:
-L_RUN_STRUCT:
-	np = align_up(d->pos, op->align);
-	if (UNLIKELY(np + op->n > d->limit_bits || np < d->pos))
-		return run_fail(d, op, err);
-	run = np;
-	d->pos = np + op->n;
-	if (op->kind == CTF_OP_RUN_STRUCT)
-		set_struct(base, op);
-	op++;
-	NEXT;
-L_U8:
-	set_int(base + op->dst, op, *AT(op));
-	op++;
-	NEXT;
-L_S8:
-	set_int(base + op->dst, op, (uint64_t)(int64_t)(int8_t)*AT(op));
-	op++;
-	NEXT;
-L_U16_LE:
-	set_int(base + op->dst, op, tk_load_le16(AT(op)));
-	op++;
-	NEXT;
-L_U16_BE:
-	set_int(base + op->dst, op, tk_load_be16(AT(op)));
-	op++;
-	NEXT;
-L_S16_LE:
-	set_int(base + op->dst, op, (uint64_t)(int64_t)(int16_t)tk_load_le16(AT(op)));
-	op++;
-	NEXT;
-L_S16_BE:
-	set_int(base + op->dst, op, (uint64_t)(int64_t)(int16_t)tk_load_be16(AT(op)));
-	op++;
-	NEXT;
-L_U32_LE:
-	set_int(base + op->dst, op, tk_load_le32(AT(op)));
-	op++;
-	NEXT;
-L_U32_BE:
-	set_int(base + op->dst, op, tk_load_be32(AT(op)));
-	op++;
-	NEXT;
-L_S32_LE:
-	set_int(base + op->dst, op, (uint64_t)(int64_t)(int32_t)tk_load_le32(AT(op)));
-	op++;
-	NEXT;
-L_S32_BE:
-	set_int(base + op->dst, op, (uint64_t)(int64_t)(int32_t)tk_load_be32(AT(op)));
-	op++;
-	NEXT;
-L_U64_LE:
-	set_int(base + op->dst, op, tk_load_le64(AT(op)));
-	op++;
-	NEXT;
-L_U64_BE:
-	set_int(base + op->dst, op, tk_load_be64(AT(op)));
-	op++;
-	NEXT;
-L_BITS_LE:
-L_BITS_BE:
-	x = read_bits(d, run + op->off, op->size, op->kind == CTF_OP_BITS_LE);
-	set_int(base + op->dst, op, op->is_signed ? sign_extend(x, op->size) : x);
-	op++;
-	NEXT;
-L_INT_SPECIAL:
-	x = read_bits(d, run + op->off, op->size, op->little_endian);
-	if (op->is_signed)
-		x = sign_extend(x, op->size);
-	set_int(base + op->dst, op, x);
-	int_special(d, op, x);
-	op++;
-	NEXT;
-L_U64_LE_SPECIAL:
-	x = tk_load_le64(AT(op));
-	set_int(base + op->dst, op, x);
-	int_special(d, op, x);
-	op++;
-	NEXT;
-L_FLOAT:
-	set_float(base + op->dst, op, read_bits(d, run + op->off, op->size, op->little_endian));
-	op++;
-	NEXT;
-L_TEXT_FIXED:
-	set_text(base + op->dst, op, AT(op));
-	op++;
-	NEXT;
-L_STRUCT:
-	set_struct(base, op);
-	op++;
-	NEXT;
-L_STRING:
-	base[op->dst].cls = op->cls;
-	if ((st = decode_string(d, base + op->dst, err)) != TK_OK)
-		return st;
-	op++;
-	NEXT;
-L_TEXT_LIST:
-	COLD(op_text(d, &m, err));
-	NEXT;
-L_INT_LIST:
-	COLD(op_int_list(d, &m, err));
-	NEXT;
-L_ARRAY:
-	COLD(op_array(d, ops, &m, err));
-	NEXT;
-L_LOOP_END:
-	/* a compound element was built in its own frame: its value goes to
-	 * the contiguous element array */
-	if (f->k)
-		f->items[f->i] = base[0];
-	if (++f->i < f->n) {
-		f->base = base = f->k ? f->nest + f->i * f->k : f->items + f->i;
-		op = f->body;
-	} else {
-		f--;
-		base = f->base;
-		op++;
-	}
-	NEXT;
-L_VARIANT:
-	COLD(op_variant(d, ops, &m, err));
-	NEXT;
-L_VARIANT_END:
-	f--;
-	base = f->base;
-	op = ops + op->next;
-	NEXT;
-L_END:
-	return TK_OK;
-#undef COLD
-#undef NEXT
-#undef AT
+	return interp_scope(d, plan, scope, out, err);
 }

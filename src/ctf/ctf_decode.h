@@ -51,6 +51,15 @@ typedef struct ctf_decoder {
 tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope, tk_value **out,
 			  tk_error *err);
 
+/* Decodes one event at the current position: the stream class's event
+ * header, then the event class it names (*ec), the stream event context,
+ * the event context and the payload, in one interpreter run. Each scope's
+ * value is left in d->roots[scope] (the caller clears the event scopes'
+ * roots before). Errors as ctf_decode_plan's; an unknown or missing event
+ * id is reported at ev_off, the event's byte offset in the file. */
+tk_status ctf_decode_event(ctf_decoder *d, const ctf_stream_class *sc, uint64_t ev_off,
+			   const ctf_event_class **ec, tk_error *err);
+
 /* Frees the frame stack (the rest belongs to the caller). */
 void ctf_decoder_fini(ctf_decoder *d);
 

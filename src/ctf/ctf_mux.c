@@ -576,8 +576,16 @@ static bool key_of(const ctf_stream *s, int64_t *ns)
 	return false;
 }
 
-static bool before(const ctf_stream *a, const ctf_stream *b)
+static inline bool before(const ctf_stream *a, const ctf_stream *b)
 {
+	if (__builtin_expect(!a->n_pending && !b->n_pending && a->has_event && b->has_event &&
+				 a->ev.has_clock && b->ev.has_clock,
+			     1)) {
+		/* the usual case: both keys are event times */
+		if (a->ev.ns != b->ev.ns)
+			return a->ev.ns < b->ev.ns;
+		return a->order < b->order;
+	}
 	int64_t ta = 0, tb = 0;
 	bool ha = key_of(a, &ta), hb = key_of(b, &tb);
 	if (ha && hb && ta != tb)
@@ -622,35 +630,10 @@ static void heap_remove_top(ctf_reader *r)
 		sift_down(r, 0);
 }
 
-tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
+/* Delivers the pending discard reports at the top of the heap, then the
+ * first event. */
+static tk_status settle(ctf_reader *r, const ctf_event_out **out)
 {
-	tk_status st;
-	if (!r->started) {
-		r->started = true;
-		for (size_t i = 0; i < r->n_traces; i++)
-			for (size_t j = 0; j < r->traces[i]->n_streams; j++) {
-				ctf_stream *s = r->traces[i]->streams[j];
-				st = ctf_stream_advance(s, err);
-				if (st != TK_OK && st != TK_END)
-					return st;
-				if (st == TK_END && !s->n_pending)
-					continue;
-				r->heap[r->heap_n++] = s;
-				sift_up(r, r->heap_n - 1);
-			}
-	} else if (r->heap_n) {
-		/* the event returned last time is consumed: advance its stream */
-		ctf_stream *s = r->heap[0];
-		st = ctf_stream_advance(s, err);
-		if (st != TK_OK && st != TK_END) {
-			r->heap_n = 0;
-			return st;
-		}
-		if (st == TK_END && !s->n_pending)
-			heap_remove_top(r);
-		else
-			sift_down(r, 0);
-	}
 	for (;;) {
 		if (!r->heap_n)
 			return TK_END;
@@ -669,6 +652,63 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	}
 	*out = &r->heap[0]->ev;
 	return TK_OK;
+}
+
+/* The top stream has just advanced (status st): puts it back in order. */
+static __attribute__((noinline)) tk_status reorder(ctf_reader *r, tk_status st,
+						   const ctf_event_out **out, tk_error *err)
+{
+	ctf_stream *s = r->heap[0];
+	if (st != TK_OK && st != TK_END) {
+		r->heap_n = 0;
+		return st;
+	}
+	(void)err;
+	if (st == TK_END && !s->n_pending)
+		heap_remove_top(r);
+	else
+		sift_down(r, 0);
+	return settle(r, out);
+}
+
+static __attribute__((noinline)) tk_status first_events(ctf_reader *r, const ctf_event_out **out,
+							tk_error *err)
+{
+	tk_status st;
+	r->started = true;
+	for (size_t i = 0; i < r->n_traces; i++)
+		for (size_t j = 0; j < r->traces[i]->n_streams; j++) {
+			ctf_stream *s = r->traces[i]->streams[j];
+			st = ctf_stream_advance(s, err);
+			if (st != TK_OK && st != TK_END)
+				return st;
+			if (st == TK_END && !s->n_pending)
+				continue;
+			r->heap[r->heap_n++] = s;
+			sift_up(r, r->heap_n - 1);
+		}
+	return settle(r, out);
+}
+
+tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
+{
+	if (__builtin_expect(!r->started, 0))
+		return first_events(r, out, err);
+	if (!r->heap_n)
+		return TK_END;
+	/* the event returned last time is consumed: advance its stream */
+	ctf_stream *s = r->heap[0];
+	tk_status st = ctf_stream_advance(s, err);
+	/* the usual case: no report to deliver and the stream stays first
+	 * (it is the only one, or its next event still comes before the other
+	 * streams' heads): no heap work */
+	if (__builtin_expect(st == TK_OK && !s->n_pending, 1) &&
+	    (r->heap_n == 1 ||
+	     (before(s, r->heap[1]) && (r->heap_n == 2 || before(s, r->heap[2]))))) {
+		*out = &s->ev;
+		return TK_OK;
+	}
+	return reorder(r, st, out, err);
 }
 
 tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream,

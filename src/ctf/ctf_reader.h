@@ -100,6 +100,12 @@ struct ctf_stream {
 	unsigned warned; /* CTF_WARN_* bits already reported */
 	bool has_last_ns;
 	int64_t last_ns;
+	/* the clock of the current packet's events (NULL = none); events
+	 * with cycles <= clk_plain_max convert as clk_base + cycles */
+	const ctf_clock *clk;
+	int64_t clk_base;
+	uint64_t clk_plain_max;
+	uint64_t cur_begin_or_0; /* cur_begin, 0 when absent */
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets, n_skipped;

@@ -11,6 +11,8 @@
 #include "ctf/ctf_stream.h"
 
 #define NS_PER_S         1000000000LL
+#define LIKELY(x)        __builtin_expect(!!(x), 1)
+#define UNLIKELY(x)      __builtin_expect(!!(x), 0)
 #define CTF_EV_FAST_SIZE (64 * 1024)
 
 static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
@@ -289,6 +291,71 @@ static void end_packet(ctf_stream *s)
 	release_consumed(s);
 }
 
+/* The stream's clock for the events of the packet just begun: 1 GHz
+ * clocks whose offset fits convert by one addition (clk_plain_max bounds
+ * the cycles for which that addition cannot overflow, 0 = never). */
+static void setup_clock(ctf_stream *s)
+{
+	const ctf_stream_class *sc = s->sc;
+	s->clk = sc->clock >= 0 ? &s->trace->tc->clocks[sc->clock] : NULL;
+	s->clk_plain_max = 0;
+	s->clk_base = 0;
+	s->cur_begin_or_0 = s->cur_begin == UINT64_MAX ? 0 : s->cur_begin;
+	if (!s->clk)
+		return;
+	const ctf_clock *c = s->clk;
+	if (c->info.freq == 1000000000ULL && c->offset_s > -9000000000LL &&
+	    c->offset_s < 9000000000LL) {
+		/* the same sum as ctf_clock_ns's common case */
+		int64_t base = c->offset_s * NS_PER_S + (int64_t)c->offset_cycles;
+		s->clk_base = base;
+		s->clk_plain_max = base > 0 ? (uint64_t)(INT64_MAX - base) : (uint64_t)INT64_MAX;
+	}
+}
+
+/* Conversions the addition does not cover, and the overflow leniency. */
+static __attribute__((noinline)) void clock_ns_slow(ctf_stream *s, uint64_t cycles, uint64_t ev_off)
+{
+	ctf_event_out *ev = &s->ev;
+	if (ctf_clock_ns(s->clk, cycles, &ev->ns))
+		return;
+	/* babeltrace2 gives up on the trace here; we keep the event with its
+	 * time counted from the clock's own zero */
+	ctf_clock bare = *s->clk;
+	bare.offset_s = 0;
+	bare.offset_cycles = 0;
+	if (!ctf_clock_ns(&bare, cycles, &ev->ns))
+		ev->ns = INT64_MAX;
+	warn_once(s, CTF_WARN_OVERFLOW, ev_off,
+		  "clock value plus the clock offset overflows 64-bit ns; times of "
+		  "this stream ignore the offset");
+}
+
+/* What stays the same for all events of the packet just begun: where
+ * their values go, the clock conversion, the event fields that come from
+ * the stream and the packet. */
+static void start_events(ctf_stream *s)
+{
+	ctf_decoder *d = &s->dec;
+	if (!s->ev_fast)
+		s->ev_fast = malloc(CTF_EV_FAST_SIZE);
+	d->arena = &s->ev_arena;
+	d->fast = s->ev_fast;
+	d->fast_cap = s->ev_fast ? CTF_EV_FAST_SIZE : 0;
+	d->fast_used = 0;
+	setup_clock(s);
+	ctf_event_out *ev = &s->ev;
+	ev->stream = s;
+	ev->trace = s->trace;
+	ev->sc = s->sc;
+	ev->packet_header = s->pkt_header;
+	ev->packet_context = s->pkt_ctx;
+	ev->cpu = s->cpu;
+	ev->has_clock = s->clk != NULL;
+	ev->clock_raw = 0;
+	ev->ns = 0;
+}
+
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 {
 	tk_status st;
@@ -319,117 +386,51 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 				continue;
 			}
 			ctf_stream_report_discards(s);
+			start_events(s);
 		}
 		if (d->pos < d->limit_bits)
 			break;
 		end_packet(s);
 	}
 	const ctf_stream_class *sc = s->sc;
-	if (s->ev_arena.total > s->ev_arena.chunk_size)
+	if (UNLIKELY(s->ev_arena.total > s->ev_arena.chunk_size))
 		tk_arena_reset(&s->ev_arena);
-	d->arena = &s->ev_arena;
-	if (!s->ev_fast)
-		s->ev_fast = malloc(CTF_EV_FAST_SIZE);
-	d->fast = s->ev_fast;
-	d->fast_cap = s->ev_fast ? CTF_EV_FAST_SIZE : 0;
 	d->fast_used = 0;
-	uint64_t ev_off = s->pkt_off + d->pos / 8;
+	uint64_t ev_pos = d->pos;
+	uint64_t ev_off = s->pkt_off + ev_pos / 8;
 	d->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
 	d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
 	d->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
 	d->roots[CTF_SCOPE_EVENT_PAYLOAD] = NULL;
 	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
 	ctf_event_out *ev = &s->ev;
-	/* field by field: a memset here costs more than the whole header decode */
-	ev->header = ev->common_context = ev->context = ev->payload = NULL;
-	ev->has_clock = false;
-	ev->clock_raw = 0;
-	ev->ns = 0;
-	tk_value *v;
-	if (sc->event_header) {
-		d->what = "event header";
-		if ((st = ctf_decode_plan(d, sc->event_header_plan, CTF_SCOPE_EVENT_HEADER, &v,
-					  err)) != TK_OK)
-			goto failed;
-		ev->header = v;
-	}
-	const ctf_event_class *ec;
-	if (d->meaning_set[CTF_MEANING_EVENT_ID]) {
-		uint64_t id = d->meaning_val[CTF_MEANING_EVENT_ID];
-		ec = ctf_stream_class_event(sc, id);
-		if (!ec) {
-			st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
-					  "no event class with id %llu in stream class %llu",
-					  (unsigned long long)id, (unsigned long long)sc->id);
-			goto failed;
-		}
-	} else if (sc->n_events == 1) {
-		ec = sc->events[0];
-	} else {
-		st = tk_error_set(
-		    err, TK_ERR_FORMAT, ev_off,
-		    sc->n_events
-			? "event without an id in a stream class with several event classes"
-			: "event in a stream class without event classes");
+	const ctf_event_class *ec = NULL;
+	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
-	}
-	if (sc->event_context) {
-		d->what = "stream event context";
-		if ((st = ctf_decode_plan(d, sc->event_context_plan, CTF_SCOPE_EVENT_COMMON_CONTEXT,
-					  &v, err)) != TK_OK)
-			goto failed;
-		ev->common_context = v;
-	}
-	if (ec->context) {
-		d->what = "event context";
-		if ((st = ctf_decode_plan(d, ec->context_plan, CTF_SCOPE_EVENT_CONTEXT, &v, err)) !=
-		    TK_OK)
-			goto failed;
-		ev->context = v;
-	}
-	if (ec->payload) {
-		d->what = "event payload";
-		if ((st = ctf_decode_plan(d, ec->payload_plan, CTF_SCOPE_EVENT_PAYLOAD, &v, err)) !=
-		    TK_OK)
-			goto failed;
-		ev->payload = v;
-	}
-	if (d->pos == (ev_off - s->pkt_off) * 8 && (d->pos & 7) == 0) {
+	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {
 		/* an event of zero bits would loop forever */
 		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
 				  "event of size zero in packet content");
 		goto failed;
 	}
-	ev->stream = s;
-	ev->trace = s->trace;
-	ev->sc = sc;
+	/* field by field: a memset here costs more than the whole header decode */
+	ev->header = d->roots[CTF_SCOPE_EVENT_HEADER];
+	ev->common_context = d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT];
+	ev->context = d->roots[CTF_SCOPE_EVENT_CONTEXT];
+	ev->payload = d->roots[CTF_SCOPE_EVENT_PAYLOAD];
 	ev->ec = ec;
-	ev->packet_header = s->pkt_header;
-	ev->packet_context = s->pkt_ctx;
 	ev->offset = ev_off;
-	ev->cpu = s->cpu;
-	if (sc->clock >= 0) {
-		ev->has_clock = true;
-		ev->clock_raw = d->clock;
-		const ctf_clock *clk = &s->trace->tc->clocks[sc->clock];
-		if (__builtin_expect(!ctf_clock_ns(clk, d->clock, &ev->ns), 0)) {
-			/* babeltrace2 gives up on the trace here; we keep the event
-			 * with its time counted from the clock's own zero */
-			ctf_clock bare = *clk;
-			bare.offset_s = 0;
-			bare.offset_cycles = 0;
-			if (!ctf_clock_ns(&bare, d->clock, &ev->ns))
-				ev->ns = INT64_MAX;
-			warn_once(s, CTF_WARN_OVERFLOW, ev_off,
-				  "clock value plus the clock offset overflows 64-bit ns; times of "
-				  "this stream ignore the offset");
-		}
-		if (__builtin_expect(s->has_last_ns && ev->ns < s->last_ns, 0))
+	if (s->clk) {
+		uint64_t cyc = d->clock;
+		ev->clock_raw = cyc;
+		if (LIKELY(cyc <= s->clk_plain_max))
+			ev->ns = s->clk_base + (int64_t)cyc;
+		else
+			clock_ns_slow(s, cyc, ev_off);
+		if (UNLIKELY(ev->ns < s->last_ns && s->has_last_ns))
 			warn_once(s, CTF_WARN_BACKWARDS, ev_off,
 				  "event timestamps go backwards; events are kept in stream order");
-		if (__builtin_expect((s->cur_begin != UINT64_MAX && d->clock < s->cur_begin) ||
-					 (s->cur_end != UINT64_MAX && d->clock > s->cur_end),
-				     0))
+		if (UNLIKELY(cyc < s->cur_begin_or_0 || cyc > s->cur_end))
 			warn_once(s, CTF_WARN_OUTSIDE, ev_off,
 				  "event time outside its packet's time range");
 		s->last_ns = ev->ns;

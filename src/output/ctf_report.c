@@ -32,16 +32,21 @@ static tk_status read_all(ctf_reader *r, span *sp, uint64_t *total, tk_error *er
 {
 	const ctf_event_out *ev;
 	tk_status st;
+	uint64_t n = 0, n_timed = 0;
+	int64_t first = INT64_MAX, last = INT64_MIN;
 	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
-		(*total)++;
+		n++;
 		if (ev->has_clock) {
-			if (!sp->any || ev->ns < sp->first)
-				sp->first = ev->ns;
-			if (!sp->any || ev->ns > sp->last)
-				sp->last = ev->ns;
-			sp->any = true;
+			int64_t ns = ev->ns;
+			n_timed++;
+			first = ns < first ? ns : first;
+			last = ns > last ? ns : last;
 		}
 	}
+	*total = n;
+	sp->any = n_timed > 0;
+	sp->first = first;
+	sp->last = last;
 	return st == TK_END ? TK_OK : st;
 }
 
