@@ -45,12 +45,23 @@ typedef struct parser {
 	tk_env_entry *env;
 	size_t n_env, cap_env;
 	bool seen_trace;
+	/* Every use of a named type is a deep copy, so N nested named structs
+	 * of two members each expand 2^N-fold: a budget of copies (more than
+	 * real metadata needs: about its text length) makes such a file fail
+	 * with a clear error instead of eating the arena's gigabyte. */
+	size_t copies_left;
+	bool copies_exhausted;
 } parser;
 
 #define TOK (&p->lx.tok)
 
 static tk_status nomem(parser *p)
 {
+	if (p->copies_exhausted)
+		return tk_error_set(p->err, TK_ERR_LIMIT, TOK->offset,
+				    "metadata: named types at line %u expand to too many field "
+				    "classes (over %zu copies)",
+				    TOK->line, ((size_t)1 << 15) + p->lx.len);
 	return tk_error_set(p->err, TK_ERR_NOMEM, TK_NO_OFFSET, "metadata: out of memory");
 }
 
@@ -166,6 +177,11 @@ static ctf_fc *copy_fc(parser *p, const ctf_fc *src, unsigned depth)
 {
 	if (depth > MAX_NESTING * 4)
 		return NULL;
+	if (p->copies_left == 0) {
+		p->copies_exhausted = true;
+		return NULL;
+	}
+	p->copies_left--;
 	ctf_fc *fc = tk_arena_alloc(p->a, sizeof *fc);
 	if (!fc)
 		return NULL;
@@ -1481,6 +1497,7 @@ tk_status ctf_trace_class_parse(const char *text, size_t len, const char *name, 
 	p.tc = tc;
 	p.a = &tc->arena;
 	p.err = err;
+	p.copies_left = ((size_t)1 << 15) + len;
 	tsdl_lexer_init(&p.lx, tc->text, len, &tc->arena, name);
 	tk_status st = push_scope(&p);
 	if (st == TK_OK)
