@@ -163,6 +163,16 @@ def ctf_metadata_array():
     return {"metadata": meta.encode(), "stream_0": struct.pack("<II", 0xC1FC1FC1, 0)}
 
 
+def ctf_named_types():
+    """30 named structs, each of two members of the one before: 2^31
+    integers once every use of a name is expanded."""
+    meta = CTF_META.split("event {")[0] + "struct s0 { uint8_t a; uint8_t b; };\n"
+    for i in range(1, 31):
+        meta += f"struct s{i} {{ struct s{i - 1} a; struct s{i - 1} b; }};\n"
+    meta += 'event { name = "e"; id = 0; stream_id = 0; fields := struct { struct s30 x; }; };\n'
+    return {"metadata": meta.encode(), "stream_0": struct.pack("<III", 0xC1FC1FC1, 0, 0)}
+
+
 # CPEL (basic-le.cpel: sections start at 8; STRTAB length at 0xc).
 def cpel_section_length():
     """first section length 0xfffffff0 (near 4 GiB)."""
@@ -212,6 +222,7 @@ CASES = {
     "ctf_sequence_len": ("seq_trace", ctf_sequence_len),
     "ctf_static_array": ("array_trace", ctf_static_array),
     "ctf_metadata_array": ("nested_trace", ctf_metadata_array),
+    "ctf_named_types": ("laugh_trace", ctf_named_types),
     "cpel_section_length": ("section_length.cpel", cpel_section_length),
     "cpel_event_count": ("event_count.cpel", cpel_event_count),
     "cpel_nsections": ("nsections.cpel", cpel_nsections),

@@ -174,6 +174,18 @@ def commands_for(fmt, event_names):
                  ["report", "--latency", f"{a},{b}", "--linreg", f"{a},{b}", "{IN}"]]
         cmds.append(["print", "-e", a, "-n", "50", "-f", "text", "{IN}"])
     cmds.append(["print", "--begin", "0.5", "--end", "1000", "-f", "json", "{IN}"])
+    # Two inputs muxed, outputs on stdout.
+    cmds += [["print", "-f", "json", "{IN}", "{ORIG}"],
+             ["convert", "{IN}", "{ORIG}", "--to", "json", "-o", "{OUT}"],
+             ["convert", "{IN}", "--to", "json", "-o", "-"],
+             ["convert", "{IN}", "--to", "chrome", "-n", "100", "-o", "-"]]
+    if fmt != "ctf":
+        # Streamed from a pipe, not mapped: "-" with the input on stdin
+        # (only perf.data is detected there; the others are named).
+        named = [] if fmt == "perf" else ["-I", fmt]
+        cmds += [["info"] + named + ["{STDIN}"], ["stats"] + named + ["{STDIN}"],
+                 ["print", "-f", PRINT_STYLES[fmt][-1]] + named + ["{STDIN}"],
+                 ["convert"] + named + ["{STDIN}", "--to", "ctf", "-o", "{OUT}"]]
     for to in CONVERT_TO:
         cmds.append(["convert", "{IN}", "--to", to, "-o", "{OUT}"])
     return cmds
@@ -186,8 +198,47 @@ class Input:
         self.commands = []  # filled by the baseline run
 
 
-def mutate_bytes(rng, data, text_like):
-    """Damages data (bytearray) in place with 1..8 operations."""
+def record_starts(data):
+    """Offsets of the records of a perf.data image (file or pipe mode) and
+    of the sections of a CPEL file: the fields worth damaging (sizes,
+    types, counts) sit at and just after them."""
+    import struct
+    starts = []
+    if data[:8] == b"PERFILE2" and len(data) >= 16:
+        hsize = struct.unpack_from("<Q", data, 8)[0]
+        if hsize == 16:
+            off, end = 16, len(data)
+        elif len(data) >= 0x38:
+            off, size = struct.unpack_from("<QQ", data, 0x28)
+            end = min(len(data), off + size)
+            # feature bits, the attrs, the feature section table
+            starts += [0x48 + 8 * i for i in range(4)] + \
+                [struct.unpack_from("<Q", data, 0x18)[0], off + size]
+        else:
+            return starts
+        while off + 8 <= end and len(starts) < 100000:
+            size = struct.unpack_from("<H", data, off + 6)[0]
+            starts.append(off)
+            if size < 8:
+                break
+            off += size
+    elif data[:1] in (b"\x01", b"\x81") and len(data) >= 8:
+        le = data[0] & 0x80
+        n = struct.unpack_from("<H" if le else ">H", data, 2)[0]
+        off = 8
+        for _ in range(n):
+            if off + 8 > len(data):
+                break
+            starts.append(off)
+            length = struct.unpack_from("<I" if le else ">I", data, off + 4)[0]
+            starts.append(off + 8 + 64)  # counts follow the table name
+            off += 8 + length
+    return starts
+
+
+def mutate_bytes(rng, data, text_like, hot=()):
+    """Damages data (bytearray) in place with 1..8 operations; hot lists
+    offsets where structure starts (aimed at 30% of the time)."""
     n_ops = min(8, 1 + int(rng.expovariate(0.6)))
     for _ in range(n_ops):
         size = len(data)
@@ -198,6 +249,9 @@ def mutate_bytes(rng, data, text_like):
         def pos():
             # Headers and length fields live near the start (and perf's
             # feature sections near the end): aim there more often.
+            r = rng.random()
+            if hot and r < 0.3:
+                return min(size - 1, rng.choice(hot) + rng.randrange(24))
             r = rng.random()
             if r < 0.4:
                 return rng.randrange(min(size, 1024))
@@ -260,7 +314,7 @@ def make_case(rng, inp, case_dir):
     short description of what was damaged."""
     if not inp.is_dir:
         data = bytearray(open(inp.path, "rb").read())
-        mutate_bytes(rng, data, False)
+        mutate_bytes(rng, data, False, record_starts(data))
         dst = os.path.join(case_dir, "in_" + os.path.basename(inp.path))
         with open(dst, "wb") as f:
             f.write(data)
@@ -287,12 +341,15 @@ def make_case(rng, inp, case_dir):
     return dst, ",".join(targets)
 
 
-def run(tk, args, timeout, env):
+def run(tk, args, timeout, env, stdin_path=None):
     """Runs tracekit; returns (status, stdout tail, stderr, seconds, max RSS
     in MiB). status is the exit code, -signal, or None for a timeout."""
     t0 = time.monotonic()
+    fin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     p = subprocess.Popen([tk] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=env, start_new_session=True)
+                         stdin=fin, env=env, start_new_session=True)
+    if stdin_path:
+        fin.close()
     timed_out = []
 
     def kill():
@@ -324,6 +381,14 @@ def run(tk, args, timeout, env):
     status = None if timed_out else p.returncode
     return status, chunks["out"][-2000:], chunks["err"], time.monotonic() - t0, \
         usage.ru_maxrss // 1024
+
+
+def expand(cmd, damaged, orig, out_path):
+    """The argument list of cmd, and the file to give on stdin (or None)."""
+    stdin = damaged if "{STDIN}" in cmd else None
+    args = [x.replace("{STDIN}", "-").replace("{IN}", damaged).replace("{ORIG}", orig)
+            .replace("{OUT}", out_path) for x in cmd]
+    return args, stdin
 
 
 def check(status, err, inp_paths, out_dir, rss_mb, a):
@@ -370,9 +435,10 @@ def baseline(tk, inputs, timeout, env, log):
                 out_dir = os.path.join(work, "o")
                 shutil.rmtree(out_dir, ignore_errors=True)
                 os.mkdir(out_dir)
-                args = [a.replace("{IN}", inp.path).replace("{ORIG}", inp.path)
-                        .replace("{OUT}", os.path.join(out_dir, "out")) for a in cmd]
-                status, _, err, secs, _ = run(tk, args, timeout, env)
+                if "{STDIN}" in cmd and inp.is_dir:
+                    continue
+                args, stdin = expand(cmd, inp.path, inp.path, os.path.join(out_dir, "out"))
+                status, _, err, secs, _ = run(tk, args, timeout, env, stdin)
                 if status == 0 and secs < timeout / 3:
                     inp.commands.append(cmd)
                 elif status == 1 and inp.rel.split("/")[-1].startswith(("bad", "invalid")):
@@ -404,6 +470,7 @@ def one_case(a, inputs, case, env, keep=None):
     case_dir = tempfile.mkdtemp(prefix=f"tk-mutate-{a.seed}-{case}-", dir=a.work)
     failures = []
     runs = 0
+    statuses = {}
     try:
         path, what = make_case(rng, inp, case_dir)
         cmds = rng.sample(inp.commands, min(a.cmds_per_case, len(inp.commands)))
@@ -415,11 +482,15 @@ def one_case(a, inputs, case, env, keep=None):
                 shutil.rmtree(out_dir, ignore_errors=True)
                 os.mkdir(out_dir)
                 out_path = os.path.join(out_dir, "out")
-            args = [x.replace("{IN}", path).replace("{ORIG}", inp.path)
-                    .replace("{OUT}", out_path) for x in cmd]
-            status, _, err, _, rss = run(a.tk, args, a.timeout, env)
+            if "{STDIN}" in cmd and inp.is_dir:
+                continue
+            args, stdin = expand(cmd, path, inp.path, out_path)
+            status, _, err, _, rss = run(a.tk, args, a.timeout, env, stdin)
             runs += 1
-            reason = check(status, err, [path, inp.path], out_dir, rss, a)
+            key = f"{inp.fmt}:{status}"
+            statuses[key] = statuses.get(key, 0) + 1
+            names = [path, inp.path] + (["tracekit: -:"] if stdin else [])
+            reason = check(status, err, names, out_dir, rss, a)
             readable = "--to" in cmd and cmd[cmd.index("--to") + 1] in READABLE
             if reason is None and out_dir is not None and status == 0 and a.readback \
                     and readable:
@@ -444,7 +515,7 @@ def one_case(a, inputs, case, env, keep=None):
             shutil.copytree(case_dir, keep, symlinks=True)
             print(f"case kept in {keep}")
         shutil.rmtree(case_dir, ignore_errors=True)
-    return failures, runs
+    return failures, runs, statuses
 
 
 def main():
@@ -523,7 +594,8 @@ def main():
         baseline(a.tk, inputs, a.timeout, env, log)
     else:
         for inp in inputs:
-            inp.commands = commands_for(inp.fmt, [])
+            inp.commands = [c for c in commands_for(inp.fmt, [])
+                            if not ("{STDIN}" in c and inp.is_dir)]
     inputs = [i for i in inputs if i.commands]
     if not inputs:
         log("no input usable: is --testdata right?")
@@ -533,25 +605,28 @@ def main():
         f"baseline {time.monotonic() - t0:.0f} s")
 
     if a.replay is not None:
-        fails, _ = one_case(a, inputs, a.replay, env, keep=a.keep or os.path.join(a.work, "kept"))
+        fails, _, _ = one_case(a, inputs, a.replay, env, keep=a.keep or os.path.join(a.work, "kept"))
         for f in fails:
             print(f)
         return 1 if fails else 0
 
     total_runs = 0
     done = 0
+    all_statuses = {}
     t1 = time.monotonic()
 
     def worker(case):
         if a.time_limit and time.monotonic() - t1 > a.time_limit:
-            return [], 0, False
-        fails, runs = one_case(a, inputs, case, env)
-        return fails, runs, True
+            return [], 0, {}, False
+        fails, runs, statuses = one_case(a, inputs, case, env)
+        return fails, runs, statuses, True
 
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        for fails, runs, ran in ex.map(worker, range(a.first_case, a.first_case + a.cases)):
+        for fails, runs, statuses, ran in ex.map(worker, range(a.first_case, a.first_case + a.cases)):
             total_runs += runs
             done += ran
+            for k, v in statuses.items():
+                all_statuses[k] = all_statuses.get(k, 0) + v
             for f in fails:
                 lines.append(f)
                 log(f)
@@ -563,6 +638,8 @@ def main():
                 break
     log(f"mutate_cli: seed {a.seed}: {done} cases, {total_runs} runs, {len(lines)} failures "
         f"in {time.monotonic() - t1:.0f} s")
+    log("exit statuses (format:status runs): " +
+        " ".join(f"{k} {v}" for k, v in sorted(all_statuses.items())))
     if own_work:
         shutil.rmtree(a.work, ignore_errors=True)
     return 1 if lines else 0

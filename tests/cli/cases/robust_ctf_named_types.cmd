@@ -1,0 +1,1 @@
+python3 tests/robustness/hostile.py ctf_named_types print
