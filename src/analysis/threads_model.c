@@ -627,6 +627,16 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 	if (!maps)
 		return;
 	const tk_map *m = tk_maps_find(maps, ip);
+	if (m && maps == &t->kernel && m->dso == t->kernel_dso && !m->dso->tried) {
+		/* thread__find_map() loads the kernel's symbols before it uses
+		 * the map, and loading moves the map's bounds (map__fixup_start/
+		 * _end): the first kernel address is looked up in the moved map */
+		size_t i = (size_t)(m - t->kernel.v);
+		const tk_symtab *st = dso_symtab(t, m->dso);
+		if (st)
+			kernel_map_fixup(t, i, st);
+		m = tk_maps_find(maps, ip);
+	}
 	if (!m)
 		return;
 	loc->map = m;
@@ -644,12 +654,9 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 			return;
 		}
 	}
-	bool first_load = !d->tried;
 	const tk_symtab *st = dso_symtab(t, d);
 	if (!st)
 		return;
-	if (first_load && d == t->kernel_dso && maps == &t->kernel)
-		kernel_map_fixup(t, (size_t)(m - t->kernel.v), st);
 	/* An image gets a small cache at its first lookup and a big one once
 	 * it misses often: most images of a -a recording see a handful of
 	 * addresses, and zeroing 4096 slots for each costs more than it saves. */

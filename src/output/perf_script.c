@@ -19,8 +19,10 @@
 typedef struct evsel_out {
 	bool ready;
 	bool comm, tid, cpu, time, period, ip, trace;
-	bool callchain; /* IP with a callchain: multi-line block */
+	bool callchain;   /* IP with a callchain: multi-line block */
+	const char *name; /* as perf names the event (see event_name) */
 	size_t name_len;
+	char name_buf[160];
 	const tk_perf_tp_format *fmt;
 } evsel_out;
 
@@ -34,6 +36,7 @@ typedef struct script {
 	bool use_callchain;
 	bool decided_callchain;
 	bool dwarf_unwind; /* perf's CALLCHAIN_DWARF record mode (see user_regs_ip) */
+	bool event_desc;   /* event names came from an EVENT_DESC feature */
 	char *tp_buf;
 	size_t tp_cap;
 	tk_log_fn log;
@@ -104,17 +107,25 @@ static bool has_callchain(const tk_perf_attr *a)
 	return (a->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0;
 }
 
+static void event_name(const script *s, const tk_perf_attr *a, evsel_out *o);
+
 static void decide_callchain(script *s)
 {
 	/* perf_session__check_output_opt: callchains are shown only when some
 	 * event has them; computed once, from the attrs known at the first sample */
 	s->decided_callchain = true;
 	s->use_callchain = false;
+	const tk_perf_header *hdr = tk_perf_get_header(s->f);
+	if (hdr &&
+	    (hdr->features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1)
+		s->event_desc = true;
 	uint64_t combined = 0;
 	size_t n = tk_perf_attr_count(s->f);
 	for (size_t i = 0; i < n; i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(s->f, i);
-		size_t len = strlen(a->name);
+		evsel_out named;
+		event_name(s, a, &named);
+		size_t len = named.name_len;
 		if (len > s->name_width)
 			s->name_width = (unsigned)len;
 		if (has_callchain(a))
@@ -155,6 +166,54 @@ static bool user_regs_ip(const script *s, const tk_perf_attr *a, const tk_thread
 	return true;
 }
 
+/* evsel__name(): an event named from its attr (no EVENT_DESC: pipe files,
+ * simpleperf) carries evsel__add_modifiers()'s suffix: the privilege
+ * levels counted when some are excluded, precise_ip, and H/G when
+ * exclude_host/exclude_guest differ from what those imply ("cycles:HG"). */
+static void event_name(const script *s, const tk_perf_attr *a, evsel_out *o)
+{
+	o->name = a->name;
+	o->name_len = strlen(a->name);
+	if (s->event_desc || a->type == TK_PERF_TYPE_TRACEPOINT ||
+	    o->name_len + 12 > sizeof o->name_buf)
+		return;
+	bool ex_k = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL);
+	bool ex_u = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_USER);
+	bool ex_h = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HV);
+	bool ex_host = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HOST);
+	bool ex_guest = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_GUEST);
+	unsigned precise = (unsigned)((a->flags >> TK_PERF_ATTR_PRECISE_IP) & 3);
+	bool guest_default = false;
+	char mod[10];
+	size_t m = 0;
+	if (ex_k || ex_u || ex_h) {
+		if (!ex_k)
+			mod[m++] = 'k';
+		if (!ex_u)
+			mod[m++] = 'u';
+		if (!ex_h)
+			mod[m++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < precise; i++)
+		mod[m++] = 'p';
+	guest_default |= precise != 0;
+	if (ex_host || ex_guest == guest_default) {
+		if (!ex_host)
+			mod[m++] = 'H';
+		if (!ex_guest)
+			mod[m++] = 'G';
+	}
+	if (!m)
+		return;
+	memcpy(o->name_buf, a->name, o->name_len);
+	o->name_buf[o->name_len] = ':';
+	memcpy(o->name_buf + o->name_len + 1, mod, m);
+	o->name_len += 1 + m;
+	o->name_buf[o->name_len] = '\0';
+	o->name = o->name_buf;
+}
+
 static evsel_out *out_for(script *s, const tk_perf_attr *a)
 {
 	if (a->index >= s->n_outs) {
@@ -183,7 +242,7 @@ static evsel_out *out_for(script *s, const tk_perf_attr *a)
 		}
 	}
 	o->ready = true;
-	o->name_len = strlen(a->name);
+	event_name(s, a, o);
 	o->comm = true;
 	o->tid = (st & TK_PERF_SAMPLE_TID) != 0;
 	o->cpu = (st & TK_PERF_SAMPLE_CPU) != 0;
@@ -272,7 +331,7 @@ static void make_prefix(script *s, const evsel_out *o, const tk_thread *th, int3
  * trace fields / ip, in one reservation. The parts that repeat from one
  * sample to the next (thread, second, period) are formatted once. */
 static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
-			     const tk_perf_sample *sp, const tk_perf_attr *a, uint64_t period)
+			     const tk_perf_sample *sp, uint64_t period)
 {
 	tk_writer *w = s->w;
 	int32_t tid = (int32_t)sp->tid;
@@ -334,7 +393,7 @@ static void put_sample_start(script *s, const evsel_out *o, const tk_thread *th,
 		memset(p, ' ', s->name_width - name_len);
 		p += s->name_width - name_len;
 	}
-	memcpy(p, a->name, name_len);
+	memcpy(p, o->name, name_len);
 	p += name_len;
 	*p++ = ':';
 	*p++ = ' ';
@@ -413,7 +472,7 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 		s->last_tid = tid;
 	}
 	tk_writer *w = s->w;
-	put_sample_start(s, o, th, sp, a, period);
+	put_sample_start(s, o, th, sp, period);
 	if (o->trace) {
 		st = put_trace(s, o, sp, rec, err);
 		if (st != TK_OK)
@@ -564,6 +623,10 @@ tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_w
 		} else {
 			s.last_th = NULL;
 			s.prefix_valid = false;
+			if (rec->type == TK_PERF_RECORD_HEADER_FEATURE && rec->size >= 16 &&
+			    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s.f)->swap) ==
+				TK_PERF_FEAT_EVENT_DESC)
+				s.event_desc = true; /* pipe mode: features come as records */
 			st = tk_perf_script_side_band(&s.threads, s.f, rec, opt, w, err);
 		}
 		if (st != TK_OK || (opt->limit && n >= opt->limit))
