@@ -43,6 +43,9 @@ typedef struct ctf_decoder {
 	uint64_t meaning_val[CTF_MEANING_EVENT_ID + 1];
 	bool meaning_set[CTF_MEANING_EVENT_ID + 1];
 	const char *what; /* scope being decoded, for errors */
+	/* ctf_decode_event runs the lean plans (ctf_plan.h): the values of
+	 * the event scopes are not built, only positions and roles */
+	bool lean;
 } ctf_decoder;
 
 /* Runs plan at the current position; *out is the scope's value (bump

@@ -48,6 +48,7 @@ static tk_status interp_scope(ctf_decoder *d, const ctf_plan *plan, ctf_scope sc
 	    [CTF_OP_ARRAY] = &&L_ARRAY,
 	    [CTF_OP_SEQ] = &&L_ARRAY,
 	    [CTF_OP_LOOP_END] = &&L_LOOP_END,
+	    [CTF_OP_STRING_SKIP] = &&L_STRING_SKIP,
 	    [CTF_OP_VARIANT] = &&L_VARIANT,
 	    [CTF_OP_VARIANT_END] = &&L_VARIANT_END,
 	    [CTF_OP_END] = &&L_END,
@@ -66,6 +67,8 @@ static tk_status interp_scope(ctf_decoder *d, const ctf_plan *plan, ctf_scope sc
 	const ctf_event_class *ec = NULL;
 	ctf_scope scope = CTF_SCOPE_EVENT_HEADER;
 	const ctf_plan *plan = sc->event_header_plan;
+	if (d->lean && plan)
+		plan = plan->lean;
 	if (UNLIKELY(!plan)) {
 		/* no header: the event class is the stream class's only one */
 		if ((st = event_class_of(d, sc, ev_off, &ec, err)) != TK_OK)
@@ -73,6 +76,8 @@ static tk_status interp_scope(ctf_decoder *d, const ctf_plan *plan, ctf_scope sc
 		*ecp = ec;
 		if (!(plan = next_event_scope(sc, ec, &scope)))
 			return TK_OK;
+		if (d->lean)
+			plan = plan->lean;
 	}
 	d->what = scope_what[scope];
 start_scope:
@@ -108,7 +113,7 @@ L_RUN:
 L_RUN_STRUCT:
 	np = align_up(d->pos, op->align);
 	if (UNLIKELY(np + op->n > d->limit_bits || np < d->pos))
-		return run_fail(d, op, err);
+		return run_fail(d, op->full ? op->full : op, err);
 	run = np;
 	d->pos = np + op->n;
 	if (op->kind == CTF_OP_RUN_STRUCT)
@@ -218,6 +223,24 @@ L_STRING:
 		return st;
 	op++;
 	NEXT;
+L_STRING_SKIP:
+	np = (d->pos + 7) & ~(uint64_t)7;
+	if (LIKELY(np < d->limit_bits)) {
+		size_t avail = (size_t)((d->limit_bits - np) >> 3);
+		size_t len = find_nul(buf + (np >> 3), avail);
+		if (LIKELY(len < avail)) {
+			d->pos = np + ((uint64_t)len + 1) * 8;
+			op++;
+			NEXT;
+		}
+	}
+	{
+		tk_value unused;
+		if ((st = decode_string(d, &unused, err)) != TK_OK)
+			return st;
+	}
+	op++;
+	NEXT;
 L_TEXT_LIST:
 	COLD(op_text(d, &m, err));
 	NEXT;
@@ -261,6 +284,8 @@ L_END:
 	}
 	if (!(plan = next_event_scope(sc, ec, &scope)))
 		return TK_OK;
+	if (d->lean)
+		plan = plan->lean;
 	d->what = scope_what[scope];
 	goto start_scope;
 #endif

@@ -541,6 +541,9 @@ static tk_status compile_scope(compiler *c, const ctf_fc *root, ctf_scope scope,
 	plan->n_ops = (uint32_t)c->n_ops;
 	plan->n_values = c->next_slot;
 	plan->max_frames = c->max_frames;
+	plan->targets = tk_arena_calloc(&c->tc->arena, plan->n_values, 1);
+	if (!plan->targets)
+		return nomem(c);
 	if (plan->max_frames > c->tc->max_frames)
 		c->tc->max_frames = plan->max_frames;
 	*out = plan;
@@ -589,6 +592,211 @@ static uint64_t min_bits(ctf_fc *fc, unsigned depth)
 	return b;
 }
 
+/* ---- lean plans (readers that never look at the values) ---- */
+
+static bool has_ref(const ctf_op *op)
+{
+	switch ((ctf_op_kind)op->kind) {
+	case CTF_OP_TEXT_SEQ:
+	case CTF_OP_INT_SEQ:
+	case CTF_OP_SEQ:
+	case CTF_OP_VARIANT: return true;
+	default: return false;
+	}
+}
+
+/* The plan of `scope` for events of sc with class ec (ec NULL: stream
+ * scopes only). */
+static ctf_plan *scope_plan(const ctf_trace_class *tc, const ctf_stream_class *sc,
+			    const ctf_event_class *ec, unsigned scope)
+{
+	const ctf_plan *p = NULL;
+	switch (scope) {
+	case CTF_SCOPE_PACKET_HEADER: p = tc->packet_header_plan; break;
+	case CTF_SCOPE_PACKET_CONTEXT: p = sc->packet_context_plan; break;
+	case CTF_SCOPE_EVENT_HEADER: p = sc->event_header_plan; break;
+	case CTF_SCOPE_EVENT_COMMON_CONTEXT: p = sc->event_context_plan; break;
+	case CTF_SCOPE_EVENT_CONTEXT: p = ec ? ec->context_plan : NULL; break;
+	case CTF_SCOPE_EVENT_PAYLOAD: p = ec ? ec->payload_plan : NULL; break;
+	default: break;
+	}
+	return (ctf_plan *)p; /* compile time: the compiler's own arena objects */
+}
+
+/* Marks the slots the lengths and tags of `from` read. A relative
+ * reference from a nested frame may reach the root frame: then every
+ * slot of the plan counts (rare, and only costs stores). */
+static void mark_targets(const ctf_trace_class *tc, const ctf_stream_class *sc,
+			 const ctf_event_class *ec, ctf_plan *from)
+{
+	if (!from)
+		return;
+	for (uint32_t i = 0; i < from->n_ops; i++) {
+		const ctf_op *op = &from->ops[i];
+		if (!has_ref(op) || !op->ref.available)
+			continue;
+		if (!op->ref.root) {
+			if (op->ref.up == 0 && op->ref.slot < from->n_values)
+				from->targets[op->ref.slot] = 1;
+			else
+				from->all_targets = true;
+			continue;
+		}
+		ctf_plan *to = scope_plan(tc, sc, ec, op->ref.scope);
+		if (to && op->ref.slot < to->n_values)
+			to->targets[op->ref.slot] = 1;
+	}
+}
+
+/* Index just past the nested frame(s) that start at ops[i] (an array of
+ * compound elements or a variant): their bodies are kept as they are. */
+static uint32_t skip_nested(const ctf_plan *p, uint32_t i)
+{
+	const ctf_op *op = &p->ops[i];
+	if (op->kind == CTF_OP_ARRAY || op->kind == CTF_OP_SEQ)
+		return op->next;
+	/* a variant: its option bodies follow; the first VARIANT_END at this
+	 * level says where the variant ends */
+	for (uint32_t j = i + 1; j < p->n_ops;) {
+		const ctf_op *o = &p->ops[j];
+		if (o->kind == CTF_OP_ARRAY || o->kind == CTF_OP_SEQ || o->kind == CTF_OP_VARIANT)
+			j = skip_nested(p, j);
+		else if (o->kind == CTF_OP_VARIANT_END)
+			return o->next;
+		else
+			j++;
+	}
+	return i + 1; /* a variant without options */
+}
+
+/* What a root-frame instruction becomes in the lean plan: dropped
+ * (false) or kept, maybe changed. */
+static bool lean_op(const ctf_plan *p, const ctf_op *op, ctf_op *out)
+{
+	bool target = p->all_targets || (op->dst < p->n_values && p->targets[op->dst]);
+	*out = *op;
+	switch ((ctf_op_kind)op->kind) {
+	case CTF_OP_RUN_STRUCT: out->kind = CTF_OP_RUN; /* fall through */
+	case CTF_OP_RUN: out->full = op; return true;
+	case CTF_OP_STRUCT: return false;
+	case CTF_OP_U8:
+	case CTF_OP_S8:
+	case CTF_OP_U16_LE:
+	case CTF_OP_U16_BE:
+	case CTF_OP_S16_LE:
+	case CTF_OP_S16_BE:
+	case CTF_OP_U32_LE:
+	case CTF_OP_U32_BE:
+	case CTF_OP_S32_LE:
+	case CTF_OP_S32_BE:
+	case CTF_OP_U64_LE:
+	case CTF_OP_U64_BE:
+	case CTF_OP_BITS_LE:
+	case CTF_OP_BITS_BE: return target;
+	case CTF_OP_FLOAT:
+	case CTF_OP_TEXT_FIXED: return false;
+	case CTF_OP_STRING:
+		if (!target)
+			out->kind = CTF_OP_STRING_SKIP;
+		return true;
+	default: return true;
+	}
+}
+
+static tk_status make_lean(ctf_trace_class *tc, ctf_plan *p, tk_error *err)
+{
+	if (!p || p->lean)
+		return TK_OK;
+	tk_status st = TK_OK;
+	/* new index of each old instruction (a dropped one: the next kept) */
+	uint32_t *map = malloc(((size_t)p->n_ops + 1) * sizeof *map);
+	ctf_op *ops = tk_arena_alloc(&tc->arena, (size_t)p->n_ops * sizeof *ops);
+	ctf_plan *lean = tk_arena_calloc(&tc->arena, 1, sizeof *lean);
+	if (!map || !ops || !lean) {
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "metadata: out of memory");
+		goto out;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->n_ops;) {
+		const ctf_op *op = &p->ops[i];
+		if (op->kind == CTF_OP_ARRAY || op->kind == CTF_OP_SEQ ||
+		    op->kind == CTF_OP_VARIANT) {
+			uint32_t end = skip_nested(p, i);
+			for (; i < end && i < p->n_ops; i++) {
+				map[i] = n;
+				ops[n++] = p->ops[i];
+			}
+			continue;
+		}
+		map[i] = n;
+		if (lean_op(p, op, &ops[n]))
+			n++;
+		i++;
+	}
+	map[p->n_ops] = n;
+	/* jumps: array ends, variant ends and option bodies */
+	for (uint32_t i = 0; i < n; i++) {
+		ctf_op *op = &ops[i];
+		if (op->kind == CTF_OP_ARRAY || op->kind == CTF_OP_SEQ ||
+		    op->kind == CTF_OP_VARIANT_END) {
+			op->next = map[op->next <= p->n_ops ? op->next : p->n_ops];
+		} else if (op->kind == CTF_OP_VARIANT) {
+			const ctf_fc *fc = op->fc;
+			ctf_plan_variant *var = tk_arena_alloc(&tc->arena, sizeof *var);
+			ctf_plan_option *opts =
+			    tk_arena_calloc(&tc->arena, fc->n_members + 1, sizeof *opts);
+			if (!var || !opts) {
+				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						  "metadata: out of memory");
+				goto out;
+			}
+			*var = *op->var;
+			for (size_t k = 0; k < fc->n_members; k++) {
+				opts[k] = op->var->options[k];
+				opts[k].pc = map[opts[k].pc <= p->n_ops ? opts[k].pc : p->n_ops];
+			}
+			var->options = opts;
+			op->var = var;
+		}
+	}
+	*lean = *p;
+	lean->ops = ops;
+	lean->n_ops = n;
+	lean->lean = NULL;
+	p->lean = lean;
+out:
+	free(map);
+	return st;
+}
+
+/* Lean twins of the event scopes, once every reference is known. */
+static tk_status make_lean_plans(ctf_trace_class *tc, tk_error *err)
+{
+	for (size_t i = 0; i < tc->n_streams; i++) {
+		const ctf_stream_class *sc = tc->streams[i];
+		mark_targets(tc, sc, NULL, (ctf_plan *)sc->event_header_plan);
+		mark_targets(tc, sc, NULL, (ctf_plan *)sc->event_context_plan);
+		for (size_t j = 0; j < sc->n_events; j++) {
+			const ctf_event_class *ec = sc->events[j];
+			mark_targets(tc, sc, ec, (ctf_plan *)ec->context_plan);
+			mark_targets(tc, sc, ec, (ctf_plan *)ec->payload_plan);
+		}
+	}
+	tk_status st = TK_OK;
+	for (size_t i = 0; i < tc->n_streams && st == TK_OK; i++) {
+		const ctf_stream_class *sc = tc->streams[i];
+		if ((st = make_lean(tc, (ctf_plan *)sc->event_header_plan, err)) != TK_OK ||
+		    (st = make_lean(tc, (ctf_plan *)sc->event_context_plan, err)) != TK_OK)
+			break;
+		for (size_t j = 0; j < sc->n_events && st == TK_OK; j++) {
+			const ctf_event_class *ec = sc->events[j];
+			if ((st = make_lean(tc, (ctf_plan *)ec->context_plan, err)) == TK_OK)
+				st = make_lean(tc, (ctf_plan *)ec->payload_plan, err);
+		}
+	}
+	return st;
+}
+
 tk_status ctf_plan_compile_all(ctf_trace_class *tc, tk_error *err)
 {
 	compiler c;
@@ -623,7 +831,7 @@ tk_status ctf_plan_compile_all(ctf_trace_class *tc, tk_error *err)
 				goto out;
 		}
 	}
-	st = TK_OK;
+	st = make_lean_plans(tc, err);
 out:
 	free(c.ops);
 	free(c.done);
@@ -662,6 +870,7 @@ static const char *const op_names[] = {
     [CTF_OP_ARRAY] = "array",
     [CTF_OP_SEQ] = "seq",
     [CTF_OP_LOOP_END] = "loop_end",
+    [CTF_OP_STRING_SKIP] = "string_skip",
     [CTF_OP_VARIANT] = "variant",
     [CTF_OP_VARIANT_END] = "variant_end",
     [CTF_OP_END] = "end",

@@ -73,6 +73,7 @@ typedef enum ctf_op_kind {
 	CTF_OP_ARRAY, /* a frame per element: the body follows, up to LOOP_END */
 	CTF_OP_SEQ,
 	CTF_OP_LOOP_END,
+	CTF_OP_STRING_SKIP, /* lean plans: moves past a string, stores nothing */
 	CTF_OP_VARIANT,     /* jumps to the chosen option's body in a new frame */
 	CTF_OP_VARIANT_END, /* leaves the option's frame, jumps to `next` */
 	CTF_OP_END,
@@ -121,6 +122,8 @@ typedef struct ctf_op {
 	const ctf_fc *fc; /* the class (cold paths: errors, slow element readers) */
 	ctf_plan_ref ref;
 	const ctf_plan_variant *var;
+	/* lean plans, RUN: the full plan's RUN (errors replay its fields) */
+	const struct ctf_op *full;
 } ctf_op;
 
 typedef struct ctf_plan {
@@ -128,6 +131,17 @@ typedef struct ctf_plan {
 	uint32_t n_ops;
 	uint32_t n_values;   /* root frame: the scope's value and its static slots */
 	uint32_t max_frames; /* frames nested at most, the root included */
+	/* The same scope for readers that never look at the values (`stats`):
+	 * fields of the root frame that nothing refers to and that have no
+	 * role are moved past without being stored, struct values are not
+	 * set, strings are skipped. Positions, roles (clock, event id...),
+	 * lengths and tags, and every error, are those of the full plan.
+	 * Event scopes only; NULL elsewhere. */
+	const struct ctf_plan *lean;
+	/* compile time: slots of the root frame some length or tag refers to
+	 * (n_values flags), or every slot when `all_targets` */
+	uint8_t *targets;
+	bool all_targets;
 } ctf_plan;
 
 /* Compiles every scope of a resolved trace class into tc, its stream

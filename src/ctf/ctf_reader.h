@@ -125,6 +125,11 @@ typedef struct ctf_reader {
 	 * begin_ns are skipped whole (events before it still need filtering) */
 	bool has_begin;
 	int64_t begin_ns;
+	/* set before the first ctf_reader_next() by readers that use only the
+	 * event's stream, classes and time (info, stats): the value pointers
+	 * of ctf_event_out (header, contexts, payload) then point to values
+	 * that are not filled in. Errors and warnings stay the same. */
+	bool lean;
 } ctf_reader;
 
 /* Finds every trace below path (a trace dir, a metadata file, or a dir

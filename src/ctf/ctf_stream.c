@@ -343,6 +343,7 @@ static void start_events(ctf_stream *s)
 	d->fast = s->ev_fast;
 	d->fast_cap = s->ev_fast ? CTF_EV_FAST_SIZE : 0;
 	d->fast_used = 0;
+	d->lean = s->trace->reader && s->trace->reader->lean;
 	setup_clock(s);
 	ctf_event_out *ev = &s->ev;
 	ev->stream = s;
@@ -405,6 +406,9 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
 	ctf_event_out *ev = &s->ev;
 	const ctf_event_class *ec = NULL;
+	/* the bytes of the events to come: the hardware prefetcher stops at
+	 * page boundaries (a hint, never a fault) */
+	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
 	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
 	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {

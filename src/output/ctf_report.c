@@ -135,6 +135,7 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 		return st;
 	discard_totals dt = {0};
 	r->on_discard = count_discard;
+	r->lean = true; /* counts and times only: no event values */
 	r->discard_user = &dt;
 	span sp = {0};
 	uint64_t total = 0;

@@ -2,8 +2,13 @@
  * for a fixed metadata that uses every kind of field (compact and extended
  * headers, both byte orders, bitfields, enums, variants, sequences, floats,
  * strings), or "metadata text \0 stream bytes" when it starts with the
- * TSDL signature. Every event is also rendered as babeltrace2 text. */
+ * TSDL signature. Every event is also rendered as babeltrace2 text.
+ * A second, lean read (what `stats` does: no values built) must see the
+ * same events, times and offsets, and end with the same status, offset
+ * and message. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -56,6 +61,54 @@ static const char metadata[] =
     "  uint8_t m[stream.event.context.n];\n"
     "}; };\n";
 
+/* What one read saw, event by event, and how it ended. */
+typedef struct read_trace {
+	uint64_t hash, n;
+	tk_status end;
+	tk_error err;
+} read_trace;
+
+static void mix(uint64_t *h, uint64_t v)
+{
+	*h = (*h ^ v) * 0x100000001b3ULL;
+}
+
+static void read_events(const char *meta, size_t mlen, const uint8_t *data, size_t size, bool lean,
+			read_trace *out)
+{
+	memset(out, 0, sizeof *out);
+	tk_error_clear(&out->err);
+	ctf_reader *r;
+	out->end = ctf_reader_open_memory(meta, mlen, data, size, NULL, NULL, &r, &out->err);
+	if (out->end != TK_OK)
+		return;
+	r->lean = lean;
+	const ctf_event_out *ev;
+	out->hash = 0xcbf29ce484222325ULL;
+	while (out->n < 100000 && (out->end = ctf_reader_next(r, &ev, &out->err)) == TK_OK) {
+		out->n++;
+		mix(&out->hash, ev->ec->info.id);
+		mix(&out->hash, (uint64_t)ev->ns);
+		mix(&out->hash, ev->clock_raw);
+		mix(&out->hash, ev->offset);
+	}
+	ctf_reader_close(r);
+}
+
+static void lean_agrees(const char *meta, size_t mlen, const uint8_t *data, size_t size)
+{
+	read_trace full, lean;
+	read_events(meta, mlen, data, size, false, &full);
+	read_events(meta, mlen, data, size, true, &lean);
+	if (full.n != lean.n || full.hash != lean.hash || full.end != lean.end ||
+	    full.err.offset != lean.err.offset || strcmp(full.err.message, lean.err.message) != 0) {
+		fprintf(stderr, "lean read differs: %llu/%llu events, status %d/%d, '%s' / '%s'\n",
+			(unsigned long long)full.n, (unsigned long long)lean.n, (int)full.end,
+			(int)lean.end, full.err.message, lean.err.message);
+		abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *meta = metadata;
@@ -88,5 +141,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tk_writer_abort(w);
 	}
 	ctf_reader_close(r);
+	lean_agrees(meta, mlen, data, size);
 	return 0;
 }

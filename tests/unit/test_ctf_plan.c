@@ -373,10 +373,135 @@ static void test_integer_arrays_all_widths(void **state)
 	assert_int_equal(err.offset, 24);
 }
 
+/* Lean plans (stats): root fields nothing refers to are dropped, a
+ * length and a tag stay, strings are skipped, nested bodies are kept and
+ * the jumps into and past them follow the instructions that moved. */
+static const char lean_tsdl[] =
+    "/* CTF 1.8 */\n"
+    "trace { major = 1; minor = 8; byte_order = le; };\n"
+    "clock { name = c; };\n"
+    "stream { event.header := struct { integer { size = 64; align = 8; } id;\n"
+    "  integer { size = 64; align = 8; map = clock.c.value; } timestamp; } align(8); };\n"
+    "event { name = e; id = 0; fields := struct { string s; integer { size = 8; align = 8; } "
+    "a;\n"
+    "  integer { size = 8; align = 8; } len; integer { size = 16; align = 8; } seq[len];\n"
+    "  enum : integer { size = 8; align = 8; } { X, Y } tag;\n"
+    "  variant <tag> { integer { size = 8; align = 8; } X; string Y; } v;\n"
+    "  integer { size = 32; align = 8; } b; }; };\n";
+
+static void test_lean_plans_store_only_what_is_read(void **state)
+{
+	(void)state;
+	ctf_trace_class *tc = parse_ok(lean_tsdl);
+	const ctf_stream_class *sc = tc->streams[0];
+	const ctf_plan *full = sc->events[0]->payload_plan;
+	assert_null(tc->packet_header_plan ? tc->packet_header_plan->lean : NULL);
+	assert_non_null(full->lean);
+	assert_non_null(sc->event_header_plan->lean);
+	char want[8192];
+	snprintf(want, sizeof want, "%s", dump(full));
+	assert_string_equal(want, "0 run_struct align=8 bits=0 ops=0 @0 members=1..8\n"
+				  "1 string @1\n"
+				  "2 run align=1 bits=16 ops=2\n"
+				  "3 u8 @2 off=0 size=8\n"
+				  "4 u8 @3 off=8 size=8\n"
+				  "5 int_seq @4 n=0 k=0 next=0 ref=up0:3\n"
+				  "6 run align=1 bits=8 ops=1\n"
+				  "7 u8 @5 off=0 size=8\n"
+				  "8 variant @6 n=0 k=0 next=0 ref=up0:5\n"
+				  "9 run align=8 bits=8 ops=1\n"
+				  "10 u8 @0 off=0 size=8\n"
+				  "11 variant_end next=14\n"
+				  "12 string @0\n"
+				  "13 variant_end next=14\n"
+				  "14 run align=8 bits=32 ops=1\n"
+				  "15 u32le @7 off=0 size=32\n"
+				  "16 end\n");
+	assert_string_equal(dump(full->lean), "0 run align=8 bits=0 ops=0\n"
+					      "1 string_skip @1 off=0 size=0\n"
+					      "2 run align=1 bits=16 ops=2\n"
+					      "3 u8 @3 off=8 size=8\n"
+					      "4 int_seq @4 n=0 k=0 next=0 ref=up0:3\n"
+					      "5 run align=1 bits=8 ops=1\n"
+					      "6 u8 @5 off=0 size=8\n"
+					      "7 variant @6 n=0 k=0 next=0 ref=up0:5\n"
+					      "8 run align=8 bits=8 ops=1\n"
+					      "9 u8 @0 off=0 size=8\n"
+					      "10 variant_end next=13\n"
+					      "11 string @0\n"
+					      "12 variant_end next=13\n"
+					      "13 run align=8 bits=32 ops=1\n"
+					      "14 end\n");
+	assert_int_equal(full->lean->ops[7].var->options[0].pc, 8);
+	assert_int_equal(full->lean->ops[7].var->options[1].pc, 11);
+	/* the header's id and timestamp have roles: both stay */
+	assert_string_equal(dump(sc->event_header_plan->lean),
+			    "0 run align=8 bits=128 ops=2\n"
+			    "1 u64le_special @1 off=0 size=64 meaning=11\n"
+			    "2 u64le_special @2 off=64 size=64 clock meaning=0\n"
+			    "3 end\n");
+	ctf_trace_class_free(tc);
+}
+
+/* events, times and offsets of a read, then its end */
+static tk_status read_summary(const uint8_t *data, size_t size, bool lean, char *out, size_t cap,
+			      tk_error *err)
+{
+	ctf_reader *r;
+	tk_error_clear(err);
+	tk_status st =
+	    ctf_reader_open_memory(lean_tsdl, strlen(lean_tsdl), data, size, NULL, NULL, &r, err);
+	assert_int_equal(st, TK_OK);
+	r->lean = lean;
+	const ctf_event_out *ev;
+	size_t n = 0;
+	out[0] = 0;
+	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK)
+		n += (size_t)snprintf(out + n, cap - n, "%s %lld %llu\n", ev->ec->info.name,
+				      (long long)ev->ns, (unsigned long long)ev->offset);
+	ctf_reader_close(r);
+	return st;
+}
+
+static void test_lean_read_equals_full_read(void **state)
+{
+	(void)state;
+	/* two events (tag X, then tag Y), then the same stream cut short at
+	 * every length: the lean read sees the same events and fails at the
+	 * same place with the same message */
+	uint8_t ev1[] = {0,   0,   0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+			 'h', 'i', 0, 9, 2, 1, 0, 2, 0, 0, 7, 1, 2, 3, 4};
+	uint8_t ev2[] = {0, 0, 0, 0, 0, 0, 0,   0,   9, 0, 0, 0, 0, 0,
+			 0, 0, 0, 9, 0, 1, 'y', 'o', 0, 4, 3, 2, 1};
+	uint8_t data[sizeof ev1 + sizeof ev2];
+	memcpy(data, ev1, sizeof ev1);
+	memcpy(data + sizeof ev1, ev2, sizeof ev2);
+	static char a[4096], b[4096];
+	tk_error ea, eb;
+	for (size_t cut = sizeof data; cut > 0; cut--) {
+		tk_status sa = read_summary(data, cut, false, a, sizeof a, &ea);
+		tk_status sb = read_summary(data, cut, true, b, sizeof b, &eb);
+		assert_int_equal(sa, sb);
+		assert_string_equal(a, b);
+		assert_string_equal(ea.message, eb.message);
+		assert_int_equal(ea.offset, eb.offset);
+		if (cut == sizeof data) {
+			assert_int_equal(sa, TK_END);
+			assert_string_equal(a, "e 5 0\ne 9 31\n");
+		} else if (cut == sizeof ev1) {
+			assert_int_equal(sa, TK_END); /* a clean end after the first */
+		} else {
+			assert_int_equal(sa, TK_ERR_FORMAT);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fixed_fields_form_one_run),
+	    cmocka_unit_test(test_lean_plans_store_only_what_is_read),
+	    cmocka_unit_test(test_lean_read_equals_full_read),
 	    cmocka_unit_test(test_position_known_after_strings),
 	    cmocka_unit_test(test_frames_for_variants_and_compound_arrays),
 	    cmocka_unit_test(test_references_across_frames),
