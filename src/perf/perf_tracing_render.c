@@ -45,6 +45,36 @@ static char *dup_text(const char *s, size_t n)
 	return p;
 }
 
+/* The printk formats, well-formed lines only. libtraceevent takes the text
+ * after "ADDR:" plus one more character, drops a leading quote and then
+ * looks 3 characters back from the end (tep_parse_printk_formats,
+ * tep_register_print_string): a line without a colon or with fewer than 3
+ * characters of format makes it read outside its buffer. */
+static char *printk_lines(const char *s, size_t n)
+{
+	char *out = malloc(n + 2);
+	size_t o = 0;
+	for (size_t pos = 0; out && pos < n;) {
+		const char *line = s + pos, *nl = memchr(line, '\n', n - pos);
+		size_t len = nl ? (size_t)(nl - line) : n - pos;
+		pos += len + 1;
+		const char *colon = memchr(line, ':', len), *end = line + len;
+		if (!colon || colon == line || memchr(line, '\0', len) || end - colon < 2)
+			continue;
+		const char *fmt = colon + 2;
+		if (fmt < end && *fmt == '"')
+			fmt++;
+		if (end - fmt < 3)
+			continue;
+		memcpy(out + o, line, len);
+		o += len;
+		out[o++] = '\n';
+	}
+	if (out)
+		out[o] = '\0';
+	return out;
+}
+
 /* saved_cmdlines: "pid comm" lines, as perf's parse_saved_cmdline(). */
 static void register_cmdlines(struct tep_handle *tep, const char *text, size_t len)
 {
@@ -140,7 +170,7 @@ static struct tp_renderer *build(const tk_perf_tracing *tr)
 		free(k);
 	}
 	if (tr->printk_len) {
-		char *p = dup_text(tr->printk, tr->printk_len);
+		char *p = printk_lines(tr->printk, tr->printk_len);
 		if (p)
 			tep_parse_printk_formats(tep, p);
 		free(p);
