@@ -7,6 +7,7 @@
 #include "analysis/perf_callchain.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
+#include "output/perf_script_bpf.h"
 #include "output/perf_script.h"
 #include "output/perf_script_events.h"
 #include "output/perf_script_lines.h"
@@ -495,6 +496,8 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 			put_sym_dso(s, &loc);
 		}
 	}
+	if (tk_script_is_bpf_output(a))
+		tk_script_bpf_output(w, sp->raw, sp->raw_size);
 	tk_put_char(w, '\n');
 	return TK_OK;
 }

@@ -22,7 +22,15 @@ feat_tab = data_off + data_size
 # after every record perf wrote (perf record ran with the monotonic clock)
 t = time.monotonic_ns()
 recs = []
-payloads = [b'\x01\x02\x03\x04', bytes(range(12)), b'\xff' * 20, b'abcdef', b'\x10\x20\x30\x40' * 7]
+payloads = [
+    b'\x01\x02\x03\x04',
+    bytes(range(12)),
+    b'\xff' * 20,
+    b'abcdef',  # 6 bytes: not whole u32 words
+    b'\x10\x20\x30\x40' * 7,
+    b'hello, bpf\0\0\0\0',  # a C string: perf script adds "BPF string:"
+    bytes([0x7f, 0x80, 0x9f, 0xa0, 0xc8, 0xff, 0x41, 0, 0x42, 0, 0, 0]),  # NUL then text
+]
 for i, raw in enumerate(payloads):
     # IP, PID/TID, TIME, CPU/res, PERIOD, then RAW: u32 size + bytes, padded
     body = struct.pack('<QIIQIIQ', 0x401000 + i, 100, 100 + i, t + i * 1000, i % 2, 0, 1)
