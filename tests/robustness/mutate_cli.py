@@ -188,6 +188,10 @@ def commands_for(fmt, event_names):
                  ["convert"] + named + ["{STDIN}", "--to", "ctf", "-o", "{OUT}"]]
     for to in CONVERT_TO:
         cmds.append(["convert", "{IN}", "--to", to, "-o", "{OUT}"])
+    # Format confusion: every other reader forced onto these bytes.
+    for other in PRINT_STYLES:
+        if other != fmt:
+            cmds.append(["print", "-I", other, "{IN}"])
     return cmds
 
 
@@ -498,13 +502,19 @@ def one_case(a, inputs, case, env, keep=None):
                 if not ok:
                     reason = why
             if reason:
-                tail = err[-1500:].decode(errors="replace").strip()
+                text = err.decode(errors="replace")
+                m = re.search(r"ERROR: \w+Sanitizer|runtime error:", text)
+                # A sanitizer report's head says what and where; else the end.
+                tail = text[m.start():][:3000] if m else text[-1500:].strip()
                 failures.append(
                     f"FAIL seed={a.seed} case={case} input={inp.rel} damaged={what}\n"
                     f"  cmd: tracekit {' '.join(cmd)}\n  reason: {reason}\n"
                     f"  replay: {sys.argv[0]} --tk {a.tk} --testdata {a.testdata} "
-                    f"--seed {a.seed} --replay {case} --keep DIR\n"
-                    + "".join("  | " + line + "\n" for line in tail.splitlines()[-25:]))
+                    f"--seed {a.seed} --formats {a.formats} "
+                    f"--inputs-per-format {a.inputs_per_format} "
+                    f"--cmds-per-case {a.cmds_per_case}"
+                    f"{'' if a.baseline else ' --no-baseline'} --replay {case} --keep DIR\n"
+                    + "".join("  | " + line + "\n" for line in tail.splitlines()[:30]))
             if keep is not None:
                 print(f"{'FAIL' if reason else 'ok  '} status={status} "
                       f"tracekit {' '.join(args)}\n     {err[-600:].decode(errors='replace')}")
