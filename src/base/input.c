@@ -100,6 +100,12 @@ tk_status tk_input_open(const char *path, tk_input **out, tk_error *err)
 	madvise(map, (size_t)in->size, MADV_SEQUENTIAL | MADV_WILLNEED);
 	in->data = map;
 	in->mapped = true;
+	/* The mapping outlives the descriptor: a CTF trace of thousands of
+	 * stream files must not need a descriptor per file. */
+	if (in->own_fd) {
+		close(fd);
+		in->fd = -1;
+	}
 out:
 	if (st != TK_OK) {
 		tk_input_close(in);

@@ -11,7 +11,8 @@ same way in every checkout. The run is capped:
   - memory: RLIMIT_AS = --mem-mb (default 128 MiB) in a plain build; under
     ASan (whose shadow memory needs terabytes of address space) no single
     allocation may exceed it (max_allocation_size_mb, failing as a crash);
-  - time: 10 s, after which the run is killed and this exits 124.
+  - time: 10 s, after which the run is killed and this exits 124;
+  - descriptors, for the cases listed in NOFILE.
 
 A reader that believed the claimed count (2^31 attrs, a 4 GiB section, a
 2^32-element sequence...) and allocated for it fails here instead of
@@ -173,6 +174,19 @@ def ctf_named_types():
     return {"metadata": meta.encode(), "stream_0": struct.pack("<III", 0xC1FC1FC1, 0, 0)}
 
 
+def ctf_many_streams():
+    """500 stream files of one event each (run with 64 descriptors)."""
+    trace = {"metadata": CTF_META.split("event {")[0].encode() +
+             b'event { name = "e"; id = 0; stream_id = 0; fields := struct { uint8_t x; }; };\n'}
+    for i in range(500):
+        trace[f"s{i:04d}"] = struct.pack("<III", 0xC1FC1FC1, 0, 0) + bytes([i & 0xff])
+    return trace
+
+
+# Descriptor limits of the cases that need one.
+NOFILE = {"ctf_many_streams": 64}
+
+
 # CPEL (basic-le.cpel: sections start at 8; STRTAB length at 0xc).
 def cpel_section_length():
     """first section length 0xfffffff0 (near 4 GiB)."""
@@ -223,6 +237,7 @@ CASES = {
     "ctf_static_array": ("array_trace", ctf_static_array),
     "ctf_metadata_array": ("nested_trace", ctf_metadata_array),
     "ctf_named_types": ("laugh_trace", ctf_named_types),
+    "ctf_many_streams": ("many_streams", ctf_many_streams),
     "cpel_section_length": ("section_length.cpel", cpel_section_length),
     "cpel_event_count": ("event_count.cpel", cpel_event_count),
     "cpel_nsections": ("nsections.cpel", cpel_nsections),
@@ -268,9 +283,13 @@ def main():
             with open(os.path.join(work, name), "wb") as f:
                 f.write(made)
 
+        nofile = NOFILE.get(case.replace("stdin-", ""))
+
         def cap():
             if limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            if nofile:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
         sys.stdout.flush()
         cmd = [tk, verb] + opts + (["-"] if stdin else [name])

@@ -1,0 +1,1 @@
+python3 tests/robustness/hostile.py ctf_many_streams print -n 3
