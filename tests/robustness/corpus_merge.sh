@@ -9,7 +9,8 @@
 #   1. -set_cover_merge=1: a small set with every feature (edges and hit
 #      counts) of the inputs;
 #   2. a greedy cover under the cap (corpus_cover.py): the inputs that add
-#      the most new edges first; the share of the edges kept is printed.
+#      the most new edges first, then with the room left the ones that add
+#      the most new hit-count features; the shares kept are printed.
 set -u
 bin=$1 out=$2
 shift 2
@@ -32,7 +33,8 @@ merge()
 	local dir=$1
 	shift
 	mkdir -p "$dir"
-	nice -n 10 "$bin" -set_cover_merge=1 -timeout=10 -rss_limit_mb=2048 "$@" "$dir" \
+	nice -n 10 "$bin" -set_cover_merge=1 -timeout=10 -rss_limit_mb=2048 \
+		-merge_control_file="$dir.control" "$@" "$dir" \
 		"${inputs[@]}" >"$dir.log" 2>&1 || { tail -5 "$dir.log" >&2; return 1; }
 	grep -E 'MERGE-OUTER: [0-9]+ new files' "$dir.log" | sed 's/^/   /' >&2
 }
@@ -61,5 +63,5 @@ mkdir -p "$tmp/all"
 nice -n 10 "$bin" -set_cover_merge=1 -use_counters=0 -timeout=10 -rss_limit_mb=2048 -merge_control_file="$tmp/control" \
 	"$tmp/all" "${inputs[@]}" >"$tmp/all.log" 2>&1 || { tail -5 "$tmp/all.log" >&2; exit 1; }
 python3 "$(dirname "$0")/corpus_cover.py" "$tmp/control" "$out" --max-files "$max_files" \
-	--max-bytes "$max_bytes"
+	--max-bytes "$max_bytes" --features "$tmp/features.control"
 under_cap "$out" "greedy cover"
