@@ -1,6 +1,6 @@
 #!/bin/sh
 # CTF speed: tracekit against babeltrace2 on the same traces, one run each
-# (CPU time user + sys, best of alternating runs; max RSS).
+# (CPU time user + sys to the microsecond, best of alternating runs; max RSS).
 #   decode: `tracekit stats`                  vs `babeltrace2 -c sink.utils.dummy`
 #   print:  `tracekit print --format babeltrace` vs `babeltrace2` (outputs must be identical)
 # Traces (made in WORKDIR, default /tmp/tk-ctf-bench, reused when present):
@@ -13,7 +13,7 @@ TK=${TK:-$here/build/bin/tracekit}
 work=${1:-/tmp/tk-ctf-bench}
 mkdir -p "$work" || exit 1
 export TZ=UTC LC_ALL=C
-for tool in babeltrace2 python3 /usr/bin/time; do
+for tool in babeltrace2 python3; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "needs $tool"; exit 1; }
 done
 [ -x "$TK" ] || { echo "no tracekit binary at $TK (set TK)"; exit 1; }
@@ -58,10 +58,24 @@ make_ust() {
 	return 0
 }
 
-# one timed run: "cpu_seconds max_rss_kb" (user + sys)
+# one timed run: "cpu_seconds max_rss_kb" (user + sys of the command alone,
+# to the microsecond: GNU time's 10 ms steps are 10 % of a 0.1 s run)
 timed() {
-	/usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$@" >"$work/out.txt" 2>/dev/null
-	awk '{ printf "%.2f %d", $1 + $2, $3 }' "$work/time.txt"
+	python3 - "$work/out.txt" "$@" <<'PY'
+import os, sys
+pid = os.fork()
+if pid == 0:
+    out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    err = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+print("%.3f %d" % (ru.ru_utime + ru.ru_stime, ru.ru_maxrss))
+PY
 }
 
 # keeps the smaller CPU time of two "cpu rss" pairs
@@ -89,7 +103,7 @@ bench() {
 	cmp -s "$work/out.txt" "$work/bt.txt" || same=DIFFERENT
 	awk -v name="$name" -v n="$n" -v btd="$bt_dec" -v tkd="$tk_dec" -v btp="$bt_pr" -v tkp="$tk_pr" -v same="$same" 'BEGIN {
 		split(btd, a, " "); split(tkd, b, " "); split(btp, c, " "); split(tkp, d, " ");
-		printf "%-6s %9d events | decode: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f | print: babeltrace2 %6.2f s %6d KB, tracekit %6.2f s %6d KB, x%.1f, output %s\n",
+		printf "%-6s %9d events | decode: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f | print: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f, output %s\n",
 			name, n, a[1], a[2], b[1], b[2], a[1] / (b[1] > 0 ? b[1] : 0.01), c[1], c[2], d[1], d[2], c[1] / (d[1] > 0 ? d[1] : 0.01), same }'
 }
 

@@ -189,7 +189,7 @@ static tk_status seq_length(ctf_decoder *d, const ctf_frame *f, const ctf_op *op
 
 /* Arrays are bounded by what the packet can still hold before their
  * elements are allocated. */
-static tk_status check_length(ctf_decoder *d, const ctf_fc *elem, uint64_t n, tk_error *err)
+static inline tk_status check_length(ctf_decoder *d, const ctf_fc *elem, uint64_t n, tk_error *err)
 {
 	uint64_t remain = d->limit_bits - d->pos;
 	uint64_t minb = elem->min_bits;

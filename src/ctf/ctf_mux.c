@@ -690,7 +690,8 @@ static __attribute__((noinline)) tk_status first_events(ctf_reader *r, const ctf
 	return settle(r, out);
 }
 
-tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
+static inline __attribute__((always_inline)) tk_status
+next_event(ctf_reader *r, const ctf_event_out **out, tk_error *err)
 {
 	if (__builtin_expect(!r->started, 0))
 		return first_events(r, out, err);
@@ -709,6 +710,34 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 		return TK_OK;
 	}
 	return reorder(r, st, out, err);
+}
+
+tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
+{
+	return next_event(r, out, err);
+}
+
+tk_status ctf_reader_span(ctf_reader *r, ctf_span *span, tk_error *err)
+{
+	const ctf_event_out *ev;
+	tk_status st;
+	uint64_t n = 0, n_timed = 0;
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	/* the same merge as ctf_reader_next, inlined: no call per event */
+	while ((st = next_event(r, &ev, err)) == TK_OK) {
+		n++;
+		if (ev->has_clock) {
+			int64_t ns = ev->ns;
+			n_timed++;
+			first = ns < first ? ns : first;
+			last = ns > last ? ns : last;
+		}
+	}
+	span->n_events = n;
+	span->n_timed = n_timed;
+	span->first_ns = first;
+	span->last_ns = last;
+	return st == TK_END ? TK_OK : st;
 }
 
 tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_t *stream,

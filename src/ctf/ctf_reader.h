@@ -145,6 +145,18 @@ void ctf_reader_close(ctf_reader *r);
 /* TK_OK with *out, TK_END, or an error (err has file and offset). */
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err);
 
+/* What ctf_reader_span() counts: events, events with a time, and the
+ * smallest and largest of those times (ns from the clock origin). */
+typedef struct ctf_span {
+	uint64_t n_events, n_timed;
+	int64_t first_ns, last_ns;
+} ctf_span;
+/* Reads every event to the end without handing them out (info, stats:
+ * the streams and event classes count their events as they go, discard
+ * reports go to on_discard); the same order, warnings and errors as
+ * ctf_reader_next(), without a call per event. TK_OK at the end. */
+tk_status ctf_reader_span(ctf_reader *r, ctf_span *span, tk_error *err);
+
 /* ns from the clock origin the way babeltrace2 computes it; false on overflow. */
 bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns);
 /* True when path is a CTF trace directory, a metadata file, or a

@@ -22,34 +22,6 @@ static void count_discard(void *user, const ctf_discard *d)
 		t->events += d->count;
 }
 
-typedef struct span {
-	bool any;
-	int64_t first, last;
-} span;
-
-/* Reads every event; fills per-stream counts, span and discard totals. */
-static tk_status read_all(ctf_reader *r, span *sp, uint64_t *total, tk_error *err)
-{
-	const ctf_event_out *ev;
-	tk_status st;
-	uint64_t n = 0, n_timed = 0;
-	int64_t first = INT64_MAX, last = INT64_MIN;
-	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
-		n++;
-		if (ev->has_clock) {
-			int64_t ns = ev->ns;
-			n_timed++;
-			first = ns < first ? ns : first;
-			last = ns > last ? ns : last;
-		}
-	}
-	*total = n;
-	sp->any = n_timed > 0;
-	sp->first = first;
-	sp->last = last;
-	return st == TK_END ? TK_OK : st;
-}
-
 static void put_ns(tk_writer *w, int64_t ns)
 {
 	if (ns < 0) {
@@ -137,9 +109,8 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 	r->on_discard = count_discard;
 	r->lean = true; /* counts and times only: no event values */
 	r->discard_user = &dt;
-	span sp = {0};
-	uint64_t total = 0;
-	st = read_all(r, &sp, &total, err);
+	ctf_span sp;
+	st = ctf_reader_span(r, &sp, err);
 	if (st != TK_OK) {
 		ctf_reader_close(r);
 		return st;
@@ -177,14 +148,14 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 			    (unsigned long long)s->stream_id, (unsigned long long)s->n_packets);
 		}
 	}
-	tk_put_fmt(out, "events: %llu\n", (unsigned long long)total);
-	if (sp.any) {
+	tk_put_fmt(out, "events: %llu\n", (unsigned long long)sp.n_events);
+	if (sp.n_timed) {
 		tk_put_str(out, "time span: ");
-		put_ns(out, sp.first);
+		put_ns(out, sp.first_ns);
 		tk_put_str(out, " .. ");
-		put_ns(out, sp.last);
+		put_ns(out, sp.last_ns);
 		tk_put_str(out, " s from the clock origin (");
-		put_ns(out, sp.last - sp.first);
+		put_ns(out, sp.last_ns - sp.first_ns);
 		tk_put_str(out, " s)\n");
 	}
 	tk_put_fmt(out, "discarded events: %llu", (unsigned long long)dt.events);
