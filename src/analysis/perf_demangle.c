@@ -22,59 +22,6 @@ void tk_demangler_free(tk_demangler *d)
 	memset(d, 0, sizeof *d);
 }
 
-void tk_demangle_strip(char *s)
-{
-	size_t n = strlen(s);
-	/* libiberty without DMGL_PARAMS drops clone suffixes with the parameters */
-	char *clone = strstr(s, " [clone ");
-	if (clone)
-		*clone = '\0';
-	if (strncmp(s, "virtual thunk to ", 17) == 0 ||
-	    strncmp(s, "non-virtual thunk to ", 21) == 0 ||
-	    strncmp(s, "covariant return thunk to ", 26) == 0)
-		return; /* these wrap the function: libiberty keeps them whole */
-	/* the last ')' closes the parameters; qualifiers may follow it */
-	char *close = strrchr(s, ')');
-	if (!close)
-		return;
-	for (const char *q = close + 1; *q; q++)
-		if (*q != ' ' && *q != '&' && !(*q >= 'a' && *q <= 'z'))
-			return; /* not "(...) const &" : leave the name alone */
-	int depth = 0;
-	char *open = NULL;
-	for (char *p = close; p >= s; p--) {
-		if (*p == ')')
-			depth++;
-		else if (*p == '(' && --depth == 0) {
-			open = p;
-			break;
-		}
-	}
-	if (!open || open == s)
-		return;
-	*open = '\0';
-	n = (size_t)(open - s);
-	/* template functions print a return type first: "void f<int>" */
-	if (n == 0 || s[n - 1] != '>')
-		return;
-	int angle = 0, paren = 0;
-	char *last_space = NULL;
-	for (char *p = s; *p; p++) {
-		if (*p == '<')
-			angle++;
-		else if (*p == '>')
-			angle--;
-		else if (*p == '(')
-			paren++;
-		else if (*p == ')')
-			paren--;
-		else if (*p == ' ' && angle == 0 && paren == 0)
-			last_space = p;
-	}
-	if (last_space && !(last_space - s >= 8 && strncmp(last_space - 8, "operator", 8) == 0))
-		memmove(s, last_space + 1, strlen(last_space + 1) + 1);
-}
-
 const char *tk_demangle(tk_demangler *d, const char *name)
 {
 	if (name[0] != '_' || name[1] != 'Z')

@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "base/hashmap.h"
+#include "symbols/symdemangle.h" /* tk_demangle_strip() */
 
 typedef struct tk_demangler {
 	tk_arena arena;
@@ -26,8 +27,5 @@ void tk_demangler_init(tk_demangler *d);
 void tk_demangler_free(tk_demangler *d);
 /* name demangled (cached per name pointer: names live in symbol tables). */
 const char *tk_demangle(tk_demangler *d, const char *name);
-/* Cuts the parameter list (and qualifiers after it) and, for template
- * functions, the return type from a fully demangled name, in place. */
-void tk_demangle_strip(char *s);
 
 #endif

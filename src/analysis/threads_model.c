@@ -677,7 +677,7 @@ void tk_threads_resolve(tk_threads *t, const tk_thread *th, unsigned cpumode, ui
 		}
 	}
 	uint64_t va = loc->addr;
-	if (d->kind == TK_DSO_FILE && !tk_symtab_offset_to_vaddr(st, loc->addr, &va))
+	if (d->kind == TK_DSO_FILE && !tk_symtab_offset_to_symbol_vaddr(st, loc->addr, &va))
 		va = loc->addr;
 	else if (d->kind == TK_DSO_KERNEL)
 		va = loc->addr + t->kernel_delta;

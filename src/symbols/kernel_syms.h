@@ -41,6 +41,12 @@ const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
  * when there is none. */
 const tk_symtab *tk_symcache_host_vdso(tk_symcache *c);
 
+/* A file offset in an image (a mapping's pgoff + ip - start) to the ELF
+ * address its symbols use, the way perf 6.1 relates the two (segments
+ * taken at max(memsz, filesz), so .bss offsets map too); false when no
+ * PT_LOAD holds it. */
+bool tk_symtab_offset_to_symbol_vaddr(const tk_symtab *t, uint64_t file_offset, uint64_t *vaddr);
+
 /* kallsyms__get_function_start() for the reference names perf record
  * writes ("_text", "_stext"): false when t has no such function. */
 bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr);

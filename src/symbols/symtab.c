@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/kernel_syms.h"
+#include "symbols/symdemangle.h"
 #include "symbols/symtab_internal.h"
 
 tk_symtab *tk_symtab_new(const char *name)
@@ -112,8 +114,11 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol(): true when a is preferred to b. */
-static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb)
+/* perf's choose_best_symbol(): true when a is preferred to b. ELF tables
+ * compare the names perf stores, C++ ones demangled (symdemangle.h): of
+ * two aliases folded into one function, perf keeps the longer demangled
+ * name, which is often the shorter mangled one. */
+static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb, bool demangle)
 {
 	if ((a->size > 0) != (b->size > 0))
 		return a->size > 0;
@@ -121,10 +126,15 @@ static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb)
 		return bb == TK_BIND_WEAK;
 	if ((ba == TK_BIND_GLOBAL) != (bb == TK_BIND_GLOBAL))
 		return ba == TK_BIND_GLOBAL;
-	size_t ua = underscores(a->name), ub = underscores(b->name);
+	char *da = demangle ? tk_symbols_demangle(a->name) : NULL;
+	char *db = demangle ? tk_symbols_demangle(b->name) : NULL;
+	const char *na_s = da ? da : a->name, *nb_s = db ? db : b->name;
+	size_t ua = underscores(na_s), ub = underscores(nb_s);
+	size_t na = strlen(na_s), nb = strlen(nb_s);
+	free(da);
+	free(db);
 	if (ua != ub)
 		return ua < ub;
-	size_t na = strlen(a->name), nb = strlen(b->name);
 	if (na != nb)
 		return na > nb;
 	return true; /* first seen wins */
@@ -282,7 +292,8 @@ static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (out > 0 && sorted[out - 1].start == sorted[i].start) {
-			if (!better(&sorted[out - 1], bind[out - 1], &sorted[i], bind[i])) {
+			if (!better(&sorted[out - 1], bind[out - 1], &sorted[i], bind[i],
+				    mode == TK_SYMTAB_ELF)) {
 				sorted[out - 1] = sorted[i];
 				bind[out - 1] = bind[i];
 			}
@@ -379,7 +390,8 @@ static bool build_tree(tk_symtab *t)
 			break;
 		if (nodes[curr].sym.start != nodes[nd].sym.start)
 			continue;
-		if (better(&nodes[curr].sym, nodes[curr].bind, &nodes[nd].sym, nodes[nd].bind)) {
+		if (better(&nodes[curr].sym, nodes[curr].bind, &nodes[nd].sym, nodes[nd].bind,
+			   true)) {
 			tk_symtree_erase(tr, nd);
 			goto again;
 		}
@@ -505,6 +517,23 @@ bool tk_symtab_offset_to_vaddr(const tk_symtab *t, uint64_t file_offset, uint64_
 	for (size_t i = 0; i < t->n_segs; i++) {
 		const tk_elf_segment *s = &t->segs[i];
 		if (file_offset >= s->offset && file_offset - s->offset < s->filesz) {
+			*vaddr = s->vaddr + (file_offset - s->offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool tk_symtab_offset_to_symbol_vaddr(const tk_symtab *t, uint64_t file_offset, uint64_t *vaddr)
+{
+	/* perf 6.1 keys an image's symbols by file offset: st_value - (p_vaddr
+	 * - p_offset) of the PT_LOAD holding st_value within max(memsz,
+	 * filesz), so .bss symbols sit past the file's bytes. The inverse:
+	 * the segment whose offset range (at that length) holds the offset. */
+	for (size_t i = 0; i < t->n_segs; i++) {
+		const tk_elf_segment *s = &t->segs[i];
+		uint64_t len = s->memsz > s->filesz ? s->memsz : s->filesz;
+		if (file_offset >= s->offset && file_offset - s->offset < len) {
 			*vaddr = s->vaddr + (file_offset - s->offset);
 			return true;
 		}
