@@ -485,7 +485,9 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 			tk_put_char(w, '\n');
 			uint64_t uip;
 			bool unwound = user_regs_ip(s, a, th, sp, &uip);
-			tk_line_cache_put_callchain(&s->lines, &s->threads, th, sp,
+			/* PERF_SAMPLE_BRANCH_CALL_STACK */
+			bool lbr = (a->branch_sample_type & (1u << 11)) != 0;
+			tk_line_cache_put_callchain(&s->lines, &s->threads, th, sp, lbr,
 						    unwound ? &uip : NULL, w);
 		} else {
 			tk_addr_loc loc;

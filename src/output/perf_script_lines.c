@@ -315,7 +315,8 @@ static const char *lookup(tk_line_cache *c, uint32_t space, uint64_t ip)
 }
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
-				 const tk_perf_sample *s, const uint64_t *unwound_ip, tk_writer *w)
+				 const tk_perf_sample *s, bool lbr_callstack,
+				 const uint64_t *unwound_ip, tk_writer *w)
 {
 	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
 		return;
@@ -343,6 +344,19 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				return;
 		}
 	}
+	/* resolve_lbr_callchain_sample(): with LBR call stacks, the chain up
+	 * to its user marker, then the branch stack's first target and every
+	 * branch source stand for the user part */
+	bool lbr = false;
+	if (lbr_callstack && s->branches && s->branch_nr > 0) {
+		for (uint64_t i = 0; i < end; i++)
+			if (tk_perf_u64_at(s->callchain, (size_t)i, s->swap) ==
+			    TK_PERF_CONTEXT_USER) {
+				end = i + 1;
+				lbr = true;
+				break;
+			}
+	}
 	/* callee first; the address space is looked up once per context */
 	cpumode = TK_CPUMODE_USER;
 	uint32_t space = 0;
@@ -369,6 +383,20 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			put_cached(w, line);
 		else
 			miss(c, t, th, cpumode, space, ip, w);
+	}
+	if (lbr) {
+		uint32_t user = space_id(c, th ? th->maps : NULL);
+		for (uint64_t k = 0; k <= s->branch_nr; k++) {
+			/* entries[0].to, then entries[k].from */
+			uint64_t ip =
+			    k == 0 ? tk_perf_u64_at(s->branches, 1, s->swap)
+				   : tk_perf_u64_at(s->branches, (size_t)(3 * (k - 1)), s->swap);
+			const char *line = c->mask && user ? lookup(c, user, ip) : NULL;
+			if (line)
+				put_cached(w, line);
+			else
+				miss(c, t, th, TK_CPUMODE_USER, user, ip, w);
+		}
 	}
 	if (unwound_ip && *unwound_ip)
 		miss(c, t, th, TK_CPUMODE_USER, 0, *unwound_ip, w); /* rare: uncached */
