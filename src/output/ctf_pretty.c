@@ -206,19 +206,27 @@ static const char digit_pairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* v < 10^9 as exactly 9 digits: 32-bit halves, two digits per table copy */
+/* v < 10^9 as exactly 9 digits. x / 10^8 as a 57-bit fixed-point number
+ * (jeaiii's method): the integer part is the first digit, and each
+ * multiplication of the fraction by 100 brings the next two up, so the
+ * digits come from one chain of multiplications instead of dependent
+ * divisions. Checked against division for every x below 10^9. */
 static void put_9digits(tk_writer *w, uint64_t v)
 {
 	if (!tk_writer_reserve(w, 9))
 		return;
 	char *o = w->buf + w->pos;
-	uint32_t x = (uint32_t)(v % 1000000000u);
-	uint32_t lo = x % 100000000u, a = lo / 10000u, b = lo % 10000u;
-	o[0] = (char)('0' + x / 100000000u);
-	memcpy(o + 1, digit_pairs + 2 * (a / 100u), 2);
-	memcpy(o + 3, digit_pairs + 2 * (a % 100u), 2);
-	memcpy(o + 5, digit_pairs + 2 * (b / 100u), 2);
-	memcpy(o + 7, digit_pairs + 2 * (b % 100u), 2);
+	const uint64_t frac = ((uint64_t)1 << 57) - 1;
+	uint64_t t = (uint64_t)(uint32_t)(v % 1000000000u) * 1441151881u; /* ceil(2^57 / 1e8) */
+	o[0] = (char)('0' + (t >> 57));
+	t = (t & frac) * 100;
+	memcpy(o + 1, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 3, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 5, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 7, digit_pairs + 2 * (t >> 57), 2);
 	w->pos += 9;
 }
 
