@@ -508,6 +508,10 @@ static void process_user_mmap(tk_threads *t, int32_t pid, int32_t tid, uint64_t 
 				m.dso->tried = true; /* no symbols in data memory */
 		}
 	} else {
+		/* map__new(): the vdso's pgoff is 0 whatever the record says
+		 * (old kernels gave its address) */
+		if (strcmp(filename, "[vdso]") == 0)
+			m.pgoff = 0;
 		m.dso = dso_findnew(t, filename, TK_DSO_FILE, pid);
 		if (m.dso && build_id_len && !m.dso->build_id_len &&
 		    build_id_len <= sizeof m.dso->build_id) {

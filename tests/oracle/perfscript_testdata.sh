@@ -24,7 +24,6 @@ known_diff() {
   quipper/perf.data.intel_pt-4.14) echo "perf decodes the Intel PT AUX trace into synthesized branch samples; we print the recorded samples only" ;;
   perfparser/vector_static_gcc__perf.lbr.data) echo "LBR call stacks: perf 6.1 reads entries[0].to past the end of samples whose stack is empty (nr 0) and prints the next record's bytes" ;;
   quipper/perf.data.weight_struct) echo "PERF_TYPE_RAW default fields addr/data_src/weight/ins_lat (mem-events decoding) are not printed" ;;
-  quipper/perf.data.forkexit-3.4) echo "two [vdso] samples of processes whose vdso perf resolves (thread/map history) and we do not" ;;
   *) return 1 ;;
   esac
 }
