@@ -570,6 +570,8 @@ def main():
                            "max_allocation_size_mb=1024:abort_on_error=0:"
                            "handle_abort=1:detect_stack_use_after_return=0")
     env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    env["LSAN_OPTIONS"] = "suppressions=" + os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "lsan.supp")
     env.setdefault("TZ", "UTC")
     env["LC_ALL"] = "C"
     # No terminal progress lines in the captured stderr.
