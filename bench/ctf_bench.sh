@@ -84,17 +84,18 @@ min_of() {
 	awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); print (y[1] < x[1] ? b : a) }'
 }
 
-# The machine is shared: runs of both tools alternate (5 rounds) and the
-# best CPU time of each is kept, so a load burst does not favour either.
+# The machine is shared: runs of both tools alternate (7 rounds for the
+# decode, 5 for the print) and the best CPU time of each is kept, so a load
+# burst does not favour either.
 bench() {
 	name=$1 trace=$2
 	n=$("$TK" stats "$trace" | awk '/^events:/ { print $2 }')
 	bt_dec= tk_dec= bt_pr= tk_pr=
-	for round in 1 2 3 4 5; do
+	for round in 1 2 3 4 5 6 7; do
 		bt_dec=$(min_of "$bt_dec" "$(timed babeltrace2 -c sink.utils.dummy "$trace")")
 		tk_dec=$(min_of "$tk_dec" "$(timed "$TK" stats "$trace")")
 	done
-	for round in 1 2 3; do
+	for round in 1 2 3 4 5; do
 		bt_pr=$(min_of "$bt_pr" "$(timed babeltrace2 "$trace")")
 		cp "$work/out.txt" "$work/bt.txt"
 		tk_pr=$(min_of "$tk_pr" "$(timed "$TK" print --format babeltrace "$trace")")
