@@ -101,10 +101,10 @@ struct ctf_stream {
 	bool has_last_ns;
 	int64_t last_ns;
 	/* the clock of the current packet's events (NULL = none); events
-	 * with cycles <= clk_plain_max convert as clk_base + cycles */
+	 * with cycles < clk_plain_end convert as clk_base + cycles */
 	const ctf_clock *clk;
 	int64_t clk_base;
-	uint64_t clk_plain_max;
+	uint64_t clk_plain_end;
 	uint64_t cur_begin_or_0; /* cur_begin, 0 when absent */
 	tk_error err;
 	ctf_event_out ev;

@@ -292,13 +292,14 @@ static void end_packet(ctf_stream *s)
 }
 
 /* The stream's clock for the events of the packet just begun: 1 GHz
- * clocks whose offset fits convert by one addition (clk_plain_max bounds
- * the cycles for which that addition cannot overflow, 0 = never). */
+ * clocks whose offset fits convert by one addition (clk_plain_end bounds
+ * the cycles for which that addition cannot overflow; 0: never, every
+ * value goes through ctf_clock_ns). */
 static void setup_clock(ctf_stream *s)
 {
 	const ctf_stream_class *sc = s->sc;
 	s->clk = sc->clock >= 0 ? &s->trace->tc->clocks[sc->clock] : NULL;
-	s->clk_plain_max = 0;
+	s->clk_plain_end = 0;
 	s->clk_base = 0;
 	s->cur_begin_or_0 = s->cur_begin == UINT64_MAX ? 0 : s->cur_begin;
 	if (!s->clk)
@@ -309,7 +310,8 @@ static void setup_clock(ctf_stream *s)
 		/* the same sum as ctf_clock_ns's common case */
 		int64_t base = c->offset_s * NS_PER_S + (int64_t)c->offset_cycles;
 		s->clk_base = base;
-		s->clk_plain_max = base > 0 ? (uint64_t)(INT64_MAX - base) : (uint64_t)INT64_MAX;
+		s->clk_plain_end =
+		    (base > 0 ? (uint64_t)(INT64_MAX - base) : (uint64_t)INT64_MAX) + 1;
 	}
 }
 
@@ -427,7 +429,7 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	if (s->clk) {
 		uint64_t cyc = d->clock;
 		ev->clock_raw = cyc;
-		if (LIKELY(cyc <= s->clk_plain_max))
+		if (LIKELY(cyc < s->clk_plain_end))
 			ev->ns = s->clk_base + (int64_t)cyc;
 		else
 			clock_ns_slow(s, cyc, ev_off);

@@ -246,6 +246,61 @@ static void test_compact_header_wraps(void **state)
 	ctf_reader_close(r);
 }
 
+/* Events at cycle 0 and at the edge of the one-addition conversion: a
+ * 1 kHz clock always goes through ctf_clock_ns (cycle 0 included), a
+ * 1 GHz one adds its offset until the sum would overflow, then keeps the
+ * event with the time counted from the clock's zero and warns. */
+static void test_clock_fast_path_edges(void **state)
+{
+	(void)state;
+	static const char slow_tsdl[] =
+	    "trace { major = 1; minor = 8; byte_order = le; };\n"
+	    "clock { name = c; freq = 1000; offset_s = 10; offset = 2500; };\n"
+	    "stream { event.header := struct { integer { size = 8; align = 8; map = "
+	    "clock.c.value; } timestamp; }; };\n"
+	    "event { name = e; };\n";
+	const uint8_t zero[] = {0, 4};
+	ctf_reader *r;
+	tk_error err;
+	const ctf_event_out *ev;
+	assert_int_equal(ctf_reader_open_memory(slow_tsdl, strlen(slow_tsdl), zero, sizeof zero,
+						NULL, NULL, &r, &err),
+			 TK_OK);
+	assert_int_equal(ctf_reader_next(r, &ev, &err), TK_OK);
+	assert_int_equal(ev->clock_raw, 0);
+	assert_int_equal(ev->ns, 12500000000LL);
+	assert_int_equal(ctf_reader_next(r, &ev, &err), TK_OK);
+	assert_int_equal(ev->ns, 12500000000LL + 4000000LL);
+	ctf_reader_close(r);
+
+	static const char ghz_tsdl[] =
+	    "trace { major = 1; minor = 8; byte_order = le; };\n"
+	    "clock { name = c; offset_s = 2; offset = 5; };\n"
+	    "stream { event.header := struct { integer { size = 64; align = 8; map = "
+	    "clock.c.value; } timestamp; }; };\n"
+	    "event { name = e; };\n";
+	/* INT64_MAX - 2000000005 still fits; one more overflows */
+	uint8_t big[16];
+	uint64_t fits = (uint64_t)INT64_MAX - 2000000005u, over = fits + 1;
+	for (int i = 0; i < 8; i++) {
+		big[i] = (uint8_t)(fits >> (8 * i));
+		big[8 + i] = (uint8_t)(over >> (8 * i));
+	}
+	n_warnings = 0;
+	assert_int_equal(ctf_reader_open_memory(ghz_tsdl, strlen(ghz_tsdl), big, sizeof big,
+						count_log, NULL, &r, &err),
+			 TK_OK);
+	assert_int_equal(ctf_reader_next(r, &ev, &err), TK_OK);
+	assert_int_equal(ev->ns, INT64_MAX);
+	assert_int_equal(n_warnings, 0);
+	assert_int_equal(ctf_reader_next(r, &ev, &err), TK_OK);
+	assert_int_equal(ev->clock_raw, over);
+	assert_int_equal(ev->ns, (int64_t)over); /* from the clock's own zero */
+	/* the overflow, and the time going back from INT64_MAX */
+	assert_int_equal(n_warnings, 2);
+	ctf_reader_close(r);
+}
+
 static void test_backwards_time_is_warned_once(void **state)
 {
 	(void)state;
@@ -453,6 +508,7 @@ int main(void)
 	    cmocka_unit_test(test_source_seek_with_index),
 	    cmocka_unit_test(test_truncated_event_offset),
 	    cmocka_unit_test(test_clock_conversion),
+	    cmocka_unit_test(test_clock_fast_path_edges),
 	    cmocka_unit_test(test_packetized_metadata),
 	    cmocka_unit_test(test_double_g_matches_printf),
 	};
