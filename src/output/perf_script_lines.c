@@ -282,7 +282,9 @@ static bool context_mode(uint64_t ip, unsigned *cpumode)
 /* Copies a cached line (length first) to the writer. Lines and the
  * writer both have TEXT_SLACK bytes of room past the end, so the copy
  * goes in whole 32-byte blocks: no call, no size dispatch. */
-static void put_cached(tk_writer *w, const char *line)
+/* Inlined into the frame loop (the hot path of a -g profile); a second
+ * caller (LBR frames) must not make the compiler outline it. */
+static inline __attribute__((always_inline)) void put_cached(tk_writer *w, const char *line)
 {
 	uint16_t len;
 	memcpy(&len, line, 2);
@@ -297,7 +299,8 @@ static void put_cached(tk_writer *w, const char *line)
 
 /* The cached line for (space, ip), or NULL; found in the big table, it is
  * copied to the hot one. */
-static const char *lookup(tk_line_cache *c, uint32_t space, uint64_t ip)
+static inline __attribute__((always_inline)) const char *lookup(tk_line_cache *c, uint32_t space,
+								uint64_t ip)
 {
 	uint64_t h = key_hash(space, ip);
 	tk_line_slot *hs = &c->hot[hot_of(h)];
