@@ -436,7 +436,13 @@ void ctf_put_double_g(tk_writer *w, double v)
 	double a = fabs(v);
 	if (!(a > 0) || !isfinite(v) || a < 1e-25 || a >= 1e25)
 		goto slow;
-	int x = (int)floor(log10(a));
+	/* the decimal exponent estimated from the binary one (a is normal
+	 * here): at most one too low, which the loop below corrects; cheaper
+	 * than log10 */
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e2 = (int)((bits >> 52) & 0x7ff) - 1023; /* a in [2^e2, 2^(e2+1)) */
+	int x = (int)floor(e2 * 0.30102999566398120);
 	uint64_t m = 0;
 	for (int tries = 0; tries < 3; tries++) {
 		int p = 5 - x;
