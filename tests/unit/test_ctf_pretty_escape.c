@@ -40,6 +40,12 @@ static void test_random_strings(void **state)
 						'?', '\\', 0x7f, 0x80, 0xff, ' ', '~', 'a'};
 	srand(12345);
 	char in[80], want[400];
+	/* One memory writer for every string (each one's bytes are the tail
+	 * after the previous end): opening a 1 MiB writer per string took
+	 * 11 minutes under ASan. */
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	size_t before = 0;
 	for (int iter = 0; iter < 200000; iter++) {
 		size_t n = (size_t)(rand() % 72);
 		for (size_t i = 0; i < n; i++)
@@ -47,11 +53,11 @@ static void test_random_strings(void **state)
 		int k = rand() % 3; /* 0 to 2 special bytes anywhere */
 		for (int j = 0; j < k && n; j++)
 			in[rand() % n] = (char)special[rand() % (int)sizeof special];
-		tk_writer *w;
-		assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
 		ctf_put_escaped(w, in, n);
-		size_t got_len;
-		const char *got = tk_writer_data(w, &got_len);
+		size_t total;
+		const char *got = tk_writer_data(w, &total) + before;
+		size_t got_len = total - before;
+		before = total;
 		size_t want_len = reference(in, n, want);
 		if (got_len != want_len || memcmp(got, want, want_len) != 0) {
 			print_message(
@@ -59,8 +65,8 @@ static void test_random_strings(void **state)
 			    iter, (int)got_len, got, (int)want_len, want);
 			fail();
 		}
-		tk_writer_abort(w);
 	}
+	tk_writer_abort(w);
 }
 
 int main(void)
