@@ -69,6 +69,10 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 
 int tk_cmd_report(int argc, char **argv)
 {
+	bool cluster;
+	int crc = tk_report_cluster(argc, argv, &cluster);
+	if (cluster)
+		return crc;
 	tk_cli cli;
 	int rc = tk_cli_parse(&cli, "report", argc, argv);
 	if (rc)

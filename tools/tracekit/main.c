@@ -42,6 +42,8 @@ const char tk_usage_text[] =
     "      --state EVENT         report: time between occurrences of EVENT per track\n"
     "      --latency A,B         report: A -> B latency per track\n"
     "      --linreg A,B          report: linear regression of A -> B intervals\n"
+    "      --scheduler ADDR      report: one profile of all FILEs on a Dask cluster\n"
+    "      --workers N           report: the same on a local cluster of N workers\n"
     "      --progress, --no-progress  progress on stderr (default: when a terminal)\n"
     "      --clock-gmt           babeltrace style: print times in UTC\n"
     "      --tod                 perf -> CTF/JSON: the clock offset to the time of day\n"

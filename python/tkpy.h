@@ -1,0 +1,85 @@
+/* The CPython extension `tracekit._tracekit`: shared declarations.
+ *
+ * The module is a thin layer over the public C API (tk_source, tk_sink,
+ * the conversion pipeline): a Source iterates model events as light Event
+ * objects whose attributes are built only when read; columns() decodes a
+ * batch of events into flat C arrays with the GIL released. Python-side
+ * conveniences (numpy arrays, pandas, the Dask cluster) live in
+ * python/tracekit/. */
+#ifndef TK_PYTHON_TKPY_H
+#define TK_PYTHON_TKPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "model/filter.h"
+#include "tracekit/tracekit.h"
+
+/* tracekit.Error: .file, .offset (None when the error has no position),
+ * .message, .status. */
+extern PyObject *tkpy_error_type;
+
+/* Raises tracekit.Error from a library error; returns NULL. */
+PyObject *tkpy_raise(const tk_error *err, const char *path);
+/* Raises tracekit.Error with only a message; returns NULL. */
+PyObject *tkpy_raise_msg(const char *msg);
+
+/* One event class seen by a source: its interned Python name and the
+ * payload member indexes columns() asked for, resolved once. */
+typedef struct tkpy_class {
+	const tk_event_class *cls;
+	PyObject *name; /* str, owned */
+	uint32_t code;  /* index into the source's class list, for categoricals */
+} tkpy_class;
+
+typedef struct tkpy_source {
+	PyObject_HEAD tk_source *src;
+	char *path;
+	tk_filter filter;
+	char *events; /* owned copy of filter.events */
+	uint64_t limit, count;
+	uint64_t generation; /* bumps at every event read: Events check it */
+	const tk_event *current;
+	int busy; /* a call is decoding with the GIL released */
+	tkpy_class *classes;
+	size_t n_classes, cap_classes;
+	PyObject *warnings; /* list of warning strings from the reader */
+} tkpy_source;
+
+typedef struct tkpy_event {
+	PyObject_HEAD tkpy_source *owner; /* strong reference */
+	uint64_t generation;
+	PyObject *name; /* the class's interned name (classes may move) */
+	uint64_t ts;
+	int64_t cpu, pid, tid;
+	int has_time;
+	PyObject *fields; /* dict, built on first access (or eagerly) */
+} tkpy_event;
+
+extern PyTypeObject tkpy_source_type;
+extern PyTypeObject tkpy_event_type;
+
+/* The class record for an event class (added on first sight), with its
+ * Python name. NULL with an exception set on failure. GIL held. */
+tkpy_class *tkpy_source_class(tkpy_source *s, const tk_event_class *cls);
+/* The same without touching Python (name left NULL; NULL when out of
+ * memory): safe with the GIL released. tkpy_class_name() fills the name. */
+tkpy_class *tkpy_source_class_c(tkpy_source *s, const tk_event_class *cls);
+int tkpy_class_name(tkpy_class *c);
+
+/* Converts a decoded value to Python (int, float, str, bytes, list, dict). */
+PyObject *tkpy_value(const tk_value *v);
+/* The payload (and context) of an event as a dict. */
+PyObject *tkpy_event_fields(const tk_event *ev);
+
+/* Module-level functions defined in their own files. */
+PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw);
+PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw);
+
+/* Reads the common filter keywords (begin, end, events, pid, tid, cpu,
+ * limit) from kw into f; 0 on success, -1 with an exception set. */
+int tkpy_parse_filter(PyObject *kw, tk_filter *f, char **events_owned, uint64_t *limit);
+
+#endif

@@ -1,0 +1,202 @@
+/* tracekit.convert() and tracekit.profile(): whole-file jobs run with the
+ * GIL released (the cluster's workers run profile() in threads). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/pipeline.h"
+#include "output/report_perf.h"
+#include "tkpy.h"
+
+/* inputs: a path or a sequence of paths -> a NULL-terminated strdup'd array. */
+static char **paths_arg(PyObject *inputs, size_t *n)
+{
+	PyObject *seq;
+	if (PyUnicode_Check(inputs) || PyBytes_Check(inputs))
+		seq = PyTuple_Pack(1, inputs);
+	else
+		seq = PySequence_Tuple(inputs);
+	if (!seq)
+		return NULL;
+	Py_ssize_t k = PyTuple_GET_SIZE(seq);
+	char **out = calloc((size_t)k + 1, sizeof *out);
+	if (!out) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		return NULL;
+	}
+	for (Py_ssize_t i = 0; i < k; i++) {
+		PyObject *b;
+		if (!PyUnicode_FSConverter(PyTuple_GET_ITEM(seq, i), &b))
+			goto fail;
+		out[i] = strdup(PyBytes_AS_STRING(b));
+		Py_DECREF(b);
+		if (!out[i]) {
+			PyErr_NoMemory();
+			goto fail;
+		}
+	}
+	Py_DECREF(seq);
+	*n = (size_t)k;
+	return out;
+fail:
+	for (Py_ssize_t i = 0; i < k; i++)
+		free(out[i]);
+	free(out);
+	Py_DECREF(seq);
+	return NULL;
+}
+
+static void free_paths(char **p)
+{
+	for (size_t i = 0; p && p[i]; i++)
+		free(p[i]);
+	free(p);
+}
+
+/* convert(inputs, output, to, **filters): the generic pipeline (sources ->
+ * time muxer -> filters -> sink); the output appears complete or not at all. */
+PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	PyObject *inputs, *output_obj = NULL;
+	const char *to;
+	if (!PyArg_ParseTuple(args, "OO&s:convert", &inputs, PyUnicode_FSConverter, &output_obj,
+			      &to))
+		return NULL;
+	tk_format fmt = tk_format_from_name(to);
+	if (fmt == TK_FORMAT_UNKNOWN) {
+		Py_DECREF(output_obj);
+		return PyErr_Format(PyExc_ValueError, "unknown output format '%s'", to);
+	}
+	size_t n = 0;
+	char **paths = paths_arg(inputs, &n);
+	tk_pipeline_options po = {0};
+	char *events = NULL;
+	PyObject *result = NULL;
+	tk_source **srcs = NULL;
+	if (!paths)
+		goto out;
+	if (n == 0) {
+		PyErr_SetString(PyExc_ValueError, "no input");
+		goto out;
+	}
+	if (tkpy_parse_filter(kw, &po.filter, &events, &po.limit) < 0)
+		goto out;
+	srcs = calloc(n, sizeof *srcs);
+	if (!srcs) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	const char *output = PyBytes_AS_STRING(output_obj);
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = TK_OK;
+	uint64_t written = 0;
+	const char *failed = NULL;
+	Py_BEGIN_ALLOW_THREADS tk_open_options oo = {0};
+	for (size_t i = 0; i < n && st == TK_OK; i++) {
+		st = tk_source_open(paths[i], &oo, &srcs[i], &err);
+		if (st != TK_OK)
+			failed = paths[i];
+	}
+	tk_sink *sink = NULL;
+	if (st == TK_OK) {
+		st = tk_sink_open(output, fmt, tk_source_info(srcs[0]), NULL, &sink, &err);
+		if (st != TK_OK)
+			failed = output;
+	}
+	if (st == TK_OK) {
+		tk_error_clear(&err);
+		st = tk_pipeline_run(srcs, n, sink, &po, &written, &err);
+		if (st != TK_OK) {
+			tk_sink_abort(sink);
+			failed = err.file[0] ? NULL : paths[0];
+		} else {
+			st = tk_sink_close(sink, &err);
+			if (st != TK_OK)
+				failed = output;
+		}
+	}
+	Py_END_ALLOW_THREADS if (st != TK_OK) tkpy_raise(&err, failed);
+	else result = PyLong_FromUnsignedLongLong(written);
+out:
+	for (size_t i = 0; srcs && i < n; i++)
+		tk_source_close(srcs[i]);
+	free(srcs);
+	free(events);
+	free_paths(paths);
+	Py_DECREF(output_obj);
+	return result;
+}
+
+/* profile(path, by="symbol", events=None) -> (rows, samples): rows are
+ * (event, image, symbol or None, address, weight) with weight the summed
+ * period for perf.data (as `tracekit report`) and the count for DCPI;
+ * samples maps each event to its number of samples. */
+PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw)
+{
+	(void)self;
+	static char *kwlist[] = {"path", "by", "events", NULL};
+	PyObject *path_obj;
+	const char *by = "symbol", *events = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|sz:profile", kwlist, PyUnicode_FSConverter,
+					 &path_obj, &by, &events))
+		return NULL;
+	const char *path = PyBytes_AS_STRING(path_obj);
+	tk_profile_key key;
+	if (!tk_perf_parse_sort(by, &key)) {
+		Py_DECREF(path_obj);
+		return PyErr_Format(PyExc_ValueError, "unknown key '%s' (symbol, image, address)",
+				    by);
+	}
+	tk_error err;
+	tk_error_clear(&err);
+	tk_perf_profile prof = {0};
+	tk_status st;
+	Py_BEGIN_ALLOW_THREADS tk_format fmt = tk_detect_format(path, &err);
+	if (fmt == TK_FORMAT_PERF)
+		st = tk_perf_profile_load(path, key, events, true, &prof, &err);
+	else if (fmt == TK_FORMAT_DCPI)
+		st = tk_dcpi_profile_load(path, key, events, &prof, &err);
+	else if (fmt == TK_FORMAT_UNKNOWN)
+		st = err.status ? err.status : TK_ERR_FORMAT;
+	else
+		st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				  "profiles need perf.data or DCPI input (%s given)",
+				  tk_format_name(fmt));
+	Py_END_ALLOW_THREADS if (st != TK_OK)
+	{
+		tkpy_raise(&err, path);
+		Py_DECREF(path_obj);
+		return NULL;
+	}
+	PyObject *rows = PyList_New(0), *samples = PyDict_New(), *result = NULL;
+	for (size_t e = 0; rows && samples && e < prof.n; e++) {
+		PyObject *cnt = PyLong_FromUnsignedLongLong(prof.samples[e]);
+		if (!cnt || PyDict_SetItemString(samples, prof.events[e], cnt) < 0) {
+			Py_XDECREF(cnt);
+			goto out;
+		}
+		Py_DECREF(cnt);
+		size_t nr;
+		const tk_profile_row *r = tk_profile_agg_rows(prof.aggs[e], &nr);
+		for (size_t i = 0; i < nr; i++) {
+			PyObject *t = Py_BuildValue("(sszKK)", prof.events[e], r[i].image,
+						    r[i].symbol, (unsigned long long)r[i].addr,
+						    (unsigned long long)r[i].count);
+			if (!t || PyList_Append(rows, t) < 0) {
+				Py_XDECREF(t);
+				goto out;
+			}
+			Py_DECREF(t);
+		}
+	}
+	if (rows && samples)
+		result = Py_BuildValue("(OO)", rows, samples);
+out:
+	Py_XDECREF(rows);
+	Py_XDECREF(samples);
+	tk_perf_profile_free(&prof);
+	Py_DECREF(path_obj);
+	return result;
+}

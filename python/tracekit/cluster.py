@@ -1,0 +1,209 @@
+"""Profiles and statistics of many files on a Dask cluster.
+
+    from dask.distributed import Client
+    import tracekit.cluster
+    client = Client("tcp://127.0.0.1:8786")
+    table = tracekit.cluster.profile(paths, client, by=("dso", "sym"))
+    table.rows[:10]      # [(event, dso, sym, weight), ...] heaviest first
+    tracekit.cluster.stats(paths, client)
+
+Each worker reads its files with tracekit (paths local to it or on shared
+storage) and returns a partial table; partial tables are merged pairwise on
+the workers (a tree reduction), so the client receives one small table.
+Dask reschedules the tasks of a worker that dies, and every task is a pure
+function of its file, so a lost worker does not change the result.
+
+Command line (what `tracekit report --scheduler ADDR` and `--workers N`
+run): python3 -m tracekit.cluster report [--scheduler ADDR | --workers N]
+[--sort symbol|image|address] [--event GLOBS] [--top N] FILE...
+"""
+
+import argparse
+import sys
+from collections import Counter
+
+import tracekit
+
+_KEYS = {
+    ("dso", "sym"): "symbol", ("sym",): "symbol", ("symbol",): "symbol",
+    ("dso",): "image", ("image",): "image",
+    ("dso", "sym", "addr"): "address", ("address",): "address", ("addr",): "address",
+}
+
+# Aggregates an SQL-free cluster job may merge exactly from partial results.
+DECOMPOSABLE = ("count", "sum", "min", "max")
+
+
+class ProfileTable:
+    """A merged profile: weights per (event, dso, sym) and samples per event."""
+
+    def __init__(self, weights, samples, key):
+        self.weights = weights          # Counter {(event, dso, sym): weight}
+        self.samples = samples          # Counter {event: samples}
+        self.key = key
+
+    @property
+    def rows(self):
+        """(event, dso, sym, weight), heaviest first, then by name (the
+        order `tracekit report` uses)."""
+        return sorted(((e, d, s, w) for (e, d, s), w in self.weights.items()),
+                      key=lambda r: (r[0], -r[3], r[1], r[2] or ""))
+
+    def totals(self):
+        t = Counter()
+        for (e, _, _), w in self.weights.items():
+            t[e] += w
+        return t
+
+    def to_pandas(self):
+        import pandas as pd
+        return pd.DataFrame(self.rows, columns=["event", "dso", "sym", "weight"])
+
+    def format(self, top=0):
+        """The table as `tracekit report` lays it out (one table per event)."""
+        out = []
+        totals = self.totals()
+        out.append("%-22s %8s  %s" % ("Column", "Samples", "Total period (for events)"))
+        out.append("%-22s %8s  %s" % ("------", "-------", "------------"))
+        for e in sorted(self.samples):
+            out.append("%-22s %8d  %d" % (e, self.samples[e], totals[e]))
+        for e in sorted(self.samples):
+            rows = [r for r in self.rows if r[0] == e]
+            if top:
+                rows = rows[:top]
+            out.append("")
+            out.append("%12s %8s %8s  %s  %s" % (e[-12:], "%", "cum%", "procedure", "image"))
+            cum = 0
+            for _, dso, sym, w in rows:
+                cum += w
+                pct = 100.0 * w / totals[e] if totals[e] else 0.0
+                cpct = 100.0 * cum / totals[e] if totals[e] else 0.0
+                name = sym if sym is not None else "[unknown]"
+                out.append("%12d %7.2f%% %7.2f%%  %s  %s" % (w, pct, cpct, name, dso))
+        return "\n".join(out) + "\n"
+
+
+def _profile_one(path, key, events):
+    rows, samples = tracekit.profile(path, key, events)
+    weights = Counter()
+    for event, image, sym, addr, weight in rows:
+        name = sym if key != "address" else "%s+0x%x" % (sym or "", addr)
+        weights[(event, image, name)] += weight
+    return weights, Counter(samples)
+
+
+def _merge_profiles(a, b):
+    wa, sa = a
+    wb, sb = b
+    wa = Counter(wa)
+    wa.update(wb)
+    sa = Counter(sa)
+    sa.update(sb)
+    return wa, sa
+
+
+def _stats_one(path, events):
+    counts = Counter()
+    with tracekit.open(path, events=events) as src:
+        for batch in src.columns(["name"]):
+            names = batch["name.categories"]
+            import numpy as np
+            for code, n in enumerate(np.bincount(batch["name"], minlength=len(names))):
+                if n:
+                    counts[names[code]] += int(n)
+    return counts
+
+
+def _merge_counters(a, b):
+    c = Counter(a)
+    c.update(b)
+    return c
+
+
+def _tree_reduce(client, futures, merge):
+    while len(futures) > 1:
+        nxt = [client.submit(merge, futures[i], futures[i + 1], pure=False)
+               for i in range(0, len(futures) - 1, 2)]
+        if len(futures) % 2:
+            nxt.append(futures[-1])
+        futures = nxt
+    return futures[0].result()
+
+
+def profile(paths, client, by=("dso", "sym"), events=None, _one=None):
+    """Merged samples per (event, dso, sym) over paths, computed on the
+    client's workers. by: ("dso", "sym") (default), ("dso",) or
+    ("dso", "sym", "addr")."""
+    key = _KEYS.get(tuple(by))
+    if key is None:
+        raise ValueError("by must be one of %s" % sorted(_KEYS))
+    paths = list(paths)
+    if not paths:
+        return ProfileTable(Counter(), Counter(), key)
+    one = _one or _profile_one      # _one: a test's stand-in task
+    futures = [client.submit(one, p, key, events, pure=False) for p in paths]
+    weights, samples = _tree_reduce(client, futures, _merge_profiles)
+    return ProfileTable(weights, samples, key)
+
+
+def stats(paths, client, events=None):
+    """Events per name over paths (a Counter), computed on the workers."""
+    paths = list(paths)
+    if not paths:
+        return Counter()
+    futures = [client.submit(_stats_one, p, events, pure=False) for p in paths]
+    return _tree_reduce(client, futures, _merge_counters)
+
+
+def check_aggregate(func):
+    """Refuses aggregates that cannot be merged from partial results."""
+    if func.lower() not in DECOMPOSABLE:
+        raise tracekit.Error("aggregate %s() cannot be computed per file and merged; "
+                             "use one of %s" % (func, ", ".join(DECOMPOSABLE)))
+
+
+def _client(args):
+    from dask.distributed import Client, LocalCluster
+    if args.scheduler:
+        return Client(args.scheduler), None
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                           processes=True, host="127.0.0.1", dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="tracekit report",
+                                description="a profile of many files on a Dask cluster")
+    p.add_argument("command", choices=["report", "stats"])
+    p.add_argument("--scheduler", help="address of a running Dask scheduler")
+    p.add_argument("--workers", type=int, default=0, help="start a local cluster of N workers")
+    p.add_argument("--sort", default="symbol", choices=["symbol", "sym", "image", "dso",
+                                                         "address", "addr"])
+    p.add_argument("--event", "-e", default=None)
+    p.add_argument("--top", type=int, default=0)
+    p.add_argument("files", nargs="+")
+    args = p.parse_args(argv)
+    if not args.scheduler and args.workers <= 0:
+        p.error("give --scheduler ADDRESS or --workers N")
+    by = {"symbol": ("dso", "sym"), "sym": ("dso", "sym"), "image": ("dso",),
+          "dso": ("dso",), "address": ("address",), "addr": ("address",)}[args.sort]
+    client, cluster = _client(args)
+    try:
+        if args.command == "report":
+            sys.stdout.write(profile(args.files, client, by=by, events=args.event)
+                             .format(args.top))
+        else:
+            for name, n in sorted(stats(args.files, client, args.event).items()):
+                sys.stdout.write("%10d  %s\n" % (n, name))
+    except tracekit.Error as e:
+        sys.stderr.write("tracekit: %s\n" % e)
+        return 1
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""tracekit.cluster on a real Dask scheduler and two worker processes on
+loopback: 200 recordings aggregated equal the single-process `tracekit
+report` of the same files, also when a worker is killed mid-job."""
+import functools
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+
+from conftest import BUILD, data_path, tk
+import tracekit
+import tracekit.cluster
+
+distributed = pytest.importorskip("distributed")
+
+SOURCES = [("perf", "quipper", n) for n in (
+    "perf.data.forkexit-3.8", "perf.data.busy.0-3.4", "perf.data.systemwide.0-3.4",
+    "perf.data.remmap-3.2", "perf.data.callgraph_and_branch-3.8")]
+ROW = re.compile(r"^\s*(\d+)\s+[\d.]+%\s+[\d.]+%\s+(.*?)\s*$")
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory):
+    d = tmp_path_factory.mktemp("recordings")
+    paths = []
+    for i in range(200):
+        src = data_path(*SOURCES[i % len(SOURCES)])
+        dst = d / ("r%03d.data" % i)
+        shutil.copyfile(src, dst)
+        paths.append(str(dst))
+    return paths
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(pred, what, limit=120):
+    # Polls a condition the test itself waits on (a process being up); the
+    # limit only turns a hang into a failure, the result never depends on it.
+    deadline = time.monotonic() + limit
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("gave up waiting for " + what)
+        time.sleep(0.2)
+
+
+@pytest.fixture()
+def cluster(tmp_path):
+    port = free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(BUILD, "python"),
+                                         os.path.dirname(__file__),
+                                         env.get("PYTHONPATH", "")])
+    env["DASK_DISTRIBUTED__WORKER__DAEMON"] = "False"
+    common = ["--no-dashboard"]
+    procs = {}
+    log = open(tmp_path / "dask.log", "w")
+    procs["scheduler"] = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port)] + common, env=env, stdout=log, stderr=log)
+    addr = "tcp://127.0.0.1:%d" % port
+    for name in ("victim", "survivor"):
+        procs[name] = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", addr, "--name", name,
+             "--nthreads", "1", "--nworkers", "1", "--host", "127.0.0.1", "--no-nanny"]
+            + common, env=env, stdout=log, stderr=log)
+    client = distributed.Client(addr, timeout=60)
+    try:
+        wait_for(lambda: len(client.scheduler_info()["workers"]) == 2, "two workers")
+        yield client, procs, addr
+    finally:
+        client.close()
+        for p in procs.values():
+            if p.poll() is None:
+                p.terminate()
+        for p in procs.values():
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        log.close()
+
+
+def single_process_images(paths):
+    """Weights per (image) summed over the per-file tables of one
+    `tracekit report --sort image` run over all the files."""
+    out = tk("report", "--sort", "image", *paths).stdout
+    weights = Counter()
+    in_table = False
+    for line in out.splitlines():
+        if line.startswith("==="):
+            in_table = True
+            continue
+        if line.startswith("== "):
+            in_table = False
+            continue
+        m = ROW.match(line) if in_table else None
+        if m:
+            name = m.group(2)
+            # "procedure  image" columns: a per-image table names the image
+            # in the last column.
+            weights[name.split("  ")[-1]] += int(m.group(1))
+    return weights
+
+
+def cluster_images(table):
+    w = Counter()
+    for (_, dso, _), weight in table.weights.items():
+        w[dso] += weight
+    return w
+
+
+def test_profile_equals_single_process_report(cluster, recordings):
+    client, _, _ = cluster
+    table = tracekit.cluster.profile(recordings, client, by=("dso",))
+    assert cluster_images(table) == single_process_images(recordings)
+    # by symbol: the same totals, and the same rows as the library in-process
+    by_sym = tracekit.cluster.profile(recordings, client)
+    local = Counter()
+    for p in recordings:
+        w, _ = tracekit.cluster._profile_one(p, "symbol", None)
+        local.update(w)
+    assert by_sym.weights == local
+    assert sum(by_sym.weights.values()) == sum(table.weights.values())
+
+
+def test_stats_equal_single_process(cluster, recordings):
+    client, _, _ = cluster
+    got = tracekit.cluster.stats(recordings[:20], client)
+    want = Counter()
+    for p in recordings[:20]:
+        with tracekit.open(p) as src:
+            want.update(ev.name for ev in src)
+    assert got == want
+
+
+def test_killed_worker_does_not_change_result(cluster, recordings, tmp_path):
+    client, procs, _ = cluster
+    import cluster_hooks
+    marker = str(tmp_path / "victim-holds-a-task")
+    one = functools.partial(cluster_hooks.blocking_profile_one, marker=marker)
+    import threading
+    result = {}
+
+    def run():
+        result["table"] = tracekit.cluster.profile(recordings, client, by=("dso",), _one=one)
+
+    t = threading.Thread(target=run)
+    t.start()
+    wait_for(lambda: os.path.exists(marker), "the victim to hold a task")
+    procs["victim"].send_signal(signal.SIGKILL)
+    t.join(600)
+    assert not t.is_alive()
+    assert cluster_images(result["table"]) == single_process_images(recordings)
+
+
+def test_cli_report_workers_and_scheduler(cluster, recordings):
+    _, _, addr = cluster
+    files = recordings[:10]
+    for how in (["--scheduler", addr], ["--workers", "2"]):
+        r = tk("report", "--sort", "image", *how, *files)
+        got = Counter()
+        for line in r.stdout.splitlines():
+            m = ROW.match(line)
+            if m:
+                got[m.group(2).split("  ")[-1]] += int(m.group(1))
+        assert got == single_process_images(files)
+
+
+def test_non_decomposable_aggregate_refused():
+    tracekit.cluster.check_aggregate("sum")
+    with pytest.raises(tracekit.Error, match="cannot be computed per file"):
+        tracekit.cluster.check_aggregate("median")
