@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Python speed, one run (issue 18's figures):
+  1. iteration: events/s reading every event of the same CTF trace with
+     tracekit (for ev in src: ev.name, ev.ts) and with babeltrace2's Python
+     bindings (bt2.TraceCollectionMessageIterator: msg.event.name,
+     msg.default_clock_snapshot.ns_from_origin), same work per event;
+  2. columns(): events/s decoded into numpy arrays (ts, cpu, name);
+  3. cluster: tracekit.cluster.profile over N copies of a perf.data file on
+     a LocalCluster of 1 and then 2 worker processes (wall time, speed-up).
+Traces are made in WORKDIR (default /tmp/tk-py-bench), reused when present:
+the 1.5 M-event dmesg CTF trace of bench/ctf_bench.sh (written by
+babeltrace2) and a `perf record -F 5000 -g -a` recording of 2 s.
+usage: bench/python_bench.py [WORKDIR]   (env TK_BUILD_DIR, default build/)
+"""
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+build = os.environ.get("TK_BUILD_DIR", os.path.join(here, "build"))
+sys.path.insert(0, os.path.join(build, "python"))
+import tracekit            # noqa: E402
+import tracekit.cluster    # noqa: E402
+
+work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/tk-py-bench"
+os.makedirs(work, exist_ok=True)
+
+
+def make_dmesg():
+    trace = os.path.join(work, "dmesg-ctf")
+    if os.path.exists(os.path.join(trace, "dmesg.txt", "metadata")):
+        return os.path.join(trace, "dmesg.txt")
+    r = random.Random(1)
+    words = ("usb device new high-speed number using ehci_hcd ACPI PCI interrupt link "
+             "enabled IRQ eth0 link up 1000Mbps full duplex").split()
+    txt = os.path.join(work, "dmesg.txt")
+    with open(txt, "w") as f:
+        t = 0.0
+        for _ in range(1500000):
+            t += r.random() * 0.001
+            f.write("[%12.6f] %s\n" % (t, " ".join(r.choice(words) for _ in range(r.randint(3, 9)))))
+    subprocess.run(["babeltrace2", "run", "--component=src:src.text.dmesg",
+                    '--params=path="%s"' % txt, "--component=sink:sink.ctf.fs",
+                    '--params=path="%s"' % trace, "--connect=src:sink"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(trace, "dmesg.txt")
+
+
+def make_perf():
+    path = os.path.join(work, "perf.data")
+    if not os.path.exists(path):
+        subprocess.run(["perf", "record", "-q", "-F", "5000", "-g", "-a", "-o", path,
+                        "--", "sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done"],
+                       check=True, stderr=subprocess.DEVNULL)
+    return path
+
+
+def cpu():
+    t = os.times()
+    return t.user + t.system
+
+
+def tk_iterate(path):
+    n = 0
+    last = 0
+    for ev in tracekit.open(path):
+        ev.name
+        last = ev.ts
+        n += 1
+    return n, last
+
+
+def bt2_iterate(path):
+    import bt2
+    n = 0
+    last = 0
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if type(msg) is bt2._EventMessageConst:
+            msg.event.name
+            last = msg.default_clock_snapshot.ns_from_origin
+            n += 1
+    return n, last
+
+
+def timed(fn, *a):
+    c0, w0 = cpu(), time.monotonic()
+    r = fn(*a)
+    return r, cpu() - c0, time.monotonic() - w0
+
+
+def main():
+    ctf = make_dmesg()
+    (n_tk, _), c_tk, w_tk = timed(tk_iterate, ctf)
+    (n_bt, _), c_bt, w_bt = timed(bt2_iterate, ctf)
+    assert n_tk == n_bt, (n_tk, n_bt)
+    print("iteration, %d events (dmesg CTF):" % n_tk)
+    print("  tracekit  %6.2f s CPU  %9.0f events/s" % (c_tk, n_tk / c_tk))
+    print("  bt2       %6.2f s CPU  %9.0f events/s" % (c_bt, n_bt / c_bt))
+    print("  ratio     %6.1fx" % (c_bt / c_tk))
+
+    def cols(path):
+        n = 0
+        for b in tracekit.open(path).columns(["ts", "cpu", "name"]):
+            n += len(b["ts"])
+        return n
+    best = None
+    for _ in range(3):
+        n, c, w = timed(cols, ctf)
+        best = w if best is None else min(best, w)
+    print("columns(ts, cpu, name): %d events, best wall %.3f s = %.1f M events/s" %
+          (n, best, n / best / 1e6))
+
+    perf = make_perf()
+    files = []
+    for i in range(200):
+        dst = os.path.join(work, "copies", "r%03d.data" % i)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if not os.path.exists(dst):
+            shutil.copyfile(perf, dst)
+        files.append(dst)
+    from dask.distributed import Client, LocalCluster
+    walls = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          host="127.0.0.1", dashboard_address=None) as lc, Client(lc) as client:
+            tracekit.cluster.profile(files[:4], client)          # warm the workers
+            t0 = time.monotonic()
+            table = tracekit.cluster.profile(files, client)
+            walls[workers] = time.monotonic() - t0
+            total = sum(table.weights.values())
+        print("cluster profile of %d files, %d worker(s): %.2f s (total weight %d)" %
+              (len(files), workers, walls[workers], total))
+    print("  scaling 1 -> 2 workers: %.2fx" % (walls[1] / walls[2]))
+
+
+if __name__ == "__main__":
+    main()
