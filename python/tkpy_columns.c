@@ -33,7 +33,8 @@ typedef struct column {
 	enum col_kind kind;
 	const char *field; /* COL_INT / COL_F64: member name (points into the arg) */
 	size_t width;
-	char *data;
+	PyObject *bytes; /* filled in place, then shrunk to the rows read */
+	char *data;      /* its buffer */
 } column;
 
 /* Where a field lives for one class: which struct and member. */
@@ -244,11 +245,13 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 			goto out;
 		if (cols[c].kind == COL_F64) /* drop the ":f" from the looked-up name */
 			field_names[c][strlen(field_names[c]) - 2] = '\0';
-		cols[c].data = malloc((size_t)batch * cols[c].width);
-		if (!cols[c].data) {
-			PyErr_NoMemory();
+		/* The bytes objects numpy will wrap, written directly: no
+		 * second buffer and no copy. */
+		cols[c].bytes =
+		    PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)batch * cols[c].width));
+		if (!cols[c].bytes)
 			goto out;
-		}
+		cols[c].data = PyBytes_AS_STRING(cols[c].bytes);
 	}
 	if (s->limit && s->count >= s->limit) {
 		result = Py_NewRef(Py_None);
@@ -311,10 +314,11 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	int rc = PyDict_SetItemString(d, "__names__", class_names);
 	Py_DECREF(class_names);
 	for (size_t c = 0; rc == 0 && c < n_cols; c++) {
-		PyObject *b =
-		    PyBytes_FromStringAndSize(cols[c].data, (Py_ssize_t)(rows * cols[c].width));
-		rc = b ? PyDict_SetItem(d, PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)c), b) : -1;
-		Py_XDECREF(b);
+		if (_PyBytes_Resize(&cols[c].bytes, (Py_ssize_t)(rows * cols[c].width)) < 0) {
+			rc = -1; /* the resize freed the object */
+			break;
+		}
+		rc = PyDict_SetItem(d, PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)c), cols[c].bytes);
 	}
 	if (rc < 0) {
 		Py_DECREF(d);
@@ -323,7 +327,7 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	result = d;
 out:
 	for (size_t c = 0; cols && c < n_cols; c++)
-		free(cols[c].data);
+		Py_XDECREF(cols[c].bytes);
 	for (size_t c = 0; field_names && c < n_cols; c++)
 		free(field_names[c]);
 	for (size_t i = 0; i < n_plans; i++)
