@@ -89,6 +89,27 @@ static int get_i64(PyObject *v, const char *what, int64_t *out)
 	return 0;
 }
 
+/* pid=18, pid="18,21140" or cpu="0-1,3": perf's lists and ranges. */
+static int id_set_arg(PyObject *v, const char *what, tk_id_set *out)
+{
+	if (PyUnicode_Check(v)) {
+		const char *text = PyUnicode_AsUTF8(v);
+		if (!text)
+			return -1;
+		if (tk_id_set_parse(out, text)) {
+			PyErr_Format(PyExc_ValueError,
+				     "%s: invalid list '%s' (N, N-M, comma-separated)", what, text);
+			return -1;
+		}
+		return 0;
+	}
+	int64_t x;
+	if (get_i64(v, what, &x))
+		return -1;
+	*out = tk_id_set_one(x);
+	return 0;
+}
+
 /* events="sched:*" or events=["a", "b*"]: one comma-separated glob list. */
 static int events_arg(PyObject *v, char **out)
 {
@@ -119,7 +140,7 @@ static int events_arg(PyObject *v, char **out)
 
 int tkpy_parse_filter(PyObject *kw, tk_filter *f, char **events_owned, uint64_t *limit)
 {
-	*f = (tk_filter){.pid = -1, .tid = -1, .cpu = -1};
+	*f = (tk_filter){0};
 	*events_owned = NULL;
 	*limit = 0;
 	if (!kw)
@@ -153,11 +174,11 @@ int tkpy_parse_filter(PyObject *kw, tk_filter *f, char **events_owned, uint64_t 
 			rc = events_arg(v, events_owned);
 			f->events = *events_owned;
 		} else if (strcmp(k, "pid") == 0) {
-			rc = get_i64(v, k, &f->pid);
+			rc = id_set_arg(v, k, &f->pid);
 		} else if (strcmp(k, "tid") == 0) {
-			rc = get_i64(v, k, &f->tid);
+			rc = id_set_arg(v, k, &f->tid);
 		} else if (strcmp(k, "cpu") == 0) {
-			rc = get_i64(v, k, &f->cpu);
+			rc = id_set_arg(v, k, &f->cpu);
 		} else if (strcmp(k, "limit") == 0) {
 			int64_t n = 0;
 			rc = get_i64(v, k, &n);

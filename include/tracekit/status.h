@@ -14,6 +14,7 @@
 #define TRACEKIT_STATUS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TK_STATUS_LIST(X)                                                                          \
@@ -26,7 +27,8 @@
 	X(TK_ERR_UNSUPPORTED, -5, "unsupported")                                                   \
 	X(TK_ERR_USAGE, -6, "invalid argument")                                                    \
 	X(TK_ERR_LIMIT, -7, "limit exceeded")                                                      \
-	X(TK_ERR_NOT_FOUND, -8, "not found")
+	X(TK_ERR_NOT_FOUND, -8, "not found")                                                       \
+	X(TK_ERR_INTERRUPTED, -9, "interrupted")
 
 typedef enum tk_status {
 #define TK_STATUS_ENUM(name, value, text) name = value,
@@ -59,6 +61,13 @@ tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const 
 
 /* Sets the file name shown with the error (truncated to fit). */
 void tk_error_set_file(tk_error *err, const char *file);
+
+/* Interruption (Ctrl-C): tk_interrupt() is async-signal-safe, for a signal
+ * handler. Readers then end at the next whole record with
+ * TK_ERR_INTERRUPTED, so what was written stays complete. */
+void tk_interrupt(void);
+bool tk_interrupt_pending(void);
+void tk_interrupt_reset(void);
 
 /* Log callback for warnings (the library never prints). level: 0 = warning,
  * 1 = info, 2 = debug. msg is valid only during the call. */

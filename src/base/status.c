@@ -1,4 +1,5 @@
 /* Status strings and the caller-owned error object. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,4 +51,22 @@ tk_status tk_error_set(tk_error *err, tk_status status, uint64_t offset, const c
 	tk_error_setv(err, status, offset, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+/* sig_atomic_t: written by a signal handler, read by the reading loops. */
+static volatile sig_atomic_t interrupt_flag;
+
+void tk_interrupt(void)
+{
+	interrupt_flag = 1;
+}
+
+bool tk_interrupt_pending(void)
+{
+	return interrupt_flag != 0;
+}
+
+void tk_interrupt_reset(void)
+{
+	interrupt_flag = 0;
 }

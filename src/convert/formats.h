@@ -22,8 +22,8 @@ typedef struct tk_cli_options {
 	uint64_t limit;    /* --limit, 0 = none */
 	bool has_begin, has_end;
 	uint64_t begin_ns, end_ns;
-	const char *events;    /* --event globs, comma separated, or NULL */
-	int64_t pid, tid, cpu; /* -1 = any */
+	const char *events;      /* --event globs, comma separated, or NULL */
+	tk_id_set pid, tid, cpu; /* --pid/--tid/--cpu lists; empty = any */
 	bool quiet, verbose;
 	bool clock_gmt;  /* babeltrace --clock-gmt */
 	bool wall_clock; /* --tod: perf's clock offset to the time of day */

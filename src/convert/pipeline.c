@@ -129,7 +129,7 @@ tk_status tk_pipeline_run(tk_source *const *sources, size_t n, tk_sink *sink,
 	const tk_event *ev;
 	while ((st = tk_muxer_next(m, &ev, NULL, err)) == TK_OK) {
 		if (opt->stop && *opt->stop) {
-			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "interrupted");
+			st = tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
 			break;
 		}
 		seen++;

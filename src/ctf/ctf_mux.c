@@ -714,6 +714,8 @@ next_event(ctf_reader *r, const ctf_event_out **out, tk_error *err)
 
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err)
 {
+	if (tk_interrupt_pending())
+		return tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
 	return next_event(r, out, err);
 }
 

@@ -3,6 +3,8 @@
 
 tk_status tk_source_next(tk_source *src, const tk_event **out, tk_error *err)
 {
+	if (tk_interrupt_pending())
+		return tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
 	return src->ops->next(src, out, err);
 }
 

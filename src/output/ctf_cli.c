@@ -51,7 +51,7 @@ static bool matches(const tk_filter *f, ctf_ids *ids, const ctf_event_out *e)
 {
 	tk_event ev = {.cls = &e->ec->info, .pid = TK_PID_NONE, .tid = TK_PID_NONE};
 	ev.cpu = e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
-	if (f->pid >= 0 || f->tid >= 0)
+	if (!tk_id_set_any(&f->pid) || !tk_id_set_any(&f->tid))
 		ctf_ids_fill(ids, e->common_context, e->context, &ev.pid, &ev.tid);
 	return tk_filter_match(f, &ev);
 }

@@ -511,7 +511,8 @@ static tk_status print_other(printer *p, const tk_perf_record *rec, tk_error *er
 	uint32_t pid, tid;
 	bool has_pid;
 	record_pid(typed ? &e : NULL, rec, &pid, &tid, &has_pid);
-	if (p->filter.pid >= 0 && (!has_pid || (int32_t)pid != p->filter.pid))
+	if (!tk_id_set_any(&p->filter.pid) &&
+	    (!has_pid || !tk_id_set_has(&p->filter.pid, (int32_t)pid)))
 		return TK_OK;
 	head(p, rec, pid, tid, has_pid);
 	if (typed) {
@@ -534,11 +535,14 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 		return false;
 	if (f->has_end && sid->time > f->end_ns)
 		return false;
-	if (f->pid >= 0 && (!(sid->present & TK_PERF_SAMPLE_TID) || (int32_t)sid->pid != f->pid))
+	if (!tk_id_set_any(&f->pid) &&
+	    (!(sid->present & TK_PERF_SAMPLE_TID) || !tk_id_set_has(&f->pid, (int32_t)sid->pid)))
 		return false;
-	if (f->tid >= 0 && (!(sid->present & TK_PERF_SAMPLE_TID) || (int32_t)sid->tid != f->tid))
+	if (!tk_id_set_any(&f->tid) &&
+	    (!(sid->present & TK_PERF_SAMPLE_TID) || !tk_id_set_has(&f->tid, (int32_t)sid->tid)))
 		return false;
-	if (f->cpu >= 0 && (!(sid->present & TK_PERF_SAMPLE_CPU) || (int32_t)sid->cpu != f->cpu))
+	if (!tk_id_set_any(&f->cpu) &&
+	    (!(sid->present & TK_PERF_SAMPLE_CPU) || !tk_id_set_has(&f->cpu, (int32_t)sid->cpu)))
 		return false;
 	if (f->events &&
 	    !(rec->attr && rec->attr->name && tk_filter_name_matches(f->events, rec->attr->name)))

@@ -558,14 +558,14 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	const tk_perf_attr *a = rec->attr;
 	if (s->filter.events && a && !tk_filter_name_matches(s->filter.events, a->name))
 		return false;
-	if (s->filter.cpu >= 0 &&
-	    (!(rec->sid.present & TK_PERF_SAMPLE_CPU) || rec->sid.cpu != (uint32_t)s->filter.cpu))
+	if (!tk_id_set_any(&s->filter.cpu) && (!(rec->sid.present & TK_PERF_SAMPLE_CPU) ||
+					       !tk_id_set_has(&s->filter.cpu, rec->sid.cpu)))
 		return false;
-	if (s->filter.pid >= 0 &&
-	    (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.pid != (uint32_t)s->filter.pid))
+	if (!tk_id_set_any(&s->filter.pid) && (!(rec->sid.present & TK_PERF_SAMPLE_TID) ||
+					       !tk_id_set_has(&s->filter.pid, rec->sid.pid)))
 		return false;
-	if (s->filter.tid >= 0 &&
-	    (!(rec->sid.present & TK_PERF_SAMPLE_TID) || rec->sid.tid != (uint32_t)s->filter.tid))
+	if (!tk_id_set_any(&s->filter.tid) && (!(rec->sid.present & TK_PERF_SAMPLE_TID) ||
+					       !tk_id_set_has(&s->filter.tid, rec->sid.tid)))
 		return false;
 	if ((s->filter.has_begin || s->filter.has_end) && rec->has_time) {
 		if (s->filter.has_begin && rec->sid.time < s->filter.begin_ns)

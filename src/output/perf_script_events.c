@@ -506,7 +506,7 @@ static void print_record(tk_threads *t, const tk_perf_file *f, const tk_perf_rec
 		s.tid = tid;
 	}
 	/* filter_cpu: the only filter perf script applies to these */
-	if (opt->cpu >= 0 && s.cpu != UINT32_MAX && (int64_t)s.cpu != opt->cpu)
+	if (s.cpu != UINT32_MAX && !tk_id_set_has(&opt->cpu, (int64_t)s.cpu))
 		return;
 	tk_thread *th = tid != -1 ? tk_threads_findnew(t, pid, tid) : NULL;
 	if (a) {

@@ -350,5 +350,7 @@ const tk_perf_tracing *tk_perf_get_tracing(const tk_perf_file *f)
 
 tk_status tk_perf_next(tk_perf_file *f, const tk_perf_record **out, tk_error *err)
 {
+	if (tk_interrupt_pending())
+		return tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
 	return tk_perf_order_next(f, out, err);
 }

@@ -27,8 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tk_writer *w = NULL;
 	if (!tk_threads_init(&t, &so) || tk_writer_open_memory(&w, NULL) != TK_OK)
 		goto out;
-	tk_cli_options opt = {
-	    .pid = -1, .tid = -1, .cpu = (knob & 2) ? (knob >> 2) & 3 : -1, .script_show = ~0u};
+	tk_cli_options opt = {.script_show = ~0u};
+	if (knob & 2)
+		opt.cpu = tk_id_set_one((knob >> 2) & 3);
 	const tk_perf_record *r;
 	while (tk_perf_next(f, &r, &err) == TK_OK) {
 		if (r->type == TK_PERF_RECORD_SAMPLE)

@@ -72,7 +72,7 @@ static int tool(int argc, char **argv)
 		return 2;
 	}
 	tk_sink_options opt = {.log = log_stderr};
-	tk_filter f = {.pid = -1, .tid = -1, .cpu = -1};
+	tk_filter f = {0};
 	for (int i = 4; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--compress") == 0) {
@@ -85,11 +85,11 @@ static int tool(int argc, char **argv)
 		if (strcmp(a, "--byte-order") == 0)
 			opt.byte_order = v;
 		else if (strcmp(a, "--pid") == 0)
-			f.pid = strtoll(v, NULL, 0);
+			f.pid = tk_id_set_one(strtoll(v, NULL, 0));
 		else if (strcmp(a, "--tid") == 0)
-			f.tid = strtoll(v, NULL, 0);
+			f.tid = tk_id_set_one(strtoll(v, NULL, 0));
 		else if (strcmp(a, "--cpu") == 0)
-			f.cpu = strtoll(v, NULL, 0);
+			f.cpu = tk_id_set_one(strtoll(v, NULL, 0));
 		else if (strcmp(a, "--begin") == 0)
 			f.has_begin = true, f.begin_ns = strtoull(v, NULL, 0);
 		else if (strcmp(a, "--end") == 0)

@@ -117,12 +117,7 @@ static void test_jsonl_sink_with_filter_and_limit(void **state)
 	tk_source *srcs[] = {&a.base, &b.base};
 	tk_sink *sink;
 	assert_int_equal(tk_jsonl_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
-	tk_pipeline_options po = {.filter = {.events = "be*",
-					     .pid = -1,
-					     .tid = -1,
-					     .cpu = -1,
-					     .has_begin = true,
-					     .begin_ns = 25},
+	tk_pipeline_options po = {.filter = {.events = "be*", .has_begin = true, .begin_ns = 25},
 				  .limit = 2};
 	uint64_t n = 0;
 	assert_int_equal(tk_pipeline_run(srcs, 2, sink, &po, &n, NULL), TK_OK);
@@ -150,7 +145,7 @@ static void test_chrome_sink_and_abort(void **state)
 	tk_source *srcs[] = {&a.base};
 	tk_sink *sink;
 	assert_int_equal(tk_chrome_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
-	tk_pipeline_options po = {.filter = {.pid = -1, .tid = -1, .cpu = -1}};
+	tk_pipeline_options po = {0};
 	assert_int_equal(tk_pipeline_run(srcs, 1, sink, &po, NULL, NULL), TK_OK);
 	assert_int_equal(access(path, F_OK), -1); /* nothing before commit */
 	assert_int_equal(tk_sink_close(sink, NULL), TK_OK);

@@ -3,6 +3,8 @@
 #ifndef TK_CLI_H
 #define TK_CLI_H
 
+#include <stdio.h>
+
 #include "convert/formats.h"
 
 enum { TK_EXIT_OK = 0, TK_EXIT_BAD_INPUT = 1, TK_EXIT_USAGE = 2 };
@@ -17,9 +19,52 @@ typedef struct tk_cli {
 	const char *report_state, *report_latency, *report_linreg;
 	tk_sink_options sink;
 	int progress; /* --progress / --no-progress; -1 = when stderr is a terminal */
+	bool force;   /* convert --force: replace a non-empty output directory */
 	const char **inputs;
 	int n_inputs;
 } tk_cli;
+
+/* The commands, as bits of an option's "applies to" mask. */
+enum {
+	TK_VERB_INFO = 1 << 0,
+	TK_VERB_STATS = 1 << 1,
+	TK_VERB_PRINT = 1 << 2,
+	TK_VERB_CONVERT = 1 << 3,
+	TK_VERB_REPORT = 1 << 4,
+	TK_VERB_DIFF = 1 << 5,
+};
+
+/* A time value of --begin/--end/--time before the trace is read: an
+ * absolute time, a time of day, or a percentage of the trace's span. */
+typedef enum { TK_TIME_NS, TK_TIME_OF_DAY, TK_TIME_PERCENT } tk_cli_time_kind;
+typedef struct tk_cli_time {
+	tk_cli_time_kind kind;
+	uint64_t ns;    /* TK_TIME_NS: ns; TK_TIME_OF_DAY: ns since midnight */
+	double percent; /* TK_TIME_PERCENT */
+} tk_cli_time;
+
+/* Parses one time value (cli_time.c): seconds by default ("176.5", "2583"),
+ * or with a unit suffix ns/us/ms/s, babeltrace's "HH:MM[:SS[.NS]]" (a time
+ * of day on the trace's first day) and "YYYY-MM-DD HH:MM[:SS[.NS]]"
+ * (local time, or UTC with gmt), and with `percent` "P%". Returns NULL, or
+ * why the text is not a time. */
+const char *tk_cli_time_parse(const char *text, bool percent, bool gmt, tk_cli_time *out);
+/* Parses perf's --time: "START,END" (either may be empty), "P%/N" (the
+ * N-th slice of P%) or "P%-Q%". Returns NULL or why not. */
+const char *tk_cli_time_range_parse(const char *text, bool gmt, tk_cli_time *begin, bool *has_begin,
+				    tk_cli_time *end, bool *has_end);
+/* Turns relative times into ns given the trace's first and last event
+ * times; gmt chooses UTC over local time for times of day. */
+uint64_t tk_cli_time_resolve(const tk_cli_time *t, uint64_t first_ns, uint64_t last_ns, bool gmt);
+
+/* After parsing (cli_prepare.c): resolves the times that need the trace's
+ * span (reading the inputs once), checks begin <= end, and warns about
+ * --event globs that match no event class of an input. Returns 0, or the
+ * exit status after printing why. */
+int tk_cli_prepare(tk_cli *cli, const char *verb, const tk_cli_time *begin, bool has_begin,
+		   const tk_cli_time *end, bool has_end);
+/* Prints `verb`'s usage and the options that apply to it (cli_help.c). */
+void tk_cli_help(const char *verb, FILE *out);
 
 /* Parses argv for `verb`; prints usage errors itself. Returns 0 or TK_EXIT_USAGE. */
 int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv);

@@ -6,12 +6,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "output/perf_script_events.h"
 
 static tk_writer *stdout_writer;
+
+enum { TK_EXIT_INTERRUPTED = 130 }; /* 128 + SIGINT, as shells report it */
+
+/* Ctrl-C: the readers end at the next whole record, what was printed is
+ * flushed, and the command exits 130. Reading stdin (perf record -o - |
+ * tracekit print -), the first one is only noted: the writer on the other
+ * side is being stopped too and will send its last records, then EOF. */
+static volatile sig_atomic_t interrupts;
+static bool reading_stdin, told_interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupts++;
+	if (!reading_stdin || interrupts > 1)
+		tk_interrupt();
+	if (interrupts > 2)
+		_exit(TK_EXIT_INTERRUPTED);
+}
+
+static int interrupted_exit(void)
+{
+	if (stdout_writer)
+		tk_writer_flush(stdout_writer, NULL);
+	if (!told_interrupted)
+		fputs("tracekit: interrupted\n", stderr);
+	told_interrupted = true;
+	return TK_EXIT_INTERRUPTED;
+}
 
 tk_writer *tk_cli_stdout(void)
 {
@@ -26,6 +57,11 @@ tk_writer *tk_cli_stdout(void)
 
 int tk_cli_finish(int rc)
 {
+	if (interrupts && (rc == 0 || rc == TK_EXIT_INTERRUPTED)) {
+		rc = interrupted_exit();
+		if (!stdout_writer)
+			return rc;
+	}
 	if (!stdout_writer)
 		return rc;
 	tk_error err;
@@ -43,6 +79,8 @@ int tk_cli_finish(int rc)
 
 int tk_cli_fail(const tk_error *err, const char *fallback_file)
 {
+	if (err->status == TK_ERR_INTERRUPTED)
+		return interrupted_exit();
 	const char *file = err->file[0] ? err->file : fallback_file;
 	/* Make sure what was printed before the error comes out before it. */
 	if (stdout_writer)
@@ -69,171 +107,181 @@ void tk_cli_log(void *user, int level, const char *msg)
 	fprintf(stderr, "tracekit: %s%s\n", level == 0 ? "warning: " : "", msg);
 }
 
-/* Seconds with a fraction ("176.5") or integer nanoseconds ("176500000000"). */
-static int parse_time(const char *s, uint64_t *ns)
+/* A count such as --limit or --top: decimal, at least `min`; values past
+ * 2^64 saturate (a huge limit means "all", not an error). */
+static int parse_count(const char *s, uint64_t min, uint64_t *out)
 {
+	if (*s < '0' || *s > '9')
+		return -1;
 	char *end;
 	errno = 0;
-	if (!strchr(s, '.')) {
-		unsigned long long v = strtoull(s, &end, 10);
-		if (errno || *end || end == s)
-			return -1;
-		*ns = v;
-		return 0;
-	}
-	unsigned long long sec = strtoull(s, &end, 10);
-	if (errno || *end != '.')
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end)
 		return -1;
-	const char *frac = end + 1;
-	uint64_t f = 0;
-	int digits = 0;
-	for (; *frac; frac++) {
-		if (*frac < '0' || *frac > '9')
-			return -1;
-		if (digits < 9) {
-			f = f * 10 + (uint64_t)(*frac - '0');
-			digits++;
-		}
-	}
-	while (digits++ < 9)
-		f *= 10;
-	if (sec > UINT64_MAX / 1000000000ULL)
-		return -1;
-	*ns = sec * 1000000000ULL + f;
-	return 0;
-}
-
-static int parse_int(const char *s, int64_t *out)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 0);
-	if (errno || *end || end == s)
+	if (errno == ERANGE)
+		v = UINT64_MAX;
+	if (v < min)
 		return -1;
 	*out = v;
 	return 0;
 }
 
+/* The print styles any format has; a style a format lacks is refused later. */
+static const char *const print_styles[] = {"text",     "json",        "babeltrace",
+					   "metadata", "perf-script", "cpeldump",
+					   "elog",     "dcpicat",     "listing"};
+
+static int check_style(const char *verb, const char *style)
+{
+	for (size_t i = 0; i < sizeof print_styles / sizeof print_styles[0]; i++)
+		if (strcmp(style, print_styles[i]) == 0)
+			return 0;
+	fprintf(stderr, "tracekit %s: unknown print style '%s'", verb, style);
+	for (size_t i = 0; i < sizeof print_styles / sizeof print_styles[0]; i++)
+		if (*style && strncmp(print_styles[i], style, strlen(style)) == 0) {
+			fprintf(stderr, "; did you mean '%s'?", print_styles[i]);
+			break;
+		}
+	for (size_t i = 0; i < sizeof print_styles / sizeof print_styles[0]; i++)
+		fprintf(stderr, "%s%s", i ? ", " : " (styles: ", print_styles[i]);
+	fputs(")\n", stderr);
+	return TK_EXIT_USAGE;
+}
+
+/* The sort keys of profiles and of time reports; which one a report takes
+ * is checked when it runs. perf's comma lists are one key too many. */
+static int check_sort(const char *verb, const char *key)
+{
+	static const char *const keys[] = {"symbol", "image", "address", "total",
+					   "count",  "mean",  "max",     "name"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 0;
+	fprintf(stderr,
+		"tracekit %s: unknown sort key '%s' (one of symbol, image, address for "
+		"profiles; total, count, mean, max, name for time reports)\n",
+		verb, key);
+	return TK_EXIT_USAGE;
+}
+
+static int check_to(const char *verb, const char *to)
+{
+	if (tk_format_from_name(to) != TK_FORMAT_UNKNOWN)
+		return 0;
+	fprintf(stderr,
+		"tracekit %s: unknown output format '%s' (ctf, perf, cpel, dcpi, chrome, json, "
+		"folded)\n",
+		verb, to);
+	return TK_EXIT_USAGE;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* perf's habit: a directory holding perf.data names it (perf record -o DIR
+ * writes DIR/perf.data with --threads; people also keep one per folder). */
+static const char *perf_data_in(const char *dir)
+{
+	char probe[4096];
+	if (snprintf(probe, sizeof probe, "%s/perf.data", dir) >= (int)sizeof probe)
+		return NULL;
+	struct stat sb;
+	if (stat(probe, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	/* a CTF trace directory is read as CTF, whatever else it holds */
+	if (snprintf(probe, sizeof probe, "%s/metadata", dir) < (int)sizeof probe &&
+	    stat(probe, &sb) == 0)
+		return NULL;
+	size_t n = strlen(dir) + sizeof "/perf.data";
+	char *path = malloc(n);
+	if (path)
+		snprintf(path, n, "%s/perf.data", dir);
+	return path;
+}
+
 int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 {
-	enum {
-		OPT_RAW_ORDER = 256,
-		OPT_BEGIN,
-		OPT_END,
-		OPT_PID,
-		OPT_TID,
-		OPT_CPU,
-		OPT_CLOCK_GMT,
-		OPT_TOD,
-		OPT_SORT,
-		OPT_TOP,
-		OPT_STATE,
-		OPT_LATENCY,
-		OPT_LINREG,
-		OPT_BYTE_ORDER,
-		OPT_COMPRESS,
-		OPT_PACKET_SIZE,
-		OPT_PACKETIZED,
-		OPT_TRACKS,
-		OPT_PROGRESS,
-		OPT_NO_PROGRESS,
-		OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: --show-...-events, show_bits[i] */
-	};
 	/* perf script's side-band record options (print --format perf-script),
-	 * in the order of their longopts entries below */
+	 * in the order of their OPT_SHOW_FIRST + i entries */
 	static const unsigned show_bits[] = {
 	    TK_SHOW_TASK_EVENTS, TK_SHOW_MMAP_EVENTS,      TK_SHOW_SWITCH_EVENTS,
 	    TK_SHOW_LOST_EVENTS, TK_SHOW_NAMESPACE_EVENTS, TK_SHOW_CGROUP_EVENTS,
 	    TK_SHOW_BPF_EVENTS,  TK_SHOW_TEXT_POKE_EVENTS, TK_SHOW_ROUND_EVENTS,
 	};
-	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"all", no_argument, NULL, 'a'},
-	    {"raw-order", no_argument, NULL, OPT_RAW_ORDER},
-	    {"limit", required_argument, NULL, 'n'},
-	    {"begin", required_argument, NULL, OPT_BEGIN},
-	    {"end", required_argument, NULL, OPT_END},
-	    {"event", required_argument, NULL, 'e'},
-	    {"pid", required_argument, NULL, OPT_PID},
-	    {"tid", required_argument, NULL, OPT_TID},
-	    {"cpu", required_argument, NULL, OPT_CPU},
-	    {"input-format", required_argument, NULL, 'I'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"to", required_argument, NULL, 't'},
-	    {"clock-gmt", no_argument, NULL, OPT_CLOCK_GMT},
-	    {"tod", no_argument, NULL, OPT_TOD},
-	    {"sort", required_argument, NULL, OPT_SORT},
-	    {"top", required_argument, NULL, OPT_TOP},
-	    {"state", required_argument, NULL, OPT_STATE},
-	    {"latency", required_argument, NULL, OPT_LATENCY},
-	    {"linreg", required_argument, NULL, OPT_LINREG},
-	    {"byte-order", required_argument, NULL, OPT_BYTE_ORDER},
-	    {"compress", no_argument, NULL, OPT_COMPRESS},
-	    {"ctf-packet-size", required_argument, NULL, OPT_PACKET_SIZE},
-	    {"ctf-packetized-metadata", no_argument, NULL, OPT_PACKETIZED},
-	    {"cpel-tracks", required_argument, NULL, OPT_TRACKS},
-	    {"progress", no_argument, NULL, OPT_PROGRESS},
-	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"show-task-events", no_argument, NULL, OPT_SHOW_FIRST + 0},
-	    {"show-mmap-events", no_argument, NULL, OPT_SHOW_FIRST + 1},
-	    {"show-switch-events", no_argument, NULL, OPT_SHOW_FIRST + 2},
-	    {"show-lost-events", no_argument, NULL, OPT_SHOW_FIRST + 3},
-	    {"show-namespace-events", no_argument, NULL, OPT_SHOW_FIRST + 4},
-	    {"show-cgroup-events", no_argument, NULL, OPT_SHOW_FIRST + 5},
-	    {"show-bpf-events", no_argument, NULL, OPT_SHOW_FIRST + 6},
-	    {"show-text-poke-events", no_argument, NULL, OPT_SHOW_FIRST + 7},
-	    {"show-round-events", no_argument, NULL, OPT_SHOW_FIRST + 8},
-	    {NULL, 0, NULL, 0},
-	};
-	_Static_assert(sizeof show_bits / sizeof show_bits[0] == 9,
-		       "one longopts entry per show option");
+	_Static_assert(sizeof show_bits / sizeof show_bits[0] == 9, "one entry per show option");
+	static struct option longopts[64];
+	_Static_assert(sizeof longopts / sizeof longopts[0] > 48, "room for every option");
+	for (size_t i = 0; i < tk_cli_n_opts; i++)
+		longopts[i] = (struct option){tk_cli_opts[i].name, tk_cli_opts[i].has_arg, NULL,
+					      tk_cli_opts[i].val};
+	longopts[tk_cli_n_opts] = (struct option){NULL, 0, NULL, 0};
+	unsigned verb_bit = tk_cli_verb_bit(verb);
+
 	memset(cli, 0, sizeof *cli);
 	cli->opt.style = "text";
-	cli->opt.pid = cli->opt.tid = cli->opt.cpu = -1;
 	cli->progress = -1;
 	cli->opt.log = tk_cli_log;
 	cli->opt.log_user = &cli->opt;
 	cli->sink.log = tk_cli_log;
 	cli->sink.log_user = &cli->opt;
+	tk_cli_time begin = {0}, end = {0};
+	bool has_begin = false, has_end = false, has_time = false;
+	const char *begin_text = NULL, *end_text = NULL;
 	optind = 1;
 	opterr = 0;
-	int c;
-	int64_t v;
-	while ((c = getopt_long(argc, argv, ":f:an:e:I:o:t:qvh", longopts, NULL)) != -1) {
+	int c, longindex;
+	while ((c = getopt_long(argc, argv, ":f:an:e:I:o:t:qvh", longopts, &longindex)) != -1) {
+		const tk_cli_opt *o = NULL;
+		for (size_t i = 0; i < tk_cli_n_opts && c != '?' && c != ':'; i++)
+			if (tk_cli_opts[i].val == c)
+				o = &tk_cli_opts[i];
+		if (o && verb_bit && !(o->verbs & verb_bit)) {
+			fprintf(stderr,
+				"tracekit %s: option --%s does not apply to %s (see tracekit %s "
+				"--help)\n",
+				verb, o->name, verb, verb);
+			return TK_EXIT_USAGE;
+		}
 		switch (c) {
-		case 'f': cli->opt.style = optarg; break;
+		case 'f':
+			if (check_style(verb, optarg))
+				return TK_EXIT_USAGE;
+			cli->opt.style = optarg;
+			break;
 		case 'a': cli->opt.all_records = true; break;
 		case OPT_RAW_ORDER: cli->opt.raw_order = true; break;
 		case 'n':
-			if (parse_int(optarg, &v) || v < 0)
+			if (parse_count(optarg, 1, &cli->opt.limit))
 				goto bad_value;
-			cli->opt.limit = (uint64_t)v;
 			break;
-		case OPT_BEGIN:
-			if (parse_time(optarg, &cli->opt.begin_ns))
-				goto bad_value;
-			cli->opt.has_begin = true;
+		case OPT_BEGIN: begin_text = optarg; break;
+		case OPT_END: end_text = optarg; break;
+		case OPT_TIME: {
+			const char *why = tk_cli_time_range_parse(
+			    optarg, cli->opt.clock_gmt, &begin, &has_begin, &end, &has_end);
+			if (why) {
+				fprintf(stderr, "tracekit %s: --time '%s': %s\n", verb, optarg,
+					why);
+				return TK_EXIT_USAGE;
+			}
+			has_time = true;
 			break;
-		case OPT_END:
-			if (parse_time(optarg, &cli->opt.end_ns))
-				goto bad_value;
-			cli->opt.has_end = true;
-			break;
+		}
 		case 'e': cli->opt.events = optarg; break;
 		case OPT_PID:
-			if (parse_int(optarg, &cli->opt.pid))
-				goto bad_value;
+			if (tk_id_set_parse(&cli->opt.pid, optarg))
+				goto bad_list;
 			break;
 		case OPT_TID:
-			if (parse_int(optarg, &cli->opt.tid))
-				goto bad_value;
+			if (tk_id_set_parse(&cli->opt.tid, optarg))
+				goto bad_list;
 			break;
 		case OPT_CPU:
-			if (parse_int(optarg, &cli->opt.cpu))
-				goto bad_value;
+			if (tk_id_set_parse(&cli->opt.cpu, optarg))
+				goto bad_list;
 			break;
 		case 'I':
 			cli->input_format = tk_format_from_name(optarg);
@@ -241,14 +289,21 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 				goto bad_value;
 			break;
 		case 'o': cli->output = optarg; break;
-		case 't': cli->to = optarg; break;
+		case 't':
+			if (check_to(verb, optarg))
+				return TK_EXIT_USAGE;
+			cli->to = optarg;
+			break;
 		case OPT_CLOCK_GMT: cli->opt.clock_gmt = true; break;
 		case OPT_TOD: cli->opt.wall_clock = true; break;
-		case OPT_SORT: cli->sort = optarg; break;
+		case OPT_SORT:
+			if (check_sort(verb, optarg))
+				return TK_EXIT_USAGE;
+			cli->sort = optarg;
+			break;
 		case OPT_TOP:
-			if (parse_int(optarg, &v) || v < 0)
+			if (parse_count(optarg, 1, &cli->top))
 				goto bad_value;
-			cli->top = (uint64_t)v;
 			break;
 		case OPT_STATE: cli->report_state = optarg; break;
 		case OPT_LATENCY: cli->report_latency = optarg; break;
@@ -260,11 +315,13 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			cli->sink.byte_order = optarg;
 			break;
 		case OPT_COMPRESS: cli->sink.compress = true; break;
-		case OPT_PACKET_SIZE:
-			if (parse_int(optarg, &v) || v < 512 || v > (1 << 30))
+		case OPT_PACKET_SIZE: {
+			uint64_t v;
+			if (parse_count(optarg, 512, &v) || v > (1 << 30))
 				goto bad_value;
 			cli->sink.packet_size = (unsigned)v;
 			break;
+		}
 		case OPT_PACKETIZED: cli->sink.packetized_metadata = true; break;
 		case OPT_TRACKS:
 			if (strcmp(optarg, "cpu") && strcmp(optarg, "thread"))
@@ -273,40 +330,63 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			break;
 		case OPT_PROGRESS: cli->progress = 1; break;
 		case OPT_NO_PROGRESS: cli->progress = 0; break;
+		case OPT_FORCE: cli->force = true; break;
 		case 'q': cli->opt.quiet = true; break;
 		case 'v': cli->opt.verbose = true; break;
-		case 'h': fputs(tk_usage_text, stdout); exit(0);
-		case OPT_SHOW_FIRST + 0:
-		case OPT_SHOW_FIRST + 1:
-		case OPT_SHOW_FIRST + 2:
-		case OPT_SHOW_FIRST + 3:
-		case OPT_SHOW_FIRST + 4:
-		case OPT_SHOW_FIRST + 5:
-		case OPT_SHOW_FIRST + 6:
-		case OPT_SHOW_FIRST + 7:
-		case OPT_SHOW_FIRST + 8:
-			cli->opt.script_show |= show_bits[c - OPT_SHOW_FIRST];
-			break;
+		case 'h':
+			if (verb_bit)
+				tk_cli_help(verb, stdout);
+			else
+				fputs(tk_usage_text, stdout);
+			exit(0);
 		case ':':
 			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb,
 				argv[optind - 1]);
 			return TK_EXIT_USAGE;
 		default:
-			fprintf(stderr, "tracekit %s: unknown option '%s'\n", verb,
-				argv[optind - 1]);
+			if (c >= OPT_SHOW_FIRST && c < OPT_SHOW_FIRST + 9) {
+				cli->opt.script_show |= show_bits[c - OPT_SHOW_FIRST];
+				break;
+			}
+			fprintf(stderr,
+				"tracekit %s: unknown option '%s' (see tracekit %s --help)\n", verb,
+				argv[optind - 1], verb);
 			return TK_EXIT_USAGE;
 		}
 		continue;
-	bad_value:
-		for (const struct option *o = longopts; o->name; o++) {
-			if (o->val == c) {
-				fprintf(stderr, "tracekit %s: invalid value '%s' for --%s\n", verb,
-					optarg, o->name);
-				return TK_EXIT_USAGE;
-			}
-		}
-		fprintf(stderr, "tracekit %s: invalid value '%s'\n", verb, optarg);
+	bad_list:
+		fprintf(stderr,
+			"tracekit %s: invalid list '%s' for --%s (N, N-M, comma-separated, at most "
+			"%d parts)\n",
+			verb, optarg, o ? o->name : "?", TK_ID_SET_MAX);
 		return TK_EXIT_USAGE;
+	bad_value:
+		fprintf(stderr, "tracekit %s: invalid value '%s' for --%s\n", verb, optarg,
+			o ? o->name : "?");
+		return TK_EXIT_USAGE;
+	}
+	/* --begin/--end after all options: --clock-gmt may come later */
+	const struct {
+		const char *text, *name;
+		tk_cli_time *t;
+		bool *has;
+	} times[] = {{begin_text, "begin", &begin, &has_begin}, {end_text, "end", &end, &has_end}};
+	for (size_t i = 0; i < 2; i++) {
+		if (!times[i].text)
+			continue;
+		if (has_time) {
+			fprintf(stderr, "tracekit %s: --%s and --time both give the range\n", verb,
+				times[i].name);
+			return TK_EXIT_USAGE;
+		}
+		const char *why =
+		    tk_cli_time_parse(times[i].text, false, cli->opt.clock_gmt, times[i].t);
+		if (why) {
+			fprintf(stderr, "tracekit %s: --%s '%s': %s\n", verb, times[i].name,
+				times[i].text, why);
+			return TK_EXIT_USAGE;
+		}
+		*times[i].has = true;
 	}
 	/* perf script turns its time ordering off to show the rounds where
 	 * they are in the file */
@@ -315,13 +395,42 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		cli->opt.raw_order = true;
 	cli->inputs = (const char **)(argv + optind);
 	cli->n_inputs = argc - optind;
+	static const char *default_input[] = {"perf.data"};
+	if (cli->n_inputs == 0 && strcmp(verb, "diff") != 0) {
+		/* as perf: ./perf.data when no file is named */
+		if (access("perf.data", F_OK) != 0) {
+			fprintf(stderr,
+				"tracekit %s: no input file, and no ./perf.data (try tracekit %s "
+				"--help)\n",
+				verb, verb);
+			return TK_EXIT_USAGE;
+		}
+		cli->inputs = default_input;
+		cli->n_inputs = 1;
+	}
 	if (cli->n_inputs == 0) {
-		fprintf(stderr, "tracekit %s: no input file (try tracekit --help)\n", verb);
+		fprintf(stderr, "tracekit %s: no input file (try tracekit %s --help)\n", verb,
+			verb);
 		return TK_EXIT_USAGE;
+	}
+	for (int i = 0; i < cli->n_inputs; i++) {
+		const char *in = cli->inputs[i];
+		if (cli->input_format != TK_FORMAT_CTF && is_dir(in)) {
+			const char *p = perf_data_in(in);
+			if (p)
+				cli->inputs[i] = p; /* lives as long as the process */
+		}
 	}
 	/* A reader that stops early (head) is not an error. */
 	signal(SIGPIPE, SIG_IGN);
-	return 0;
+	for (int i = 0; i < cli->n_inputs; i++)
+		reading_stdin |= strcmp(cli->inputs[i], "-") == 0;
+	struct sigaction sa = {.sa_handler = on_interrupt, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return tk_cli_prepare(cli, verb, &begin, has_begin, &end, has_end);
 }
 
 tk_status tk_cli_format_of(const tk_cli *cli, const char *path, const tk_format_ops **ops,

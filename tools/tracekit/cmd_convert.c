@@ -14,14 +14,6 @@
 #include "analysis/perf_to_dcpi.h"
 #include "output/folded_perf.h"
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 /* The output format from --to, else from OUT's name (DESIGN.md). */
 static tk_format output_format(const tk_cli *cli)
 {
@@ -50,8 +42,8 @@ static tk_format output_format(const tk_cli *cli)
 
 static bool has_filters(const tk_cli_options *o)
 {
-	return o->has_begin || o->has_end || o->events || o->pid >= 0 || o->tid >= 0 ||
-	       o->cpu >= 0 || o->limit;
+	return o->has_begin || o->has_end || o->events || !tk_id_set_any(&o->pid) ||
+	       !tk_id_set_any(&o->tid) || !tk_id_set_any(&o->cpu) || o->limit;
 }
 
 static uint64_t input_bytes(const tk_cli *cli)
@@ -98,17 +90,12 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	/* A sink names its output on the error as context; an error in the
 	 * inputs from here on must not be reported against the output. */
 	tk_error_clear(&err);
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	tk_pipeline_options po = {
 	    .filter = tk_cli_filter(&cli->opt),
 	    .limit = cli->opt.limit,
 	    .progress =
 		cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
 	    .total_bytes = input_bytes(cli),
-	    .stop = &stop_requested,
 	};
 	uint64_t n = 0;
 	if (tk_pipeline_run(srcs, (size_t)cli->n_inputs, sink, &po, &n, &err) != TK_OK) {

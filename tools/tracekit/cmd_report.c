@@ -29,16 +29,7 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	};
-	tk_filter filter = {
-	    .has_begin = opt->has_begin,
-	    .has_end = opt->has_end,
-	    .begin_ns = opt->begin_ns,
-	    .end_ns = opt->end_ns,
-	    .events = opt->events,
-	    .pid = opt->pid,
-	    .tid = opt->tid,
-	    .cpu = opt->cpu,
-	};
+	tk_filter filter = tk_cli_filter(opt);
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, &err);
 	if (st != TK_OK)

@@ -25,14 +25,18 @@ const char tk_usage_text[] =
     "                            also comm/exit/fork/mmap/mmap2 (as perf data convert)\n"
     "      --raw-order           file order instead of time order\n"
     "  -n, --limit N             stop after N events\n"
-    "      --begin T, --end T    time range (seconds such as 176.5, or integer ns)\n"
+    "      --begin T, --end T    time range: seconds (176.5, 2583), a unit (10ms,\n"
+    "                            2583ns), HH:MM:SS.ns or YYYY-MM-DD HH:MM:SS.ns\n"
+    "      --time RANGE          perf's START,END, P%/N (N-th P% slice) or P%-Q%\n"
     "  -e, --event NAMES         only these events (comma-separated globs)\n"
-    "      --pid P, --tid T, --cpu C   only this process, thread or CPU\n"
+    "      --pid L, --tid L, --cpu L   only these processes, threads or CPUs\n"
+    "                            (lists and ranges: 18,21140 or 0-1,3)\n"
     "  -I, --input-format F      perf, ctf, cpel, elog, dcpi (skip detection)\n"
     "  -o, --output OUT          convert: output path ('-' for stdout where possible)\n"
     "  -t, --to F                convert: ctf, perf, cpel, dcpi, chrome, json, folded\n"
     "      --byte-order B        convert: big, little or native output byte order\n"
     "      --compress            convert to perf: zstd-compressed records\n"
+    "      --force               convert: replace a non-empty output directory\n"
     "      --ctf-packet-size N   convert to CTF: packet size in bytes\n"
     "      --ctf-packetized-metadata  convert to CTF: packetized metadata\n"
     "      --cpel-tracks T       convert to CPEL: a track per thread or per cpu\n"
@@ -54,10 +58,13 @@ const char tk_usage_text[] =
     "                            perf-script style: also these records, as perf script\n"
     "  -q, --quiet               no warnings\n"
     "  -v, --verbose             more detail\n"
-    "  -h, --help                this text\n"
+    "  -h, --help                this text (COMMAND --help: that command's options)\n"
     "  -V, --version             the version\n"
     "\n"
-    "exit status: 0 success, 1 bad input or failed output, 2 usage error.\n";
+    "With no FILE, ./perf.data is read; a directory holding perf.data names it.\n"
+    "\n"
+    "exit status: 0 success, 1 bad input or failed output, 2 usage error,\n"
+    "130 interrupted.\n";
 
 int main(int argc, char **argv)
 {

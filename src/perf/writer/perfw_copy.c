@@ -289,11 +289,14 @@ static bool keep_sample(const copier *c, const tk_perf_record *r)
 		return false;
 	if (f->has_end && (!r->has_time || s->time > f->end_ns))
 		return false;
-	if (f->pid >= 0 && (!(s->present & TK_PERF_SAMPLE_TID) || s->pid != (uint64_t)f->pid))
+	if (!tk_id_set_any(&f->pid) &&
+	    (!(s->present & TK_PERF_SAMPLE_TID) || !tk_id_set_has(&f->pid, (int64_t)s->pid)))
 		return false;
-	if (f->tid >= 0 && (!(s->present & TK_PERF_SAMPLE_TID) || s->tid != (uint64_t)f->tid))
+	if (!tk_id_set_any(&f->tid) &&
+	    (!(s->present & TK_PERF_SAMPLE_TID) || !tk_id_set_has(&f->tid, (int64_t)s->tid)))
 		return false;
-	if (f->cpu >= 0 && (!(s->present & TK_PERF_SAMPLE_CPU) || s->cpu != (uint64_t)f->cpu))
+	if (!tk_id_set_any(&f->cpu) &&
+	    (!(s->present & TK_PERF_SAMPLE_CPU) || !tk_id_set_has(&f->cpu, (int64_t)s->cpu)))
 		return false;
 	if (f->events &&
 	    !(r->attr && r->attr->name && tk_filter_name_matches(f->events, r->attr->name)))

@@ -1,0 +1,1 @@
+$TK print --format perf-script --pid 5856,5858-5860 $TK_TESTDATA/perf/pdc/single-event-multi-process.perf.data | awk '{print $2}' | sort | uniq -c; $TK print --format perf-script --tid 23,96 --cpu 0-1,3 $TK_TESTDATA/perf/pdc/single-event-multi-process.perf.data | wc -l

@@ -1,0 +1,1 @@
+$TK convert --help

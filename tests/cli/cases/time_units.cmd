@@ -1,0 +1,1 @@
+$TK print --begin 105031500ms --end 105031600000us $TK_TESTDATA/perf/pdc/with-callchain.perf.data | sed -n '1p;$p'; $TK print --begin 105031500000000ns --end 105031.6s $TK_TESTDATA/perf/pdc/with-callchain.perf.data | grep -c cpu-clock

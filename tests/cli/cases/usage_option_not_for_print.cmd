@@ -1,0 +1,1 @@
+$TK print -o out.txt $TK_TESTDATA/perf/pdc/with-callchain.perf.data; $TK print --compress $TK_TESTDATA/perf/pdc/with-callchain.perf.data; $TK print --state x $TK_TESTDATA/perf/pdc/with-callchain.perf.data; echo rc=$?

@@ -1,0 +1,1 @@
+$TK report -o x $TK_TESTDATA/perf/pdc/with-callchain.perf.data

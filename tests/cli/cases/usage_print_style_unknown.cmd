@@ -1,0 +1,1 @@
+$TK print --format bogus $TK_TESTDATA/perf/pdc/with-callchain.perf.data

@@ -1,0 +1,1 @@
+$TK report --sort symbol,image $TK_TESTDATA/perf/pdc/with-callchain.perf.data
