@@ -137,6 +137,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		OPT_TRACKS,
 		OPT_PROGRESS,
 		OPT_NO_PROGRESS,
+		OPT_FORCE,
 		OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: --show-...-events, show_bits[i] */
 	};
 	/* perf script's side-band record options (print --format perf-script),
@@ -186,6 +187,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	    {"show-bpf-events", no_argument, NULL, OPT_SHOW_FIRST + 6},
 	    {"show-text-poke-events", no_argument, NULL, OPT_SHOW_FIRST + 7},
 	    {"show-round-events", no_argument, NULL, OPT_SHOW_FIRST + 8},
+	    {"force", no_argument, NULL, OPT_FORCE},
 	    {NULL, 0, NULL, 0},
 	};
 	_Static_assert(sizeof show_bits / sizeof show_bits[0] == 9,
@@ -287,6 +289,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 		case OPT_SHOW_FIRST + 8:
 			cli->opt.script_show |= show_bits[c - OPT_SHOW_FIRST];
 			break;
+		case OPT_FORCE: cli->sink.force = true; break;
 		case ':':
 			fprintf(stderr, "tracekit %s: option '%s' needs a value\n", verb,
 				argv[optind - 1]);

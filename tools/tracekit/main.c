@@ -36,6 +36,7 @@ const char tk_usage_text[] =
     "      --ctf-packet-size N   convert to CTF: packet size in bytes\n"
     "      --ctf-packetized-metadata  convert to CTF: packetized metadata\n"
     "      --cpel-tracks T       convert to CPEL: a track per thread or per cpu\n"
+    "      --force               convert to CTF: replace a non-empty OUT directory\n"
     "      --sort KEY            report: symbol, image or address (profiles);\n"
     "                            total, count, mean, max or name (time reports)\n"
     "      --top N               report: the N largest rows\n"
