@@ -36,6 +36,25 @@ static char *link_target(const char *path, int *e)
 	return t;
 }
 
+/* The descriptor a path names when it is one of ours ("-", /dev/stdout,
+ * /dev/fd/N, ...) and is open; -1 otherwise. */
+static int own_descriptor(const char *path)
+{
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	const char *num = NULL;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		num = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		num = path + 14;
+	if (!num || !*num || strspn(num, "0123456789") != strlen(num) || strlen(num) > 6)
+		return -1;
+	int fd = atoi(num);
+	return fcntl(fd, F_GETFD) == -1 ? -1 : fd;
+}
+
 tk_status tk_output_path_resolve(const char *path, tk_output_path *out, tk_error *err)
 {
 	memset(out, 0, sizeof *out);
@@ -43,9 +62,11 @@ tk_status tk_output_path_resolve(const char *path, tk_output_path *out, tk_error
 	int e = ENOMEM;
 	if (!p)
 		goto fail;
-	if (strcmp(path, "-") == 0) {
+	int fd = own_descriptor(path);
+	if (fd >= 0) {
 		out->path = p;
 		out->kind = TK_OUTPUT_STDOUT;
+		out->fd = fd;
 		return TK_OK;
 	}
 	for (int links = 0;; links++) {
@@ -93,7 +114,7 @@ void tk_output_path_free(tk_output_path *out)
 int tk_output_path_open_stream(const tk_output_path *out, tk_error *err)
 {
 	if (out->kind == TK_OUTPUT_STDOUT)
-		return STDOUT_FILENO;
+		return out->fd;
 	int fd;
 	if (S_ISSOCK(out->sb.st_mode)) {
 		struct sockaddr_un sa = {.sun_family = AF_UNIX};

@@ -65,7 +65,10 @@ static tk_status open_temp(const char *path, const char *shown, tk_writer **out,
 		free(final);
 		return st;
 	}
-	fchmod(fd, 0644);
+	/* a replaced file keeps its permissions (a private output stays
+	 * private); a new one gets the usual 0644 */
+	struct stat sb;
+	fchmod(fd, stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : 0644);
 	tk_status st = writer_new(fd, true, out, err);
 	if (st != TK_OK) {
 		tk_error_set_file(err, shown);
@@ -107,7 +110,9 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 			break;
 		}
 		(*out)->path = strdup(path);
-		(*out)->seekable = lseek(fd, 0, SEEK_CUR) >= 0;
+		/* the shell's descriptors ("-", /dev/stdout) may be appending:
+		 * never written at an offset */
+		(*out)->seekable = op.kind == TK_OUTPUT_STREAM && lseek(fd, 0, SEEK_CUR) >= 0;
 		break;
 	}
 	case TK_OUTPUT_DIR:

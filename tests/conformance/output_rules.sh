@@ -98,6 +98,17 @@ PY
   cmp -s sock.got ref.jsonl || bad "socket: the listener did not get the conversion"
 fi
 
+# the process's own descriptors are written as they are: an append stays one
+echo keep > append.jsonl
+"$TK" convert in.data -o /dev/stdout --to json >> append.jsonl 2>/dev/null
+{ echo keep; cat ref.jsonl; } | cmp -s - append.jsonl || bad "/dev/stdout: the appended-to file was replaced"
+"$TK" convert in.data -o /dev/fd/9 --to json 9> fd9.jsonl
+cmp -s fd9.jsonl ref.jsonl || bad "/dev/fd/9: not written to the descriptor"
+# a replaced regular file keeps its permissions
+echo old > private.jsonl; chmod 600 private.jsonl
+run private 0 "$TK" convert in.data -o private.jsonl
+[ "$(stat -c %a private.jsonl)" = 600 ] || bad "private: mode $(stat -c %a private.jsonl), want 600"
+
 # symlinks: followed (relative to the link's directory), the link stays
 mkdir d
 echo old > d/target.jsonl
