@@ -50,6 +50,16 @@ if [ -w "$full" ] && [ -c "$full" ]; then
     { grep -q "No space left on device" full.err || bad "full: no ENOSPC message: $(cat full.err)"; }
   [ -c "$full" ] || bad "$full is no longer a character device"
 fi
+# a write error in the middle of a big output (not only at the final flush):
+# every writer names the output and says why, exit 1
+for to in json chrome perf cpel folded; do
+  if [ -w "$full" ] && [ -c "$full" ]; then
+    run "full_$to" 1 "$TK" convert "$TK_TESTDATA/perf/pdc/with-callchain.perf.data" -o "$full" --to $to &&
+      { grep -q "^tracekit: $full: .*No space left on device" "full_$to.err" ||
+        bad "full_$to: $(cat "full_$to.err")"; }
+  fi
+done
+[ -c "$full" ] || bad "$full is no longer a character device"
 run null 0 "$TK" convert in.data -o "$null" --to json
 [ -c "$null" ] || bad "$null is no longer a character device"
 
