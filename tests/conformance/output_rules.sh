@@ -146,6 +146,8 @@ run same_ctf 2 "$TK" convert "$CTF" -o "$CTF" --to ctf
 run dash_noto 2 "$TK" convert in.data -o -
 run dash_ctf 2 "$TK" convert in.data -o - --to ctf
 run dash_perf_model 2 "$TK" convert "$CTF" -o - --to perf
+run dash_perf_two 2 "$TK" convert in.data in.data -o - --to perf
+run dash_perf_limit 2 "$TK" convert in.data -o - --to perf --limit 3
 [ -e ./- ] && bad "dash: a file named '-' was written"
 run dash_json 0 "$TK" convert in.data -o - --to json && {
   cmp -s dash_json.out ref.jsonl || bad "dash_json: stdout is not the conversion"; }

@@ -32,10 +32,10 @@ static const char *stdout_refusal(const tk_cli *cli, tk_format to, tk_format in)
 	case TK_FORMAT_CTF: return "a CTF trace is a directory";
 	case TK_FORMAT_PERF:
 		/* perf -> perf copies have pipe mode; the model sink has not */
-		if (in == TK_FORMAT_PERF && !cli->opt.limit)
+		if (in == TK_FORMAT_PERF && cli->n_inputs == 1 && !cli->opt.limit)
 			return NULL;
-		return "perf.data from other formats (or with --limit) is written in file mode, "
-		       "which seeks back to its header";
+		return "perf.data from other formats, several inputs or with --limit is written "
+		       "in file mode, which seeks back to its header";
 	case TK_FORMAT_DCPI:
 		if (in == TK_FORMAT_DCPI && cli->n_inputs == 1 &&
 		    !(stat(cli->inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode)))
