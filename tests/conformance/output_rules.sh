@@ -169,6 +169,10 @@ mkdir tdir; ln -s tdir tlink
 run ctf_symlink 0 "$TK" convert in.data -o tlink --to ctf
 [ -L tlink ] || bad "ctf_symlink: the link was replaced"
 "$TK" print tdir 2>/dev/null | cmp -s - fresh.txt || bad "ctf_symlink: the target does not hold the trace"
+mkdir tdir2; ln -s tdir2 tlink2
+run ctf_symlink_slash 0 "$TK" convert in.data -o tlink2/ --to ctf
+[ -L tlink2 ] || bad "ctf_symlink_slash: the link was replaced"
+"$TK" print tdir2 2>/dev/null | cmp -s - fresh.txt || bad "ctf_symlink_slash: the target does not hold the trace"
 echo x > plain
 run ctf_onto_file 1 "$TK" convert in.data -o plain --to ctf
 [ "$(cat plain)" = x ] || bad "ctf_onto_file: the file was replaced"

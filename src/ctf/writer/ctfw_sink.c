@@ -237,7 +237,16 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 	/* A symlink is followed (the trace replaces its target, never the
 	 * link); what is already there is never lost silently. */
 	tk_output_path op;
-	tk_status rs = tk_output_path_resolve(dir, &op, err);
+	/* trailing slashes dropped first: "link/" names the link's target to
+	 * lstat, and a rename onto "link" would replace the link itself */
+	size_t dlen = strlen(dir);
+	while (dlen > 1 && dir[dlen - 1] == '/')
+		dlen--;
+	char *trimmed = strndup(dir, dlen);
+	if (!trimmed)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	tk_status rs = tk_output_path_resolve(trimmed, &op, err);
+	free(trimmed);
 	if (rs != TK_OK)
 		return rs;
 	bool replace = false;
