@@ -139,6 +139,47 @@ def cases():
         'event { name = "a"; id = 0; stream_id = 0; fields := struct { enum sel_t tag; '
         'variant <tag> { in_t A[2]; uint16_t B; } v; uint8_t end; }; };\n',
         [p8(0, [1, 2]), p8(1, [0x0102]), p8(0, [3, 4])])
+    # 8. the older-LTTng shape: a large event header (compact/extended
+    # variant, clock-mapped timestamps) declared with align(32) and named
+    clock = (
+        "clock { name = monotonic; freq = 1000000000; offset = 0; };\n"
+        "typealias integer { size = 32; align = 8; signed = false; "
+        "map = clock.monotonic.value; } := uint32_clock_monotonic_t;\n"
+        "typealias integer { size = 64; align = 8; signed = false; "
+        "map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n"
+        "struct event_header_large {\n"
+        "\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+        "\tvariant <id> { struct { uint32_clock_monotonic_t timestamp; } compact;\n"
+        "\t\tstruct { uint32_t id; uint64_clock_monotonic_t timestamp; } extended; } v;\n"
+        "} align(32);\n")
+    def large(eid, ts, payload, extended=False):
+        def f(w):
+            w.align(32)
+            if extended:
+                w.u16(65535); w.u32(eid); w.u64(ts)
+            else:
+                w.u16(eid); w.u32(ts)
+            payload(w)
+        return f
+    c["lttng_large_header"] = (
+        clock + STREAM.format(hdr="struct event_header_large") +
+        'event { name = "a"; id = 1; stream_id = 0; fields := struct { uint8_t v; }; };\n'
+        'event { name = "b"; id = 12; stream_id = 0; fields := struct { uint16_t v; }; };\n',
+        [large(1, 1000, lambda w: w.u8(1)), large(12, 2000, lambda w: w.u16(0x1234)),
+         large(12, 3000, lambda w: w.u16(0x4321), extended=True),
+         large(1, 4000, lambda w: w.u8(4)), large(12, 5000, lambda w: w.u16(7))])
+    # 9. an aligned struct declared inside another struct's body
+    def p9(a, x, y):
+        def f(w):
+            w.u8(0); w.align(32); w.u8(a)
+            w.align(32); w.u8(x)   # struct in { } align(32) i
+            w.align(32); w.u8(y)   # struct in j (the same declaration, by name)
+        return f
+    c["inner_declaration"] = (
+        STREAM.format(hdr="struct { uint8_t id; }") +
+        'event { name = "a"; id = 0; stream_id = 0; fields := struct { uint8_t a; '
+        'struct in { uint8_t x; } align(32) i; struct in j; }; };\n',
+        [p9(1, 2, 3), p9(4, 5, 6)])
     return c
 
 out = sys.argv[1]
