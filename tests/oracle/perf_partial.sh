@@ -29,9 +29,15 @@ head -c 8000000 /dev/urandom > "$work/rnd"
 perf record -q -g -F 10000 -o "$work/rec.data" -- gzip -1 -c "$work/rnd" >/dev/null 2>&1 &&
   files+=("$work/rec.data")
 
+# perf report -D of FILE, made once
+raw_dump() {
+  local d; d="$work/dump.$(echo "$1" | md5sum | cut -c1-12)"
+  [ -f "$d" ] || perf report -D -i "$1" > "$d" 2>/dev/null
+  cat "$d"
+}
 # complete SAMPLE records of FILE that end at or before byte CUT (perf report -D)
 samples_before() {
-  perf report -D -i "$1" 2>/dev/null | /usr/bin/python3 -c '
+  raw_dump "$1" | /usr/bin/python3 -c '
 import re, sys
 cut = int(sys.argv[1]); n = 0
 for line in sys.stdin:
@@ -115,7 +121,7 @@ for f in "${files[@]}"; do
 done
 # sample offsets of FILE (perf report -D), one per line
 sample_offsets() {
-  perf report -D -i "$1" 2>/dev/null | /usr/bin/python3 -c '
+  raw_dump "$1" | /usr/bin/python3 -c '
 import re, sys
 for line in sys.stdin:
     m = re.match(r"(?:\d+ )?(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE", line)
