@@ -21,6 +21,7 @@ typedef struct tk_sink_options {
 	const char *tracks; /* CPEL: "thread" (default) or "cpu" */
 	tk_log_fn log;
 	void *log_user;
+	bool force; /* CTF: replace an existing non-empty output directory */
 } tk_sink_options;
 
 tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *info,

@@ -39,6 +39,8 @@ typedef enum tk_status {
 /* Static string for a status; "unknown status" for values outside the list. */
 const char *tk_status_str(tk_status status);
 
+/* tk_error.offset when the error is not tied to a byte of the input (a file
+ * that cannot be opened, out of memory, a bad argument): print no offset. */
 #define TK_NO_OFFSET UINT64_MAX
 
 typedef struct tk_error {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/output_path.h"
 #include "base/writer.h"
 
 #define WRITER_BUF_SIZE (1u << 20)
@@ -39,38 +40,38 @@ tk_status tk_writer_open_memory(tk_writer **out, tk_error *err)
 	return writer_new(-1, false, out, err);
 }
 
-tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err)
+/* A temporary beside `path` (same file system, so rename is atomic), hidden
+ * so a half-written output is never mistaken for the real one. */
+static tk_status open_temp(const char *path, const char *shown, tk_writer **out, tk_error *err)
 {
-	/* The output's name goes on the error only when something about the
-	 * output fails: set on success it would stay behind and blame the
-	 * output for a later error in the input. */
 	size_t n = strlen(path) + 32;
 	char *tmp = malloc(n);
 	char *final = strdup(path);
 	if (!tmp || !final) {
 		free(tmp);
 		free(final);
-		tk_error_set_file(err, path);
+		tk_error_set_file(err, shown);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	/* Beside the target (same file system, so rename is atomic), and hidden
-	 * so a half-written output is never mistaken for the real one. */
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash ? (int)(slash - path + 1) : 0;
 	snprintf(tmp, n, "%.*s.%s.tk-XXXXXX", dirlen, path, slash ? slash + 1 : path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		tk_error_set_file(err, path);
+		tk_error_set_file(err, shown);
 		tk_status st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
 					    tmp, strerror(errno));
 		free(tmp);
 		free(final);
 		return st;
 	}
-	fchmod(fd, 0644);
+	/* a replaced file keeps its permissions (a private output stays
+	 * private); a new one gets the usual 0644 */
+	struct stat sb;
+	fchmod(fd, stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : 0644);
 	tk_status st = writer_new(fd, true, out, err);
 	if (st != TK_OK) {
-		tk_error_set_file(err, path);
+		tk_error_set_file(err, shown);
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -79,7 +80,51 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 	}
 	(*out)->path = final;
 	(*out)->tmp_path = tmp;
+	(*out)->seekable = true;
 	return TK_OK;
+}
+
+tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err)
+{
+	/* The output's name goes on the error only when something about the
+	 * output fails: set on success it would stay behind and blame the
+	 * output for a later error in the input. */
+	tk_output_path op;
+	tk_status st = tk_output_path_resolve(path, &op, err);
+	if (st != TK_OK)
+		return st;
+	switch (op.kind) {
+	case TK_OUTPUT_ABSENT:
+	case TK_OUTPUT_REGULAR: st = open_temp(op.path, path, out, err); break;
+	case TK_OUTPUT_STREAM:
+	case TK_OUTPUT_STDOUT: {
+		int fd = tk_output_path_open_stream(&op, err);
+		if (fd < 0) {
+			st = TK_ERR_IO;
+			break;
+		}
+		bool own = op.kind == TK_OUTPUT_STREAM;
+		if ((st = writer_new(fd, own, out, err)) != TK_OK) {
+			if (own)
+				close(fd);
+			break;
+		}
+		(*out)->path = strdup(path);
+		/* the shell's descriptors ("-", /dev/stdout) may be appending:
+		 * never written at an offset */
+		(*out)->seekable = op.kind == TK_OUTPUT_STREAM && lseek(fd, 0, SEEK_CUR) >= 0;
+		break;
+	}
+	case TK_OUTPUT_DIR:
+	case TK_OUTPUT_OTHER:
+		tk_error_set_file(err, path);
+		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "%s: not written over",
+				  op.kind == TK_OUTPUT_DIR ? "is a directory"
+							   : "is a block device or special file");
+		break;
+	}
+	tk_output_path_free(&op);
+	return st;
 }
 
 const char *tk_writer_data(const tk_writer *w, size_t *len)
@@ -152,6 +197,15 @@ tk_status tk_writer_commit(tk_writer *w, tk_error *err)
 		if (st == TK_OK) {
 			free(w->tmp_path);
 			w->tmp_path = NULL;
+		}
+	} else if (st == TK_OK && w->own_fd && w->fd >= 0) {
+		/* written through: a device may report its error only now */
+		int fd = w->fd;
+		w->fd = -1;
+		if (close(fd) != 0) {
+			tk_error_set_file(err, w->path);
+			st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "close failed: %s",
+					  strerror(errno));
 		}
 	}
 	tk_writer_abort(w);

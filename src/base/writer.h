@@ -4,8 +4,10 @@
  * A writer owns a large buffer; the tk_put_* calls append to it and flush
  * when full. Write errors are sticky and reported by tk_writer_flush() and
  * tk_writer_commit(). File writers created with tk_writer_open_atomic()
- * write to a temporary name beside the target and rename on commit, so the
- * target appears complete or not at all. Not thread-safe. */
+ * follow output_path.h: a new or regular file is written to a temporary
+ * name beside the target and renamed on commit, so the target appears
+ * complete or not at all; a device, FIFO or socket is written through and
+ * "-" is stdout; a directory is refused. Not thread-safe. */
 #ifndef TK_BASE_WRITER_H
 #define TK_BASE_WRITER_H
 
@@ -26,6 +28,7 @@ typedef struct tk_writer {
 	uint64_t written; /* bytes handed to the fd so far */
 	char *path;       /* atomic: final path */
 	char *tmp_path;   /* atomic: temporary path */
+	bool seekable;    /* output accepts pwrite (regular file, /dev/null) */
 } tk_writer;
 
 tk_status tk_writer_open_fd(int fd, const char *name, tk_writer **out, tk_error *err);

@@ -237,6 +237,9 @@ tk_status tk_cpel_writer_emit(tk_cpel_writer *w, tk_writer *o, bool little_endia
 		put32(o, r->code, swap);
 		put32(o, r->datum, swap);
 	}
-	return o->error ? tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the CPEL output")
-			: TK_OK;
+	/* a flush names the output and the errno; memory writers say out of memory */
+	return !o->error ? TK_OK
+	       : o->fd >= 0
+		   ? tk_writer_flush(o, err)
+		   : tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the CPEL output");
 }

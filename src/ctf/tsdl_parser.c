@@ -612,6 +612,26 @@ fail:
 	return st;
 }
 
+/* An optional `align(N)` after a struct: raises fc's alignment to N. */
+static tk_status parse_struct_align(parser *p, ctf_fc *fc)
+{
+	if (!is_ident(TOK, "align"))
+		return TK_OK;
+	tk_status st;
+	if ((st = next(p)) != TK_OK || (st = expect(p, "(")) != TK_OK)
+		return st;
+	value v;
+	if ((st = parse_value(p, &v)) != TK_OK)
+		return st;
+	if (v.kind != VAL_INT || v.u == 0 || (v.u & (v.u - 1)) || v.u > 1 << 20)
+		return tk_error_set(p->err, TK_ERR_FORMAT, v.offset,
+				    "metadata: alignment must be a power of two at line %u",
+				    v.line);
+	if (v.u > fc->align)
+		fc->align = (unsigned)v.u;
+	return expect(p, ")");
+}
+
 /* struct [name] [{ fields }] [align(N)]  /  variant [name] [<tag>] [{ fields }] */
 static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 {
@@ -649,6 +669,11 @@ static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 		pop_scope(p);
 		if (st != TK_OK)
 			return st;
+		/* `struct name { ... } align(N)`: the alignment belongs to the
+		 * declared type, so it is read before the name is registered
+		 * (every later `struct name` keeps it, as babeltrace2 does) */
+		if (!is_variant && (st = parse_struct_align(p, fc)) != TK_OK)
+			return st;
 		if (name &&
 		    (st = add_sym(p, is_variant ? SYM_VARIANT : SYM_STRUCT, name, fc)) != TK_OK)
 			return st;
@@ -667,21 +692,9 @@ static tk_status parse_compound(parser *p, bool is_variant, ctf_fc **out)
 		if (!(fc = copy_fc(p, named, 0)))
 			return nomem(p);
 	}
-	if (!is_variant && is_ident(TOK, "align")) {
-		if ((st = next(p)) != TK_OK || (st = expect(p, "(")) != TK_OK)
-			return st;
-		value v;
-		if ((st = parse_value(p, &v)) != TK_OK)
-			return st;
-		if (v.kind != VAL_INT || v.u == 0 || (v.u & (v.u - 1)) || v.u > 1 << 20)
-			return tk_error_set(p->err, TK_ERR_FORMAT, v.offset,
-					    "metadata: alignment must be a power of two at line %u",
-					    v.line);
-		if (v.u > fc->align)
-			fc->align = (unsigned)v.u;
-		if ((st = expect(p, ")")) != TK_OK)
-			return st;
-	}
+	/* `struct name align(N)` (no body): this use only */
+	if (!is_variant && (st = parse_struct_align(p, fc)) != TK_OK)
+		return st;
 	if (tag)
 		fc->path = tag;
 	*out = fc;

@@ -176,7 +176,7 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	}
 	tk_put_str(w, "}}");
 	if (w->error)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed");
+		return tk_writer_flush(w, err); /* names the output and the errno */
 	return TK_OK;
 }
 

@@ -259,6 +259,23 @@ static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk
 		if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
 			tk_input_release(f->input, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
 		tk_cpel_event e = tk_cpel_event_at(f, s, i);
+		uint64_t ci = e.code < DIRECT_MAX ? c->event_direct[e.code] : 0;
+		if (!ci && e.code >= DIRECT_MAX) {
+			const uint64_t *p = tk_hashmap_get(&f->evtdef_by_code, e.code);
+			ci = p ? *p : 0;
+		}
+		/* Everything that can fail is checked before the line is begun:
+		 * a line is written whole or not at all. */
+		const char *str = NULL;
+		size_t len = 0;
+		if (ci && f->evtdefs[ci - 1].datum_is_string &&
+		    !(str = tk_cpel_string(s->strtab, e.datum, &len)))
+			return tk_error_set(
+			    err, TK_ERR_FORMAT, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
+			    "EVENT section at offset 0x%llx: event %u: datum string offset "
+			    "0x%x is outside string table '%s' (%u bytes)",
+			    (unsigned long long)s->section_offset, i, e.datum, s->strtab->name,
+			    s->strtab->size);
 		uint64_t now = ticks_to_us(e.time, ticks_per_us);
 		if (i == 0)
 			start = now;
@@ -276,11 +293,6 @@ static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk
 			put_generic(out, e.track, track_w);
 		}
 
-		uint64_t ci = e.code < DIRECT_MAX ? c->event_direct[e.code] : 0;
-		if (!ci && e.code >= DIRECT_MAX) {
-			const uint64_t *p = tk_hashmap_get(&f->evtdef_by_code, e.code);
-			ci = p ? *p : 0;
-		}
 		if (!ci) {
 			put_generic(out, e.code, name_w);
 			tk_put_str(out, "0x");
@@ -295,18 +307,6 @@ static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk
 		const datum_plan *plan = &c->plans[k];
 		tk_fmt_arg a = {.kind = TK_FMT_ARG_INT, .u = e.datum};
 		if (d->datum_is_string) {
-			size_t len;
-			const char *str = tk_cpel_string(s->strtab, e.datum, &len);
-			if (!str) {
-				tk_put_char(out, '\n');
-				return tk_error_set(
-				    err, TK_ERR_FORMAT,
-				    s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
-				    "EVENT section at offset 0x%llx: event %u: datum string offset "
-				    "0x%x is outside string table '%s' (%u bytes)",
-				    (unsigned long long)s->section_offset, i, e.datum,
-				    s->strtab->name, s->strtab->size);
-			}
 			if (plan->simple) {
 				tk_put_mem(out, plan->pre, plan->pre_len);
 				tk_put_mem(out, str, len);

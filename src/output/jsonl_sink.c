@@ -16,7 +16,7 @@ static tk_status jsonl_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	jsonl_sink *j = (jsonl_sink *)s;
 	tk_event_write_json(j->w, ev);
 	if (j->w->error)
-		return tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "write failed");
+		return tk_writer_flush(j->w, err); /* names the output and the errno */
 	return TK_OK;
 }
 

@@ -7,11 +7,16 @@
 
 #include "output/perf_render.h"
 
-#define MAX_TYPES 65536
+#define MAX_TYPES     65536
+#define MAX_BIG_TYPES 16
 
 typedef struct perf_stats {
 	uint64_t total;
-	uint64_t *per_type; /* MAX_TYPES counters, by record type */
+	uint64_t *per_type;                /* MAX_TYPES counters, by record type */
+	uint32_t big_type[MAX_BIG_TYPES];  /* types >= MAX_TYPES seen, with */
+	uint64_t big_count[MAX_BIG_TYPES]; /* their counts */
+	size_t n_big;
+	uint64_t big_other; /* beyond MAX_BIG_TYPES distinct ones */
 	uint64_t *per_attr; /* samples per attr index */
 	size_t n_attr_cap;
 	uint64_t *per_cpu; /* samples per cpu */
@@ -39,13 +44,33 @@ static bool grow(uint64_t **arr, size_t *cap, size_t need)
 	return true;
 }
 
+/* Types past MAX_TYPES (damage such as 0xffffffff) keep their own number,
+ * so stats names them as print --all does: UNKNOWN(4294967295). */
+static void count_big_type(perf_stats *s, uint32_t type)
+{
+	size_t i = 0;
+	while (i < s->n_big && s->big_type[i] != type)
+		i++;
+	if (i == s->n_big) {
+		if (s->n_big == MAX_BIG_TYPES) {
+			s->big_other++;
+			return;
+		}
+		s->big_type[s->n_big++] = type;
+	}
+	s->big_count[i]++;
+}
+
 static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
 {
 	const tk_perf_record *rec;
 	tk_status st;
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
 		s->total++;
-		s->per_type[rec->type < MAX_TYPES ? rec->type : MAX_TYPES - 1]++;
+		if (rec->type < MAX_TYPES)
+			s->per_type[rec->type]++;
+		else
+			count_big_type(s, rec->type);
 		if (rec->has_time) {
 			if (!s->has_time || rec->sid.time < s->first_time)
 				s->first_time = rec->sid.time;
@@ -124,6 +149,13 @@ static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
 		}
 		put_type_line(w, name, s->per_type[t], s->total);
 	}
+	for (size_t i = 0; i < s->n_big; i++) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "UNKNOWN(%u)", s->big_type[i]);
+		put_type_line(w, buf, s->big_count[i], s->total);
+	}
+	if (s->big_other)
+		put_type_line(w, "UNKNOWN(other)", s->big_other, s->total);
 	for (size_t i = 0; i < tk_perf_attr_count(f); i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(f, i);
 		uint64_t n = i < s->n_attr_cap ? s->per_attr[i] : 0;

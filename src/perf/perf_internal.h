@@ -123,9 +123,35 @@ struct tk_perf_file {
 	 * their attr again when emitted, as perf does at delivery */
 	bool q_attrs_changed;
 	bool warned_no_attr, warned_unordered, warned_queue, warned_id_pos;
+	/* A read error after records were queued: they are delivered first
+	 * (every complete record is printed), then this error. */
+	tk_status pending_st;
+	tk_error pending_err;
+
+	/* Partial files. truncated: the data section runs past the end of the
+	 * file (cut by head, a full disk): read to the end, then an error.
+	 * unfinished: data size 0 in the header (perf record was killed):
+	 * read to the last complete record, no features (never written). */
+	bool data_truncated, unfinished;
+	uint64_t data_declared_end;
+	/* Records of a type no perf writes (tk_perf_type_invalid(), e.g. a
+	 * corrupted 0xffffffff): returned raw, warned once, and the reader
+	 * ends with an error, as perf fails on them. Unknown types below that
+	 * are returned raw and warned once (perf counts "unknown events"). */
+	uint64_t n_invalid, first_invalid_off;
+	uint32_t first_invalid_type;
+	bool warned_unknown_type;
 
 	tk_perf_record cur;
 };
+
+/* perf's own record types end below PERF_RECORD_HEADER_MAX (about 90);
+ * from 128 on a type is damage, not a newer perf, except simpleperf's
+ * own records (SIMPLE_PERF_RECORD_TYPE_START 32768). */
+static inline bool tk_perf_type_invalid(uint32_t type)
+{
+	return type >= 128 && (type < 0x8000 || type >= 0x8100);
+}
 
 /* ---- perf_attr.c ---- */
 /* Decodes an attr of `size` bytes (>= 64) at p. */

@@ -108,6 +108,27 @@ static tk_status check_section(const char *what, uint64_t field_off, uint64_t of
 	return TK_OK;
 }
 
+/* Whether the feature table after the data section holds a plausible entry
+ * per feature bit (each section after the table and inside the file): a
+ * finished recording with no data has one, a killed one has records there. */
+static bool feature_table_ok(const tk_perf_file *f, const uint8_t *m, uint64_t fsize)
+{
+	const tk_perf_header *h = &f->hdr;
+	uint64_t n = 0;
+	for (int i = 0; i < 4; i++)
+		n += (uint64_t)__builtin_popcountll(h->features[i]);
+	uint64_t table = h->data_offset + h->data_size;
+	if (n == 0 || !tk_range_ok(table, 16 * n, fsize))
+		return n == 0 && table == fsize;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t off = tk_load_u64(m + table + 16 * i, f->swap);
+		uint64_t size = tk_load_u64(m + table + 16 * i + 8, f->swap);
+		if (off < table + 16 * n || !tk_range_ok(off, size, fsize))
+			return false;
+	}
+	return true;
+}
+
 static tk_status parse_header(tk_perf_file *f, tk_error *err)
 {
 	perf_input *pi = &f->inputs[0];
@@ -159,16 +180,38 @@ static tk_status parse_header(tk_perf_file *f, tk_error *err)
 	h->event_types_size = tk_load_u64(m + 64, f->swap);
 	for (int i = 0; i < 4; i++)
 		h->features[i] = tk_load_u64(m + 72 + 8 * i, f->swap);
-	if ((st = check_section("attrs", 24, h->attrs_offset, h->attrs_size, fsize, err)) !=
-		TK_OK ||
-	    (st = check_section("data", 40, h->data_offset, h->data_size, fsize, err)) != TK_OK)
+	if ((st = check_section("attrs", 24, h->attrs_offset, h->attrs_size, fsize, err)) != TK_OK)
 		return st;
+	uint64_t data_end = h->data_offset + h->data_size;
+	if (h->data_offset <= fsize && h->data_size == 0 && !feature_table_ok(f, m, fsize)) {
+		/* perf record writes the data size and the feature sections when
+		 * it exits: killed, it leaves 0 and the features unwritten */
+		f->unfinished = true;
+		data_end = fsize;
+		tk_perf_warn(f, "the recording was not finished (data size 0 in the header; was "
+				"perf record killed?): reading its data up to the last complete "
+				"record, without the feature sections it never wrote");
+	} else if (h->data_offset <= fsize && data_end > fsize && data_end >= h->data_offset) {
+		/* cut short (head -c, a full disk): every complete record is read,
+		 * then the truncation is the error */
+		f->data_truncated = true;
+		f->data_declared_end = data_end;
+		data_end = fsize;
+	} else if ((st = check_section("data", 40, h->data_offset, h->data_size, fsize, err)) !=
+		   TK_OK) {
+		return st;
+	}
 	if (!tk_range_ok(h->event_types_offset, h->event_types_size, fsize))
 		tk_perf_warn(f, "event_types section lies outside the file; ignored");
 	if ((st = read_attrs(f, m, fsize, err)) != TK_OK)
 		return st;
 	pi->pos = h->data_offset;
-	pi->end = h->data_offset + h->data_size;
+	pi->end = data_end;
+	if (f->unfinished || f->data_truncated) {
+		/* the feature table follows the data: not there, or not written */
+		memset(h->features, 0, sizeof h->features);
+		return TK_OK;
+	}
 	return tk_perf_read_features(f, err);
 }
 

@@ -250,6 +250,31 @@ static void emit_entry(tk_perf_file *f, const perf_qentry *e)
 		f->release_copy = e->rec;
 }
 
+/* A record type tk does not know: counted and warned about once; it still
+ * comes back raw (print --all and stats show it as UNKNOWN(type)). */
+static void note_unknown_type(tk_perf_file *f, const tk_perf_record *r)
+{
+	bool invalid = tk_perf_type_invalid(r->type);
+	if (invalid && f->n_invalid++ == 0) {
+		f->first_invalid_off = r->offset;
+		f->first_invalid_type = r->type;
+	}
+	if (f->warned_unknown_type)
+		return;
+	f->warned_unknown_type = true;
+	if (invalid)
+		tk_perf_warn(f,
+			     "record at 0x%llx has an invalid type %u (0x%x), shown as "
+			     "UNKNOWN(%u); the file is damaged (perf stops there): the reading "
+			     "goes on and ends with an error",
+			     (unsigned long long)r->offset, r->type, r->type, r->type);
+	else
+		tk_perf_warn(f,
+			     "record at 0x%llx has an unknown type %u, shown as UNKNOWN(%u) "
+			     "(perf counts these as unknown events)",
+			     (unsigned long long)r->offset, r->type, r->type);
+}
+
 tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_error *err)
 {
 	if (f->release_copy) {
@@ -277,6 +302,18 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 					return st;
 				continue;
 			}
+			if (f->pending_st != TK_OK) {
+				if (err)
+					*err = f->pending_err;
+				return f->pending_st;
+			}
+			if (f->n_invalid)
+				return tk_error_set(err, TK_ERR_FORMAT, f->first_invalid_off,
+						    "%llu record(s) of invalid type (the first, "
+						    "type %u, at 0x%llx): the file is damaged",
+						    (unsigned long long)f->n_invalid,
+						    f->first_invalid_type,
+						    (unsigned long long)f->first_invalid_off);
 			return TK_END;
 		}
 		/* raw order reads straight into cur: nothing is kept back */
@@ -287,8 +324,18 @@ tk_status tk_perf_order_next(tk_perf_file *f, const tk_perf_record **out, tk_err
 			tk_perf_name_attrs(f, true);
 			continue;
 		}
+		if (st < 0 && st != TK_ERR_NOMEM && f->q_head < f->q_len) {
+			/* the queued records are complete: deliver them, then the error */
+			f->pending_st = st;
+			if (err)
+				f->pending_err = *err;
+			f->eof = true;
+			continue;
+		}
 		if (st != TK_OK)
 			return st;
+		if (!tk_perf_record_type_name(rp->type))
+			note_unknown_type(f, rp);
 		size_t n_attrs = f->n_attrs;
 		if ((st = tk_perf_apply_meta(f, rp, err)) != TK_OK)
 			return st;

@@ -52,6 +52,15 @@ static tk_status cut_short(tk_perf_file *f, perf_input *pi, uint64_t pos, uint64
 			     pi->path, (unsigned long long)size, (unsigned long long)pos);
 		return TK_END;
 	}
+	if (f->unfinished)
+		return TK_END; /* the last record was being written: warned at open */
+	if (f->data_truncated)
+		return tk_error_set(err, TK_ERR_TRUNCATED, pos,
+				    "truncated file: it ends inside a %llu-byte record at 0x%llx "
+				    "(file size %llu, data section declared up to 0x%llx)",
+				    (unsigned long long)size, (unsigned long long)pos,
+				    (unsigned long long)pi->end,
+				    (unsigned long long)f->data_declared_end);
 	return tk_error_set(err, TK_ERR_TRUNCATED, pos,
 			    "record of %llu bytes at 0x%llx runs past the end of the data (0x%llx)",
 			    (unsigned long long)size, (unsigned long long)pos,
@@ -64,8 +73,15 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 	uint64_t pos = pi->pos;
 	const uint8_t *p;
 	bool stream = pi->map == NULL;
-	if (!stream && pos >= pi->end)
+	if (!stream && pos >= pi->end) {
+		if (f->data_truncated && pi == &f->inputs[0])
+			return tk_error_set(err, TK_ERR_TRUNCATED, pos,
+					    "truncated file: it ends at 0x%llx, the data section "
+					    "was declared up to 0x%llx",
+					    (unsigned long long)pos,
+					    (unsigned long long)f->data_declared_end);
 		return TK_END;
+	}
 	if (!stream && pi->end - pos < 8)
 		return cut_short(f, pi, pos, 8, err);
 	tk_status st;
@@ -103,6 +119,8 @@ static tk_status read_input_record(tk_perf_file *f, perf_input *pi, tk_perf_reco
 		return st; /* TK_END: a stream ended cleanly between records */
 	uint32_t type = tk_load_u32(p, f->swap);
 	uint64_t size = tk_load_u16(p + 6, f->swap);
+	if (size < 8 && f->unfinished)
+		return TK_END; /* zeros where the killed recording stopped */
 	if (size < 8)
 		return tk_error_set(err, TK_ERR_FORMAT, pos,
 				    "record size %llu is smaller than its 8-byte header (type %u)",

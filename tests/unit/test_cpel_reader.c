@@ -169,7 +169,7 @@ static void test_hostile_file(void **state)
 	for (char *save, *l = strtok_r(copy, "\n", &save); l && k < 6;
 	     l = strtok_r(NULL, "\n", &save))
 		lines[k++] = l;
-	assert_int_equal(k, 5); /* 4 events and the start of the 5th */
+	assert_int_equal(k, 4); /* 4 events; the 5th is not begun (whole lines only) */
 	/* widths: longest raw format is the 300 '%' run */
 	assert_non_null(strstr(lines[0], "%n%n%n"));
 	assert_non_null(strstr(lines[0], "%n0x7%n"));
@@ -183,7 +183,7 @@ static void test_hostile_file(void **state)
 	assert_int_equal(strlen(lines[2]), head + 150); /* 300 '%' = 150 "%%" */
 	assert_int_equal(lines[2][18 + 7 + 150], ' ');  /* the name: 150 '%' too */
 	assert_string_equal(lines[3] + head, "hello(null)(null)(null)");
-	assert_int_equal(strlen(lines[4]), head);
+	assert_null(lines[4]);
 	free(copy);
 	tk_writer_abort(o);
 	tk_cpel_close(f);

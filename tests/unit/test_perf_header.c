@@ -155,12 +155,20 @@ static void test_sections_checked(void **state)
 	build_file(&pf, false, 128, false);
 	tk_perf_file *f;
 	tk_error err;
-	/* data section runs past the end */
+	/* data section runs past the end: a truncated file, whose complete
+	 * records are read before the error at the end of the file */
 	uint64_t ds = tk_load_le64(pf.b.p + 48);
 	pc_put_u64(&pf.b, 48, ds + 1);
-	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err),
-			 TK_ERR_TRUNCATED);
-	assert_int_equal(err.offset, 40);
+	assert_int_equal(tk_perf_open_memory(pf.b.p, pf.b.n, "crafted", NULL, &f, &err), TK_OK);
+	const tk_perf_record *r;
+	tk_status st;
+	size_t n = 0;
+	while ((st = tk_perf_next(f, &r, &err)) == TK_OK)
+		n++;
+	assert_int_equal(st, TK_ERR_TRUNCATED);
+	assert_int_equal(err.offset, pf.b.n);
+	assert_true(n > 0);
+	tk_perf_close(f);
 	pc_put_u64(&pf.b, 48, ds);
 	/* an ids section outside the file */
 	pc_put_u64(&pf.b, pf.attr_at[0] + 128, pf.b.n);

@@ -19,7 +19,6 @@ typedef struct tk_cli {
 	const char *report_state, *report_latency, *report_linreg;
 	tk_sink_options sink;
 	int progress; /* --progress / --no-progress; -1 = when stderr is a terminal */
-	bool force;   /* convert --force: replace a non-empty output directory */
 	const char **inputs;
 	int n_inputs;
 } tk_cli;

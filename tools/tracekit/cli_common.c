@@ -330,7 +330,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			break;
 		case OPT_PROGRESS: cli->progress = 1; break;
 		case OPT_NO_PROGRESS: cli->progress = 0; break;
-		case OPT_FORCE: cli->force = true; break;
+		case OPT_FORCE: cli->sink.force = true; break;
 		case 'q': cli->opt.quiet = true; break;
 		case 'v': cli->opt.verbose = true; break;
 		case 'h':

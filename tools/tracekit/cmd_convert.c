@@ -14,6 +14,63 @@
 #include "analysis/perf_to_dcpi.h"
 #include "output/folded_perf.h"
 
+/* Whether OUT = "-" can be written for this conversion: stdout is a
+ * stream, so formats that are directories or that seek back are out. NULL
+ * when it can, else why not. */
+static const char *stdout_refusal(const tk_cli *cli, tk_format to, tk_format in)
+{
+	struct stat sb;
+	switch (to) {
+	case TK_FORMAT_CTF: return "a CTF trace is a directory";
+	case TK_FORMAT_PERF:
+		/* perf -> perf copies have pipe mode; the model sink has not */
+		if (in == TK_FORMAT_PERF && cli->n_inputs == 1 && !cli->opt.limit)
+			return NULL;
+		return "perf.data from other formats, several inputs or with --limit is written "
+		       "in file mode, which seeks back to its header";
+	case TK_FORMAT_DCPI:
+		if (in == TK_FORMAT_DCPI && cli->n_inputs == 1 &&
+		    !(stat(cli->inputs[0], &sb) == 0 && S_ISDIR(sb.st_mode)))
+			return NULL;
+		return "a DCPI database is a directory";
+	default: return NULL;
+	}
+}
+
+/* OUT must not be one of the inputs, under any name (symlink, hard link):
+ * the output would be destroyed or the input replaced while read. With
+ * --force a CTF directory output is removed: it must not hold an input. */
+static int refuse_input_as_output(const tk_cli *cli)
+{
+	struct stat out_sb;
+	if (strcmp(cli->output, "-") == 0 || stat(cli->output, &out_sb) != 0)
+		return 0;
+	char *out_real = S_ISDIR(out_sb.st_mode) ? realpath(cli->output, NULL) : NULL;
+	size_t out_len = out_real ? strlen(out_real) : 0;
+	int rc = 0;
+	for (int i = 0; i < cli->n_inputs && !rc; i++) {
+		struct stat in_sb;
+		if (strcmp(cli->inputs[i], "-") == 0 || stat(cli->inputs[i], &in_sb) != 0)
+			continue;
+		if (in_sb.st_dev == out_sb.st_dev && in_sb.st_ino == out_sb.st_ino) {
+			fprintf(stderr, "tracekit convert: output '%s' is the input '%s'\n",
+				cli->output, cli->inputs[i]);
+			rc = TK_EXIT_USAGE;
+			break;
+		}
+		char *in_real = out_real ? realpath(cli->inputs[i], NULL) : NULL;
+		if (in_real && strncmp(in_real, out_real, out_len) == 0 &&
+		    in_real[out_len] == '/') {
+			fprintf(stderr, "tracekit convert: output '%s' holds the input '%s'\n",
+				cli->output, cli->inputs[i]);
+			rc = TK_EXIT_USAGE;
+		}
+		free(in_real);
+	}
+	free(out_real);
+	return rc;
+}
+
 /* The output format from --to, else from OUT's name (DESIGN.md). */
 static tk_format output_format(const tk_cli *cli)
 {
@@ -130,6 +187,11 @@ int tk_cmd_convert(int argc, char **argv)
 		fprintf(stderr, "tracekit convert: -o OUT is required\n");
 		return TK_EXIT_USAGE;
 	}
+	if (strcmp(cli.output, "-") == 0 && !cli.to) {
+		fprintf(stderr, "tracekit convert: -o - is standard output: give its format "
+				"with --to\n");
+		return TK_EXIT_USAGE;
+	}
 	tk_format to = output_format(&cli);
 	if (to == TK_FORMAT_UNKNOWN) {
 		fprintf(stderr,
@@ -141,6 +203,16 @@ int tk_cmd_convert(int argc, char **argv)
 	const tk_format_ops *in_ops;
 	if (tk_cli_format_of(&cli, cli.inputs[0], &in_ops, &err) != TK_OK)
 		return tk_cli_fail(&err, cli.inputs[0]);
+	const char *why =
+	    strcmp(cli.output, "-") == 0 ? stdout_refusal(&cli, to, in_ops->format) : NULL;
+	if (why) {
+		fprintf(stderr,
+			"tracekit convert: --to %s cannot be written to standard output: %s\n",
+			tk_format_name(to), why);
+		return TK_EXIT_USAGE;
+	}
+	if ((rc = refuse_input_as_output(&cli)) != 0)
+		return rc;
 	if (cli.n_inputs == 1 && in_ops->format == to && in_ops->copy && !has_filters(&cli.opt)) {
 		if (in_ops->copy(cli.inputs[0], cli.output, &cli.sink, &err) != TK_OK)
 			return tk_cli_fail(&err, cli.inputs[0]);

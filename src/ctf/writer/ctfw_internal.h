@@ -118,6 +118,7 @@ typedef struct ctfw_sink {
 	char *final_dir;
 	char *tmp_dir;
 	int dir_fd;
+	bool replace; /* --force: final_dir exists, not empty, replaced at close */
 	bool big_endian;
 	uint8_t uuid[16];
 	size_t packet_size; /* bytes: the bound a packet grows to */

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/output_path.h"
 #include "ctf/writer/ctfw_internal.h"
 #include "tracekit/ctf_writer.h"
 
@@ -118,6 +120,40 @@ static tk_status ctfw_write(tk_sink *sink, const tk_event *ev, tk_error *err)
 	return rc;
 }
 
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 ? 0 : -1;
+}
+
+/* --force: the old directory steps aside under a temporary name, the new
+ * trace takes its place, then the old one is removed; a failed swap puts
+ * the old directory back. */
+static tk_status replace_dir(ctfw_sink *s, tk_error *err)
+{
+	size_t n = strlen(s->tmp_dir) + 8;
+	char *old = malloc(n);
+	if (!old)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	snprintf(old, n, "%s-old", s->tmp_dir);
+	tk_status rc = TK_OK;
+	if (rename(s->final_dir, old) != 0) {
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot move %s aside: %s",
+				  s->final_dir, strerror(errno));
+	} else if (rename(s->tmp_dir, s->final_dir) != 0) {
+		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename %s to %s: %s",
+				  s->tmp_dir, s->final_dir, strerror(errno));
+		rename(old, s->final_dir);
+	} else if (nftw(old, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && s->opt.log) {
+		char msg[600];
+		snprintf(msg, sizeof msg, "could not remove the replaced trace %s", old);
+		s->opt.log(s->opt.log_user, 0, msg);
+	}
+	free(old);
+	return rc;
+}
+
 static tk_status ctfw_close(tk_sink *sink, tk_error *err)
 {
 	ctfw_sink *s = (ctfw_sink *)sink;
@@ -132,7 +168,9 @@ static tk_status ctfw_close(tk_sink *sink, tk_error *err)
 	if (rc == TK_OK && fsync(s->dir_fd) != 0)
 		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot sync %s: %s", s->tmp_dir,
 				  strerror(errno));
-	if (rc == TK_OK && rename(s->tmp_dir, s->final_dir) != 0) {
+	if (rc == TK_OK && s->replace)
+		rc = replace_dir(s, err);
+	else if (rc == TK_OK && rename(s->tmp_dir, s->final_dir) != 0) {
 		int e = errno;
 		rc = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot rename %s to %s: %s",
 				  s->tmp_dir, s->final_dir,
@@ -196,11 +234,37 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "ctf writer: missing output directory or trace info");
 	tk_error_set_file(err, dir);
-	struct stat sb;
-	if (stat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !dir_is_empty(dir)))
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "ctf writer: output %s exists and is not an empty directory",
-				    dir);
+	/* A symlink is followed (the trace replaces its target, never the
+	 * link); what is already there is never lost silently. */
+	tk_output_path op;
+	/* trailing slashes dropped first: "link/" names the link's target to
+	 * lstat, and a rename onto "link" would replace the link itself */
+	size_t dlen = strlen(dir);
+	while (dlen > 1 && dir[dlen - 1] == '/')
+		dlen--;
+	char *trimmed = strndup(dir, dlen);
+	if (!trimmed)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	tk_status rs = tk_output_path_resolve(trimmed, &op, err);
+	free(trimmed);
+	if (rs != TK_OK)
+		return rs;
+	bool replace = false;
+	if (op.kind == TK_OUTPUT_DIR && !dir_is_empty(op.path)) {
+		replace = opt && opt->force;
+		if (!replace)
+			rs = tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+					  "ctf writer: output directory %s exists and is not "
+					  "empty (--force replaces it)",
+					  op.path);
+	} else if (op.kind != TK_OUTPUT_DIR && op.kind != TK_OUTPUT_ABSENT) {
+		rs = tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				  "ctf writer: output %s exists and is not a directory", op.path);
+	}
+	if (rs != TK_OK) {
+		tk_output_path_free(&op);
+		return rs;
+	}
 	const char *bo = opt && opt->byte_order ? opt->byte_order : "native";
 	bool big;
 	if (strcmp(bo, "big") == 0 || strcmp(bo, "be") == 0)
@@ -209,13 +273,18 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 		big = false;
 	else if (strcmp(bo, "native") == 0)
 		big = !tk_host_is_le();
-	else
+	else {
+		tk_output_path_free(&op);
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "ctf writer: unknown byte order '%s'", bo);
+	}
 
 	ctfw_sink *s = calloc(1, sizeof *s);
-	if (!s)
+	if (!s) {
+		tk_output_path_free(&op);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");
+	}
+	s->replace = replace;
 	s->base.ops = &ctfw_ops;
 	s->info = info;
 	if (opt)
@@ -231,10 +300,11 @@ tk_status tk_ctf_sink_open(const char *dir, const tk_trace_info *info, const tk_
 	make_uuid(s->uuid);
 
 	/* ".NAME.tk-XXXXXX" beside NAME (trailing slashes dropped). */
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
+	size_t len = strlen(op.path);
+	while (len > 1 && op.path[len - 1] == '/')
 		len--;
-	s->final_dir = strndup(dir, len);
+	s->final_dir = strndup(op.path, len);
+	tk_output_path_free(&op);
 	if (!s->final_dir) {
 		sink_free(s);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "ctf writer: out of memory");

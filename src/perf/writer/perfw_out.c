@@ -80,12 +80,13 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
 	o->swap = big == tk_host_is_le();
 	o->compress = compress;
 	o->level = 1; /* perf record -z's default */
-	o->pipe = path && strcmp(path, "-") == 0;
-	tk_status st = !path     ? tk_writer_open_memory(&o->w, err)
-		       : o->pipe ? tk_writer_open_fd(1, "-", &o->w, err)
-				 : tk_writer_open_atomic(path, &o->w, err);
+	tk_status st =
+	    !path ? tk_writer_open_memory(&o->w, err) : tk_writer_open_atomic(path, &o->w, err);
 	if (st != TK_OK)
 		return st;
+	/* As perf: "-" and anything that cannot seek back to the header (a
+	 * FIFO, a socket) get pipe mode. */
+	o->pipe = path && (strcmp(path, "-") == 0 || !o->w->seekable);
 	if (compress) {
 		o->zc = ZSTD_createCCtx();
 		o->batch = malloc(PERFW_COMP_BATCH + MAX_RECORD);

@@ -670,6 +670,13 @@ tk_status tk_perf_sink_open(const char *path, const tk_trace_info *info, const t
 		free_sink(s);
 		return st;
 	}
+	if (s->o.pipe) { /* a FIFO or socket: file mode needs to seek back */
+		sink_abort(&s->base);
+		tk_error_set_file(err, path);
+		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+				    "perf.data from other formats is written in file mode only, "
+				    "which needs an output that can seek (not a FIFO or socket)");
+	}
 	*out = &s->base;
 	return TK_OK;
 }
