@@ -56,6 +56,17 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
+ * period (-c N records no PERIOD: each sample stands for N events), else 1. */
+static uint64_t sample_period(const tk_perf_attr *attr, const tk_perf_sample *s)
+{
+	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
+		return s->period;
+	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
+		return attr->sample_period;
+	return 1;
+}
+
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
 			       bool by_period, tk_perf_profile *out, tk_error *err)
 {
@@ -102,8 +113,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
-		uint64_t weight =
-		    by_period && (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
+		uint64_t weight = by_period ? sample_period(rec->attr, &s) : 1;
 		uint64_t sym_start =
 		    loc.sym ? loc.sym->start
 			    : s.ip; /* image address: one row per symbol, whatever the process */

@@ -3,8 +3,9 @@
  * profile_report.c uses for DCPI (count, %, cum%, procedure, image).
  * Each sample weighs its period, as perf report counts (so the % column
  * matches `perf report --stdio --no-children --sort sym`); samples
- * without a period weigh 1. Symbols and images come from the thread/map
- * model (threads_model.h), names demangled as perf shows them. */
+ * without a PERIOD field weigh the attr's fixed period (perf record -c N),
+ * else 1. Symbols and images come from the thread/map model
+ * (threads_model.h), names demangled as perf shows them. */
 #ifndef TK_OUTPUT_REPORT_PERF_H
 #define TK_OUTPUT_REPORT_PERF_H
 
