@@ -8,7 +8,8 @@
 #include "output/report_columns.h"
 #include "output/report_perf.h"
 
-static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event)
+static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event,
+			       bool unknown_per_address)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->events[i], event) == 0)
@@ -28,6 +29,8 @@ static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const cha
 	p->samples = sm;
 	char *name = strdup(event);
 	tk_profile_agg *a = tk_profile_agg_new(key);
+	if (a && unknown_per_address)
+		tk_profile_agg_unknown_per_address(a);
 	if (!name || !a) {
 		free(name);
 		tk_profile_agg_free(a);
@@ -97,7 +100,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
-		tk_profile_agg *a = agg_for(out, key, rec->attr->name);
+		tk_profile_agg *a = agg_for(out, key, rec->attr->name, true);
 		if (!a) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -114,9 +117,14 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
 		uint64_t weight = by_period ? sample_period(rec->attr, &s) : 1;
-		uint64_t sym_start =
-		    loc.sym ? loc.sym->start
-			    : s.ip; /* image address: one row per symbol, whatever the process */
+		/* one row per symbol, whatever the process; without a symbol, one
+		 * per address as perf report keys it: al->addr, which is relative
+		 * to the map for a kernel module (perf maps those with pgoff 0)
+		 * though its symbols are looked up by kernel address */
+		uint64_t sym_start = loc.sym ? loc.sym->start
+				     : loc.map && loc.map->dso->kind == TK_DSO_MODULE
+					 ? s.ip - loc.map->start
+					 : loc.addr;
 		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -154,7 +162,7 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			tk_dcpi_close(p);
 			continue;
 		}
-		tk_profile_agg *a = agg_for(out, key, h->event);
+		tk_profile_agg *a = agg_for(out, key, h->event, false);
 		if (!a) {
 			tk_dcpi_close(p);
 			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
