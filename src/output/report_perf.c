@@ -59,9 +59,7 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
- * period (-c N records no PERIOD: each sample stands for N events), else 1. */
-static uint64_t sample_period(const tk_perf_attr *attr, const tk_perf_sample *s)
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
 {
 	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
 		return s->period;
@@ -116,7 +114,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
-		uint64_t weight = by_period ? sample_period(rec->attr, &s) : 1;
+		uint64_t weight = by_period ? tk_perf_sample_weight(rec->attr, &s) : 1;
 		/* one row per symbol, whatever the process; without a symbol, one
 		 * per address as perf report keys it: al->addr, which is relative
 		 * to the map for a kernel module (perf maps those with pgoff 0)
