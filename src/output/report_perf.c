@@ -69,7 +69,8 @@ uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s
 }
 
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
-			       bool by_period, tk_perf_profile *out, tk_error *err)
+			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
+			       tk_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tk_perf_open_options po = {0};
@@ -98,7 +99,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
-		tk_profile_agg *a = agg_for(out, key, rec->attr->name, true);
+		tk_profile_agg *a = agg_for(out, key, rec->attr->name, unknown_per_address);
 		if (!a) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -294,7 +295,8 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "unknown sort key '%s' (symbol, image, address)", opt->sort);
 	tk_perf_profile p;
-	tk_status st = tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, &p, err);
+	tk_status st =
+	    tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, true, &p, err);
 	if (st != TK_OK)
 		return st;
 	if (p.n == 0) {

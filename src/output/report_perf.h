@@ -35,9 +35,14 @@ typedef struct tk_perf_profile {
 	void *priv; /* the thread model that owns the symbol names */
 } tk_perf_profile;
 
-/* by_period: weigh samples by their period (perf report), else count them. */
+/* by_period: weigh samples by their period (perf report), else count them.
+ * unknown_per_address: addresses without a symbol get a row each, named as
+ * perf report names them (tk_profile_agg_unknown_per_address); else one
+ * "[unknown]" row per image (to compare with a DCPI profile, whose
+ * addresses are image virtual addresses, not perf's map-relative ones). */
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
-			       bool by_period, tk_perf_profile *out, tk_error *err);
+			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
+			       tk_error *err);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */
