@@ -155,7 +155,7 @@ PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw)
 	tk_status st;
 	Py_BEGIN_ALLOW_THREADS tk_format fmt = tk_detect_format(path, &err);
 	if (fmt == TK_FORMAT_PERF)
-		st = tk_perf_profile_load(path, key, events, true, &prof, &err);
+		st = tk_perf_profile_load(path, key, events, true, true, &prof, &err);
 	else if (fmt == TK_FORMAT_DCPI)
 		st = tk_dcpi_profile_load(path, key, events, &prof, &err);
 	else if (fmt == TK_FORMAT_UNKNOWN)

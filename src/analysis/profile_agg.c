@@ -1,6 +1,7 @@
 /* Sample histograms: an open-addressing table keyed by (image, key) where
  * key is the symbol start, the address, or nothing, depending on the mode.
  * Images are interned so rows can compare them by pointer. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 struct tk_profile_agg {
 	tk_profile_key mode;
+	bool unknown_per_address;
 	tk_profile_row *rows;
 	size_t n, cap;
 	size_t *slots;  /* row index + 1, 0 = empty */
@@ -41,6 +43,11 @@ void tk_profile_agg_free(tk_profile_agg *a)
 	free(a->images);
 	tk_arena_free(&a->strings);
 	free(a);
+}
+
+void tk_profile_agg_unknown_per_address(tk_profile_agg *a)
+{
+	a->unknown_per_address = true;
 }
 
 static const char *intern(tk_profile_agg *a, const char *image)
@@ -86,6 +93,12 @@ static uint64_t row_key(const tk_profile_agg *a, const tk_profile_row *row)
 	}
 }
 
+static bool same_row(const tk_profile_agg *a, const tk_profile_row *row, const char *image,
+		     uint64_t key, bool unresolved)
+{
+	return row->image == image && row_key(a, row) == key && row->unresolved == unresolved;
+}
+
 /* (Re)builds the slot table with ns slots from the rows. */
 static bool rebuild(tk_profile_agg *a, size_t ns)
 {
@@ -118,8 +131,9 @@ bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol
 		symbol = NULL;
 		break;
 	case TK_PROFILE_BY_ADDRESS: key = addr; break;
-	default: key = symbol ? sym_start : NO_SYMBOL; break;
+	default: key = symbol || a->unknown_per_address ? sym_start : NO_SYMBOL; break;
 	}
+	bool unresolved = a->mode == TK_PROFILE_BY_SYMBOL && !symbol && a->unknown_per_address;
 	/* Sorting moved the rows: the slot indexes are stale. */
 	if (a->sorted) {
 		if (!rebuild(a, a->n_slots))
@@ -131,7 +145,7 @@ bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol
 	size_t i = (size_t)hash_of(image, key) & (a->n_slots - 1);
 	while (a->slots[i]) {
 		tk_profile_row *row = &a->rows[a->slots[i] - 1];
-		if (row->image == image && row_key(a, row) == key) {
+		if (same_row(a, row, image, key, unresolved)) {
 			row->count += count;
 			a->total += count;
 			return true;
@@ -146,6 +160,13 @@ bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol
 		a->rows = nr;
 		a->cap = ncap;
 	}
+	if (unresolved) {
+		/* perf report's "%-#.*llx" with 16 digits (so 0 has no "0x") */
+		char name[24];
+		snprintf(name, sizeof name, "%#.16llx", (unsigned long long)sym_start);
+		if (!(symbol = tk_arena_strdup(&a->strings, name)))
+			return false;
+	}
 	a->rows[a->n] = (tk_profile_row){
 	    .image = image,
 	    .symbol = symbol,
@@ -153,6 +174,7 @@ bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol
 		    : symbol                         ? sym_start
 						     : 0,
 	    .count = count,
+	    .unresolved = unresolved,
 	};
 	a->slots[i] = ++a->n;
 	a->total += count;

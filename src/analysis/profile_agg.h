@@ -23,14 +23,21 @@ typedef struct tk_profile_row {
 	const char *symbol; /* NULL: no symbol known */
 	uint64_t addr;      /* symbol start, or the address (BY_ADDRESS) */
 	uint64_t count;
+	bool unresolved; /* symbol is the address in hex (per-address unknowns) */
 } tk_profile_row;
 
 typedef struct tk_profile_agg tk_profile_agg;
 
 tk_profile_agg *tk_profile_agg_new(tk_profile_key key);
 void tk_profile_agg_free(tk_profile_agg *a);
+/* By symbol: keep addresses without a symbol apart, one row per (image,
+ * address) named "%#.16llx" as perf report names them, instead of one
+ * "[unknown]" row per image. Call before the first add(). */
+void tk_profile_agg_unknown_per_address(tk_profile_agg *a);
 /* Adds count samples at addr of image, attributed to symbol (which starts
- * at sym_start) or to no symbol (symbol NULL). false: out of memory. */
+ * at sym_start) or to no symbol (symbol NULL; with per-address unknowns,
+ * sym_start is then the address the row is keyed and named by). false: out
+ * of memory. */
 bool tk_profile_agg_add(tk_profile_agg *a, const char *image, const char *symbol,
 			uint64_t sym_start, uint64_t addr, uint64_t count);
 uint64_t tk_profile_agg_total(const tk_profile_agg *a);

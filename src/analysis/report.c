@@ -348,6 +348,9 @@ tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort,
 					    "mean, max, name)",
 					    sort);
 	}
+	/* --top N alone means the N largest tracks, not the first N met */
+	if (!key && top)
+		key = 1;
 	size_t *order = malloc((r->n_tracks + 1) * sizeof *order);
 	tk_report_result *res = malloc((r->n_tracks + 1) * sizeof *res);
 	if (!order || !res) {

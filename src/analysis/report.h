@@ -74,7 +74,8 @@ void tk_report_get(tk_report *r, size_t i, tk_report_result *out);
 void tk_report_write(tk_report *r, tk_writer *out);
 /* The same with the tracks sorted (sort: NULL = first seen, "total",
  * "count", "mean", "max" (descending) or "name") and only the first `top`
- * (0 = all) shown before "all". */
+ * (0 = all) shown before "all". A `top` without a sort key keeps the
+ * largest totals. */
 tk_status tk_report_write_sorted(tk_report *r, tk_writer *out, const char *sort, uint64_t top,
 				 tk_error *err);
 

@@ -448,6 +448,33 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+void tk_put_json_u64_slow(tk_writer *w, uint64_t v)
+{
+	tk_put_char(w, '"');
+	tk_put_u64(w, v);
+	tk_put_char(w, '"');
+}
+
+void tk_put_json_i64(tk_writer *w, int64_t v)
+{
+	/* magnitude without overflow for INT64_MIN */
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	if (mag <= TK_JSON_EXACT_MAX) {
+		tk_put_i64(w, v);
+		return;
+	}
+	tk_put_char(w, '"');
+	tk_put_i64(w, v);
+	tk_put_char(w, '"');
+}
+
+void tk_put_json_hex(tk_writer *w, uint64_t v)
+{
+	tk_put_lit(w, "\"0x");
+	tk_put_hex(w, v);
+	tk_put_char(w, '"');
+}
+
 void tk_put_json_str(tk_writer *w, const char *s, size_t n)
 {
 	static const char hexdig[] = "0123456789abcdef";

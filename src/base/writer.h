@@ -90,6 +90,22 @@ void tk_put_spaces(tk_writer *w, unsigned n);
 void tk_put_double(tk_writer *w, double v, const char *printf_fmt);
 /* A JSON string with quotes; bytes that are not valid UTF-8 become \uFFFD. */
 void tk_put_json_str(tk_writer *w, const char *s, size_t n);
+/* JSON integers: a JSON reader holds numbers in doubles, exact only up to
+ * 2^53, so larger magnitudes are written as decimal strings
+ * ("18446744073709551615") and smaller ones as numbers. Addresses are
+ * "0x..." strings whatever their value (perf data convert --to-json's form). */
+#define TK_JSON_EXACT_MAX (UINT64_C(1) << 53)
+void tk_put_json_u64_slow(tk_writer *w, uint64_t v);
+static inline void tk_put_json_u64(tk_writer *w, uint64_t v)
+{
+	if (v <= TK_JSON_EXACT_MAX)
+		tk_put_u64(w, v);
+	else
+		tk_put_json_u64_slow(w, v);
+}
+void tk_put_json_i64(tk_writer *w, int64_t v);
+void tk_put_json_hex(tk_writer *w, uint64_t v);
+
 /* printf; not for per-event paths. */
 void tk_put_fmt(tk_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

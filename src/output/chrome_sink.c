@@ -84,9 +84,9 @@ static void ids(chrome_sink *c, const tk_event *ev)
 		      : ev->cpu != TK_CPU_NONE ? ev->cpu
 					       : (int64_t)ev->stream_instance;
 	tk_put_str(w, ",\"pid\":");
-	tk_put_i64(w, pid);
+	tk_put_json_i64(w, pid);
 	tk_put_str(w, ",\"tid\":");
-	tk_put_i64(w, tid);
+	tk_put_json_i64(w, tid);
 }
 
 static void sep(chrome_sink *c)
@@ -152,7 +152,7 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	bool any = false;
 	if (ev->cpu != TK_CPU_NONE) {
 		tk_put_str(w, "\"cpu\":");
-		tk_put_i64(w, ev->cpu);
+		tk_put_json_i64(w, ev->cpu);
 		any = true;
 	}
 	const tk_value *scopes[] = {ev->packet_context, ev->stream_context, ev->context,

@@ -1,4 +1,5 @@
 /* stackcollapse-perf.pl over perf.data, without the text round trip. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/folded_perf.h"
+#include "output/report_perf.h"
 
 #define KEY_MAX 65536
 /* distinct stacks kept in memory; a hostile file cannot make it grow past */
@@ -26,6 +28,10 @@ typedef struct folder {
 	char key[KEY_MAX];
 	size_t len;
 	bool truncated;
+	char event[128];     /* the one event folded */
+	char others[8][128]; /* the other events met, for the warning */
+	size_t n_others;
+	bool more_others;
 } folder;
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -38,7 +44,7 @@ static uint64_t hash_bytes(const char *s, size_t n)
 	return h;
 }
 
-static bool folder_count(folder *fo)
+static bool folder_count(folder *fo, uint64_t weight)
 {
 	uint64_t h = hash_bytes(fo->key, fo->len);
 	for (uint64_t probe = 0;; probe++) {
@@ -56,15 +62,29 @@ static bool folder_count(folder *fo)
 			char *copy = tk_arena_strndup(&fo->arena, fo->key, fo->len);
 			if (!copy || !tk_hashmap_put(&fo->by_hash, k, fo->n + 1))
 				return false;
-			fo->v[fo->n++] = (stack_entry){copy, fo->len, 1};
+			fo->v[fo->n++] = (stack_entry){copy, fo->len, weight};
 			return true;
 		}
 		stack_entry *e = &fo->v[*idx - 1];
 		if (e->len == fo->len && memcmp(e->key, fo->key, fo->len) == 0) {
-			e->count++;
+			e->count += weight;
 			return true;
 		}
 	}
+}
+
+/* Remembers an event that was not folded (once per name; names are cut
+ * to fit, as they only go into the warning). */
+static void note_other(folder *fo, const char *name)
+{
+	for (size_t i = 0; i < fo->n_others; i++)
+		if (strncmp(fo->others[i], name, sizeof fo->others[i] - 1) == 0)
+			return;
+	if (fo->n_others == sizeof fo->others / sizeof fo->others[0]) {
+		fo->more_others = true;
+		return;
+	}
+	snprintf(fo->others[fo->n_others++], sizeof fo->others[0], "%s", name);
 }
 
 static void key_char(folder *fo, char c)
@@ -148,11 +168,15 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 			continue;
 		if (opt->events && !tk_filter_name_matches(opt->events, rec->attr->name))
 			continue;
-		/* the script folds only the first event it meets */
-		if (!first)
+		/* one event only, as the script folds (the first it meets, or
+		 * the one --event names): stacks of different events do not add */
+		if (!first) {
 			first = rec->attr;
-		else if (rec->attr != first && strcmp(rec->attr->name, first->name) != 0)
+			snprintf(fo->event, sizeof fo->event, "%s", first->name);
+		} else if (rec->attr != first && strcmp(rec->attr->name, first->name) != 0) {
+			note_other(fo, rec->attr->name);
 			continue;
+		}
 		tk_perf_sample s;
 		st = tk_perf_parse_sample(f, rec, &s, err);
 		if (st != TK_OK)
@@ -163,11 +187,15 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		fo->len = 0;
 		for (const char *p = t ? t->comm : ":-1"; *p; p++)
 			key_char(fo, *p == ' ' ? '_' : *p);
-		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
+		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN)
 			tk_callchain_resolve(&th, t, &s, chain);
+		if ((s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) && chain->n) {
 			for (size_t i = chain->n; i-- > 0;)
 				key_func(fo, &chain->frames[i].loc);
 		} else if (s.sample_type & TK_PERF_SAMPLE_IP) {
+			/* no call chain (not recorded, or empty: a user-mode sample
+			 * of --kernel-callchains, a failed unwind): the sample's own
+			 * IP is the leaf, so its time is not charged to the comm */
 			tk_addr_loc loc;
 			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
 			key_func(fo, &loc);
@@ -178,7 +206,7 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 					  FOLDED_MEMORY_LIMIT >> 20);
 			break;
 		}
-		if (!folder_count(fo)) {
+		if (!folder_count(fo, tk_perf_sample_weight(rec->attr, &s))) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset,
 					  "out of memory folding stacks");
 			break;
@@ -221,6 +249,20 @@ tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer
 		if (fo->truncated && opt->log)
 			opt->log(opt->log_user, 0,
 				 "some stacks were longer than 64 KiB and were cut");
+		if (fo->n_others && opt->log) {
+			char msg[1400];
+			int k = snprintf(
+			    msg, sizeof msg,
+			    "folded stacks of event '%s' only; also in the file:", fo->event);
+			for (size_t i = 0; i < fo->n_others && k > 0 && (size_t)k < sizeof msg; i++)
+				k += snprintf(msg + k, sizeof msg - (size_t)k, "%s %s",
+					      i ? "," : "", fo->others[i]);
+			if (k > 0 && (size_t)k < sizeof msg)
+				snprintf(msg + k, sizeof msg - (size_t)k,
+					 "%s (choose one with --event)",
+					 fo->more_others ? ", ..." : "");
+			opt->log(opt->log_user, 0, msg);
+		}
 	}
 	free(fo->v);
 	tk_hashmap_free(&fo->by_hash);

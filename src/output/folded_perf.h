@@ -1,13 +1,17 @@
 /* Folded stacks from perf.data, as FlameGraph's stackcollapse-perf.pl
  * makes them from `perf script` output (default options): one line per
- * distinct stack "comm;root;...;leaf count", sorted as strings. comm has
- * spaces turned into '_'; a frame is its symbol name, or "[<dso
- * basename>]" when the symbol is unknown but the image is not, else
- * "[unknown]"; ';' in names becomes ':', a '(' and what follows is cut
- * (except "(anonymous namespace)") and quotes are dropped. Samples without
- * a callchain give "comm;sym"; frames whose name starts with "(" are
- * skipped, as the script takes them for process names. Only the first event seen is folded, as the
- * script does. Memory: one arena copy per distinct stack. */
+ * distinct stack "comm;root;...;leaf weight", sorted as strings. The
+ * weight is the sum of the samples' periods (the attr's fixed period when
+ * the samples carry none, as perf script prints it). comm has spaces
+ * turned into '_'; a frame is its symbol name, or "[<dso basename>]" when
+ * the symbol is unknown but the image is not, else "[unknown]"; ';' in
+ * names becomes ':', a '(' and what follows is cut (except "(anonymous
+ * namespace)") and quotes are dropped. Samples without a call chain, or
+ * with an empty one, give "comm;leaf" from their IP; frames whose name
+ * starts with "(" are skipped, as the script takes them for process names.
+ * One event is folded: the first met among those --event selects (all
+ * without --event); the others are named in one warning. Memory: one
+ * arena copy per distinct stack. */
 #ifndef TK_OUTPUT_FOLDED_PERF_H
 #define TK_OUTPUT_FOLDED_PERF_H
 

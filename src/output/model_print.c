@@ -22,7 +22,16 @@ static const tk_enum_mapping *next_label(const tk_field_class *c, uint64_t raw, 
 static void put_int(tk_writer *w, const tk_value *v, bool json)
 {
 	const tk_field_class *c = v->cls;
-	if (c && c->base == 16 && !json) {
+	if (json) {
+		/* hex integers are addresses: "0x..." strings; the others are
+		 * numbers while a double holds them exactly, else strings */
+		if (c && c->base == 16 && !c->is_signed)
+			tk_put_json_hex(w, v->v.u);
+		else if (c && c->is_signed)
+			tk_put_json_i64(w, v->v.i);
+		else
+			tk_put_json_u64(w, v->v.u);
+	} else if (c && c->base == 16) {
 		tk_put_str(w, "0x");
 		tk_put_hex(w, v->v.u);
 	} else if (c && c->is_signed) {
@@ -193,21 +202,21 @@ void tk_event_write_json(tk_writer *w, const tk_event *ev)
 	tk_put_json_str(w, name, strlen(name));
 	if (ev->has_time) {
 		tk_put_str(w, ",\"time\":");
-		tk_put_u64(w, ev->time_ns);
+		tk_put_json_u64(w, ev->time_ns);
 	}
 	tk_put_str(w, ",\"stream\":");
-	tk_put_u64(w, ev->stream_id);
+	tk_put_json_u64(w, ev->stream_id);
 	if (ev->cpu != TK_CPU_NONE) {
 		tk_put_str(w, ",\"cpu\":");
-		tk_put_i64(w, ev->cpu);
+		tk_put_json_i64(w, ev->cpu);
 	}
 	if (ev->pid != TK_PID_NONE) {
 		tk_put_str(w, ",\"pid\":");
-		tk_put_i64(w, ev->pid);
+		tk_put_json_i64(w, ev->pid);
 	}
 	if (ev->tid != TK_PID_NONE) {
 		tk_put_str(w, ",\"tid\":");
-		tk_put_i64(w, ev->tid);
+		tk_put_json_i64(w, ev->tid);
 	}
 	json_scope(w, "packet_context", ev->packet_context);
 	json_scope(w, "stream_context", ev->stream_context);

@@ -94,9 +94,26 @@ static void key(printer *p, const char *k)
 }
 
 /* Literal keys skip strlen on the per-sample path. */
-#define KEY(p, lit)       key_n((p), "" lit, sizeof(lit) - 1)
-#define KV_U64(p, lit, v) (KEY(p, lit), tk_put_u64((p)->w, (v)))
-#define KV_I64(p, lit, v) (KEY(p, lit), tk_put_i64((p)->w, (v)))
+#define KEY(p, lit) key_n((p), "" lit, sizeof(lit) - 1)
+/* JSON: integers beyond 2^53 as strings (see tk_put_json_u64) */
+static inline void put_u64_val(printer *p, uint64_t v)
+{
+	if (p->json)
+		tk_put_json_u64(p->w, v);
+	else
+		tk_put_u64(p->w, v);
+}
+
+static inline void put_i64_val(printer *p, int64_t v)
+{
+	if (p->json)
+		tk_put_json_i64(p->w, v);
+	else
+		tk_put_i64(p->w, v);
+}
+
+#define KV_U64(p, lit, v) (KEY(p, lit), put_u64_val((p), (v)))
+#define KV_I64(p, lit, v) (KEY(p, lit), put_i64_val((p), (v)))
 
 static void kv_hex_n(printer *p, const char *k, size_t n, uint64_t v)
 {
@@ -114,7 +131,7 @@ static void kv_hex_n(printer *p, const char *k, size_t n, uint64_t v)
 static void kv_u64(printer *p, const char *k, uint64_t v)
 {
 	key(p, k);
-	tk_put_u64(p->w, v);
+	put_u64_val(p, v);
 }
 
 static void kv_hex(printer *p, const char *k, uint64_t v)

@@ -8,7 +8,8 @@
 #include "output/report_columns.h"
 #include "output/report_perf.h"
 
-static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event)
+static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const char *event,
+			       bool unknown_per_address)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->events[i], event) == 0)
@@ -28,6 +29,8 @@ static tk_profile_agg *agg_for(tk_perf_profile *p, tk_profile_key key, const cha
 	p->samples = sm;
 	char *name = strdup(event);
 	tk_profile_agg *a = tk_profile_agg_new(key);
+	if (a && unknown_per_address)
+		tk_profile_agg_unknown_per_address(a);
 	if (!name || !a) {
 		free(name);
 		tk_profile_agg_free(a);
@@ -56,8 +59,18 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
+{
+	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
+		return s->period;
+	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
+		return attr->sample_period;
+	return 1;
+}
+
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
-			       bool by_period, tk_perf_profile *out, tk_error *err)
+			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
+			       tk_error *err)
 {
 	memset(out, 0, sizeof *out);
 	tk_perf_open_options po = {0};
@@ -86,7 +99,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
-		tk_profile_agg *a = agg_for(out, key, rec->attr->name);
+		tk_profile_agg *a = agg_for(out, key, rec->attr->name, unknown_per_address);
 		if (!a) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -102,11 +115,15 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
 		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 		const char *sym = loc.name;
-		uint64_t weight =
-		    by_period && (s.sample_type & TK_PERF_SAMPLE_PERIOD) ? s.period : 1;
-		uint64_t sym_start =
-		    loc.sym ? loc.sym->start
-			    : s.ip; /* image address: one row per symbol, whatever the process */
+		uint64_t weight = by_period ? tk_perf_sample_weight(rec->attr, &s) : 1;
+		/* one row per symbol, whatever the process; without a symbol, one
+		 * per address as perf report keys it: al->addr, which is relative
+		 * to the map for a kernel module (perf maps those with pgoff 0)
+		 * though its symbols are looked up by kernel address */
+		uint64_t sym_start = loc.sym ? loc.sym->start
+				     : loc.map && loc.map->dso->kind == TK_DSO_MODULE
+					 ? s.ip - loc.map->start
+					 : loc.addr;
 		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 			break;
@@ -144,7 +161,7 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			tk_dcpi_close(p);
 			continue;
 		}
-		tk_profile_agg *a = agg_for(out, key, h->event);
+		tk_profile_agg *a = agg_for(out, key, h->event, false);
 		if (!a) {
 			tk_dcpi_close(p);
 			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -278,7 +295,8 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "unknown sort key '%s' (symbol, image, address)", opt->sort);
 	tk_perf_profile p;
-	tk_status st = tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, &p, err);
+	tk_status st =
+	    tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, true, &p, err);
 	if (st != TK_OK)
 		return st;
 	if (p.n == 0) {

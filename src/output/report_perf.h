@@ -3,8 +3,9 @@
  * profile_report.c uses for DCPI (count, %, cum%, procedure, image).
  * Each sample weighs its period, as perf report counts (so the % column
  * matches `perf report --stdio --no-children --sort sym`); samples
- * without a period weigh 1. Symbols and images come from the thread/map
- * model (threads_model.h), names demangled as perf shows them. */
+ * without a PERIOD field weigh the attr's fixed period (perf record -c N),
+ * else 1. Symbols and images come from the thread/map model
+ * (threads_model.h), names demangled as perf shows them. */
 #ifndef TK_OUTPUT_REPORT_PERF_H
 #define TK_OUTPUT_REPORT_PERF_H
 
@@ -14,6 +15,11 @@
 
 tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt,
 				 tk_writer *out, tk_error *err);
+
+/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
+ * period (perf record -c N writes no PERIOD: each sample stands for N
+ * events), else 1. */
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s);
 
 /* "symbol"/"sym" (default, NULL), "image"/"dso", "address"/"addr". */
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key);
@@ -29,9 +35,14 @@ typedef struct tk_perf_profile {
 	void *priv; /* the thread model that owns the symbol names */
 } tk_perf_profile;
 
-/* by_period: weigh samples by their period (perf report), else count them. */
+/* by_period: weigh samples by their period (perf report), else count them.
+ * unknown_per_address: addresses without a symbol get a row each, named as
+ * perf report names them (tk_profile_agg_unknown_per_address); else one
+ * "[unknown]" row per image (to compare with a DCPI profile, whose
+ * addresses are image virtual addresses, not perf's map-relative ones). */
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
-			       bool by_period, tk_perf_profile *out, tk_error *err);
+			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
+			       tk_error *err);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */

@@ -54,7 +54,7 @@ fi
 # --begin / --end (seconds.ns from the clock origin for both tools) around
 # the middle event: same lines as babeltrace2's
 t=$("$TK" print --format json --limit $(( $(wc -l <"$tmp/bt.out") / 2 )) "$tmp/trace" | tail -1 |
-	sed -n 's/.*"time":\([0-9]*\).*/\1/p')
+	sed -n 's/.*"time":"\{0,1\}\([0-9]*\).*/\1/p')
 at=
 if [ -n "$t" ]; then
 	at=$((t / 1000000000)).$(printf '%09d' $((t % 1000000000)))

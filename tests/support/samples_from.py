@@ -14,10 +14,11 @@ def from_json(stream):
         obj = json.loads(line)
         if obj.get("type") != "sample":
             continue
-        t = obj.get("time", 0)
+        # integers beyond 2^53 come as strings (JSON readers use doubles)
+        t = int(obj.get("time", 0))
         ip = int(obj.get("ip", "0x0"), 16)
-        yield "%d/%d %d.%09d %d %x" % (obj.get("pid", -1), obj.get("tid", -1),
-                                      t // 10**9, t % 10**9, obj.get("period", 0), ip)
+        yield "%d/%d %d.%09d %d %x" % (int(obj.get("pid", -1)), int(obj.get("tid", -1)),
+                                      t // 10**9, t % 10**9, int(obj.get("period", 0)), ip)
 
 SCRIPT = re.compile(r"^\s*(-?\d+)/(-?\d+)\s+(\d+)\.(\d+):\s+(\d+)\s+([0-9a-f]+)\s*$")
 

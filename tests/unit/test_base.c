@@ -57,6 +57,33 @@ static void test_writer_json_escape(void **state)
 	tk_writer_abort(w);
 }
 
+/* Integers a double holds exactly (|v| <= 2^53) are JSON numbers, larger
+ * ones strings; addresses are "0x..." strings. */
+static void test_writer_json_numbers(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	const uint64_t lim = UINT64_C(9007199254740992); /* 2^53 */
+	tk_put_json_u64(w, lim);
+	tk_put_char(w, ' ');
+	tk_put_json_u64(w, lim + 1);
+	tk_put_char(w, ' ');
+	tk_put_json_u64(w, UINT64_MAX);
+	tk_put_char(w, ' ');
+	tk_put_json_i64(w, -(int64_t)lim);
+	tk_put_char(w, ' ');
+	tk_put_json_i64(w, -(int64_t)lim - 1);
+	tk_put_char(w, ' ');
+	tk_put_json_i64(w, INT64_MIN);
+	tk_put_char(w, ' ');
+	tk_put_json_hex(w, 0xffffffff81000000ull);
+	expect_written(w, "9007199254740992 \"9007199254740993\" \"18446744073709551615\" "
+			  "-9007199254740992 \"-9007199254740993\" \"-9223372036854775808\" "
+			  "\"0xffffffff81000000\"");
+	tk_writer_abort(w);
+}
+
 static void test_writer_atomic(void **state)
 {
 	(void)state;
@@ -177,10 +204,10 @@ static void test_bytes_and_status(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_writer_numbers),   cmocka_unit_test(test_writer_json_escape),
-	    cmocka_unit_test(test_writer_atomic),    cmocka_unit_test(test_input_memory_bounds),
-	    cmocka_unit_test(test_input_stream),     cmocka_unit_test(test_arena_and_hashmap),
-	    cmocka_unit_test(test_bytes_and_status),
+	    cmocka_unit_test(test_writer_numbers),      cmocka_unit_test(test_writer_json_escape),
+	    cmocka_unit_test(test_writer_json_numbers), cmocka_unit_test(test_writer_atomic),
+	    cmocka_unit_test(test_input_memory_bounds), cmocka_unit_test(test_input_stream),
+	    cmocka_unit_test(test_arena_and_hashmap),   cmocka_unit_test(test_bytes_and_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,8 +168,10 @@ int tk_cmd_diff(int argc, char **argv)
 	}
 	tk_perf_profile p[2];
 	memset(p, 0, sizeof p);
-	/* perf.data against perf.data: periods, as perf diff weighs; against
-	 * a DCPI profile (counts of samples): sample counts on both sides */
+	/* perf.data against perf.data: periods, as perf diff weighs, and
+	 * unknown addresses per address, as perf report lists them; against a
+	 * DCPI profile (counts of samples, image virtual addresses): sample
+	 * counts and one [unknown] row per image on both sides */
 	bool any_dcpi = false;
 	for (int k = 0; k < 2; k++) {
 		tk_error e;
@@ -188,8 +190,9 @@ int tk_cmd_diff(int argc, char **argv)
 		}
 		tk_status st;
 		if (ops->format == TK_FORMAT_PERF)
-			st = tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
-						  cli.opt.events, !any_dcpi, &p[k], &err);
+			st =
+			    tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
+						 cli.opt.events, !any_dcpi, !any_dcpi, &p[k], &err);
 		else if (ops->format == TK_FORMAT_DCPI)
 			st = tk_dcpi_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
 						  cli.opt.events, &p[k], &err);

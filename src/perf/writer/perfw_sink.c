@@ -290,8 +290,18 @@ static void put_field(perf_sink *s, raw_buf *r, const perfw_field *f, const tk_v
 {
 	switch (f->kind) {
 	case PERFW_F_INT:
-		if (v && v->cls && v->cls->kind == TK_TYPE_INT)
-			store_int(r->p + f->offset, v->v.u, f->size, r->swap);
+		if (v && v->cls && v->cls->kind == TK_TYPE_INT) {
+			uint64_t u = v->v.u;
+			unsigned bits = v->cls->bits;
+			/* signed fields are widened (perfw_tpfmt.c): extend the
+			 * sign from the class's width, whatever the source left in
+			 * the upper bits */
+			if (f->is_signed && bits > 0 && bits < 64 && (u >> (bits - 1) & 1))
+				u |= ~UINT64_C(0) << bits;
+			else if (f->is_signed && bits > 0 && bits < 64)
+				u &= (UINT64_C(1) << bits) - 1;
+			store_int(r->p + f->offset, u, f->size, r->swap);
+		}
 		break;
 	case PERFW_F_STR:
 		if (v && v->cls && v->cls->kind == TK_TYPE_STRING) {

@@ -100,6 +100,12 @@ static tk_status add_field(builder *b, const char *name, const tk_field_class *c
 		f.kind = PERFW_F_INT;
 		f.size = int_size(cls->bits);
 		f.is_signed = cls->is_signed;
+		/* libtraceevent reads a field without sign extension and prints
+		 * "%d" of its value cast to int: a signed char or short holding
+		 * -1 would print 255 or 65535. Signed fields are at least ints
+		 * (written sign-extended), as perf's own formats declare them. */
+		if (f.is_signed && f.size < 4)
+			f.size = 4;
 	} else if (cls->kind == TK_TYPE_STRING) {
 		f.kind = PERFW_F_STR;
 	} else if (cls->kind == TK_TYPE_BYTES) {
@@ -188,10 +194,13 @@ static bool put_symbolic(tk_writer *args, const perfw_field *f)
 			continue;
 		for (uint64_t k = 0; k <= span; k++) {
 			tk_put_str(args, used++ ? ", { " : ", { ");
-			if (c->is_signed)
-				tk_put_i64(args, (int64_t)(m->lo + k));
-			else
-				tk_put_u64(args, m->lo + k);
+			/* libtraceevent compares the field's bytes, read without
+			 * sign extension, with the value: a negative value of a
+			 * 4-byte field is written as its 32-bit pattern */
+			uint64_t v = m->lo + k;
+			if (c->is_signed && f->size < 8)
+				v &= (UINT64_C(1) << (8 * f->size)) - 1;
+			tk_put_u64(args, v);
 			tk_put_str(args, ", ");
 			put_label(args, m->label);
 			tk_put_str(args, " }");

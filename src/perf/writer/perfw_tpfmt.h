@@ -4,8 +4,10 @@
  *
  * A class's fields are the members of its stream context, context and
  * payload structs, nested structs flattened ("outer_inner"). Integers keep
- * their width (1, 2, 4 or 8 bytes) and sign; enums print through
- * __print_symbolic; strings are __data_loc char[]; byte blobs and arrays of
+ * their width (1, 2, 4 or 8 bytes) and sign, except that signed ones are at
+ * least 4 bytes (libtraceevent prints a signed char -1 as 255); enums print
+ * through __print_symbolic (negative values as the field's bit pattern,
+ * which libtraceevent compares); strings are __data_loc char[]; byte blobs and arrays of
  * unsigned integers are __data_loc arrays; anything else (floats, variants, arrays
  * of structs) is rendered as text into a __data_loc string. Built once per
  * class; not thread-safe. */
