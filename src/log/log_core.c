@@ -1,0 +1,558 @@
+/* The process-wide logger: open/close, registration of types, tracks and
+ * strings, per-thread rings, the slow path of TK_LOG, enable and trigger.
+ *
+ * Everything here but the first event of a thread or type runs rarely; the
+ * hot path is tk_log__emit() in log.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "log/log_clock.h"
+#include "log/log_core.h"
+
+/* gate bits: any set sends TK_LOG to the slow path */
+#define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
+#define GATE_COUNTDOWN 2u
+
+/* key bits above the registered/n_args field */
+#define KEY_TRIGGER (1u << 24)
+#define KEY_STRINGS (1u << 25)
+#define KEY_BAD     (1u << 26)
+
+_Thread_local tk_log__tls tk_log__t;
+_Atomic uint32_t tk_log__gate = GATE_OFF;
+
+lg_state lg_g = {.fd = -1};
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t enabled_flag = 1;
+static tk_log_type *trigger_type;
+static tk_log_type *registered; /* every type registered in this log */
+static _Atomic int64_t countdown;
+
+static uint8_t *at(uint64_t off)
+{
+	return lg_g.base + off;
+}
+
+static uint32_t my_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* ---- open / close ---- */
+
+static uint64_t pow2_floor(uint64_t v)
+{
+	uint64_t p = 1;
+	while (p * 2 <= v)
+		p *= 2;
+	return p;
+}
+
+static uint64_t pow2_ceil(uint64_t v)
+{
+	uint64_t p = 1;
+	while (p < v && p < ((uint64_t)1 << 40))
+		p *= 2;
+	return p;
+}
+
+static bool layout_matches(const lg_header *h, uint64_t size)
+{
+	return memcmp(h->magic, LG_MAGIC, 8) == 0 && h->endian == LG_ENDIAN &&
+	       h->header_size == LG_HEADER_SIZE && h->file_size == size && h->max_rings > 0 &&
+	       h->max_rings <= LG_MAX_RINGS && lg_region_size(h->ring_slots, h->max_rings) == size;
+}
+
+static void start_clock(lg_header *h)
+{
+	h->init_tps = lg_calibrate(h->clock, &h->init_ticks, &h->init_mono_ns, &h->init_real_ns);
+}
+
+int tk_log_open(const tk_log_config *cfg)
+{
+	tk_log_config c = cfg ? *cfg : (tk_log_config){0};
+	if (lg_g.base) {
+		errno = EBUSY;
+		return -1;
+	}
+	uint32_t max_rings = c.max_threads ? c.max_threads : 64;
+	if (max_rings > LG_MAX_RINGS ||
+	    (c.mode != TK_LOG_FLIGHT && c.mode != TK_LOG_STOP_WHEN_FULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	unsigned clock = LG_CLOCK_MONO;
+	if (c.clock == TK_LOG_CLOCK_TSC || c.clock == TK_LOG_CLOCK_DEFAULT)
+		clock = lg_have_tsc() ? LG_CLOCK_TSC : LG_CLOCK_MONO;
+	if (c.clock == TK_LOG_CLOCK_TSC && !lg_have_tsc()) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	uint64_t slots = c.ring_events ? pow2_ceil(c.ring_events) : 65536;
+	if (c.path && !c.ring_events) {
+		uint64_t fixed = lg_region_size(1, max_rings) - (uint64_t)max_rings * LG_SLOT_SIZE;
+		if (c.size <= fixed + (uint64_t)max_rings * LG_SLOT_SIZE * 16) {
+			errno = EINVAL; /* not even 16 events per ring */
+			return -1;
+		}
+		slots = pow2_floor((c.size - fixed) / max_rings / LG_SLOT_SIZE);
+	}
+	uint64_t size = lg_region_size(slots, max_rings);
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	void *base;
+	if (!c.path) {
+		base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (base == MAP_FAILED)
+			return -1;
+		lg_region_init(base, size, slots, max_rings, c.mode, clock);
+		start_clock(base);
+	} else {
+		int fd = open(c.path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -1;
+		/* one opener at a time decides between joining and creating */
+		if (flock(fd, LOCK_EX) != 0) {
+			close(fd);
+			return -1;
+		}
+		struct stat sb;
+		bool join = false;
+		if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size >= LG_HEADER_SIZE) {
+			lg_header probe;
+			if (pread(fd, &probe, sizeof probe, 0) == (ssize_t)sizeof probe &&
+			    layout_matches(&probe, (uint64_t)sb.st_size)) {
+				join = true;
+				size = (uint64_t)sb.st_size;
+			}
+		}
+		if (!join && (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)size) != 0)) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (base == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (!join) {
+			lg_header *h = base;
+			/* clocks first: joiners read them once they see the magic */
+			h->clock = clock;
+			start_clock(h);
+			lg_region_init(base, size, slots, max_rings, c.mode, clock);
+		}
+		flock(fd, LOCK_UN);
+		lg_g.fd = fd;
+	}
+	lg_g.base = base;
+	lg_g.size = size;
+	lg_g.h = base;
+	tk_log__use_tsc = lg_g.h->clock == LG_CLOCK_TSC;
+	memset(&tk_log__t, 0, sizeof tk_log__t);
+	lg_g.n_local_tracks = 0;
+	atomic_store(&enabled_flag, 1);
+	trigger_type = NULL;
+	atomic_store(&tk_log__gate, 0);
+	return 0;
+}
+
+int tk_log_open_file(const char *path, size_t size)
+{
+	tk_log_config c = {.path = path, .size = size};
+	return tk_log_open(&c);
+}
+
+void tk_log_close(void)
+{
+	pthread_mutex_lock(&mu);
+	atomic_store(&tk_log__gate, GATE_OFF);
+	/* the next log numbers its types afresh */
+	for (tk_log_type *t = registered, *nx; t; t = nx) {
+		nx = t->next;
+		t->next = NULL;
+		atomic_store(&t->key, 0);
+	}
+	registered = NULL;
+	trigger_type = NULL;
+	atomic_store(&countdown, 0);
+	if (lg_g.base) {
+		lg_take_end_pair();
+		munmap(lg_g.base, lg_g.size);
+	}
+	if (lg_g.fd >= 0)
+		close(lg_g.fd);
+	lg_g.base = NULL;
+	lg_g.h = NULL;
+	lg_g.fd = -1;
+	memset(&tk_log__t, 0, sizeof tk_log__t);
+	pthread_mutex_unlock(&mu);
+}
+
+void lg_take_end_pair(void)
+{
+	lg_header *h = lg_g.h;
+	if (!h)
+		return;
+	uint64_t t, m, r;
+	lg_pair(h->clock, &t, &m, &r);
+	atomic_store(&h->end_valid, 0);
+	h->end_ticks = t;
+	h->end_mono_ns = m;
+	h->end_real_ns = r;
+	atomic_store_explicit(&h->end_valid, 1, memory_order_release);
+}
+
+/* ---- enable and trigger ---- */
+
+static void update_gate(void)
+{
+	uint32_t g = 0;
+	if (!lg_g.base || !atomic_load(&enabled_flag))
+		g |= GATE_OFF;
+	else if (atomic_load(&countdown) > 0)
+		g |= GATE_COUNTDOWN;
+	atomic_store(&tk_log__gate, g);
+}
+
+void tk_log_enable(int on)
+{
+	pthread_mutex_lock(&mu);
+	atomic_store(&enabled_flag, on ? 1 : 0);
+	if (!on)
+		lg_take_end_pair(); /* the calibration pair of this stop */
+	update_gate();
+	pthread_mutex_unlock(&mu);
+}
+
+static void register_type(tk_log_type *t);
+
+int tk_log_trigger(tk_log_type *t, uint64_t after)
+{
+	if (!lg_g.base || (int64_t)after < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	register_type(t);
+	pthread_mutex_lock(&mu);
+	if (trigger_type)
+		atomic_fetch_and(&trigger_type->key, ~KEY_TRIGGER);
+	trigger_type = t;
+	lg_g.trigger_after = after;
+	atomic_fetch_or(&t->key, KEY_TRIGGER);
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+/* The trigger fired: `after` more events, then off. */
+static void trigger_fire(void)
+{
+	pthread_mutex_lock(&mu);
+	if (trigger_type) {
+		atomic_fetch_and(&trigger_type->key, ~KEY_TRIGGER);
+		trigger_type = NULL;
+		if (lg_g.trigger_after == 0) {
+			atomic_store(&enabled_flag, 0);
+			lg_take_end_pair();
+		} else {
+			atomic_store(&countdown, (int64_t)lg_g.trigger_after);
+		}
+		update_gate();
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+/* ---- registration ---- */
+
+static void register_type(tk_log_type *t)
+{
+	if (atomic_load_explicit(&t->key, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&mu);
+	if (atomic_load(&t->key) || !lg_g.h) {
+		pthread_mutex_unlock(&mu);
+		return;
+	}
+	lg_header *h = lg_g.h;
+	unsigned n = 0, words = 0;
+	bool strings = false, ok = t->format != NULL && t->kinds[0] == 0;
+	while (ok && n < TK_LOG_MAX_ARGS + 1 && t->kinds[1 + n]) {
+		unsigned w = lg_kind_words(t->kinds[1 + n]);
+		strings |= t->kinds[1 + n] == TK_LOG_STR;
+		ok = w != 0;
+		words += w;
+		n++;
+	}
+	ok = ok && n <= TK_LOG_MAX_ARGS && words <= TK_LOG_MAX_ARGS;
+	uint32_t id = atomic_fetch_add(&h->n_types, 1);
+	if (id >= LG_MAX_TYPES || id > 0xffff)
+		ok = false;
+	if (ok) {
+		lg_type_entry *e = (lg_type_entry *)at(h->types_off + (uint64_t)id * LG_TYPE_SIZE);
+		e->n_args = (uint8_t)n;
+		memcpy(e->kinds, t->kinds + 1, n);
+		e->kinds[n] = 0;
+		size_t fl = strnlen(t->format, LG_FORMAT_MAX - 1);
+		memcpy(e->format, t->format, fl);
+		e->format[fl] = 0;
+		atomic_store_explicit(&e->commit, 1, memory_order_release);
+	}
+	t->id = (uint16_t)id;
+	t->n_args = (uint8_t)n;
+	t->next = registered;
+	registered = t;
+	uint32_t key = (ok ? id : 0) | (TK_LOG__REGISTERED | (uint32_t)n << 1) << 16;
+	if (strings)
+		key |= KEY_STRINGS;
+	if (!ok)
+		key |= KEY_BAD;
+	/* a key set is the registration: tk_log_close() does not undo it, so
+	 * a type is registered once per process */
+	atomic_store_explicit(&t->key, key, memory_order_release);
+	pthread_mutex_unlock(&mu);
+}
+
+static int new_track(const char *name)
+{
+	lg_header *h = lg_g.h;
+	uint32_t id = atomic_fetch_add(&h->n_tracks, 1);
+	if (id >= LG_MAX_TRACKS || id > 0xffff)
+		return -1;
+	lg_track_entry *e = (lg_track_entry *)at(h->tracks_off + (uint64_t)id * LG_TRACK_SIZE);
+	e->pid = (uint32_t)getpid();
+	size_t n = strnlen(name, LG_TRACK_NAME - 1);
+	memcpy(e->name, name, n);
+	e->name[n] = 0;
+	atomic_store_explicit(&e->commit, 1, memory_order_release);
+	return (int)id;
+}
+
+int tk_log_track(const char *name)
+{
+	pthread_mutex_lock(&mu);
+	int id = -1;
+	if (!lg_g.h || !name) {
+		errno = EINVAL;
+		goto out;
+	}
+	for (unsigned i = 0; i < lg_g.n_local_tracks; i++)
+		if (strncmp(lg_g.local_tracks[i].name, name, LG_TRACK_NAME - 1) == 0) {
+			id = lg_g.local_tracks[i].id;
+			goto out;
+		}
+	id = new_track(name);
+	if (id < 0) {
+		errno = ENOSPC;
+		goto out;
+	}
+	if (lg_g.n_local_tracks < LG_MAX_TRACKS) {
+		lg_local_track *lt = &lg_g.local_tracks[lg_g.n_local_tracks++];
+		size_t n = strnlen(name, LG_TRACK_NAME - 1);
+		memcpy(lt->name, name, n);
+		lt->name[n] = 0;
+		lt->id = id;
+	}
+out:
+	pthread_mutex_unlock(&mu);
+	return id;
+}
+
+uint32_t tk_log_string(const char *s)
+{
+	pthread_mutex_lock(&mu);
+	uint32_t off = UINT32_MAX;
+	lg_header *h = lg_g.h;
+	if (!h || !s)
+		goto out;
+	char *tab = (char *)at(h->strtab_off);
+	uint32_t len = atomic_load(&h->strtab_len);
+	if (len > h->strtab_cap)
+		len = (uint32_t)h->strtab_cap;
+	size_t n = strlen(s);
+	for (uint32_t i = 0; i < len;) {
+		size_t l = strnlen(tab + i, len - i);
+		if (l == n && memcmp(tab + i, s, n) == 0) {
+			off = i;
+			goto out;
+		}
+		i += (uint32_t)l + 1;
+	}
+	if (n >= h->strtab_cap)
+		goto out;
+	uint32_t o = atomic_fetch_add(&h->strtab_len, (uint32_t)n + 1);
+	if ((uint64_t)o + n + 1 > h->strtab_cap)
+		goto out; /* full (the counter stays past the cap: readers clamp) */
+	memcpy(tab + o, s, n + 1);
+	off = o;
+out:
+	pthread_mutex_unlock(&mu);
+	return off;
+}
+
+/* ---- rings ---- */
+
+static bool make_ring(tk_log__tls *r)
+{
+	lg_header *h = lg_g.h;
+	uint32_t idx = atomic_fetch_add(&h->n_rings, 1);
+	if (idx >= h->max_rings)
+		return false;
+	char name[LG_TRACK_NAME];
+	uint32_t tid = my_tid();
+	memcpy(name, "thread ", 7);
+	size_t n = 7;
+	char d[16];
+	size_t nd = 0;
+	uint32_t v = tid;
+	do
+		d[nd++] = (char)('0' + v % 10);
+	while ((v /= 10) && nd < sizeof d);
+	while (nd)
+		name[n++] = d[--nd];
+	name[n] = 0;
+	pthread_mutex_lock(&mu);
+	int track = new_track(name);
+	pthread_mutex_unlock(&mu);
+	if (track < 0)
+		return false;
+	lg_ring_dir *dir = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)idx * LG_RING_SIZE);
+	dir->pid = (uint32_t)getpid();
+	dir->tid = tid;
+	dir->track = (uint32_t)track;
+	dir->slots_off = h->rings_off + (uint64_t)idx * h->ring_slots * LG_SLOT_SIZE;
+	atomic_store_explicit(&dir->commit, 1, memory_order_release);
+	r->slots = (tk_log__slot *)at(dir->slots_off);
+	r->mask = h->ring_slots - 1;
+	r->head = 0;
+	r->limit = h->mode == TK_LOG_STOP_WHEN_FULL ? h->ring_slots : UINT64_MAX;
+	r->pub = &dir->head;
+	r->dir = dir;
+	r->track = (uint16_t)track;
+	return true;
+}
+
+int tk_log_thread_track(const char *name)
+{
+	tk_log__tls *r = &tk_log__t;
+	if (!lg_g.h || !name || (!r->slots && !make_ring(r))) {
+		errno = lg_g.h ? ENOSPC : EINVAL;
+		return -1;
+	}
+	lg_track_entry *e =
+	    (lg_track_entry *)at(lg_g.h->tracks_off + (uint64_t)r->track * LG_TRACK_SIZE);
+	size_t n = strnlen(name, LG_TRACK_NAME - 1);
+	memcpy(e->name, name, n);
+	e->name[n] = 0;
+	return r->track;
+}
+
+static void count_noring(void)
+{
+	if (lg_g.h)
+		atomic_fetch_add_explicit(&lg_g.h->dropped_noring, 1, memory_order_relaxed);
+}
+
+void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
+{
+	if (!lg_g.h)
+		return;
+	uint32_t key = atomic_load_explicit(&t->key, memory_order_acquire);
+	if (!key) {
+		register_type(t);
+		key = atomic_load_explicit(&t->key, memory_order_acquire);
+	}
+	if ((key & KEY_BAD) || ((key >> 16) & 0xff) != (TK_LOG__REGISTERED | n << 1))
+		return; /* a bad descriptor, or TK_LOG with the wrong argument count */
+	uint32_t gate = atomic_load_explicit(&tk_log__gate, memory_order_acquire);
+	if (gate & GATE_OFF)
+		return;
+	bool last = false;
+	if (gate & GATE_COUNTDOWN) {
+		int64_t left = atomic_fetch_sub(&countdown, 1);
+		if (left <= 0)
+			return;
+		last = left == 1;
+	}
+	tk_log__tls *r = &tk_log__t;
+	if (!r->slots && !make_ring(r)) {
+		count_noring();
+		return;
+	}
+	if (track >= 0 && (uint32_t)track >= atomic_load(&lg_g.h->n_tracks)) {
+		count_noring();
+		return;
+	}
+	lg_ring_dir *dir = r->dir;
+	if (r->head >= r->limit) {
+		atomic_store_explicit(&dir->dropped,
+				      atomic_load_explicit(&dir->dropped, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+	} else {
+		tk_log__slot *s = &r->slots[r->head & r->mask];
+		atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+		s->time = tk_log__now();
+		s->type = (uint16_t)key;
+		s->track = track >= 0 ? (uint16_t)track : r->track;
+		unsigned wi = 0;
+		for (unsigned i = 0; i < n; i++) {
+			if (t->kinds[1 + i] == TK_LOG_STR) {
+				char buf[LG_STR_WORDS * 8] = {0};
+				const char *p = (const char *)(uintptr_t)v[i];
+				if (p)
+					memcpy(buf, p, strnlen(p, TK_LOG_STR_MAX));
+				memcpy(&s->w[wi], buf, sizeof buf);
+				wi += LG_STR_WORDS;
+			} else {
+				s->w[wi++] = v[i];
+			}
+		}
+		r->head++;
+		atomic_store_explicit(&s->commit, (uint32_t)r->head, memory_order_release);
+		atomic_store_explicit(r->pub, r->head, memory_order_relaxed);
+	}
+	if (key & KEY_TRIGGER)
+		trigger_fire();
+	if (last) {
+		pthread_mutex_lock(&mu);
+		atomic_store(&enabled_flag, 0);
+		atomic_store(&countdown, 0);
+		lg_take_end_pair();
+		update_gate();
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+void tk_log_get_stats(tk_log_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	lg_header *h = lg_g.h;
+	if (!h)
+		return;
+	uint32_t n = atomic_load(&h->n_rings);
+	if (n > h->max_rings)
+		n = h->max_rings;
+	st->rings = n;
+	st->dropped = atomic_load(&h->dropped_noring);
+	for (uint32_t i = 0; i < n; i++) {
+		lg_ring_dir *d = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
+		if (!atomic_load_explicit(&d->commit, memory_order_acquire))
+			continue;
+		st->logged += atomic_load(&d->head);
+		st->dropped += atomic_load(&d->dropped);
+	}
+}
