@@ -39,3 +39,9 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/bench/log_bench.c)
     target_link_libraries(log_bench PRIVATE PkgConfig::LTTNG_UST dl)
   endif()
 endif()
+
+# The shell tests' driver (tests/oracle/log_*.sh).
+if(TK_TESTS)
+  add_executable(log_writer ${CMAKE_SOURCE_DIR}/tests/log/log_writer.c)
+  target_link_libraries(log_writer PRIVATE tracekit_log_static)
+endif()

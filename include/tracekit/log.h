@@ -134,7 +134,9 @@ int tk_log_dump_at_exit(const char *path, tk_log_format fmt);
 
 typedef struct tk_log_stats {
 	uint64_t logged;  /* events written (some may be overwritten since) */
-	uint64_t dropped; /* stop-when-full losses, and events with no ring */
+	uint64_t dropped; /* stop-when-full losses, events with no ring (more threads
+			     than rings) and events of a type that cannot be logged (more
+			     than 6 words of arguments, wrong argument count) */
 	unsigned rings;
 } tk_log_stats;
 void tk_log_get_stats(tk_log_stats *st);

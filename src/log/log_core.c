@@ -405,6 +405,13 @@ out:
 
 /* ---- rings ---- */
 
+/* Events lost with no ring to hold them, or of a type that cannot be logged. */
+static void count_noring(void)
+{
+	if (lg_g.h)
+		atomic_fetch_add_explicit(&lg_g.h->dropped_noring, 1, memory_order_relaxed);
+}
+
 static bool make_ring(tk_log__tls *r)
 {
 	lg_header *h = lg_g.h;
@@ -460,12 +467,6 @@ int tk_log_thread_track(const char *name)
 	return r->track;
 }
 
-static void count_noring(void)
-{
-	if (lg_g.h)
-		atomic_fetch_add_explicit(&lg_g.h->dropped_noring, 1, memory_order_relaxed);
-}
-
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 {
 	if (!lg_g.h)
@@ -475,8 +476,10 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		register_type(t);
 		key = atomic_load_explicit(&t->key, memory_order_acquire);
 	}
-	if ((key & KEY_BAD) || ((key >> 16) & 0xff) != (TK_LOG__REGISTERED | n << 1))
-		return; /* a bad descriptor, or TK_LOG with the wrong argument count */
+	if ((key & KEY_BAD) || ((key >> 16) & 0xff) != (TK_LOG__REGISTERED | n << 1)) {
+		count_noring(); /* a bad descriptor, or the wrong argument count */
+		return;
+	}
 	uint32_t gate = atomic_load_explicit(&tk_log__gate, memory_order_acquire);
 	if (gate & GATE_OFF)
 		return;
