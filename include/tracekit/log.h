@@ -92,14 +92,19 @@ typedef struct tk_log_config {
 	unsigned max_threads; /* rings (threads, over all processes); 0: 64 */
 	tk_log_mode mode;
 	tk_log_clock clock;
+	int join; /* path: join the log another process made there (then the
+		     file's own layout, mode and clock apply; sizes are ignored);
+		     0: replace whatever is at path */
 } tk_log_config;
 
 /* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
 int tk_log_open(const tk_log_config *cfg);
-/* tk_log_open with the rings in the file path of about `size` bytes. An
- * existing log file of the same layout is joined (a ring per process);
- * anything else at path is replaced. */
+/* tk_log_open with the rings in the file path of about `size` bytes;
+ * whatever was at path is replaced. */
 int tk_log_open_file(const char *path, size_t size);
+/* Joins the log file another process (running or not) made at path: this
+ * process gets rings of its own in it. Fails (EINVAL) if path holds no log. */
+int tk_log_join_file(const char *path);
 /* Unmaps the log. Threads must have stopped logging. */
 void tk_log_close(void);
 

@@ -97,7 +97,7 @@ int tk_log_open(const tk_log_config *cfg)
 		return -1;
 	}
 	uint64_t slots = c.ring_events ? pow2_ceil(c.ring_events) : 65536;
-	if (c.path && !c.ring_events) {
+	if (c.path && !c.ring_events && !c.join) {
 		uint64_t fixed = lg_region_size(1, max_rings) - (uint64_t)max_rings * LG_SLOT_SIZE;
 		if (c.size <= fixed + (uint64_t)max_rings * LG_SLOT_SIZE * 16) {
 			errno = EINVAL; /* not even 16 events per ring */
@@ -118,7 +118,7 @@ int tk_log_open(const tk_log_config *cfg)
 		lg_region_init(base, size, slots, max_rings, c.mode, clock);
 		start_clock(base);
 	} else {
-		int fd = open(c.path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		int fd = open(c.path, O_RDWR | O_CLOEXEC | (c.join ? 0 : O_CREAT), 0644);
 		if (fd < 0)
 			return -1;
 		/* one opener at a time decides between joining and creating */
@@ -128,13 +128,18 @@ int tk_log_open(const tk_log_config *cfg)
 		}
 		struct stat sb;
 		bool join = false;
-		if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size >= LG_HEADER_SIZE) {
+		if (c.join && fstat(fd, &sb) == 0 && (uint64_t)sb.st_size >= LG_HEADER_SIZE) {
 			lg_header probe;
 			if (pread(fd, &probe, sizeof probe, 0) == (ssize_t)sizeof probe &&
 			    layout_matches(&probe, (uint64_t)sb.st_size)) {
 				join = true;
 				size = (uint64_t)sb.st_size;
 			}
+		}
+		if (c.join && !join) {
+			close(fd);
+			errno = EINVAL; /* nothing to join */
+			return -1;
 		}
 		if (!join && (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)size) != 0)) {
 			int e = errno;
@@ -174,6 +179,12 @@ int tk_log_open(const tk_log_config *cfg)
 int tk_log_open_file(const char *path, size_t size)
 {
 	tk_log_config c = {.path = path, .size = size};
+	return tk_log_open(&c);
+}
+
+int tk_log_join_file(const char *path)
+{
+	tk_log_config c = {.path = path, .join = 1};
 	return tk_log_open(&c);
 }
 

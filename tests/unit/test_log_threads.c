@@ -1,0 +1,99 @@
+/* The logger under load: 2 and 4 threads each log 10^7 events into a
+ * stop-when-full log of 65536 events per thread ring. Read back through
+ * tracekit's reader, every kept event must be intact (its check word
+ * matches its thread and sequence number), each thread's events must be
+ * in order and be the first 65536 it logged, and kept + dropped must equal
+ * what was logged. */
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "log_read.h"
+#include "tracekit/log.h"
+
+#define PER_THREAD 10000000u
+#define RING       65536u
+
+TK_LOG_TYPE(t_load, "load thread %u seq %lu check %lx", TK_LOG_U32, TK_LOG_U64, TK_LOG_U64);
+
+static uint64_t check_of(uint32_t thread, uint64_t seq)
+{
+	return (seq * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)thread << 56);
+}
+
+static void *run(void *arg)
+{
+	uint32_t me = (uint32_t)(uintptr_t)arg;
+	for (uint64_t seq = 0; seq < PER_THREAD; seq++)
+		TK_LOG(t_load, me, seq, check_of(me, seq));
+	return NULL;
+}
+
+static void load(unsigned n_threads)
+{
+	char path[] = "/tmp/tk_log_threads_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	tk_log_config c = {
+	    .path = path, .ring_events = RING, .max_threads = 8, .mode = TK_LOG_STOP_WHEN_FULL};
+	assert_int_equal(tk_log_open(&c), 0);
+	pthread_t t[4];
+	for (unsigned i = 0; i < n_threads; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, run, (void *)(uintptr_t)i), 0);
+	for (unsigned i = 0; i < n_threads; i++)
+		pthread_join(t[i], NULL);
+	tk_log_stats st;
+	tk_log_get_stats(&st);
+	tk_log_close();
+	assert_int_equal(st.rings, n_threads);
+	assert_int_equal(st.logged + st.dropped, (uint64_t)n_threads * PER_THREAD);
+
+	const char *why;
+	uint64_t at;
+	tk_elog_file *f = log_read(path, &why, &at);
+	if (!f)
+		fail_msg("%s at %llu", why, (unsigned long long)at);
+	uint64_t next[4] = {0};
+	tk_fmt_arg args[TK_ELOG_MAX_ARGS];
+	for (uint32_t i = 0; i < f->n_events; i++) {
+		const tk_elog_event *e = &f->events[i];
+		assert_string_equal(log_type_format(f, e), "load thread %u seq %lu check %lx");
+		assert_int_equal(tk_elog_event_args(f, e, args), 3);
+		uint32_t th = (uint32_t)args[0].u;
+		assert_true(th < n_threads);
+		assert_int_equal(args[1].u, next[th]); /* in order, no gap */
+		assert_int_equal(args[2].u, check_of(th, args[1].u));
+		next[th]++;
+	}
+	uint64_t kept = 0;
+	for (unsigned i = 0; i < n_threads; i++) {
+		assert_int_equal(next[i], RING); /* the first RING events of each */
+		kept += next[i];
+	}
+	assert_int_equal(kept, f->n_events);
+	assert_int_equal(kept, st.logged);
+	tk_elog_close(f);
+	unlink(path);
+}
+
+static void test_two_threads(void **state)
+{
+	(void)state;
+	load(2);
+}
+
+static void test_four_threads(void **state)
+{
+	(void)state;
+	load(4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_two_threads),
+	    cmocka_unit_test(test_four_threads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
