@@ -310,7 +310,7 @@ static void register_type(tk_log_type *t)
 	}
 	ok = ok && n <= TK_LOG_MAX_ARGS && words <= TK_LOG_MAX_ARGS;
 	uint32_t id = atomic_fetch_add(&h->n_types, 1);
-	if (id >= LG_MAX_TYPES || id > 0xffff)
+	if (id >= h->max_types || id > 0xffff)
 		ok = false;
 	if (ok) {
 		lg_type_entry *e = (lg_type_entry *)at(h->types_off + (uint64_t)id * LG_TYPE_SIZE);
@@ -341,7 +341,7 @@ static int new_track(const char *name)
 {
 	lg_header *h = lg_g.h;
 	uint32_t id = atomic_fetch_add(&h->n_tracks, 1);
-	if (id >= LG_MAX_TRACKS || id > 0xffff)
+	if (id >= h->max_tracks || id > 0xffff)
 		return -1;
 	lg_track_entry *e = (lg_track_entry *)at(h->tracks_off + (uint64_t)id * LG_TRACK_SIZE);
 	e->pid = (uint32_t)getpid();

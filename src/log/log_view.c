@@ -3,6 +3,7 @@
  * a file left behind by a dead process, so nothing in the region is
  * trusted: every offset, count, string and slot is checked before use. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "log/log_impl.h"
@@ -70,28 +71,32 @@ bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why,
 		return fail(why, at, "unknown header or slot size", 12);
 	if (h->file_size != size)
 		return fail(why, at, "file size differs from the size in the header (cut or grown)",
-			    16);
+			    offsetof(lg_header, file_size));
 	if (h->max_types > LG_MAX_TYPES || h->max_tracks > LG_MAX_TRACKS ||
 	    h->max_rings > LG_MAX_RINGS || h->strtab_cap > UINT32_MAX)
-		return fail(why, at, "table capacity out of range", 24);
+		return fail(why, at, "table capacity out of range", offsetof(lg_header, max_types));
 	if (!table_ok(h->types_off, h->max_types, LG_TYPE_SIZE, size) ||
 	    !table_ok(h->tracks_off, h->max_tracks, LG_TRACK_SIZE, size) ||
 	    !table_ok(h->strtab_off, h->strtab_cap, 1, size) ||
-	    !table_ok(h->rings_dir_off, h->max_rings, LG_RING_SIZE, size))
-		return fail(why, at, "table offset outside the file", 40);
+	    !table_ok(h->rings_dir_off, h->max_rings, LG_RING_SIZE, size) ||
+	    ((h->types_off | h->tracks_off | h->rings_dir_off | h->rings_off) & 7))
+		return fail(why, at, "table offset outside the file",
+			    offsetof(lg_header, types_off));
 	if (h->ring_slots == 0 || (h->ring_slots & (h->ring_slots - 1)) ||
 	    h->ring_slots > size / LG_SLOT_SIZE)
-		return fail(why, at, "ring size is not a power of two inside the file", 88);
+		return fail(why, at, "ring size is not a power of two inside the file",
+			    offsetof(lg_header, ring_slots));
 	if (h->mode > TK_LOG_STOP_WHEN_FULL ||
 	    (h->clock != LG_CLOCK_TSC && h->clock != LG_CLOCK_MONO))
-		return fail(why, at, "unknown mode or clock", 96);
+		return fail(why, at, "unknown mode or clock", offsetof(lg_header, mode));
 	v->mode = h->mode;
 	v->init_ticks = h->init_ticks;
 	v->init_real_ns = h->init_real_ns;
 	v->init_mono_ns = h->init_mono_ns;
 	v->tps = h->clock == LG_CLOCK_MONO ? 1e9 : clamp_tps(h->init_tps);
 	if (v->tps == 0)
-		return fail(why, at, "clock calibration out of range", 136);
+		return fail(why, at, "clock calibration out of range",
+			    offsetof(lg_header, init_tps));
 	if (atomic_load_explicit(&((lg_header *)h)->end_valid, memory_order_acquire)) {
 		v->end_ticks = h->end_ticks;
 		v->end_real_ns = h->end_real_ns;
