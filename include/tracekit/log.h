@@ -189,10 +189,12 @@ static inline void tk_log__emit(tk_log_type *t, const uint64_t *v, unsigned n)
 {
 	tk_log__tls *r = &tk_log__t;
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
-	if (__builtin_expect(((k & 0xffff0000u) != tk_log__expect(n)) |
-				 (atomic_load_explicit(&tk_log__gate, memory_order_relaxed) != 0) |
-				 (r->head >= r->limit),
-			     0)) {
+	/* one test for the three rare cases: unregistered/flagged type, logging
+	 * off or counting down, ring full or not yet made */
+	uint32_t odd = (k & 0xffff0000u) ^ tk_log__expect(n);
+	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
+	odd |= (uint32_t)(r->head >= r->limit);
+	if (__builtin_expect(odd != 0, 0)) {
 		tk_log__emit_slow(t, -1, v, n);
 		return;
 	}
