@@ -278,6 +278,75 @@ static void test_two_processes_one_file(void **state)
 	close(p[1]);
 }
 
+static int sig_fd = -1;
+static volatile sig_atomic_t sig_rc = -2;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	sig_rc = tk_log_dump_fd(sig_fd, TK_LOG_DUMP_ELOG);
+}
+
+static tk_elog_file *read_elog(const char *file)
+{
+	tk_elog_file *f;
+	tk_error err;
+	if (tk_elog_open(file, &f, &err) != TK_OK)
+		fail_msg("%s: offset %llu: %s", file, (unsigned long long)err.offset, err.message);
+	return f;
+}
+
+/* The dump from a signal handler, while the log is open and enabled. */
+static void test_dump_from_signal_handler(void **state)
+{
+	(void)state;
+	char out[] = "/tmp/tk_log_sig_XXXXXX";
+	sig_fd = mkstemp(out);
+	assert_true(sig_fd >= 0);
+	open_log(64, TK_LOG_FLIGHT);
+	for (uint64_t i = 0; i < 10; i++)
+		TK_LOG(t_seq, i);
+	struct sigaction sa = {.sa_handler = on_usr1};
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	close(sig_fd);
+	assert_int_equal(sig_rc, 0);
+	tk_elog_file *f = read_elog(out);
+	assert_int_equal(f->n_events, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		assert_int_equal(arg0(f, i), i);
+	tk_elog_close(f);
+	unlink(out);
+}
+
+/* tk_log_dump_at_exit: a child logs and returns from main (exit). */
+static void test_dump_at_exit(void **state)
+{
+	(void)state;
+	char out[] = "/tmp/tk_log_exit_XXXXXX";
+	int fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (tk_log_open(NULL) != 0 || tk_log_dump_at_exit(out, TK_LOG_DUMP_ELOG) != 0)
+			_exit(2);
+		for (uint64_t i = 0; i < 7; i++)
+			TK_LOG(t_seq, i);
+		exit(0);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	tk_elog_file *f = read_elog(out);
+	assert_int_equal(f->n_events, 7);
+	assert_int_equal(arg0(f, 6), 6);
+	tk_elog_close(f);
+	unlink(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +358,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_event_not_misread, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_damaged_header_is_an_error, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_two_processes_one_file, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dump_from_signal_handler, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dump_at_exit, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
