@@ -56,9 +56,9 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-enum { TRACEKIT, ELOG, LTTNG };
-static const char *const names[] = {"tracekit TK_LOG", "elog-style fetch-add ring",
-				    "LTTng-UST tracepoint"};
+enum { TRACEKIT, SHARED, ELOG, LTTNG };
+static const char *const names[] = {"tracekit TK_LOG", "tracekit shared_ring (elog's way)",
+				    "elog-style fetch-add ring", "LTTng-UST tracepoint"};
 
 typedef struct job {
 	int which;
@@ -79,7 +79,8 @@ static void *run(void *arg)
 		for (uint32_t i = 0; i < BATCH; i++) {
 			uint64_t pkts = b * BATCH + i, bytes = pkts * 1500;
 			switch (j->which) {
-			case TRACEKIT: TK_LOG(ev_rx, i, pkts, bytes); break;
+			case TRACEKIT:
+			case SHARED: TK_LOG(ev_rx, i, pkts, bytes); break;
 			case ELOG: elog_log(i, pkts, bytes); break;
 #ifdef TK_BENCH_LTTNG
 			default: tracepoint(tk_bench, rx, i, pkts, bytes); break;
@@ -123,7 +124,7 @@ static void measure(int which, unsigned threads, uint64_t events)
 		free(j[i].samples);
 	}
 	qsort(all, n, sizeof(double), cmp);
-	printf("%-28s %u thread%s  median %6.2f ns  p99 %7.2f ns  (%zu batches of %d)\n",
+	printf("%-33s %u thread%s  median %6.2f ns  p99 %7.2f ns  (%zu batches of %d)\n",
 	       names[which], threads, threads > 1 ? "s" : " ", all[n / 2], all[n * 99 / 100], n,
 	       BATCH);
 	free(all);
@@ -133,24 +134,25 @@ static void measure(int which, unsigned threads, uint64_t events)
 int main(int argc, char **argv)
 {
 	uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 4000000;
-	tk_log_config c = {.ring_events = 1 << 16, .max_threads = 8, .mode = TK_LOG_FLIGHT};
-	if (tk_log_open(&c) != 0) {
-		perror("tk_log_open");
-		return 1;
-	}
 	elog_ring = calloc(ELOG_RING, sizeof *elog_ring);
-	int which_max = 2;
+	int which_max = 3;
 #ifdef TK_BENCH_LTTNG
-	which_max = getenv("TK_BENCH_NO_LTTNG") ? 2 : 3;
+	which_max = getenv("TK_BENCH_NO_LTTNG") ? 3 : 4;
 #endif
 	for (unsigned threads = 1; threads <= 2; threads++)
-		for (int w = 0; w < which_max; w++)
+		for (int w = 0; w < which_max; w++) {
+			/* flight recorder, 65536 events per ring (per thread, or one) */
+			tk_log_config c = {.ring_events = 1 << 16,
+					   .max_threads = 8,
+					   .mode = TK_LOG_FLIGHT,
+					   .shared_ring = w == SHARED};
+			if (tk_log_open(&c) != 0) {
+				perror("tk_log_open");
+				return 1;
+			}
 			measure(w, threads, events);
-	tk_log_stats st;
-	tk_log_get_stats(&st);
-	printf("tracekit logged %llu events (flight recorder, 65536 per thread ring)\n",
-	       (unsigned long long)st.logged);
-	tk_log_close();
+			tk_log_close();
+		}
 	free(elog_ring);
 	return 0;
 }

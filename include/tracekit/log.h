@@ -92,7 +92,10 @@ typedef struct tk_log_config {
 	unsigned max_threads; /* rings (threads, over all processes); 0: 64 */
 	tk_log_mode mode;
 	tk_log_clock clock;
-	int join; /* path: join the log another process made there (then the
+	int shared_ring; /* 1: VPP elog's single ring for all threads, indexed by an
+			    atomic fetch-add (every event then takes the out-of-line
+			    path: slower, but one ring holds everything in order) */
+	int join;        /* path: join the log another process made there (then the
 		     file's own layout, mode and clock apply; sizes are ignored);
 		     0: replace whatever is at path */
 } tk_log_config;
@@ -121,6 +124,8 @@ uint32_t tk_log_string(const char *s);
 int tk_log_track(const char *name);
 /* Renames the calling thread's own track. */
 int tk_log_thread_track(const char *name);
+/* The track "cpu N" of the CPU the caller runs on now (for TK_LOG_ON), or -1. */
+int tk_log_cpu_track(void);
 
 typedef enum tk_log_format {
 	TK_LOG_DUMP_CPEL = 1, /* a file, as VPP's c2cpel writes one from elog */

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -33,7 +35,8 @@ lg_state lg_g = {.fd = -1};
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t enabled_flag = 1;
 static tk_log_type *trigger_type;
-static tk_log_type *registered; /* every type registered in this log */
+static tk_log_type *registered;               /* every type registered in this log */
+static _Atomic int cpu_tracks[LG_MAX_TRACKS]; /* cpu -> its track + 1 */
 static _Atomic int64_t countdown;
 
 static uint8_t *at(uint64_t off)
@@ -115,7 +118,7 @@ int tk_log_open(const tk_log_config *cfg)
 		base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (base == MAP_FAILED)
 			return -1;
-		lg_region_init(base, size, slots, max_rings, c.mode, clock);
+		lg_region_init(base, size, slots, max_rings, c.mode, clock, c.shared_ring != 0);
 		start_clock(base);
 	} else {
 		int fd = open(c.path, O_RDWR | O_CLOEXEC | (c.join ? 0 : O_CREAT), 0644);
@@ -159,7 +162,8 @@ int tk_log_open(const tk_log_config *cfg)
 			/* clocks first: joiners read them once they see the magic */
 			h->clock = clock;
 			start_clock(h);
-			lg_region_init(base, size, slots, max_rings, c.mode, clock);
+			lg_region_init(base, size, slots, max_rings, c.mode, clock,
+				       c.shared_ring != 0);
 		}
 		flock(fd, LOCK_UN);
 		lg_g.fd = fd;
@@ -200,6 +204,8 @@ void tk_log_close(void)
 	}
 	registered = NULL;
 	trigger_type = NULL;
+	for (unsigned i = 0; i < LG_MAX_TRACKS; i++)
+		atomic_store(&cpu_tracks[i], 0);
 	atomic_store(&countdown, 0);
 	if (lg_g.base) {
 		lg_take_end_pair();
@@ -423,14 +429,10 @@ static void count_noring(void)
 		atomic_fetch_add_explicit(&lg_g.h->dropped_noring, 1, memory_order_relaxed);
 }
 
-static bool make_ring(tk_log__tls *r)
+/* The calling thread's own track, "thread TID". */
+static int thread_track(uint32_t tid)
 {
-	lg_header *h = lg_g.h;
-	uint32_t idx = atomic_fetch_add(&h->n_rings, 1);
-	if (idx >= h->max_rings)
-		return false;
 	char name[LG_TRACK_NAME];
-	uint32_t tid = my_tid();
 	memcpy(name, "thread ", 7);
 	size_t n = 7;
 	char d[16];
@@ -445,28 +447,78 @@ static bool make_ring(tk_log__tls *r)
 	pthread_mutex_lock(&mu);
 	int track = new_track(name);
 	pthread_mutex_unlock(&mu);
-	if (track < 0)
-		return false;
-	lg_ring_dir *dir = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)idx * LG_RING_SIZE);
+	return track;
+}
+
+static void fill_dir(lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
+{
+	lg_header *h = lg_g.h;
 	dir->pid = (uint32_t)getpid();
 	dir->tid = tid;
 	dir->track = (uint32_t)track;
 	dir->slots_off = h->rings_off + (uint64_t)idx * h->ring_slots * LG_SLOT_SIZE;
 	atomic_store_explicit(&dir->commit, 1, memory_order_release);
+}
+
+/* A thread's first event: its ring (or elog's shared ring) and its track. */
+static bool make_ring(tk_log__tls *r)
+{
+	lg_header *h = lg_g.h;
+	uint32_t tid = my_tid();
+	lg_ring_dir *dir;
+	uint32_t idx = 0;
+	if (h->shared_ring) {
+		dir = (lg_ring_dir *)at(h->rings_dir_off);
+		uint32_t zero = 0;
+		/* the first thread of any process makes ring 0 */
+		if (atomic_compare_exchange_strong(&h->n_rings, &zero, 1))
+			fill_dir(dir, 0, 0, 0);
+		while (atomic_load_explicit(&dir->commit, memory_order_acquire) != 1)
+			sched_yield();
+	} else {
+		idx = atomic_fetch_add(&h->n_rings, 1);
+		if (idx >= h->max_rings)
+			return false;
+		dir = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)idx * LG_RING_SIZE);
+	}
+	int track = thread_track(tid);
+	if (track < 0)
+		return false;
+	if (!h->shared_ring)
+		fill_dir(dir, idx, tid, track);
 	r->slots = (tk_log__slot *)at(dir->slots_off);
 	r->mask = h->ring_slots - 1;
 	r->head = 0;
-	r->limit = h->mode == TK_LOG_STOP_WHEN_FULL ? h->ring_slots : UINT64_MAX;
+	/* shared: the index is the ring's atomic head, so the slow path logs */
+	r->limit = h->shared_ring                     ? 0
+		   : h->mode == TK_LOG_STOP_WHEN_FULL ? h->ring_slots
+						      : UINT64_MAX;
 	r->pub = &dir->head;
 	r->dir = dir;
 	r->track = (uint16_t)track;
 	return true;
 }
 
+int tk_log_cpu_track(void)
+{
+	int cpu = sched_getcpu();
+	if (cpu < 0 || cpu >= (int)LG_MAX_TRACKS || !lg_g.h)
+		return -1;
+	int id = atomic_load_explicit(&cpu_tracks[cpu], memory_order_relaxed);
+	if (id)
+		return id - 1;
+	char name[32];
+	snprintf(name, sizeof name, "cpu %d", cpu);
+	id = tk_log_track(name);
+	if (id >= 0)
+		atomic_store(&cpu_tracks[cpu], id + 1);
+	return id;
+}
+
 int tk_log_thread_track(const char *name)
 {
 	tk_log__tls *r = &tk_log__t;
-	if (!lg_g.h || !name || (!r->slots && !make_ring(r))) {
+	if (!lg_g.h || !name || (!r->dir && !make_ring(r))) {
 		errno = lg_g.h ? ENOSPC : EINVAL;
 		return -1;
 	}
@@ -502,7 +554,7 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		last = left == 1;
 	}
 	tk_log__tls *r = &tk_log__t;
-	if (!r->slots && !make_ring(r)) {
+	if (!r->dir && !make_ring(r)) {
 		count_noring();
 		return;
 	}
@@ -511,12 +563,21 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		return;
 	}
 	lg_ring_dir *dir = r->dir;
-	if (r->head >= r->limit) {
-		atomic_store_explicit(&dir->dropped,
-				      atomic_load_explicit(&dir->dropped, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
+	bool shared = lg_g.h->shared_ring;
+	uint64_t seq = shared ? atomic_fetch_add(&dir->head, 1) : r->head;
+	uint64_t limit = shared && lg_g.h->mode == TK_LOG_STOP_WHEN_FULL ? lg_g.h->ring_slots
+			 : shared                                        ? UINT64_MAX
+									 : r->limit;
+	if (seq >= limit) {
+		if (shared)
+			atomic_fetch_add_explicit(&dir->dropped, 1, memory_order_relaxed);
+		else
+			atomic_store_explicit(
+			    &dir->dropped,
+			    atomic_load_explicit(&dir->dropped, memory_order_relaxed) + 1,
+			    memory_order_relaxed);
 	} else {
-		tk_log__slot *s = &r->slots[r->head & r->mask];
+		tk_log__slot *s = &r->slots[seq & r->mask];
 		atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		s->time = tk_log__now();
@@ -535,9 +596,11 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 				s->w[wi++] = v[i];
 			}
 		}
-		r->head++;
-		atomic_store_explicit(&s->commit, (uint32_t)r->head, memory_order_release);
-		atomic_store_explicit(r->pub, r->head, memory_order_relaxed);
+		atomic_store_explicit(&s->commit, (uint32_t)(seq + 1), memory_order_release);
+		if (!shared) {
+			r->head++;
+			atomic_store_explicit(r->pub, r->head, memory_order_relaxed);
+		}
 	}
 	if (key & KEY_TRIGGER)
 		trigger_fire();
@@ -566,7 +629,10 @@ void tk_log_get_stats(tk_log_stats *st)
 		lg_ring_dir *d = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
 		if (!atomic_load_explicit(&d->commit, memory_order_acquire))
 			continue;
-		st->logged += atomic_load(&d->head);
+		uint64_t head = atomic_load(&d->head);
+		if (h->mode == TK_LOG_STOP_WHEN_FULL && head > h->ring_slots)
+			head = h->ring_slots; /* the shared ring's index counts drops too */
+		st->logged += head;
 		st->dropped += atomic_load(&d->dropped);
 	}
 }

@@ -56,6 +56,8 @@ typedef struct lg_header {
 	uint32_t pad0;
 	uint64_t end_ticks, end_mono_ns, end_real_ns;
 	_Atomic uint64_t dropped_noring;
+	uint32_t shared_ring; /* 1: one ring for all threads (elog's way) */
+	uint32_t pad1;
 } lg_header;
 
 typedef struct lg_type_entry {
@@ -93,7 +95,7 @@ unsigned lg_kind_words(char k);
 uint64_t lg_region_size(uint64_t ring_slots, uint32_t max_rings);
 /* Lays out a zeroed region of lg_region_size() bytes. */
 void lg_region_init(void *base, uint64_t size, uint64_t ring_slots, uint32_t max_rings,
-		    tk_log_mode mode, unsigned clock);
+		    tk_log_mode mode, unsigned clock, bool shared_ring);
 
 /* ---- the view: a checked reading of a region ---- */
 

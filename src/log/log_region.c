@@ -32,7 +32,7 @@ uint64_t lg_region_size(uint64_t ring_slots, uint32_t max_rings)
 }
 
 void lg_region_init(void *base, uint64_t size, uint64_t ring_slots, uint32_t max_rings,
-		    tk_log_mode mode, unsigned clock)
+		    tk_log_mode mode, unsigned clock, bool shared_ring)
 {
 	lg_header *h = base;
 	h->endian = LG_ENDIAN;
@@ -51,6 +51,7 @@ void lg_region_init(void *base, uint64_t size, uint64_t ring_slots, uint32_t max
 	h->ring_slots = ring_slots;
 	h->mode = (uint32_t)mode;
 	h->clock = clock;
+	h->shared_ring = shared_ring;
 	/* the magic last: a reader of a half-initialised file sees no log */
 	atomic_thread_fence(memory_order_release);
 	memcpy(h->magic, LG_MAGIC, 8);

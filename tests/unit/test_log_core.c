@@ -4,6 +4,7 @@
  * never misread), damaged headers (an error with the byte offset), and
  * two processes logging into one file. */
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
@@ -347,6 +348,31 @@ static void test_dump_at_exit(void **state)
 	unlink(out);
 }
 
+static void test_cpu_track(void **state)
+{
+	(void)state;
+	open_log(64, TK_LOG_STOP_WHEN_FULL);
+	/* pinned, so the CPU cannot change under the test */
+	cpu_set_t old, one;
+	assert_int_equal(sched_getaffinity(0, sizeof old, &old), 0);
+	int cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	int track = tk_log_cpu_track();
+	assert_true(track >= 0);
+	assert_int_equal(tk_log_cpu_track(), track);
+	TK_LOG_ON(track, t_mark, 1u);
+	sched_setaffinity(0, sizeof old, &old);
+	tk_log_close();
+	tk_elog_file *f = read_back();
+	assert_int_equal(f->n_events, 1);
+	char want[32];
+	snprintf(want, sizeof want, "cpu %d", cpu);
+	assert_string_equal(f->tracks[f->events[0].track].s, want);
+	tk_elog_close(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +386,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_two_processes_one_file, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dump_from_signal_handler, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dump_at_exit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cpu_track, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

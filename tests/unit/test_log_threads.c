@@ -21,22 +21,35 @@ static uint64_t check_of(uint32_t thread, uint64_t seq)
 	return (seq * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)thread << 56);
 }
 
+static uint64_t per_thread_events = PER_THREAD;
+
 static void *run(void *arg)
 {
 	uint32_t me = (uint32_t)(uintptr_t)arg;
-	for (uint64_t seq = 0; seq < PER_THREAD; seq++)
+	for (uint64_t seq = 0; seq < per_thread_events; seq++)
 		TK_LOG(t_load, me, seq, check_of(me, seq));
 	return NULL;
 }
 
+static void load_mode(unsigned n_threads, int shared, uint64_t per_thread);
+
 static void load(unsigned n_threads)
 {
+	load_mode(n_threads, 0, PER_THREAD);
+}
+
+static void load_mode(unsigned n_threads, int shared, uint64_t per_thread)
+{
+	per_thread_events = per_thread;
 	char path[] = "/tmp/tk_log_threads_XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	tk_log_config c = {
-	    .path = path, .ring_events = RING, .max_threads = 8, .mode = TK_LOG_STOP_WHEN_FULL};
+	tk_log_config c = {.path = path,
+			   .ring_events = RING,
+			   .max_threads = 8,
+			   .mode = TK_LOG_STOP_WHEN_FULL,
+			   .shared_ring = shared};
 	assert_int_equal(tk_log_open(&c), 0);
 	pthread_t t[4];
 	for (unsigned i = 0; i < n_threads; i++)
@@ -46,8 +59,8 @@ static void load(unsigned n_threads)
 	tk_log_stats st;
 	tk_log_get_stats(&st);
 	tk_log_close();
-	assert_int_equal(st.rings, n_threads);
-	assert_int_equal(st.logged + st.dropped, (uint64_t)n_threads * PER_THREAD);
+	assert_int_equal(st.rings, shared ? 1 : n_threads);
+	assert_int_equal(st.logged + st.dropped, (uint64_t)n_threads * per_thread);
 
 	const char *why;
 	uint64_t at;
@@ -68,9 +81,12 @@ static void load(unsigned n_threads)
 	}
 	uint64_t kept = 0;
 	for (unsigned i = 0; i < n_threads; i++) {
-		assert_int_equal(next[i], RING); /* the first RING events of each */
+		if (!shared)
+			assert_int_equal(next[i], RING); /* the first RING events of each */
 		kept += next[i];
 	}
+	if (shared)
+		assert_int_equal(kept, RING); /* the first RING events of all */
 	assert_int_equal(kept, f->n_events);
 	assert_int_equal(kept, st.logged);
 	tk_elog_close(f);
@@ -89,11 +105,19 @@ static void test_four_threads(void **state)
 	load(4);
 }
 
+/* elog's way: one ring, an atomic index; each thread keeps a prefix */
+static void test_shared_ring_two_threads(void **state)
+{
+	(void)state;
+	load_mode(2, 1, 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_threads),
 	    cmocka_unit_test(test_four_threads),
+	    cmocka_unit_test(test_shared_ring_two_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
