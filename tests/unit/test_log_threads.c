@@ -112,12 +112,72 @@ static void test_shared_ring_two_threads(void **state)
 	load_mode(2, 1, 1000000);
 }
 
+/* Dumps while two threads log into small flight-recorder rings: every
+ * dump reads back, every event in it is intact and each thread's events
+ * are in order, whatever the writers overwrote during the dump. */
+static _Atomic int stop_logging;
+
+static void *run_until_stopped(void *arg)
+{
+	uint32_t me = (uint32_t)(uintptr_t)arg;
+	for (uint64_t seq = 0; !atomic_load_explicit(&stop_logging, memory_order_relaxed); seq++)
+		TK_LOG(t_load, me, seq, check_of(me, seq));
+	return NULL;
+}
+
+static void test_dump_while_logging(void **state)
+{
+	(void)state;
+	tk_log_config c = {.ring_events = 4096, .max_threads = 4, .mode = TK_LOG_FLIGHT};
+	assert_int_equal(tk_log_open(&c), 0);
+	atomic_store(&stop_logging, 0);
+	pthread_t t[2];
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(
+		    pthread_create(&t[i], NULL, run_until_stopped, (void *)(uintptr_t)i), 0);
+	char path[] = "/tmp/tk_log_live_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	uint64_t total = 0;
+	for (int round = 0; round < 20; round++) {
+		assert_int_equal(tk_log_dump(path, TK_LOG_DUMP_ELOG), 0);
+		tk_elog_file *f;
+		tk_error err;
+		if (tk_elog_open(path, &f, &err) != TK_OK)
+			fail_msg("dump %d: offset %llu: %s", round, (unsigned long long)err.offset,
+				 err.message);
+		uint64_t last[2] = {0, 0};
+		bool seen[2] = {false, false};
+		tk_fmt_arg a[TK_ELOG_MAX_ARGS];
+		for (uint32_t i = 0; i < f->n_events; i++) {
+			tk_elog_event_args(f, &f->events[i], a);
+			uint32_t th = (uint32_t)a[0].u;
+			assert_true(th < 2);
+			assert_int_equal(a[2].u, check_of(th, a[1].u));
+			if (seen[th])
+				assert_true(a[1].u > last[th]);
+			seen[th] = true;
+			last[th] = a[1].u;
+		}
+		total += f->n_events;
+		tk_elog_close(f);
+	}
+	atomic_store(&stop_logging, 1);
+	for (unsigned i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	tk_log_close();
+	unlink(path);
+	assert_true(total > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_two_threads),
 	    cmocka_unit_test(test_four_threads),
 	    cmocka_unit_test(test_shared_ring_two_threads),
+	    cmocka_unit_test(test_dump_while_logging),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
