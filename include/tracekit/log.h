@@ -168,7 +168,9 @@ typedef struct tk_log__tls {
 	uint16_t track;
 } tk_log__tls;
 
-extern _Thread_local tk_log__tls tk_log__t;
+/* initial-exec: a fixed offset from the thread pointer even when the
+ * logger is a shared library (no __tls_get_addr call per event) */
+extern _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
 extern _Atomic uint32_t tk_log__gate; /* 0: log; else take the slow path */
 extern int tk_log__use_tsc;
 

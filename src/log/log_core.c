@@ -28,7 +28,7 @@
 #define KEY_STRINGS (1u << 25)
 #define KEY_BAD     (1u << 26)
 
-_Thread_local tk_log__tls tk_log__t;
+_Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
 _Atomic uint32_t tk_log__gate = GATE_OFF;
 
 lg_state lg_g = {.fd = -1};
