@@ -18,7 +18,7 @@ uint64_t tk_log__now_slow(void)
 	return clock_ns(CLOCK_MONOTONIC);
 }
 
-bool lg_have_tsc(void)
+bool tk_lg_have_tsc(void)
 {
 #if defined(__x86_64__)
 	return true;
@@ -37,7 +37,7 @@ static uint64_t ticks_now(unsigned clock)
 	return clock_ns(CLOCK_MONOTONIC);
 }
 
-void lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
+void tk_lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
 {
 	if (clock != LG_CLOCK_TSC) {
 		*mono = clock_ns(CLOCK_MONOTONIC);
@@ -60,16 +60,16 @@ void lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
 	*real = clock_ns(CLOCK_REALTIME) - (clock_ns(CLOCK_MONOTONIC) - *mono);
 }
 
-double lg_calibrate(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
+double tk_lg_calibrate(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
 {
-	lg_pair(clock, ticks, mono, real);
+	tk_lg_pair(clock, ticks, mono, real);
 	if (clock != LG_CLOCK_TSC)
 		return 1e9;
 	/* 5 ms of TSC against CLOCK_MONOTONIC: ~10 ppm, enough for a log read
 	 * back after a crash; dumps refine it with the pair taken at stop */
 	uint64_t t1, m1, r1;
 	do
-		lg_pair(clock, &t1, &m1, &r1);
+		tk_lg_pair(clock, &t1, &m1, &r1);
 	while (m1 - *mono < 5000000u);
 	return (double)(t1 - *ticks) * 1e9 / (double)(m1 - *mono);
 }

@@ -8,10 +8,10 @@
 
 #include "log/log_impl.h"
 
-bool lg_have_tsc(void);
+bool tk_lg_have_tsc(void);
 /* A (ticks, CLOCK_MONOTONIC ns, CLOCK_REALTIME ns) triple read together. */
-void lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real);
+void tk_lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real);
 /* A pair for the log's start and the ticks per second measured after it. */
-double lg_calibrate(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real);
+double tk_lg_calibrate(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real);
 
 #endif

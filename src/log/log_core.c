@@ -31,7 +31,7 @@
 _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
 _Atomic uint32_t tk_log__gate = GATE_OFF;
 
-lg_state lg_g = {.fd = -1};
+tk_lg_state tk_lg_g = {.fd = -1};
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t enabled_flag = 1;
 static tk_log_type *trigger_type;
@@ -41,7 +41,7 @@ static _Atomic int64_t countdown;
 
 static uint8_t *at(uint64_t off)
 {
-	return lg_g.base + off;
+	return tk_lg_g.base + off;
 }
 
 static uint32_t my_tid(void)
@@ -67,22 +67,23 @@ static uint64_t pow2_ceil(uint64_t v)
 	return p;
 }
 
-static bool layout_matches(const lg_header *h, uint64_t size)
+static bool layout_matches(const tk_lg_header *h, uint64_t size)
 {
 	return memcmp(h->magic, LG_MAGIC, 8) == 0 && h->endian == LG_ENDIAN &&
 	       h->header_size == LG_HEADER_SIZE && h->file_size == size && h->max_rings > 0 &&
-	       h->max_rings <= LG_MAX_RINGS && lg_region_size(h->ring_slots, h->max_rings) == size;
+	       h->max_rings <= LG_MAX_RINGS &&
+	       tk_lg_region_size(h->ring_slots, h->max_rings) == size;
 }
 
-static void start_clock(lg_header *h)
+static void start_clock(tk_lg_header *h)
 {
-	h->init_tps = lg_calibrate(h->clock, &h->init_ticks, &h->init_mono_ns, &h->init_real_ns);
+	h->init_tps = tk_lg_calibrate(h->clock, &h->init_ticks, &h->init_mono_ns, &h->init_real_ns);
 }
 
 int tk_log_open(const tk_log_config *cfg)
 {
 	tk_log_config c = cfg ? *cfg : (tk_log_config){0};
-	if (lg_g.base) {
+	if (tk_lg_g.base) {
 		errno = EBUSY;
 		return -1;
 	}
@@ -94,21 +95,22 @@ int tk_log_open(const tk_log_config *cfg)
 	}
 	unsigned clock = LG_CLOCK_MONO;
 	if (c.clock == TK_LOG_CLOCK_TSC || c.clock == TK_LOG_CLOCK_DEFAULT)
-		clock = lg_have_tsc() ? LG_CLOCK_TSC : LG_CLOCK_MONO;
-	if (c.clock == TK_LOG_CLOCK_TSC && !lg_have_tsc()) {
+		clock = tk_lg_have_tsc() ? LG_CLOCK_TSC : LG_CLOCK_MONO;
+	if (c.clock == TK_LOG_CLOCK_TSC && !tk_lg_have_tsc()) {
 		errno = ENOTSUP;
 		return -1;
 	}
 	uint64_t slots = c.ring_events ? pow2_ceil(c.ring_events) : 65536;
 	if (c.path && !c.ring_events && !c.join) {
-		uint64_t fixed = lg_region_size(1, max_rings) - (uint64_t)max_rings * LG_SLOT_SIZE;
+		uint64_t fixed =
+		    tk_lg_region_size(1, max_rings) - (uint64_t)max_rings * LG_SLOT_SIZE;
 		if (c.size <= fixed + (uint64_t)max_rings * LG_SLOT_SIZE * 16) {
 			errno = EINVAL; /* not even 16 events per ring */
 			return -1;
 		}
 		slots = pow2_floor((c.size - fixed) / max_rings / LG_SLOT_SIZE);
 	}
-	uint64_t size = lg_region_size(slots, max_rings);
+	uint64_t size = tk_lg_region_size(slots, max_rings);
 	if (!size) {
 		errno = EINVAL;
 		return -1;
@@ -118,7 +120,7 @@ int tk_log_open(const tk_log_config *cfg)
 		base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (base == MAP_FAILED)
 			return -1;
-		lg_region_init(base, size, slots, max_rings, c.mode, clock, c.shared_ring != 0);
+		tk_lg_region_init(base, size, slots, max_rings, c.mode, clock, c.shared_ring != 0);
 		start_clock(base);
 	} else {
 		int fd = open(c.path, O_RDWR | O_CLOEXEC | (c.join ? 0 : O_CREAT), 0644);
@@ -132,7 +134,7 @@ int tk_log_open(const tk_log_config *cfg)
 		struct stat sb;
 		bool join = false;
 		if (c.join && fstat(fd, &sb) == 0 && (uint64_t)sb.st_size >= LG_HEADER_SIZE) {
-			lg_header probe;
+			tk_lg_header probe;
 			if (pread(fd, &probe, sizeof probe, 0) == (ssize_t)sizeof probe &&
 			    layout_matches(&probe, (uint64_t)sb.st_size)) {
 				join = true;
@@ -158,22 +160,22 @@ int tk_log_open(const tk_log_config *cfg)
 			return -1;
 		}
 		if (!join) {
-			lg_header *h = base;
+			tk_lg_header *h = base;
 			/* clocks first: joiners read them once they see the magic */
 			h->clock = clock;
 			start_clock(h);
-			lg_region_init(base, size, slots, max_rings, c.mode, clock,
-				       c.shared_ring != 0);
+			tk_lg_region_init(base, size, slots, max_rings, c.mode, clock,
+					  c.shared_ring != 0);
 		}
 		flock(fd, LOCK_UN);
-		lg_g.fd = fd;
+		tk_lg_g.fd = fd;
 	}
-	lg_g.base = base;
-	lg_g.size = size;
-	lg_g.h = base;
-	tk_log__use_tsc = lg_g.h->clock == LG_CLOCK_TSC;
+	tk_lg_g.base = base;
+	tk_lg_g.size = size;
+	tk_lg_g.h = base;
+	tk_log__use_tsc = tk_lg_g.h->clock == LG_CLOCK_TSC;
 	memset(&tk_log__t, 0, sizeof tk_log__t);
-	lg_g.n_local_tracks = 0;
+	tk_lg_g.n_local_tracks = 0;
 	atomic_store(&enabled_flag, 1);
 	trigger_type = NULL;
 	atomic_store(&tk_log__gate, 0);
@@ -207,26 +209,26 @@ void tk_log_close(void)
 	for (unsigned i = 0; i < LG_MAX_TRACKS; i++)
 		atomic_store(&cpu_tracks[i], 0);
 	atomic_store(&countdown, 0);
-	if (lg_g.base) {
-		lg_take_end_pair();
-		munmap(lg_g.base, lg_g.size);
+	if (tk_lg_g.base) {
+		tk_lg_take_end_pair();
+		munmap(tk_lg_g.base, tk_lg_g.size);
 	}
-	if (lg_g.fd >= 0)
-		close(lg_g.fd);
-	lg_g.base = NULL;
-	lg_g.h = NULL;
-	lg_g.fd = -1;
+	if (tk_lg_g.fd >= 0)
+		close(tk_lg_g.fd);
+	tk_lg_g.base = NULL;
+	tk_lg_g.h = NULL;
+	tk_lg_g.fd = -1;
 	memset(&tk_log__t, 0, sizeof tk_log__t);
 	pthread_mutex_unlock(&mu);
 }
 
-void lg_take_end_pair(void)
+void tk_lg_take_end_pair(void)
 {
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	if (!h)
 		return;
 	uint64_t t, m, r;
-	lg_pair(h->clock, &t, &m, &r);
+	tk_lg_pair(h->clock, &t, &m, &r);
 	atomic_store(&h->end_valid, 0);
 	h->end_ticks = t;
 	h->end_mono_ns = m;
@@ -239,7 +241,7 @@ void lg_take_end_pair(void)
 static void update_gate(void)
 {
 	uint32_t g = 0;
-	if (!lg_g.base || !atomic_load(&enabled_flag))
+	if (!tk_lg_g.base || !atomic_load(&enabled_flag))
 		g |= GATE_OFF;
 	else if (atomic_load(&countdown) > 0)
 		g |= GATE_COUNTDOWN;
@@ -251,7 +253,7 @@ void tk_log_enable(int on)
 	pthread_mutex_lock(&mu);
 	atomic_store(&enabled_flag, on ? 1 : 0);
 	if (!on)
-		lg_take_end_pair(); /* the calibration pair of this stop */
+		tk_lg_take_end_pair(); /* the calibration pair of this stop */
 	update_gate();
 	pthread_mutex_unlock(&mu);
 }
@@ -260,7 +262,7 @@ static void register_type(tk_log_type *t);
 
 int tk_log_trigger(tk_log_type *t, uint64_t after)
 {
-	if (!lg_g.base || (int64_t)after < 0) {
+	if (!tk_lg_g.base || (int64_t)after < 0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -269,7 +271,7 @@ int tk_log_trigger(tk_log_type *t, uint64_t after)
 	if (trigger_type)
 		atomic_fetch_and(&trigger_type->key, ~KEY_TRIGGER);
 	trigger_type = t;
-	lg_g.trigger_after = after;
+	tk_lg_g.trigger_after = after;
 	atomic_fetch_or(&t->key, KEY_TRIGGER);
 	pthread_mutex_unlock(&mu);
 	return 0;
@@ -282,11 +284,11 @@ static void trigger_fire(void)
 	if (trigger_type) {
 		atomic_fetch_and(&trigger_type->key, ~KEY_TRIGGER);
 		trigger_type = NULL;
-		if (lg_g.trigger_after == 0) {
+		if (tk_lg_g.trigger_after == 0) {
 			atomic_store(&enabled_flag, 0);
-			lg_take_end_pair();
+			tk_lg_take_end_pair();
 		} else {
-			atomic_store(&countdown, (int64_t)lg_g.trigger_after);
+			atomic_store(&countdown, (int64_t)tk_lg_g.trigger_after);
 		}
 		update_gate();
 	}
@@ -300,15 +302,15 @@ static void register_type(tk_log_type *t)
 	if (atomic_load_explicit(&t->key, memory_order_acquire))
 		return;
 	pthread_mutex_lock(&mu);
-	if (atomic_load(&t->key) || !lg_g.h) {
+	if (atomic_load(&t->key) || !tk_lg_g.h) {
 		pthread_mutex_unlock(&mu);
 		return;
 	}
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	unsigned n = 0, words = 0;
 	bool strings = false, ok = t->format != NULL && t->kinds[0] == 0;
 	while (ok && n < TK_LOG_MAX_ARGS + 1 && t->kinds[1 + n]) {
-		unsigned w = lg_kind_words(t->kinds[1 + n]);
+		unsigned w = tk_lg_kind_words(t->kinds[1 + n]);
 		strings |= t->kinds[1 + n] == TK_LOG_STR;
 		ok = w != 0;
 		words += w;
@@ -319,7 +321,8 @@ static void register_type(tk_log_type *t)
 	if (id >= h->max_types || id > 0xffff)
 		ok = false;
 	if (ok) {
-		lg_type_entry *e = (lg_type_entry *)at(h->types_off + (uint64_t)id * LG_TYPE_SIZE);
+		tk_lg_type_entry *e =
+		    (tk_lg_type_entry *)at(h->types_off + (uint64_t)id * LG_TYPE_SIZE);
 		e->n_args = (uint8_t)n;
 		memcpy(e->kinds, t->kinds + 1, n);
 		e->kinds[n] = 0;
@@ -345,11 +348,12 @@ static void register_type(tk_log_type *t)
 
 static int new_track(const char *name)
 {
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	uint32_t id = atomic_fetch_add(&h->n_tracks, 1);
 	if (id >= h->max_tracks || id > 0xffff)
 		return -1;
-	lg_track_entry *e = (lg_track_entry *)at(h->tracks_off + (uint64_t)id * LG_TRACK_SIZE);
+	tk_lg_track_entry *e =
+	    (tk_lg_track_entry *)at(h->tracks_off + (uint64_t)id * LG_TRACK_SIZE);
 	e->pid = (uint32_t)getpid();
 	size_t n = strnlen(name, LG_TRACK_NAME - 1);
 	memcpy(e->name, name, n);
@@ -362,13 +366,13 @@ int tk_log_track(const char *name)
 {
 	pthread_mutex_lock(&mu);
 	int id = -1;
-	if (!lg_g.h || !name) {
+	if (!tk_lg_g.h || !name) {
 		errno = EINVAL;
 		goto out;
 	}
-	for (unsigned i = 0; i < lg_g.n_local_tracks; i++)
-		if (strncmp(lg_g.local_tracks[i].name, name, LG_TRACK_NAME - 1) == 0) {
-			id = lg_g.local_tracks[i].id;
+	for (unsigned i = 0; i < tk_lg_g.n_local_tracks; i++)
+		if (strncmp(tk_lg_g.local_tracks[i].name, name, LG_TRACK_NAME - 1) == 0) {
+			id = tk_lg_g.local_tracks[i].id;
 			goto out;
 		}
 	id = new_track(name);
@@ -376,8 +380,8 @@ int tk_log_track(const char *name)
 		errno = ENOSPC;
 		goto out;
 	}
-	if (lg_g.n_local_tracks < LG_MAX_TRACKS) {
-		lg_local_track *lt = &lg_g.local_tracks[lg_g.n_local_tracks++];
+	if (tk_lg_g.n_local_tracks < LG_MAX_TRACKS) {
+		tk_lg_local_track *lt = &tk_lg_g.local_tracks[tk_lg_g.n_local_tracks++];
 		size_t n = strnlen(name, LG_TRACK_NAME - 1);
 		memcpy(lt->name, name, n);
 		lt->name[n] = 0;
@@ -392,7 +396,7 @@ uint32_t tk_log_string(const char *s)
 {
 	pthread_mutex_lock(&mu);
 	uint32_t off = UINT32_MAX;
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	if (!h || !s)
 		goto out;
 	char *tab = (char *)at(h->strtab_off);
@@ -425,8 +429,8 @@ out:
 /* Events lost with no ring to hold them, or of a type that cannot be logged. */
 static void count_noring(void)
 {
-	if (lg_g.h)
-		atomic_fetch_add_explicit(&lg_g.h->dropped_noring, 1, memory_order_relaxed);
+	if (tk_lg_g.h)
+		atomic_fetch_add_explicit(&tk_lg_g.h->dropped_noring, 1, memory_order_relaxed);
 }
 
 /* The calling thread's own track, "thread TID". */
@@ -450,9 +454,9 @@ static int thread_track(uint32_t tid)
 	return track;
 }
 
-static void fill_dir(lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
+static void fill_dir(tk_lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
 {
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	dir->pid = (uint32_t)getpid();
 	dir->tid = tid;
 	dir->track = (uint32_t)track;
@@ -463,12 +467,12 @@ static void fill_dir(lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
 /* A thread's first event: its ring (or elog's shared ring) and its track. */
 static bool make_ring(tk_log__tls *r)
 {
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	uint32_t tid = my_tid();
-	lg_ring_dir *dir;
+	tk_lg_ring_dir *dir;
 	uint32_t idx = 0;
 	if (h->shared_ring) {
-		dir = (lg_ring_dir *)at(h->rings_dir_off);
+		dir = (tk_lg_ring_dir *)at(h->rings_dir_off);
 		uint32_t zero = 0;
 		/* the first thread of any process makes ring 0 */
 		if (atomic_compare_exchange_strong(&h->n_rings, &zero, 1))
@@ -479,7 +483,7 @@ static bool make_ring(tk_log__tls *r)
 		idx = atomic_fetch_add(&h->n_rings, 1);
 		if (idx >= h->max_rings)
 			return false;
-		dir = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)idx * LG_RING_SIZE);
+		dir = (tk_lg_ring_dir *)at(h->rings_dir_off + (uint64_t)idx * LG_RING_SIZE);
 	}
 	int track = thread_track(tid);
 	if (track < 0)
@@ -502,7 +506,7 @@ static bool make_ring(tk_log__tls *r)
 int tk_log_cpu_track(void)
 {
 	int cpu = sched_getcpu();
-	if (cpu < 0 || cpu >= (int)LG_MAX_TRACKS || !lg_g.h)
+	if (cpu < 0 || cpu >= (int)LG_MAX_TRACKS || !tk_lg_g.h)
 		return -1;
 	int id = atomic_load_explicit(&cpu_tracks[cpu], memory_order_relaxed);
 	if (id)
@@ -518,12 +522,12 @@ int tk_log_cpu_track(void)
 int tk_log_thread_track(const char *name)
 {
 	tk_log__tls *r = &tk_log__t;
-	if (!lg_g.h || !name || (!r->dir && !make_ring(r))) {
-		errno = lg_g.h ? ENOSPC : EINVAL;
+	if (!tk_lg_g.h || !name || (!r->dir && !make_ring(r))) {
+		errno = tk_lg_g.h ? ENOSPC : EINVAL;
 		return -1;
 	}
-	lg_track_entry *e =
-	    (lg_track_entry *)at(lg_g.h->tracks_off + (uint64_t)r->track * LG_TRACK_SIZE);
+	tk_lg_track_entry *e =
+	    (tk_lg_track_entry *)at(tk_lg_g.h->tracks_off + (uint64_t)r->track * LG_TRACK_SIZE);
 	size_t n = strnlen(name, LG_TRACK_NAME - 1);
 	memcpy(e->name, name, n);
 	e->name[n] = 0;
@@ -532,7 +536,7 @@ int tk_log_thread_track(const char *name)
 
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 {
-	if (!lg_g.h)
+	if (!tk_lg_g.h)
 		return;
 	uint32_t key = atomic_load_explicit(&t->key, memory_order_acquire);
 	if (!key) {
@@ -558,16 +562,16 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		count_noring();
 		return;
 	}
-	if (track >= 0 && (uint32_t)track >= atomic_load(&lg_g.h->n_tracks)) {
+	if (track >= 0 && (uint32_t)track >= atomic_load(&tk_lg_g.h->n_tracks)) {
 		count_noring();
 		return;
 	}
-	lg_ring_dir *dir = r->dir;
-	bool shared = lg_g.h->shared_ring;
+	tk_lg_ring_dir *dir = r->dir;
+	bool shared = tk_lg_g.h->shared_ring;
 	uint64_t seq = shared ? atomic_fetch_add(&dir->head, 1) : r->head;
-	uint64_t limit = shared && lg_g.h->mode == TK_LOG_STOP_WHEN_FULL ? lg_g.h->ring_slots
-			 : shared                                        ? UINT64_MAX
-									 : r->limit;
+	uint64_t limit = shared && tk_lg_g.h->mode == TK_LOG_STOP_WHEN_FULL ? tk_lg_g.h->ring_slots
+			 : shared                                           ? UINT64_MAX
+									    : r->limit;
 	if (seq >= limit) {
 		if (shared)
 			atomic_fetch_add_explicit(&dir->dropped, 1, memory_order_relaxed);
@@ -608,7 +612,7 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		pthread_mutex_lock(&mu);
 		atomic_store(&enabled_flag, 0);
 		atomic_store(&countdown, 0);
-		lg_take_end_pair();
+		tk_lg_take_end_pair();
 		update_gate();
 		pthread_mutex_unlock(&mu);
 	}
@@ -617,7 +621,7 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 void tk_log_get_stats(tk_log_stats *st)
 {
 	memset(st, 0, sizeof *st);
-	lg_header *h = lg_g.h;
+	tk_lg_header *h = tk_lg_g.h;
 	if (!h)
 		return;
 	uint32_t n = atomic_load(&h->n_rings);
@@ -626,7 +630,8 @@ void tk_log_get_stats(tk_log_stats *st)
 	st->rings = n;
 	st->dropped = atomic_load(&h->dropped_noring);
 	for (uint32_t i = 0; i < n; i++) {
-		lg_ring_dir *d = (lg_ring_dir *)at(h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
+		tk_lg_ring_dir *d =
+		    (tk_lg_ring_dir *)at(h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
 		if (!atomic_load_explicit(&d->commit, memory_order_acquire))
 			continue;
 		uint64_t head = atomic_load(&d->head);

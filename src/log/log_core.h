@@ -4,24 +4,24 @@
 
 #include "log/log_impl.h"
 
-typedef struct lg_local_track {
+typedef struct tk_lg_local_track {
 	char name[LG_TRACK_NAME];
 	int id;
-} lg_local_track;
+} tk_lg_local_track;
 
-typedef struct lg_state {
+typedef struct tk_lg_state {
 	uint8_t *base; /* the region; NULL when closed */
 	uint64_t size;
-	lg_header *h;
+	tk_lg_header *h;
 	int fd;
 	uint64_t trigger_after;
-	lg_local_track local_tracks[LG_MAX_TRACKS];
+	tk_lg_local_track local_tracks[LG_MAX_TRACKS];
 	unsigned n_local_tracks;
-} lg_state;
+} tk_lg_state;
 
-extern lg_state lg_g;
+extern tk_lg_state tk_lg_g;
 
 /* Records the (ticks, clocks) pair of a stop or dump in the header. */
-void lg_take_end_pair(void);
+void tk_lg_take_end_pair(void);
 
 #endif

@@ -20,7 +20,7 @@ typedef struct rec {
 } rec;
 
 typedef struct cpel_ctx {
-	lg_out *o;
+	tk_lg_out *o;
 	uint64_t tab_start; /* offset of the string table's first byte */
 	uint32_t tab_len;
 	bool too_big;
@@ -33,8 +33,8 @@ static uint32_t add_string(cpel_ctx *c, const char *s, size_t n)
 		c->too_big = true;
 		return 0;
 	}
-	lg_out_bytes(c->o, s, n);
-	lg_out_u8(c->o, 0);
+	tk_lg_out_bytes(c->o, s, n);
+	tk_lg_out_u8(c->o, 0);
 	c->tab_len += (uint32_t)n + 1;
 	return off;
 }
@@ -52,13 +52,13 @@ static uint64_t to_ns(double delta)
 	return (uint64_t)ns;
 }
 
-static void put_name(lg_out *o)
+static void put_name(tk_lg_out *o)
 {
 	char name[64] = TABLE;
-	lg_out_bytes(o, name, sizeof name);
+	tk_lg_out_bytes(o, name, sizeof name);
 }
 
-bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
+bool tk_lg_emit_cpel(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it, uint32_t file_date)
 {
 	uint8_t hdr[8] = {1,
 			  0,
@@ -68,10 +68,10 @@ bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
 			  (uint8_t)(file_date >> 16),
 			  (uint8_t)(file_date >> 8),
 			  (uint8_t)file_date};
-	lg_out_bytes(o, hdr, 8);
-	lg_out_be32(o, 1); /* STRTAB */
+	tk_lg_out_bytes(o, hdr, 8);
+	tk_lg_out_be32(o, 1); /* STRTAB */
 	uint64_t len_at = o->pos;
-	lg_out_be32(o, 0);
+	tk_lg_out_be32(o, 0);
 	cpel_ctx c = {.o = o, .tab_start = o->pos};
 	add_string(&c, TABLE, strlen(TABLE));
 	uint32_t fmt_s = add_string(&c, "%s", 2);
@@ -84,9 +84,9 @@ bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
 	static char text[16384];
 	bool have_start = false, ok = true;
 	double start = 0;
-	lg_iter_init(it, v, -1);
-	lg_event e;
-	while (lg_iter_next(it, &e)) {
+	tk_lg_iter_init(it, v, -1);
+	tk_lg_event e;
+	while (tk_lg_iter_next(it, &e)) {
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 4096;
 			rec *nr = realloc(recs, nc * sizeof *nr);
@@ -97,7 +97,7 @@ bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
 			recs = nr;
 			cap = nc;
 		}
-		const lg_vtype *t = &v->types[e.type];
+		const tk_lg_vtype *t = &v->types[e.type];
 		if (!type_seen[e.type]) {
 			type_seen[e.type] = true;
 			type_order[n_type_defs++] = e.type;
@@ -109,7 +109,7 @@ bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
 			track_off[e.track] =
 			    add_string(&c, v->tracks[e.track], strlen(v->tracks[e.track]));
 		}
-		size_t tl = lg_format_event(text, sizeof text, v, &e);
+		size_t tl = tk_lg_format_event(text, sizeof text, v, &e);
 		tl = strnlen(text, tl); /* c2cpel takes the text as a C string */
 		size_t skip = t->name_len + 1;
 		const char *datum = skip <= tl ? text + skip : "";
@@ -124,39 +124,39 @@ bool lg_emit_cpel(lg_out *o, const lg_view *v, lg_iter *it, uint32_t file_date)
 	ok = ok && !c.too_big && (uint64_t)n * 20 + 72 <= UINT32_MAX;
 	uint32_t padded = (c.tab_len + 7) & ~7u; /* VPP pads to 8 */
 	for (uint32_t i = c.tab_len; i < padded; i++)
-		lg_out_u8(o, 0);
+		tk_lg_out_u8(o, 0);
 	uint8_t b[4] = {(uint8_t)(padded >> 24), (uint8_t)(padded >> 16), (uint8_t)(padded >> 8),
 			(uint8_t)padded};
-	lg_out_patch(o, len_at, b, 4);
+	tk_lg_out_patch(o, len_at, b, 4);
 
-	lg_out_be32(o, 3); /* EVTDEF */
-	lg_out_be32(o, 64 + 4 + n_type_defs * 12);
+	tk_lg_out_be32(o, 3); /* EVTDEF */
+	tk_lg_out_be32(o, 64 + 4 + n_type_defs * 12);
 	put_name(o);
-	lg_out_be32(o, n_type_defs);
+	tk_lg_out_be32(o, n_type_defs);
 	for (unsigned i = 0; i < n_type_defs; i++) {
-		lg_out_be32(o, type_order[i]);
-		lg_out_be32(o, name_off[type_order[i]]);
-		lg_out_be32(o, fmt_s);
+		tk_lg_out_be32(o, type_order[i]);
+		tk_lg_out_be32(o, name_off[type_order[i]]);
+		tk_lg_out_be32(o, fmt_s);
 	}
-	lg_out_be32(o, 4); /* TRACKDEF */
-	lg_out_be32(o, 64 + 4 + n_track_defs * 8);
+	tk_lg_out_be32(o, 4); /* TRACKDEF */
+	tk_lg_out_be32(o, 64 + 4 + n_track_defs * 8);
 	put_name(o);
-	lg_out_be32(o, n_track_defs);
+	tk_lg_out_be32(o, n_track_defs);
 	for (unsigned i = 0; i < n_track_defs; i++) {
-		lg_out_be32(o, track_order[i]);
-		lg_out_be32(o, track_off[track_order[i]]);
+		tk_lg_out_be32(o, track_order[i]);
+		tk_lg_out_be32(o, track_off[track_order[i]]);
 	}
-	lg_out_be32(o, 5); /* EVENT */
-	lg_out_be32(o, (uint32_t)(64 + 8 + n * 20));
+	tk_lg_out_be32(o, 5); /* EVENT */
+	tk_lg_out_be32(o, (uint32_t)(64 + 8 + n * 20));
 	put_name(o);
-	lg_out_be32(o, (uint32_t)n);
-	lg_out_be32(o, 1000000000u);
+	tk_lg_out_be32(o, (uint32_t)n);
+	tk_lg_out_be32(o, 1000000000u);
 	for (size_t i = 0; i < n; i++) {
-		lg_out_be32(o, (uint32_t)(recs[i].ns >> 32));
-		lg_out_be32(o, (uint32_t)recs[i].ns);
-		lg_out_be32(o, recs[i].track);
-		lg_out_be32(o, recs[i].code);
-		lg_out_be32(o, recs[i].datum);
+		tk_lg_out_be32(o, (uint32_t)(recs[i].ns >> 32));
+		tk_lg_out_be32(o, (uint32_t)recs[i].ns);
+		tk_lg_out_be32(o, recs[i].track);
+		tk_lg_out_be32(o, recs[i].code);
+		tk_lg_out_be32(o, recs[i].datum);
 	}
 	free(recs);
 	return ok && !o->failed;

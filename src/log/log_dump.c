@@ -16,13 +16,13 @@
 #include "log/log_core.h"
 
 static atomic_flag busy = ATOMIC_FLAG_INIT;
-static lg_view dview;
-static lg_iter diter;
-static lg_out dout;
+static tk_lg_view dview;
+static tk_lg_iter diter;
+static tk_lg_out dout;
 
 int tk_log_dump_fd(int fd, tk_log_format fmt)
 {
-	if (!lg_g.base || fd < 0 || fmt < TK_LOG_DUMP_CPEL || fmt > TK_LOG_DUMP_CTF) {
+	if (!tk_lg_g.base || fd < 0 || fmt < TK_LOG_DUMP_CPEL || fmt > TK_LOG_DUMP_CTF) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -33,19 +33,19 @@ int tk_log_dump_fd(int fd, tk_log_format fmt)
 	/* while logging runs, this dump's own calibration pair; once stopped,
 	 * the pair of the stop, so every dump of a stopped log is the same */
 	if (!(atomic_load(&tk_log__gate) & 1u))
-		lg_take_end_pair();
+		tk_lg_take_end_pair();
 	const char *why;
 	uint64_t at;
-	bool ok = lg_view_open(&dview, lg_g.base, lg_g.size, &why, &at);
+	bool ok = tk_lg_view_open(&dview, tk_lg_g.base, tk_lg_g.size, &why, &at);
 	if (ok) {
 		if (fmt == TK_LOG_DUMP_CTF) {
-			ok = lg_emit_ctf(fd, &dview, &diter, &dout);
+			ok = tk_lg_emit_ctf(fd, &dview, &diter, &dout);
 		} else {
-			lg_out_fd(&dout, fd);
+			tk_lg_out_fd(&dout, fd);
 			ok = fmt == TK_LOG_DUMP_ELOG
-				 ? lg_emit_elog(&dout, &dview, &diter)
-				 : lg_emit_cpel(&dout, &dview, &diter, (uint32_t)time(NULL));
-			ok = lg_out_finish(&dout) && ok;
+				 ? tk_lg_emit_elog(&dout, &dview, &diter)
+				 : tk_lg_emit_cpel(&dout, &dview, &diter, (uint32_t)time(NULL));
+			ok = tk_lg_out_finish(&dout) && ok;
 		}
 	}
 	atomic_flag_clear(&busy);
@@ -124,7 +124,7 @@ static tk_log_format exit_fmt;
 
 static void dump_at_exit(void)
 {
-	if (exit_path[0] && lg_g.base)
+	if (exit_path[0] && tk_lg_g.base)
 		tk_log_dump(exit_path, exit_fmt);
 }
 

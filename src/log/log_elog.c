@@ -7,43 +7,43 @@
 
 #include "log/log_impl.h"
 
-static void put_u64(lg_out *o, uint64_t v)
+static void put_u64(tk_lg_out *o, uint64_t v)
 {
-	lg_out_be32(o, (uint32_t)v);
-	lg_out_be32(o, (uint32_t)(v >> 32));
+	tk_lg_out_be32(o, (uint32_t)v);
+	tk_lg_out_be32(o, (uint32_t)(v >> 32));
 }
 
 /* serialize_likely_small_unsigned_integer */
-static void put_small(lg_out *o, uint64_t x)
+static void put_small(tk_lg_out *o, uint64_t x)
 {
 	if (x < 128) {
-		lg_out_u8(o, (uint8_t)(2 * x + 1));
+		tk_lg_out_u8(o, (uint8_t)(2 * x + 1));
 		return;
 	}
 	uint64_t r = x - 128;
 	if (r < (1u << 14)) {
 		uint8_t b[2] = {(uint8_t)(((r & 63) << 2) | 2), (uint8_t)(r >> 6)};
-		lg_out_bytes(o, b, 2);
+		tk_lg_out_bytes(o, b, 2);
 		return;
 	}
 	r -= 1u << 14;
 	if (r < (1u << 29)) {
 		uint8_t b[4] = {(uint8_t)(((r & 31) << 3) | 4), (uint8_t)(r >> 5),
 				(uint8_t)(r >> 13), (uint8_t)(r >> 21)};
-		lg_out_bytes(o, b, 4);
+		tk_lg_out_bytes(o, b, 4);
 		return;
 	}
-	lg_out_u8(o, 0);
+	tk_lg_out_u8(o, 0);
 	uint8_t b[8];
 	for (int i = 0; i < 8; i++)
 		b[i] = (uint8_t)(x >> (8 * i));
-	lg_out_bytes(o, b, 8);
+	tk_lg_out_bytes(o, b, 8);
 }
 
-static void put_cstring(lg_out *o, const char *s, size_t n)
+static void put_cstring(tk_lg_out *o, const char *s, size_t n)
 {
 	put_small(o, n);
-	lg_out_bytes(o, s, n);
+	tk_lg_out_bytes(o, s, n);
 }
 
 static const char *elog_args(char k)
@@ -58,28 +58,28 @@ static const char *elog_args(char k)
 	}
 }
 
-static void put_f64(lg_out *o, double d)
+static void put_f64(tk_lg_out *o, double d)
 {
 	uint64_t bits;
 	memcpy(&bits, &d, 8);
 	put_u64(o, bits);
 }
 
-bool lg_emit_elog(lg_out *o, const lg_view *v, lg_iter *it)
+bool tk_lg_emit_elog(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it)
 {
 	static const char magic[] = "elog v0";
-	lg_out_be32(o, 7);
-	lg_out_bytes(o, magic, 7);
+	tk_lg_out_be32(o, 7);
+	tk_lg_out_bytes(o, magic, 7);
 	uint64_t slots = v->n_rings ? (uint64_t)v->n_rings * (v->rings[0].mask + 1) : 0;
-	lg_out_be32(o, slots > UINT32_MAX ? UINT32_MAX : (uint32_t)slots);
+	tk_lg_out_be32(o, slots > UINT32_MAX ? UINT32_MAX : (uint32_t)slots);
 	/* serialize time, then init time: {os ns, cpu ticks} each */
 	put_u64(o, v->end_real_ns ? v->end_real_ns : v->init_real_ns);
 	put_u64(o, v->end_real_ns ? v->end_ticks : v->init_ticks);
 	put_u64(o, v->init_real_ns);
 	put_u64(o, v->init_ticks);
-	lg_out_be32(o, v->n_types);
+	tk_lg_out_be32(o, v->n_types);
 	for (unsigned i = 0; i < v->n_types; i++) {
-		const lg_vtype *t = &v->types[i];
+		const tk_lg_vtype *t = &v->types[i];
 		/* a type never committed keeps its index with no arguments */
 		const char *f = t->format ? t->format : "(unregistered)";
 		put_cstring(o, f, strlen(f));
@@ -90,31 +90,31 @@ bool lg_emit_elog(lg_out *o, const lg_view *v, lg_iter *it)
 			n += 2;
 		}
 		put_cstring(o, args, n);
-		lg_out_be32(o, i + 1);
-		lg_out_be32(o, 0);
+		tk_lg_out_be32(o, i + 1);
+		tk_lg_out_be32(o, 0);
 	}
-	lg_out_be32(o, v->n_tracks);
+	tk_lg_out_be32(o, v->n_tracks);
 	for (unsigned i = 0; i < v->n_tracks; i++) {
 		const char *name = v->tracks[i] ? v->tracks[i] : "";
 		put_cstring(o, name, strlen(name));
 	}
-	lg_out_be32(o, v->strtab_len);
-	lg_out_bytes(o, v->strtab, v->strtab_len);
+	tk_lg_out_be32(o, v->strtab_len);
+	tk_lg_out_bytes(o, v->strtab, v->strtab_len);
 	uint64_t count_at = o->pos;
-	lg_out_be32(o, 0);
+	tk_lg_out_be32(o, 0);
 	uint32_t count = 0;
-	lg_iter_init(it, v, -1);
-	lg_event e;
-	while (count < UINT32_MAX && lg_iter_next(it, &e)) {
-		const lg_vtype *t = &v->types[e.type];
-		lg_out_be16(o, (uint16_t)e.type);
-		lg_out_be16(o, (uint16_t)e.track);
+	tk_lg_iter_init(it, v, -1);
+	tk_lg_event e;
+	while (count < UINT32_MAX && tk_lg_iter_next(it, &e)) {
+		const tk_lg_vtype *t = &v->types[e.type];
+		tk_lg_out_be16(o, (uint16_t)e.type);
+		tk_lg_out_be16(o, (uint16_t)e.track);
 		put_f64(o, e.seconds);
 		unsigned wi = 0;
 		for (unsigned k = 0; k < t->n_args; k++) {
 			switch (t->kinds[k]) {
 			case TK_LOG_U32:
-			case TK_LOG_SREF: lg_out_be32(o, (uint32_t)e.w[wi++]); break;
+			case TK_LOG_SREF: tk_lg_out_be32(o, (uint32_t)e.w[wi++]); break;
 			case TK_LOG_STR: {
 				const char *s = (const char *)&e.w[wi];
 				put_cstring(o, s, strnlen(s, TK_LOG_STR_MAX));
@@ -128,6 +128,6 @@ bool lg_emit_elog(lg_out *o, const lg_view *v, lg_iter *it)
 	}
 	uint8_t b[4] = {(uint8_t)(count >> 24), (uint8_t)(count >> 16), (uint8_t)(count >> 8),
 			(uint8_t)count};
-	lg_out_patch(o, count_at, b, 4);
+	tk_lg_out_patch(o, count_at, b, 4);
 	return !o->failed;
 }

@@ -7,21 +7,21 @@
 
 #include "log/log_impl.h"
 
-void lg_out_fd(lg_out *o, int fd)
+void tk_lg_out_fd(tk_lg_out *o, int fd)
 {
-	memset(o, 0, offsetof(lg_out, buf));
+	memset(o, 0, offsetof(tk_lg_out, buf));
 	o->fd = fd;
 	off_t at = lseek(fd, 0, SEEK_CUR);
 	o->mem_cap = at > 0 ? (size_t)at : 0; /* fd mode: where offset 0 is */
 }
 
-void lg_out_mem(lg_out *o)
+void tk_lg_out_mem(tk_lg_out *o)
 {
-	memset(o, 0, offsetof(lg_out, buf));
+	memset(o, 0, offsetof(tk_lg_out, buf));
 	o->fd = -1;
 }
 
-static void flush(lg_out *o)
+static void flush(tk_lg_out *o)
 {
 	size_t done = 0;
 	while (done < o->n && !o->failed) {
@@ -35,7 +35,7 @@ static void flush(lg_out *o)
 	o->n = 0;
 }
 
-void lg_out_bytes(lg_out *o, const void *p, size_t n)
+void tk_lg_out_bytes(tk_lg_out *o, const void *p, size_t n)
 {
 	const uint8_t *s = p;
 	o->pos += n;
@@ -69,51 +69,51 @@ void lg_out_bytes(lg_out *o, const void *p, size_t n)
 	}
 }
 
-void lg_out_u8(lg_out *o, uint8_t v)
+void tk_lg_out_u8(tk_lg_out *o, uint8_t v)
 {
-	lg_out_bytes(o, &v, 1);
+	tk_lg_out_bytes(o, &v, 1);
 }
 
-void lg_out_be16(lg_out *o, uint16_t v)
+void tk_lg_out_be16(tk_lg_out *o, uint16_t v)
 {
 	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-	lg_out_bytes(o, b, 2);
+	tk_lg_out_bytes(o, b, 2);
 }
 
-void lg_out_be32(lg_out *o, uint32_t v)
+void tk_lg_out_be32(tk_lg_out *o, uint32_t v)
 {
 	uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-	lg_out_bytes(o, b, 4);
+	tk_lg_out_bytes(o, b, 4);
 }
 
-void lg_out_le32(lg_out *o, uint32_t v)
+void tk_lg_out_le32(tk_lg_out *o, uint32_t v)
 {
 	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-	lg_out_bytes(o, b, 4);
+	tk_lg_out_bytes(o, b, 4);
 }
 
-void lg_out_le64(lg_out *o, uint64_t v)
+void tk_lg_out_le64(tk_lg_out *o, uint64_t v)
 {
-	lg_out_le32(o, (uint32_t)v);
-	lg_out_le32(o, (uint32_t)(v >> 32));
+	tk_lg_out_le32(o, (uint32_t)v);
+	tk_lg_out_le32(o, (uint32_t)(v >> 32));
 }
 
-void lg_out_str(lg_out *o, const char *s)
+void tk_lg_out_str(tk_lg_out *o, const char *s)
 {
-	lg_out_bytes(o, s, strlen(s));
+	tk_lg_out_bytes(o, s, strlen(s));
 }
 
-void lg_out_dec(lg_out *o, uint64_t v)
+void tk_lg_out_dec(tk_lg_out *o, uint64_t v)
 {
 	char d[24];
 	size_t n = 0;
 	do
 		d[sizeof d - ++n] = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	lg_out_bytes(o, d + sizeof d - n, n);
+	tk_lg_out_bytes(o, d + sizeof d - n, n);
 }
 
-void lg_out_patch(lg_out *o, uint64_t off, const void *p, size_t n)
+void tk_lg_out_patch(tk_lg_out *o, uint64_t off, const void *p, size_t n)
 {
 	const uint8_t *s = p;
 	if (o->fd < 0) {
@@ -130,7 +130,7 @@ void lg_out_patch(lg_out *o, uint64_t off, const void *p, size_t n)
 	}
 }
 
-bool lg_out_finish(lg_out *o)
+bool tk_lg_out_finish(tk_lg_out *o)
 {
 	if (o->fd >= 0)
 		flush(o);

@@ -3,7 +3,7 @@
 
 #include "log/log_impl.h"
 
-unsigned lg_kind_words(char k)
+unsigned tk_lg_kind_words(char k)
 {
 	switch (k) {
 	case TK_LOG_U32:
@@ -23,7 +23,7 @@ static uint64_t fixed_size(uint32_t max_rings)
 	       (uint64_t)max_rings * LG_RING_SIZE;
 }
 
-uint64_t lg_region_size(uint64_t ring_slots, uint32_t max_rings)
+uint64_t tk_lg_region_size(uint64_t ring_slots, uint32_t max_rings)
 {
 	if (max_rings == 0 || max_rings > LG_MAX_RINGS || ring_slots == 0 ||
 	    ring_slots > ((uint64_t)1 << 40) / LG_SLOT_SIZE / max_rings)
@@ -31,10 +31,10 @@ uint64_t lg_region_size(uint64_t ring_slots, uint32_t max_rings)
 	return fixed_size(max_rings) + ring_slots * max_rings * LG_SLOT_SIZE;
 }
 
-void lg_region_init(void *base, uint64_t size, uint64_t ring_slots, uint32_t max_rings,
-		    tk_log_mode mode, unsigned clock, bool shared_ring)
+void tk_lg_region_init(void *base, uint64_t size, uint64_t ring_slots, uint32_t max_rings,
+		       tk_log_mode mode, unsigned clock, bool shared_ring)
 {
-	lg_header *h = base;
+	tk_lg_header *h = base;
 	h->endian = LG_ENDIAN;
 	h->header_size = LG_HEADER_SIZE;
 	h->file_size = size;

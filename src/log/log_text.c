@@ -189,9 +189,9 @@ static void directive(buf *out, const char *d, size_t n, const arg *a)
 }
 
 /* The arguments as elog's reader decodes them from the dump. */
-static unsigned decode_args(const lg_view *v, const lg_event *e, arg *args)
+static unsigned decode_args(const tk_lg_view *v, const tk_lg_event *e, arg *args)
 {
-	const lg_vtype *t = &v->types[e->type];
+	const tk_lg_vtype *t = &v->types[e->type];
 	unsigned wi = 0;
 	for (unsigned i = 0; i < t->n_args; i++) {
 		arg *a = &args[i];
@@ -225,7 +225,7 @@ static unsigned decode_args(const lg_view *v, const lg_event *e, arg *args)
 	return t->n_args;
 }
 
-size_t lg_format_event(char *out, size_t cap, const lg_view *v, const lg_event *e)
+size_t tk_lg_format_event(char *out, size_t cap, const tk_lg_view *v, const tk_lg_event *e)
 {
 	buf b = {out, 0, cap};
 	arg args[TK_LOG_MAX_ARGS];

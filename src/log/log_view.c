@@ -23,10 +23,10 @@ static bool table_ok(uint64_t off, uint64_t n, uint64_t each, uint64_t size)
 	return true;
 }
 
-static void set_type(lg_vtype *t, const lg_type_entry *e)
+static void set_type(tk_lg_vtype *t, const tk_lg_type_entry *e)
 {
 	memset(t, 0, sizeof *t);
-	if (atomic_load_explicit(&((lg_type_entry *)e)->commit, memory_order_acquire) != 1)
+	if (atomic_load_explicit(&((tk_lg_type_entry *)e)->commit, memory_order_acquire) != 1)
 		return;
 	if (!memchr(e->format, 0, sizeof e->format) || !memchr(e->kinds, 0, sizeof e->kinds))
 		return;
@@ -35,7 +35,7 @@ static void set_type(lg_vtype *t, const lg_type_entry *e)
 		return;
 	unsigned words = 0;
 	for (size_t i = 0; i < nk; i++) {
-		unsigned w = lg_kind_words(e->kinds[i]);
+		unsigned w = tk_lg_kind_words(e->kinds[i]);
 		if (!w)
 			return;
 		words += w;
@@ -54,14 +54,14 @@ static double clamp_tps(double tps)
 	return isfinite(tps) && tps > 1e3 && tps < 1e13 ? tps : 0;
 }
 
-bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why, uint64_t *at)
+bool tk_lg_view_open(tk_lg_view *v, const void *base, uint64_t size, const char **why, uint64_t *at)
 {
 	memset(v, 0, sizeof *v);
 	v->base = base;
 	v->size = size;
 	if (size < LG_HEADER_SIZE)
 		return fail(why, at, "file shorter than the 4096-byte log header", 0);
-	const lg_header *h = base;
+	const tk_lg_header *h = base;
 	v->h = h;
 	if (memcmp(h->magic, LG_MAGIC, 8) != 0)
 		return fail(why, at, "not a tracekit log file (magic)", 0);
@@ -71,24 +71,25 @@ bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why,
 		return fail(why, at, "unknown header or slot size", 12);
 	if (h->file_size != size)
 		return fail(why, at, "file size differs from the size in the header (cut or grown)",
-			    offsetof(lg_header, file_size));
+			    offsetof(tk_lg_header, file_size));
 	if (h->max_types > LG_MAX_TYPES || h->max_tracks > LG_MAX_TRACKS ||
 	    h->max_rings > LG_MAX_RINGS || h->strtab_cap > UINT32_MAX)
-		return fail(why, at, "table capacity out of range", offsetof(lg_header, max_types));
+		return fail(why, at, "table capacity out of range",
+			    offsetof(tk_lg_header, max_types));
 	if (!table_ok(h->types_off, h->max_types, LG_TYPE_SIZE, size) ||
 	    !table_ok(h->tracks_off, h->max_tracks, LG_TRACK_SIZE, size) ||
 	    !table_ok(h->strtab_off, h->strtab_cap, 1, size) ||
 	    !table_ok(h->rings_dir_off, h->max_rings, LG_RING_SIZE, size) ||
 	    ((h->types_off | h->tracks_off | h->rings_dir_off | h->rings_off) & 7))
 		return fail(why, at, "table offset outside the file",
-			    offsetof(lg_header, types_off));
+			    offsetof(tk_lg_header, types_off));
 	if (h->ring_slots == 0 || (h->ring_slots & (h->ring_slots - 1)) ||
 	    h->ring_slots > size / LG_SLOT_SIZE)
 		return fail(why, at, "ring size is not a power of two inside the file",
-			    offsetof(lg_header, ring_slots));
+			    offsetof(tk_lg_header, ring_slots));
 	if (h->mode > TK_LOG_STOP_WHEN_FULL ||
 	    (h->clock != LG_CLOCK_TSC && h->clock != LG_CLOCK_MONO))
-		return fail(why, at, "unknown mode or clock", offsetof(lg_header, mode));
+		return fail(why, at, "unknown mode or clock", offsetof(tk_lg_header, mode));
 	v->mode = h->mode;
 	v->init_ticks = h->init_ticks;
 	v->init_real_ns = h->init_real_ns;
@@ -96,8 +97,8 @@ bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why,
 	v->tps = h->clock == LG_CLOCK_MONO ? 1e9 : clamp_tps(h->init_tps);
 	if (v->tps == 0)
 		return fail(why, at, "clock calibration out of range",
-			    offsetof(lg_header, init_tps));
-	if (atomic_load_explicit(&((lg_header *)h)->end_valid, memory_order_acquire)) {
+			    offsetof(tk_lg_header, init_tps));
+	if (atomic_load_explicit(&((tk_lg_header *)h)->end_valid, memory_order_acquire)) {
 		v->end_ticks = h->end_ticks;
 		v->end_real_ns = h->end_real_ns;
 		v->end_mono_ns = h->end_mono_ns;
@@ -111,43 +112,43 @@ bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why,
 		}
 	}
 	const uint8_t *b = base;
-	uint32_t nt = atomic_load(&((lg_header *)h)->n_types);
+	uint32_t nt = atomic_load(&((tk_lg_header *)h)->n_types);
 	v->n_types = nt < h->max_types ? nt : h->max_types;
 	for (unsigned i = 0; i < v->n_types; i++)
 		set_type(&v->types[i],
-			 (const lg_type_entry *)(b + h->types_off + (uint64_t)i * LG_TYPE_SIZE));
-	uint32_t nk = atomic_load(&((lg_header *)h)->n_tracks);
+			 (const tk_lg_type_entry *)(b + h->types_off + (uint64_t)i * LG_TYPE_SIZE));
+	uint32_t nk = atomic_load(&((tk_lg_header *)h)->n_tracks);
 	v->n_tracks = nk < h->max_tracks ? nk : h->max_tracks;
 	for (unsigned i = 0; i < v->n_tracks; i++) {
-		const lg_track_entry *e =
-		    (const lg_track_entry *)(b + h->tracks_off + (uint64_t)i * LG_TRACK_SIZE);
-		bool ok = atomic_load_explicit(&((lg_track_entry *)e)->commit,
+		const tk_lg_track_entry *e =
+		    (const tk_lg_track_entry *)(b + h->tracks_off + (uint64_t)i * LG_TRACK_SIZE);
+		bool ok = atomic_load_explicit(&((tk_lg_track_entry *)e)->commit,
 					       memory_order_acquire) == 1 &&
 			  memchr(e->name, 0, sizeof e->name);
 		v->tracks[i] = ok ? e->name : NULL;
 	}
 	v->strtab = (const char *)b + h->strtab_off;
-	uint32_t sl = atomic_load(&((lg_header *)h)->strtab_len);
+	uint32_t sl = atomic_load(&((tk_lg_header *)h)->strtab_len);
 	v->strtab_len = sl < h->strtab_cap ? sl : (uint32_t)h->strtab_cap;
-	v->dropped = atomic_load(&((lg_header *)h)->dropped_noring);
-	uint32_t nr = atomic_load(&((lg_header *)h)->n_rings);
+	v->dropped = atomic_load(&((tk_lg_header *)h)->dropped_noring);
+	uint32_t nr = atomic_load(&((tk_lg_header *)h)->n_rings);
 	nr = nr < h->max_rings ? nr : h->max_rings;
 	for (unsigned i = 0; i < nr; i++) {
-		const lg_ring_dir *d =
-		    (const lg_ring_dir *)(b + h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
-		if (atomic_load_explicit(&((lg_ring_dir *)d)->commit, memory_order_acquire) != 1)
+		const tk_lg_ring_dir *d =
+		    (const tk_lg_ring_dir *)(b + h->rings_dir_off + (uint64_t)i * LG_RING_SIZE);
+		if (atomic_load_explicit(&((tk_lg_ring_dir *)d)->commit, memory_order_acquire) != 1)
 			continue;
 		if (d->slots_off < h->rings_off || (d->slots_off - h->rings_off) % LG_SLOT_SIZE ||
 		    !table_ok(d->slots_off, h->ring_slots, LG_SLOT_SIZE, size))
 			continue;
-		lg_vring *r = &v->rings[v->n_rings++];
+		tk_lg_vring *r = &v->rings[v->n_rings++];
 		r->slots = (const tk_log__slot *)(b + d->slots_off);
 		r->mask = h->ring_slots - 1;
 		r->pid = d->pid;
 		r->tid = d->tid;
-		r->dropped = atomic_load(&((lg_ring_dir *)d)->dropped);
+		r->dropped = atomic_load(&((tk_lg_ring_dir *)d)->dropped);
 		uint64_t head =
-		    atomic_load_explicit(&((lg_ring_dir *)d)->head, memory_order_acquire);
+		    atomic_load_explicit(&((tk_lg_ring_dir *)d)->head, memory_order_acquire);
 		uint64_t limit = h->mode == TK_LOG_STOP_WHEN_FULL ? h->ring_slots : UINT64_MAX;
 		if (head > limit)
 			head = limit;
@@ -163,15 +164,15 @@ bool lg_view_open(lg_view *v, const void *base, uint64_t size, const char **why,
 	return true;
 }
 
-double lg_seconds(const lg_view *v, uint64_t ticks)
+double tk_lg_seconds(const tk_lg_view *v, uint64_t ticks)
 {
 	return (double)(int64_t)(ticks - v->init_ticks) / v->tps;
 }
 
 /* Copies event seq of ring ri if its slot holds it, whole and valid. */
-static bool load(const lg_view *v, unsigned ri, uint64_t seq, lg_event *e)
+static bool load(const tk_lg_view *v, unsigned ri, uint64_t seq, tk_lg_event *e)
 {
-	const lg_vring *r = &v->rings[ri];
+	const tk_lg_vring *r = &v->rings[ri];
 	tk_log__slot *s = (tk_log__slot *)&r->slots[seq & r->mask];
 	uint32_t want = (uint32_t)(seq + 1);
 	if (atomic_load_explicit(&s->commit, memory_order_acquire) != want)
@@ -189,13 +190,13 @@ static bool load(const lg_view *v, unsigned ri, uint64_t seq, lg_event *e)
 		return false;
 	e->ring = ri;
 	e->seq = seq;
-	e->seconds = lg_seconds(v, e->ticks);
+	e->seconds = tk_lg_seconds(v, e->ticks);
 	return true;
 }
 
-static void fill(lg_iter *it, unsigned ri)
+static void fill(tk_lg_iter *it, unsigned ri)
 {
-	const lg_vring *r = &it->v->rings[ri];
+	const tk_lg_vring *r = &it->v->rings[ri];
 	while (!it->have[ri] && it->pos[ri] < r->end) {
 		uint64_t seq = it->pos[ri]++;
 		if (load(it->v, ri, seq, &it->next[ri]) &&
@@ -204,7 +205,7 @@ static void fill(lg_iter *it, unsigned ri)
 	}
 }
 
-void lg_iter_init(lg_iter *it, const lg_view *v, int track)
+void tk_lg_iter_init(tk_lg_iter *it, const tk_lg_view *v, int track)
 {
 	it->v = v;
 	it->track = track;
@@ -214,7 +215,7 @@ void lg_iter_init(lg_iter *it, const lg_view *v, int track)
 	}
 }
 
-bool lg_iter_next(lg_iter *it, lg_event *e)
+bool tk_lg_iter_next(tk_lg_iter *it, tk_lg_event *e)
 {
 	int best = -1;
 	for (unsigned i = 0; i < it->v->n_rings; i++) {

@@ -43,7 +43,7 @@ static tk_status open_as_elog(const char *path, tk_elog_file **out, tk_error *er
 	size_t n;
 	const char *why;
 	uint64_t at;
-	bool ok = lg_recover_elog(tk_input_data(in), tk_input_size(in), &bytes, &n, &why, &at);
+	bool ok = tk_lg_recover_elog(tk_input_data(in), tk_input_size(in), &bytes, &n, &why, &at);
 	tk_input_close(in);
 	tk_error_set_file(err, path);
 	if (!ok)
@@ -88,10 +88,10 @@ static tk_status tklog_info(const char *path, const tk_cli_options *opt, tk_writ
 	tk_status st = open_input(path, &in, err);
 	if (st != TK_OK)
 		return st;
-	lg_view *v = malloc(sizeof *v);
+	tk_lg_view *v = malloc(sizeof *v);
 	const char *why = "out of memory";
 	uint64_t at = TK_NO_OFFSET;
-	if (!v || !lg_view_open(v, tk_input_data(in), tk_input_size(in), &why, &at)) {
+	if (!v || !tk_lg_view_open(v, tk_input_data(in), tk_input_size(in), &why, &at)) {
 		free(v);
 		tk_input_close(in);
 		tk_error_set_file(err, path);
@@ -104,7 +104,7 @@ static tk_status tklog_info(const char *path, const tk_cli_options *opt, tk_writ
 	tk_put_fmt(out, "rings: %u (events with no ring: %llu)\n", v->n_rings,
 		   (unsigned long long)v->dropped);
 	for (unsigned i = 0; i < v->n_rings; i++) {
-		const lg_vring *r = &v->rings[i];
+		const tk_lg_vring *r = &v->rings[i];
 		tk_put_fmt(out, "  [%u] pid %u tid %u: events %llu..%llu, dropped %llu\n", i,
 			   r->pid, r->tid, (unsigned long long)r->begin, (unsigned long long)r->end,
 			   (unsigned long long)r->dropped);

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n;
 	const char *why;
 	uint64_t at;
-	if (lg_recover_elog(copy, size, &elog, &n, &why, &at)) {
+	if (tk_lg_recover_elog(copy, size, &elog, &n, &why, &at)) {
 		tk_elog_file *f;
 		tk_error err;
 		if (tk_elog_open_owned(elog, n, "fuzz", &f, &err) == TK_OK) {
@@ -39,12 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			tk_elog_close(f);
 		}
-		lg_view *v = malloc(sizeof *v);
-		lg_iter *it = malloc(sizeof *it);
-		lg_out *o = malloc(sizeof *o);
-		if (v && it && o && lg_view_open(v, copy, size, &why, &at)) {
-			lg_out_mem(o);
-			(void)lg_emit_cpel(o, v, it, 0);
+		tk_lg_view *v = malloc(sizeof *v);
+		tk_lg_iter *it = malloc(sizeof *it);
+		tk_lg_out *o = malloc(sizeof *o);
+		if (v && it && o && tk_lg_view_open(v, copy, size, &why, &at)) {
+			tk_lg_out_mem(o);
+			(void)tk_lg_emit_cpel(o, v, it, 0);
 			free(o->mem);
 		}
 		free(v);

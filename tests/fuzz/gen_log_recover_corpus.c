@@ -24,7 +24,7 @@ static uint8_t *make(uint64_t *size, unsigned mode, unsigned clock)
 	uint64_t rings_off = dir_off + RINGS * LG_RING_SIZE;
 	*size = rings_off + RINGS * SLOTS * LG_SLOT_SIZE;
 	uint8_t *b = calloc(1, *size);
-	lg_header *h = (lg_header *)b;
+	tk_lg_header *h = (tk_lg_header *)b;
 	memcpy(h->magic, LG_MAGIC, 8);
 	h->endian = LG_ENDIAN;
 	h->header_size = LG_HEADER_SIZE;
@@ -48,7 +48,7 @@ static uint8_t *make(uint64_t *size, unsigned mode, unsigned clock)
 	static const char *const fmts[3] = {"rx %u pkts %lx", "load %.3f of %s", "name %s %ld"};
 	static const char *const kinds[3] = {"uU", "fT", "si"};
 	for (unsigned i = 0; i < 3; i++) {
-		lg_type_entry *e = (lg_type_entry *)(b + types_off + i * LG_TYPE_SIZE);
+		tk_lg_type_entry *e = (tk_lg_type_entry *)(b + types_off + i * LG_TYPE_SIZE);
 		strcpy(e->format, fmts[i]);
 		strcpy(e->kinds, kinds[i]);
 		e->n_args = (uint8_t)strlen(kinds[i]);
@@ -57,7 +57,7 @@ static uint8_t *make(uint64_t *size, unsigned mode, unsigned clock)
 	h->n_types = 3;
 	static const char *const tracks[2] = {"main thread", "worker 1"};
 	for (unsigned i = 0; i < 2; i++) {
-		lg_track_entry *e = (lg_track_entry *)(b + tracks_off + i * LG_TRACK_SIZE);
+		tk_lg_track_entry *e = (tk_lg_track_entry *)(b + tracks_off + i * LG_TRACK_SIZE);
 		strcpy(e->name, tracks[i]);
 		e->commit = 1;
 	}
@@ -66,7 +66,7 @@ static uint8_t *make(uint64_t *size, unsigned mode, unsigned clock)
 	h->strtab_len = 13;
 	uint64_t counts[RINGS] = {5, mode == TK_LOG_FLIGHT ? 12 : 8};
 	for (unsigned r = 0; r < RINGS; r++) {
-		lg_ring_dir *d = (lg_ring_dir *)(b + dir_off + r * LG_RING_SIZE);
+		tk_lg_ring_dir *d = (tk_lg_ring_dir *)(b + dir_off + r * LG_RING_SIZE);
 		d->pid = 100;
 		d->tid = 100 + r;
 		d->track = r;
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	uint8_t *b = make(&n, TK_LOG_STOP_WHEN_FULL, LG_CLOCK_TSC);
 	put(argv[1], "stop_tsc", b, n);
 	/* killed while writing event 4 of ring 0: commit cleared */
-	lg_ring_dir *d = (lg_ring_dir *)(b + ((lg_header *)b)->rings_dir_off);
+	tk_lg_ring_dir *d = (tk_lg_ring_dir *)(b + ((tk_lg_header *)b)->rings_dir_off);
 	((tk_log__slot *)(b + d->slots_off))[4].commit = 0;
 	put(argv[1], "torn_last", b, n);
 	free(b);

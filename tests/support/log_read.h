@@ -23,7 +23,7 @@ static inline tk_elog_file *log_read(const char *path, const char **why, uint64_
 	/* the region wants 8-byte alignment: malloc gives 16 */
 	uint8_t *elog;
 	size_t n;
-	bool ok = lg_recover_elog(data, size, &elog, &n, why, at);
+	bool ok = tk_lg_recover_elog(data, size, &elog, &n, why, at);
 	free(data);
 	if (!ok)
 		return NULL;

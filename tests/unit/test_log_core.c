@@ -150,8 +150,8 @@ static void test_type_too_big_is_dropped(void **state)
 /* The slot of event seq in the first ring of the file at base. */
 static tk_log__slot *slot_of(uint8_t *base, uint64_t seq)
 {
-	lg_header *h = (lg_header *)base;
-	lg_ring_dir *d = (lg_ring_dir *)(base + h->rings_dir_off);
+	tk_lg_header *h = (tk_lg_header *)base;
+	tk_lg_ring_dir *d = (tk_lg_ring_dir *)(base + h->rings_dir_off);
 	return (tk_log__slot *)(base + d->slots_off) + (seq & (h->ring_slots - 1));
 }
 
@@ -216,13 +216,13 @@ static void test_torn_event_not_misread(void **state)
 
 static void cut_header(uint8_t *base)
 {
-	lg_header *h = (lg_header *)base;
+	tk_lg_header *h = (tk_lg_header *)base;
 	h->file_size += 64; /* as if the file lost its tail */
 }
 
 static void bad_ring_size(uint8_t *base)
 {
-	lg_header *h = (lg_header *)base;
+	tk_lg_header *h = (tk_lg_header *)base;
 	h->ring_slots = 12345;
 }
 
