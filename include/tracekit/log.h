@@ -102,8 +102,9 @@ typedef struct tk_log_config {
 
 /* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
 int tk_log_open(const tk_log_config *cfg);
-/* tk_log_open with the rings in the file path of about `size` bytes;
- * whatever was at path is replaced. */
+/* tk_log_open with the rings in the file path of about `size` bytes. The
+ * new log is made beside path and renamed over it: a file at path is always
+ * a whole log, and a process still logging into the old file keeps it. */
 int tk_log_open_file(const char *path, size_t size);
 /* Joins the log file another process (running or not) made at path: this
  * process gets rings of its own in it. Fails (EINVAL) if path holds no log. */

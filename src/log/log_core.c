@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -80,6 +79,66 @@ static void start_clock(tk_lg_header *h)
 	h->init_tps = tk_lg_calibrate(h->clock, &h->init_ticks, &h->init_mono_ns, &h->init_real_ns);
 }
 
+static int fail_fd(int fd, const char *unlink_path)
+{
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (unlink_path)
+		unlink(unlink_path);
+	errno = e;
+	return -1;
+}
+
+/* Joins the log at c->path, or makes a new one beside it and renames it
+ * over the path: a file at the path is always a whole log, and a process
+ * still mapping the old file keeps it (truncating it would kill that
+ * process with SIGBUS). Returns the open fd. */
+static int map_file(const tk_log_config *c, uint64_t slots, uint32_t max_rings, unsigned clock,
+		    void **base, uint64_t *size)
+{
+	if (c->join) {
+		int fd = open(c->path, O_RDWR | O_CLOEXEC);
+		struct stat sb;
+		tk_lg_header probe;
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &sb) != 0 || (uint64_t)sb.st_size < LG_HEADER_SIZE ||
+		    pread(fd, &probe, sizeof probe, 0) != (ssize_t)sizeof probe ||
+		    !layout_matches(&probe, (uint64_t)sb.st_size)) {
+			errno = EINVAL; /* nothing to join */
+			return fail_fd(fd, NULL);
+		}
+		*size = (uint64_t)sb.st_size;
+		*base = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		return *base == MAP_FAILED ? fail_fd(fd, NULL) : fd;
+	}
+	static _Atomic unsigned serial;
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", c->path, (long)getpid(),
+		     atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)*size) != 0)
+		return fail_fd(fd, tmp);
+	*base = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (*base == MAP_FAILED)
+		return fail_fd(fd, tmp);
+	tk_lg_header *h = *base;
+	h->clock = clock;
+	start_clock(h);
+	tk_lg_region_init(*base, *size, slots, max_rings, c->mode, clock, c->shared_ring != 0);
+	if (rename(tmp, c->path) != 0) {
+		munmap(*base, *size);
+		return fail_fd(fd, tmp);
+	}
+	return fd;
+}
+
 int tk_log_open(const tk_log_config *cfg)
 {
 	tk_log_config c = cfg ? *cfg : (tk_log_config){0};
@@ -123,51 +182,9 @@ int tk_log_open(const tk_log_config *cfg)
 		tk_lg_region_init(base, size, slots, max_rings, c.mode, clock, c.shared_ring != 0);
 		start_clock(base);
 	} else {
-		int fd = open(c.path, O_RDWR | O_CLOEXEC | (c.join ? 0 : O_CREAT), 0644);
+		int fd = map_file(&c, slots, max_rings, clock, &base, &size);
 		if (fd < 0)
 			return -1;
-		/* one opener at a time decides between joining and creating */
-		if (flock(fd, LOCK_EX) != 0) {
-			close(fd);
-			return -1;
-		}
-		struct stat sb;
-		bool join = false;
-		if (c.join && fstat(fd, &sb) == 0 && (uint64_t)sb.st_size >= LG_HEADER_SIZE) {
-			tk_lg_header probe;
-			if (pread(fd, &probe, sizeof probe, 0) == (ssize_t)sizeof probe &&
-			    layout_matches(&probe, (uint64_t)sb.st_size)) {
-				join = true;
-				size = (uint64_t)sb.st_size;
-			}
-		}
-		if (c.join && !join) {
-			close(fd);
-			errno = EINVAL; /* nothing to join */
-			return -1;
-		}
-		if (!join && (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)size) != 0)) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (base == MAP_FAILED) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (!join) {
-			tk_lg_header *h = base;
-			/* clocks first: joiners read them once they see the magic */
-			h->clock = clock;
-			start_clock(h);
-			tk_lg_region_init(base, size, slots, max_rings, c.mode, clock,
-					  c.shared_ring != 0);
-		}
-		flock(fd, LOCK_UN);
 		tk_lg_g.fd = fd;
 	}
 	tk_lg_g.base = base;
