@@ -72,9 +72,10 @@ static void remove_dir(const char *path)
 
 int tk_log_dump(const char *path, tk_log_format fmt)
 {
+	static _Atomic unsigned serial; /* two threads dumping to one path */
 	char tmp[PATH_MAX];
-	if (!path ||
-	    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+	if (!path || snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
+			      atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -103,7 +104,7 @@ int tk_log_dump(const char *path, tk_log_format fmt)
 		}
 		return rc;
 	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	rc = tk_log_dump_fd(fd, fmt);
