@@ -119,11 +119,48 @@ static tk_status tklog_info(const char *path, const tk_cli_options *opt, tk_writ
 	return TK_OK;
 }
 
+/* Events per type and per track, and what the rings dropped. */
+static tk_status tklog_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+			     tk_error *err)
+{
+	(void)opt;
+	tk_elog_file *f;
+	tk_status st = open_as_elog(path, &f, err);
+	if (st != TK_OK)
+		return st;
+	uint64_t *per_type = calloc(f->n_types + 1, sizeof *per_type);
+	uint64_t *per_track = calloc(f->n_tracks + 1, sizeof *per_track);
+	if (!per_type || !per_track) {
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < f->n_events; i++) {
+		per_type[f->events[i].type]++;
+		per_track[f->events[i].track]++;
+	}
+	tk_put_fmt(out, "events: %u\nper event type:\n", f->n_events);
+	for (uint32_t i = 0; i < f->n_types; i++)
+		if (per_type[i])
+			tk_put_fmt(out, "  %10llu  %s\n", (unsigned long long)per_type[i],
+				   f->types[i].format.s);
+	tk_put_str(out, "per track:\n");
+	for (uint32_t i = 0; i < f->n_tracks; i++)
+		if (per_track[i])
+			tk_put_fmt(out, "  %10llu  %s\n", (unsigned long long)per_track[i],
+				   f->tracks[i].s);
+out:
+	free(per_type);
+	free(per_track);
+	tk_elog_close(f);
+	return st;
+}
+
 const tk_format_ops tk_tklog_format_ops = {
     .format = TK_FORMAT_TKLOG,
     .name = "tklog",
     .detect_file = tklog_detect,
     .source_open = tklog_source_open,
     .info = tklog_info,
+    .stats = tklog_stats,
     .print = tklog_print,
 };

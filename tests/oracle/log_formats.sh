@@ -56,4 +56,11 @@ grep -q "arg0 = $u, arg1 = $u, arg2 = $big, arg3 = -$big }" "$tmp/bt2" || fail "
 grep -q 'arg0 = "longer than twenty-thre", arg1 = 30' "$tmp/bt2" || fail "CTF inline string cut at 23 bytes"
 grep -q 'arg0 = "interned string", arg1 = "interned string"' "$tmp/bt2" || fail "CTF string references"
 grep -q 'arg0 = -7.5, arg1 = 0 }' "$tmp/bt2" || fail "CTF f64 of event 0"
+# stats of the mapped file: per track, the counts of the expected events
+"$TK" stats "$tmp/log.tklog" >"$tmp/stats" || fail "stats"
+grep -q '^events: 200$' "$tmp/stats" || fail "stats: events"
+for tr in "main thread" "worker 1" 'rx "queue" 0'; do
+	want=$(grep -c "^$tr: " "$tmp/expected")
+	grep -q "^ *$want  $tr\$" "$tmp/stats" || fail "stats: track $tr: want $want"
+done
 echo "log_formats: ok (200 events; elog text = printf; cpeldump x3 identical; babeltrace2 = tracekit)"
