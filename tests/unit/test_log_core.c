@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -373,6 +374,35 @@ static void test_cpu_track(void **state)
 	tk_elog_close(f);
 }
 
+/* Time stamps of both clocks (CLOCK_MONOTONIC, and the TSC converted by
+ * its calibration): seconds since open, increasing, and at least as far
+ * apart as a sleep (less 2.5% for the TSC's 5 ms calibration). */
+static void check_clock(tk_log_clock clock)
+{
+	tk_log_config c = {.path = path, .ring_events = 64, .clock = clock};
+	assert_int_equal(tk_log_open(&c), 0);
+	TK_LOG(t_seq, (uint64_t)0);
+	struct timespec d = {0, 20000000}; /* 20 ms */
+	nanosleep(&d, NULL);
+	TK_LOG(t_seq, (uint64_t)1);
+	tk_log_close();
+	tk_elog_file *f = read_back();
+	assert_int_equal(f->n_events, 2);
+	assert_true(f->events[0].time >= 0 && f->events[0].time < 1);
+	double gap = f->events[1].time - f->events[0].time;
+	assert_true(gap >= (clock == TK_LOG_CLOCK_MONOTONIC ? 0.020 : 0.0195) && gap < 5);
+	tk_elog_close(f);
+}
+
+static void test_clocks(void **state)
+{
+	(void)state;
+	check_clock(TK_LOG_CLOCK_MONOTONIC);
+#if defined(__x86_64__)
+	check_clock(TK_LOG_CLOCK_TSC);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +417,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_dump_from_signal_handler, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dump_at_exit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cpu_track, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clocks, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
