@@ -37,5 +37,5 @@ fi
 "$bin" "$events"
 lttng stop "$session" >/dev/null 2>&1
 if command -v babeltrace2 >/dev/null 2>&1 && [ -d "$tmp/trace" ]; then
-	echo "LTTng recorded $(babeltrace2 "$tmp/trace" 2>/dev/null | wc -l) events (the rest were discarded: buffers full)"
+	echo "LTTng session recorded $(babeltrace2 "$tmp/trace" 2>/dev/null | wc -l) events"
 fi
