@@ -31,7 +31,26 @@ TK_LOG_TYPE(t_ref, "ref %s then %s", TK_LOG_SREF, TK_LOG_SREF);
 TK_LOG_TYPE(t_none, "tick");
 TK_LOG_TYPE(t_seq, "seq %lu of thread %u", TK_LOG_U64, TK_LOG_U32);
 
-static FILE *expected;
+static FILE *expected, *expected_ctf;
+
+/* The CTF event as babeltrace2 prints it after the time stamps. */
+static void expect_ctf(const char *name, const char *track, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void expect_ctf(const char *name, const char *track, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(expected_ctf, "%s: { track = \"", name);
+	for (const char *c = track; *c; c++) {
+		if (*c == '"')
+			fputc('\\', expected_ctf);
+		fputc(*c, expected_ctf);
+	}
+	char payload[512];
+	vsnprintf(payload, sizeof payload, fmt, ap);
+	va_end(ap);
+	fprintf(expected_ctf, "\" }, { %s%s}\n", payload, *payload ? " " : "");
+}
 
 static void expect(const char *track, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void expect(const char *track, const char *fmt, ...)
@@ -49,8 +68,10 @@ static int kinds(const char *dir)
 	char path[4096];
 	snprintf(path, sizeof path, "%s/expected", dir);
 	expected = fopen(path, "w");
+	snprintf(path, sizeof path, "%s/expected_ctf", dir);
+	expected_ctf = fopen(path, "w");
 	snprintf(path, sizeof path, "%s/log.tklog", dir);
-	if (!expected || tk_log_open_file(path, 8 << 20) != 0) {
+	if (!expected || !expected_ctf || tk_log_open_file(path, 8 << 20) != 0) {
 		perror(path);
 		return 1;
 	}
@@ -68,19 +89,29 @@ static int kinds(const char *dir)
 		TK_LOG(t_ints, u, u, big, neg);
 		expect("main thread", "ints: u32 %u hex %x u64 %" PRIu64 " i64 %" PRId64, u, u, big,
 		       neg);
+		expect_ctf("ints:", "main thread",
+			   "arg0 = %u, arg1 = %u, arg2 = %" PRIu64 ", arg3 = %" PRId64, u, u, big,
+			   neg);
 		double x = i * 1.0625 - 7.5, y = i * 1e17;
 		TK_LOG_ON(worker, t_float, x, y);
 		expect("worker 1", "float %.6f exp %e", x, y);
+		expect_ctf("float", "worker 1", "arg0 = %g, arg1 = %g", x, y);
 		const char *s = names[i % 4];
 		TK_LOG(t_str, s, (uint32_t)strlen(s));
 		expect("main thread", "name %.23s len %u", s, (unsigned)strlen(s));
+		expect_ctf("name", "main thread", "arg0 = \"%.23s\", arg1 = %u", s,
+			   (unsigned)strlen(s));
 		TK_LOG_ON(rx, t_ref, i % 2 ? r1 : r2, r1);
 		expect("rx \"queue\" 0", "ref %s then %s",
 		       i % 2 ? "interned string" : "another one", "interned string");
+		expect_ctf("ref", "rx \"queue\" 0", "arg0 = \"%s\", arg1 = \"%s\"",
+			   i % 2 ? "interned string" : "another one", "interned string");
 		TK_LOG_ON(rx, t_none);
 		expect("rx \"queue\" 0", "tick");
+		expect_ctf("tick", "rx \"queue\" 0", "%s", "");
 	}
 	fclose(expected);
+	fclose(expected_ctf);
 	tk_log_enable(0);
 	static const struct {
 		const char *ext;

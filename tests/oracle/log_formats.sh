@@ -45,6 +45,15 @@ sed "$blank" "$tmp/tk.bt" >"$tmp/tk.cmp"
 diff -u "$tmp/bt2.cmp" "$tmp/tk.cmp" || fail "tracekit's babeltrace text differs from babeltrace2's"
 [ "$(grep -c 'name: { track = "main thread" }, { arg0 = "", arg1 = 0 }' "$tmp/tk.bt")" -eq 10 ] ||
 	fail "tracekit does not show the 10 empty inline strings as empty"
+# per track, every CTF event with its arguments as printf made them
+# (tracekit's text: babeltrace2's but for the empty strings)
+sed 's/^\[[^]]*\] ([^)]*) //' "$tmp/tk.bt" >"$tmp/tk.events"
+for tr in 'main thread' 'worker 1' 'rx \"queue\" 0'; do
+	grep -F "{ track = \"$tr\" }" "$tmp/expected_ctf" >"$tmp/want.tr"
+	grep -F "{ track = \"$tr\" }" "$tmp/tk.events" >"$tmp/got.tr"
+	[ -s "$tmp/want.tr" ] || fail "no expected CTF events for track $tr"
+	diff -u "$tmp/want.tr" "$tmp/got.tr" || fail "CTF events of track $tr"
+done
 # per track, the CTF events are the elog events in the same order
 awk -F'track = "' '{ split($2, a, "\" }"); gsub(/\\"/, "\"", a[1]); n = $1; sub(/^\[[^]]*\] \([^)]*\) /, "", n); sub(/: \{.*/, "", n); print a[1] ": " n }' "$tmp/bt2" | sort -s -t: -k1,1 >"$tmp/ctf.seq"
 sed 's/^ *[0-9.]*: //' "$tmp/log.elog.elogtext" | awk '{ t = $0; i = index(t, ": "); tr = substr(t, 1, i - 1); r = substr(t, i + 2); n = r; sub(/[ %(].*/, "", n); print tr ": " n }' | sort -s -t: -k1,1 >"$tmp/elog.seq"
