@@ -12,7 +12,8 @@
 
 #include "log/log_impl.h"
 
-#define TABLE "FileStrtab"
+#define TABLE    "FileStrtab"
+#define TEXT_MAX 16384 /* 6 directives of at most 1024 + 400 bytes, the format */
 
 typedef struct rec {
 	uint64_t ns;
@@ -81,12 +82,12 @@ bool tk_lg_emit_cpel(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it, uint32_t
 	unsigned n_type_defs = 0, n_track_defs = 0;
 	rec *recs = NULL;
 	size_t n = 0, cap = 0;
-	static char text[16384];
+	char *text = malloc(TEXT_MAX); /* the event's text; CPEL dumps already allocate */
 	bool have_start = false, ok = true;
 	double start = 0;
 	tk_lg_iter_init(it, v, -1);
 	tk_lg_event e;
-	while (tk_lg_iter_next(it, &e)) {
+	while (text && tk_lg_iter_next(it, &e)) {
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 4096;
 			rec *nr = realloc(recs, nc * sizeof *nr);
@@ -109,7 +110,7 @@ bool tk_lg_emit_cpel(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it, uint32_t
 			track_off[e.track] =
 			    add_string(&c, v->tracks[e.track], strlen(v->tracks[e.track]));
 		}
-		size_t tl = tk_lg_format_event(text, sizeof text, v, &e);
+		size_t tl = tk_lg_format_event(text, TEXT_MAX, v, &e);
 		tl = strnlen(text, tl); /* c2cpel takes the text as a C string */
 		size_t skip = t->name_len + 1;
 		const char *datum = skip <= tl ? text + skip : "";
@@ -121,7 +122,7 @@ bool tk_lg_emit_cpel(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it, uint32_t
 		recs[n++] =
 		    (rec){to_ns(e.seconds - start), e.track, e.type, add_string(&c, datum, dl)};
 	}
-	ok = ok && !c.too_big && (uint64_t)n * 20 + 72 <= UINT32_MAX;
+	ok = ok && text && !c.too_big && (uint64_t)n * 20 + 72 <= UINT32_MAX;
 	uint32_t padded = (c.tab_len + 7) & ~7u; /* VPP pads to 8 */
 	for (uint32_t i = c.tab_len; i < padded; i++)
 		tk_lg_out_u8(o, 0);
@@ -159,5 +160,6 @@ bool tk_lg_emit_cpel(tk_lg_out *o, const tk_lg_view *v, tk_lg_iter *it, uint32_t
 		tk_lg_out_be32(o, recs[i].datum);
 	}
 	free(recs);
+	free(text);
 	return ok && !o->failed;
 }
