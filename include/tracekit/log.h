@@ -12,7 +12,8 @@
  * Event types are static descriptors declared at file scope by TK_LOG_TYPE;
  * each registers itself on its first use (a mutex, once). The format is the
  * CPEL/elog format language (vppinfra's format(): %d %u %x %s %f %e %g, with
- * l/ll for 64-bit integers, '-' '=' flags and a width that also truncates).
+ * l, L or w for 64-bit integers, '-' '=' flags and a width that also
+ * truncates; as in elog, "%ll" is not a directive).
  * Arguments are typed: u32, u64, i64, f64, a short inline string (at most
  * TK_LOG_STR_MAX bytes kept) and a string-table reference (tk_log_string()).
  * An event holds at most 6 words of arguments (an inline string takes 3).
@@ -20,18 +21,20 @@
  * Each thread logs into its own ring (allocated on its first event) on its
  * own track, named after the thread unless tk_log_thread_track() renames it;
  * TK_LOG_ON() logs on a user-named track (tk_log_track()). Time is the TSC on
- * x86-64 (CLOCK_MONOTONIC elsewhere or on request), converted with
- * calibration pairs taken at open and at each dump.
+ * x86-64 (CLOCK_MONOTONIC elsewhere or on request), converted with the
+ * calibration pair taken at open and the one taken when logging stops
+ * (tk_log_enable(0), the trigger, close) or, while it runs, at each dump.
  *
  * All rings, types, tracks and strings live in one mapping: anonymous memory
  * for tk_log_open(), a shared file for tk_log_open_file(). Each event carries
  * a commit word written last, so a file left by a process killed at any
  * instant reads back (`tracekit print FILE`) as every event fully written,
  * per thread in order, and a torn event is never misread. Several processes
- * may open the same file: each gets rings of its own.
+ * may log into one file (tk_log_join_file): each gets rings of its own.
  *
  * Thread-safety: TK_LOG* from any thread. tk_log_open/close from one thread
- * while no other logs. Dumps may run while threads log (events still being
+ * while no other logs; a thread that logged into a closed log gets a ring
+ * in the next one (up to 255 logs later). Dumps may run while threads log (events still being
  * written are left out). tk_log_dump_fd() with TK_LOG_DUMP_ELOG or
  * TK_LOG_DUMP_CTF is async-signal-safe (no allocation, no lock, only
  * write/pwrite/open/mkdir); CPEL formats %f/%e/%g with snprintf.
@@ -95,9 +98,9 @@ typedef struct tk_log_config {
 	int shared_ring; /* 1: VPP elog's single ring for all threads, indexed by an
 			    atomic fetch-add (every event then takes the out-of-line
 			    path: slower, but one ring holds everything in order) */
-	int join;        /* path: join the log another process made there (then the
-		     file's own layout, mode and clock apply; sizes are ignored);
-		     0: replace whatever is at path */
+	/* path: join the log another process made there (then the file's own
+	 * layout, mode and clock apply; sizes are ignored); 0: replace it */
+	int join;
 } tk_log_config;
 
 /* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
@@ -166,6 +169,7 @@ typedef struct tk_log__tls {
 	uint64_t mask, head, limit;
 	_Atomic uint64_t *pub; /* the ring's published head, read by dumps */
 	void *dir;
+	uint32_t gen; /* the log this state belongs to, as in type keys (bits 24-31) */
 	uint16_t track;
 } tk_log__tls;
 
@@ -178,6 +182,8 @@ extern int tk_log__use_tsc;
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
 uint64_t tk_log__now_slow(void);
 
+/* A type's key: id (bits 0-15), registered + argument count (16-19), rare
+ * flags (20-23), the open log's generation (24-31). */
 #define TK_LOG__REGISTERED 1u
 static inline uint32_t tk_log__expect(unsigned n)
 {
@@ -197,9 +203,10 @@ static inline void tk_log__emit(tk_log_type *t, const uint64_t *v, unsigned n)
 {
 	tk_log__tls *r = &tk_log__t;
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
-	/* one test for the three rare cases: unregistered/flagged type, logging
-	 * off or counting down, ring full or not yet made */
-	uint32_t odd = (k & 0xffff0000u) ^ tk_log__expect(n);
+	/* one test for the rare cases: type not registered in this log or
+	 * flagged, thread state from an earlier log, logging off or counting
+	 * down, ring full or not made */
+	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
 	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
 	odd |= (uint32_t)(r->head >= r->limit);
 	if (__builtin_expect(odd != 0, 0)) {

@@ -23,9 +23,10 @@
 #define GATE_COUNTDOWN 2u
 
 /* key bits above the registered/n_args field */
-#define KEY_TRIGGER (1u << 24)
-#define KEY_STRINGS (1u << 25)
-#define KEY_BAD     (1u << 26)
+#define KEY_TRIGGER (1u << 20)
+#define KEY_STRINGS (1u << 21)
+#define KEY_BAD     (1u << 22)
+#define KEY_GEN(g)  ((uint32_t)(g) << 24)
 
 _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
 _Atomic uint32_t tk_log__gate = GATE_OFF;
@@ -193,6 +194,8 @@ int tk_log_open(const tk_log_config *cfg)
 	tk_log__use_tsc = tk_lg_g.h->clock == LG_CLOCK_TSC;
 	memset(&tk_log__t, 0, sizeof tk_log__t);
 	tk_lg_g.n_local_tracks = 0;
+	/* types registered and thread rings made before are of another log */
+	tk_lg_g.gen = tk_lg_g.gen % 255 + 1;
 	atomic_store(&enabled_flag, 1);
 	trigger_type = NULL;
 	atomic_store(&tk_log__gate, 0);
@@ -352,7 +355,8 @@ static void register_type(tk_log_type *t)
 	t->n_args = (uint8_t)n;
 	t->next = registered;
 	registered = t;
-	uint32_t key = (ok ? id : 0) | (TK_LOG__REGISTERED | (uint32_t)n << 1) << 16;
+	uint32_t key =
+	    (ok ? id : 0) | (TK_LOG__REGISTERED | (uint32_t)n << 1) << 16 | KEY_GEN(tk_lg_g.gen);
 	if (strings)
 		key |= KEY_STRINGS;
 	if (!ok)
@@ -517,7 +521,17 @@ static bool make_ring(tk_log__tls *r)
 	r->pub = &dir->head;
 	r->dir = dir;
 	r->track = (uint16_t)track;
+	r->gen = KEY_GEN(tk_lg_g.gen);
 	return true;
+}
+
+/* The calling thread's state, forgotten if it belongs to an earlier log. */
+static tk_log__tls *my_state(void)
+{
+	tk_log__tls *r = &tk_log__t;
+	if (r->dir && r->gen != KEY_GEN(tk_lg_g.gen))
+		memset(r, 0, sizeof *r);
+	return r;
 }
 
 int tk_log_cpu_track(void)
@@ -538,7 +552,7 @@ int tk_log_cpu_track(void)
 
 int tk_log_thread_track(const char *name)
 {
-	tk_log__tls *r = &tk_log__t;
+	tk_log__tls *r = my_state();
 	if (!tk_lg_g.h || !name || (!r->dir && !make_ring(r))) {
 		errno = tk_lg_g.h ? ENOSPC : EINVAL;
 		return -1;
@@ -560,7 +574,7 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 		register_type(t);
 		key = atomic_load_explicit(&t->key, memory_order_acquire);
 	}
-	if ((key & KEY_BAD) || ((key >> 16) & 0xff) != (TK_LOG__REGISTERED | n << 1)) {
+	if ((key & KEY_BAD) || ((key >> 16) & 0xf) != (TK_LOG__REGISTERED | n << 1)) {
 		count_noring(); /* a bad descriptor, or the wrong argument count */
 		return;
 	}
@@ -574,7 +588,7 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 			return;
 		last = left == 1;
 	}
-	tk_log__tls *r = &tk_log__t;
+	tk_log__tls *r = my_state();
 	if (!r->dir && !make_ring(r)) {
 		count_noring();
 		return;

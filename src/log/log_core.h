@@ -15,6 +15,7 @@ typedef struct tk_lg_state {
 	tk_lg_header *h;
 	int fd;
 	uint64_t trigger_after;
+	unsigned gen; /* 1..255, new at each open: in type keys and thread states */
 	tk_lg_local_track local_tracks[LG_MAX_TRACKS];
 	unsigned n_local_tracks;
 } tk_lg_state;

@@ -171,6 +171,53 @@ static void test_dump_while_logging(void **state)
 	assert_true(total > 0);
 }
 
+/* A thread that logged into one log and logs again after the log was
+ * closed and another opened gets a ring in the new log (its old ring is
+ * unmapped: writing there would crash). */
+static pthread_barrier_t phase;
+
+static void *log_twice(void *arg)
+{
+	(void)arg;
+	TK_LOG(t_load, 7u, (uint64_t)1, check_of(7, 1));
+	pthread_barrier_wait(&phase); /* main closes the log, opens another */
+	pthread_barrier_wait(&phase);
+	TK_LOG(t_load, 7u, (uint64_t)2, check_of(7, 2));
+	return NULL;
+}
+
+static void test_thread_outlives_log(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tk_log_reopen_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(tk_log_open(NULL), 0);
+	pthread_barrier_init(&phase, NULL, 2);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, log_twice, NULL), 0);
+	pthread_barrier_wait(&phase);
+	tk_log_close();
+	tk_log_config c = {.path = path, .ring_events = 64, .mode = TK_LOG_STOP_WHEN_FULL};
+	assert_int_equal(tk_log_open(&c), 0);
+	pthread_barrier_wait(&phase);
+	pthread_join(t, NULL);
+	pthread_barrier_destroy(&phase);
+	tk_log_close();
+	const char *why;
+	uint64_t at;
+	tk_elog_file *f = log_read(path, &why, &at);
+	if (!f)
+		fail_msg("%s at %llu", why, (unsigned long long)at);
+	assert_int_equal(f->n_events, 1);
+	tk_fmt_arg a[TK_ELOG_MAX_ARGS];
+	tk_elog_event_args(f, &f->events[0], a);
+	assert_int_equal(a[1].u, 2);
+	tk_elog_close(f);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +225,7 @@ int main(void)
 	    cmocka_unit_test(test_four_threads),
 	    cmocka_unit_test(test_shared_ring_two_threads),
 	    cmocka_unit_test(test_dump_while_logging),
+	    cmocka_unit_test(test_thread_outlives_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
