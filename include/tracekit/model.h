@@ -24,6 +24,7 @@ typedef enum tk_format {
 	TK_FORMAT_CHROME,
 	TK_FORMAT_JSON,
 	TK_FORMAT_FOLDED,
+	TK_FORMAT_TKLOG, /* tracekit logger file (include/tracekit/log.h) */
 } tk_format;
 
 typedef enum tk_type_kind {

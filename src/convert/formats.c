@@ -10,7 +10,7 @@
 
 static const tk_format_ops *const registry[] = {
     &tk_perf_format_ops, &tk_ctf_format_ops,  &tk_cpel_format_ops,
-    &tk_elog_format_ops, &tk_dcpi_format_ops,
+    &tk_elog_format_ops, &tk_dcpi_format_ops, &tk_tklog_format_ops,
 };
 #define N_FORMATS (sizeof registry / sizeof registry[0])
 

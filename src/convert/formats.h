@@ -73,5 +73,6 @@ extern const tk_format_ops tk_ctf_format_ops;
 extern const tk_format_ops tk_cpel_format_ops;
 extern const tk_format_ops tk_elog_format_ops;
 extern const tk_format_ops tk_dcpi_format_ops;
+extern const tk_format_ops tk_tklog_format_ops;
 
 #endif

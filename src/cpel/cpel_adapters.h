@@ -12,6 +12,13 @@ tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_s
 tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_source **out,
 			      tk_error *err);
 
+/* The elog source over an opened log (owned from then on, even on
+ * failure); fmt is what the source reports (elog, or tklog for a recovered
+ * logger file). */
+typedef struct tk_elog_file tk_elog_file;
+tk_status tk_elog_source_wrap(tk_elog_file *f, const char *path, tk_format fmt, tk_source **out,
+			      tk_error *err);
+
 /* Any events -> CPEL: a track per thread (opt->tracks "cpu": per CPU), an
  * event definition per event class (datum format "%s"), datum = the
  * event's payload as text in the string table, clock 1 GHz (time in ns). */

@@ -305,13 +305,25 @@ tk_status tk_elog_source_open(const char *path, const tk_open_options *opt, tk_s
 {
 	(void)opt;
 	*out = NULL;
+	tk_elog_file *f;
+	tk_status st = tk_elog_open(path, &f, err);
+	if (st != TK_OK)
+		return st;
+	return tk_elog_source_wrap(f, path, TK_FORMAT_ELOG, out, err);
+}
+
+tk_status tk_elog_source_wrap(tk_elog_file *f, const char *path, tk_format fmt, tk_source **out,
+			      tk_error *err)
+{
+	*out = NULL;
 	elog_source *s = calloc(1, sizeof *s);
-	if (!s)
+	if (!s) {
+		tk_elog_close(f);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
 	s->c.base.ops = &elog_ops;
-	tk_status st = common_init(&s->c, path, TK_FORMAT_ELOG, err);
-	if (st == TK_OK)
-		st = tk_elog_open(path, &s->f, err);
+	s->f = f;
+	tk_status st = common_init(&s->c, path, fmt, err);
 	if (st != TK_OK) {
 		elog_close(&s->c.base);
 		return st;

@@ -371,11 +371,28 @@ tk_status tk_elog_open_memory(const void *data, size_t size, const char *name, t
 	return open_common(f, name, out, err);
 }
 
+tk_status tk_elog_open_owned(void *data, size_t size, const char *name, tk_elog_file **out,
+			     tk_error *err)
+{
+	*out = NULL;
+	tk_elog_file *f = calloc(1, sizeof *f);
+	if (!f) {
+		free(data);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	tk_arena_init(&f->arena, 16384);
+	f->data = data;
+	f->size = size;
+	f->owned = data;
+	return open_common(f, name, out, err);
+}
+
 void tk_elog_close(tk_elog_file *f)
 {
 	if (!f)
 		return;
 	free(f->events);
+	free(f->owned);
 	tk_arena_free(&f->arena);
 	tk_input_close(f->input);
 	free(f);

@@ -67,6 +67,7 @@ typedef struct tk_elog_file {
 	tk_elog_event *events;
 	uint32_t n_events;
 	tk_arena arena;
+	void *owned; /* malloc'd bytes freed by tk_elog_close(), or NULL */
 } tk_elog_file;
 
 bool tk_elog_detect(const uint8_t *head, size_t n);
@@ -74,6 +75,10 @@ tk_status tk_elog_open(const char *path, tk_elog_file **out, tk_error *err);
 tk_status tk_elog_open_memory(const void *data, size_t size, const char *name, tk_elog_file **out,
 			      tk_error *err);
 void tk_elog_close(tk_elog_file *f); /* NULL is fine */
+/* As tk_elog_open_memory, and the file owns data (malloc'd) from then on,
+ * even when opening fails. */
+tk_status tk_elog_open_owned(void *data, size_t size, const char *name, tk_elog_file **out,
+			     tk_error *err);
 
 /* Decodes event e's arguments into args (at most TK_ELOG_MAX_ARGS) for the
  * safe formatter: enum and heap strings resolved (NULL when out of range). */

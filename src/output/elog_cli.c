@@ -10,6 +10,7 @@
 #include "cpel/cpel_reader.h"
 #include "cpel/elog_reader.h"
 #include "output/cpel_dump.h"
+#include "output/elog_cli.h"
 
 static bool elog_detect(const uint8_t *head, size_t n)
 {
@@ -24,6 +25,13 @@ static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_write
 	tk_status st = tk_elog_open(path, &f, err);
 	if (st != TK_OK)
 		return st;
+	tk_elog_info_file(f, path, out);
+	tk_elog_close(f);
+	return TK_OK;
+}
+
+void tk_elog_info_file(const tk_elog_file *f, const char *path, tk_writer *out)
+{
 	tk_put_fmt(out, "file: %s\nformat: VPP event log (elog v0)\nring size: %u\n", path,
 		   f->ring_size);
 	tk_put_fmt(out, "init time: os %llu ns, cpu %llu\nserialize time: os %llu ns, cpu %llu\n",
@@ -40,18 +48,13 @@ static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_write
 	if (f->n_events)
 		tk_put_fmt(out, "time span: %.9f s\n",
 			   f->events[f->n_events - 1].time - f->events[0].time);
-	tk_elog_close(f);
-	return TK_OK;
 }
 
 /* cpeldump of what c2cpel would make of the log, built in memory. */
-static tk_status elog_cpeldump(const char *path, const tk_cli_options *opt, tk_writer *out,
-			       tk_error *err)
+static tk_status elog_cpeldump(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
+			       tk_writer *out, tk_error *err)
 {
-	tk_elog_file *f;
-	tk_status st = tk_elog_open(path, &f, err);
-	if (st != TK_OK)
-		return st;
+	tk_status st;
 	tk_cpel_writer *cw = tk_cpel_writer_new();
 	tk_writer *mem = NULL;
 	tk_cpel_file *cf = NULL;
@@ -71,7 +74,6 @@ out:
 	tk_cpel_close(cf);
 	tk_writer_abort(mem);
 	tk_cpel_writer_free(cw);
-	tk_elog_close(f);
 	return st;
 }
 
@@ -96,14 +98,24 @@ static void put_seconds(tk_writer *out, double t)
 static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writer *out,
 			    tk_error *err)
 {
-	if (strcmp(opt->style, "cpeldump") == 0)
-		return elog_cpeldump(path, opt, out, err);
-	if (strcmp(opt->style, "elog") != 0)
+	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
 	tk_elog_file *f;
 	tk_status st = tk_elog_open(path, &f, err);
 	if (st != TK_OK)
 		return st;
+	st = tk_elog_print_file(f, path, opt, out, err);
+	tk_elog_close(f);
+	return st;
+}
+
+tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
+			     tk_writer *out, tk_error *err)
+{
+	if (strcmp(opt->style, "cpeldump") == 0)
+		return elog_cpeldump(f, path, opt, out, err);
+	if (strcmp(opt->style, "elog") != 0)
+		return TK_ERR_UNSUPPORTED;
 	for (uint32_t i = 0; i < f->n_events; i++) {
 		if (opt->limit && i >= opt->limit)
 			break;
@@ -115,7 +127,6 @@ static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writ
 		tk_elog_event_text(out, f, e);
 		tk_put_char(out, '\n');
 	}
-	tk_elog_close(f);
 	return TK_OK;
 }
 

@@ -1,0 +1,158 @@
+/* ns per logged event for tracekit's logger, an elog-style ring (VPP's
+ * design: one shared ring of 32-byte events, the index taken with one
+ * atomic fetch-add) and LTTng-UST tracepoints, all with one payload: a u32
+ * and two u64 (VPP's rx-burst plus a byte count).
+ *
+ *   log_bench [EVENTS_PER_THREAD]     (bench/log_bench.sh runs it with an
+ *                                      LTTng session active)
+ *
+ * Each thread logs in batches of 256 events timed with CLOCK_MONOTONIC; a
+ * batch's time / 64 is one sample. Median and p99 are over all samples of
+ * all threads. Printed per logger, for 1 and 2 threads. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tracekit/log.h>
+
+#ifdef TK_BENCH_LTTNG
+#include "log_bench_tp.h"
+#endif
+
+#define BATCH 256
+
+TK_LOG_TYPE(ev_rx, "rx: queue %u pkts %lu bytes %lu", TK_LOG_U32, TK_LOG_U64, TK_LOG_U64);
+
+/* ---- the elog-style baseline ---- */
+typedef struct elog_ev {
+	uint64_t time;
+	uint16_t type, track;
+	uint8_t data[20];
+} elog_ev;
+
+#define ELOG_RING (1u << 20)
+static elog_ev *elog_ring;
+static _Atomic uint64_t elog_index;
+
+static inline void elog_log(uint32_t q, uint64_t pkts, uint64_t bytes)
+{
+	uint64_t i = atomic_fetch_add_explicit(&elog_index, 1, memory_order_relaxed);
+	elog_ev *e = &elog_ring[i & (ELOG_RING - 1)];
+	e->time = __builtin_ia32_rdtsc();
+	e->type = 1;
+	e->track = 0;
+	memcpy(e->data, &q, 4);
+	memcpy(e->data + 4, &pkts, 8);
+	memcpy(e->data + 12, &bytes, 8);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+enum { TRACEKIT, SHARED, ELOG, LTTNG };
+static const char *const names[] = {"tracekit TK_LOG", "tracekit shared_ring (elog's way)",
+				    "elog-style fetch-add ring", "LTTng-UST tracepoint"};
+
+typedef struct job {
+	int which;
+	uint64_t events;
+	double *samples;
+	size_t n;
+	pthread_barrier_t *start;
+} job;
+
+static void *run(void *arg)
+{
+	job *j = arg;
+	uint64_t batches = j->events / BATCH;
+	j->n = 0;
+	pthread_barrier_wait(j->start);
+	for (uint64_t b = 0; b < batches; b++) {
+		uint64_t t0 = now_ns();
+		for (uint32_t i = 0; i < BATCH; i++) {
+			uint64_t pkts = b * BATCH + i, bytes = pkts * 1500;
+			switch (j->which) {
+			case TRACEKIT:
+			case SHARED: TK_LOG(ev_rx, i, pkts, bytes); break;
+			case ELOG: elog_log(i, pkts, bytes); break;
+#ifdef TK_BENCH_LTTNG
+			default: tracepoint(tk_bench, rx, i, pkts, bytes); break;
+#else
+			default: break;
+#endif
+			}
+		}
+		j->samples[j->n++] = (double)(now_ns() - t0) / BATCH;
+	}
+	return NULL;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void measure(int which, unsigned threads, uint64_t events)
+{
+	job j[2];
+	pthread_t t[2];
+	pthread_barrier_t start;
+	pthread_barrier_init(&start, NULL, threads);
+	for (unsigned i = 0; i < threads; i++) {
+		j[i] = (job){.which = which, .events = events, .start = &start};
+		j[i].samples = malloc(sizeof(double) * (events / BATCH + 1));
+		pthread_create(&t[i], NULL, run, &j[i]);
+	}
+	size_t n = 0;
+	for (unsigned i = 0; i < threads; i++) {
+		pthread_join(t[i], NULL);
+		n += j[i].n;
+	}
+	double *all = malloc(sizeof(double) * (n ? n : 1));
+	size_t k = 0;
+	for (unsigned i = 0; i < threads; i++) {
+		memcpy(all + k, j[i].samples, j[i].n * sizeof(double));
+		k += j[i].n;
+		free(j[i].samples);
+	}
+	qsort(all, n, sizeof(double), cmp);
+	printf("%-33s %u thread%s  median %6.2f ns  p99 %7.2f ns  (%zu batches of %d)\n",
+	       names[which], threads, threads > 1 ? "s" : " ", all[n / 2], all[n * 99 / 100], n,
+	       BATCH);
+	free(all);
+	pthread_barrier_destroy(&start);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 4000000;
+	elog_ring = calloc(ELOG_RING, sizeof *elog_ring);
+	int which_max = 3;
+#ifdef TK_BENCH_LTTNG
+	which_max = getenv("TK_BENCH_NO_LTTNG") ? 3 : 4;
+#endif
+	for (unsigned threads = 1; threads <= 2; threads++)
+		for (int w = 0; w < which_max; w++) {
+			/* flight recorder, 65536 events per ring (per thread, or one) */
+			tk_log_config c = {.ring_events = 1 << 16,
+					   .max_threads = 8,
+					   .mode = TK_LOG_FLIGHT,
+					   .shared_ring = w == SHARED};
+			if (tk_log_open(&c) != 0) {
+				perror("tk_log_open");
+				return 1;
+			}
+			measure(w, threads, events);
+			tk_log_close();
+		}
+	free(elog_ring);
+	return 0;
+}

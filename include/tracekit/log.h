@@ -1,0 +1,319 @@
+/* tracekit's in-process event logger (libtracekit-log, also inside libtracekit).
+ *
+ * The job of VPP's elog, LTTng-UST and barectf: a C program logs small typed
+ * events at a few nanoseconds each and later (or after a crash) dumps them
+ * to CPEL, VPP's elog serialization or CTF 1.8.
+ *
+ *     TK_LOG_TYPE(rx_burst, "rx-burst: queue %d pkts %d", TK_LOG_U32, TK_LOG_U32);
+ *     tk_log_open(NULL);                       // or tk_log_open_file("app.tklog", 64 << 20)
+ *     TK_LOG(rx_burst, queue, n);              // no lock, no syscall, no allocation
+ *     tk_log_dump("app.cpel", TK_LOG_DUMP_CPEL);
+ *
+ * Event types are static descriptors declared at file scope by TK_LOG_TYPE;
+ * each registers itself on its first use (a mutex, once). The format is the
+ * CPEL/elog format language (vppinfra's format(): %d %u %x %s %f %e %g, with
+ * l, L or w for 64-bit integers, '-' '=' flags and a width that also
+ * truncates; as in elog, "%ll" is not a directive).
+ * Arguments are typed: u32, u64, i64, f64, a short inline string (at most
+ * TK_LOG_STR_MAX bytes kept) and a string-table reference (tk_log_string()).
+ * An event holds at most 6 words of arguments (an inline string takes 3).
+ *
+ * Each thread logs into its own ring (allocated on its first event) on its
+ * own track, named after the thread unless tk_log_thread_track() renames it;
+ * TK_LOG_ON() logs on a user-named track (tk_log_track()). Time is the TSC on
+ * x86-64 (CLOCK_MONOTONIC elsewhere or on request), converted with the
+ * calibration pair taken at open and the one taken when logging stops
+ * (tk_log_enable(0), the trigger, close) or, while it runs, at each dump.
+ *
+ * All rings, types, tracks and strings live in one mapping: anonymous memory
+ * for tk_log_open(), a shared file for tk_log_open_file(). Each event carries
+ * a commit word written last, so a file left by a process killed at any
+ * instant reads back (`tracekit print FILE`) as every event fully written,
+ * per thread in order, and a torn event is never misread. Several processes
+ * may log into one file (tk_log_join_file): each gets rings of its own.
+ *
+ * Thread-safety: TK_LOG* from any thread. tk_log_open/close from one thread
+ * while no other logs; a thread that logged into a closed log gets a ring
+ * in the next one (up to 255 logs later). Dumps may run while threads log (events still being
+ * written are left out). tk_log_dump_fd() with TK_LOG_DUMP_ELOG or
+ * TK_LOG_DUMP_CTF is async-signal-safe (no allocation, no lock, only
+ * write/pwrite/open/mkdir); CPEL formats %f/%e/%g with snprintf.
+ *
+ * Functions return 0 on success and -1 with errno set on failure. */
+#ifndef TRACEKIT_LOG_H
+#define TRACEKIT_LOG_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Argument kinds (elog's format_args letters in parentheses). */
+#define TK_LOG_U32  'u' /* i4 */
+#define TK_LOG_U64  'U' /* i8 */
+#define TK_LOG_I64  'i' /* i8 */
+#define TK_LOG_F64  'f' /* f8 */
+#define TK_LOG_STR  's' /* s0: inline copy of at most TK_LOG_STR_MAX bytes */
+#define TK_LOG_SREF 'T' /* T4: offset returned by tk_log_string() */
+
+#define TK_LOG_STR_MAX  23
+#define TK_LOG_MAX_ARGS 6
+
+/* A static event-type descriptor. Fields are the logger's: declare with
+ * TK_LOG_TYPE and never touch them. */
+typedef struct tk_log_type {
+	_Atomic uint32_t key; /* 0 until registered: id | registered | n_args | flags */
+	uint16_t id;
+	uint8_t n_args;
+	const char *format;
+	char kinds[TK_LOG_MAX_ARGS + 2]; /* kinds[0] is 0; kinds from [1] */
+	struct tk_log_type *next;        /* registered types, reset at close */
+} tk_log_type;
+
+#define TK_LOG_TYPE(var, fmt, ...)                                                                 \
+	static tk_log_type var = {.format = fmt, .kinds = {0, __VA_ARGS__}}
+
+typedef enum tk_log_mode {
+	TK_LOG_FLIGHT = 0,        /* overwrite the oldest events of a full ring */
+	TK_LOG_STOP_WHEN_FULL = 1 /* keep the first events, count the rest as dropped */
+} tk_log_mode;
+
+typedef enum tk_log_clock {
+	TK_LOG_CLOCK_DEFAULT = 0, /* TSC on x86-64, else CLOCK_MONOTONIC */
+	TK_LOG_CLOCK_TSC = 1,
+	TK_LOG_CLOCK_MONOTONIC = 2
+} tk_log_clock;
+
+typedef struct tk_log_config {
+	const char *path;     /* NULL: anonymous memory; else the mapped file */
+	size_t ring_events;   /* events per thread ring, rounded up to a power of 2;
+				 0: 65536, or what fits `size` for a file */
+	size_t size;          /* file size when ring_events is 0 (tk_log_open_file) */
+	unsigned max_threads; /* rings (threads, over all processes); 0: 64 */
+	tk_log_mode mode;
+	tk_log_clock clock;
+	int shared_ring; /* 1: VPP elog's single ring for all threads, indexed by an
+			    atomic fetch-add (every event then takes the out-of-line
+			    path: slower, but one ring holds everything in order) */
+	/* path: join the log another process made there (then the file's own
+	 * layout, mode and clock apply; sizes are ignored); 0: replace it */
+	int join;
+} tk_log_config;
+
+/* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
+int tk_log_open(const tk_log_config *cfg);
+/* tk_log_open with the rings in the file path of about `size` bytes. The
+ * new log is made beside path and renamed over it: a file at path is always
+ * a whole log, and a process still logging into the old file keeps it. */
+int tk_log_open_file(const char *path, size_t size);
+/* Joins the log file another process (running or not) made at path: this
+ * process gets rings of its own in it. Fails (EINVAL) if path holds no log. */
+int tk_log_join_file(const char *path);
+/* Unmaps the log. Threads must have stopped logging. */
+void tk_log_close(void);
+
+void tk_log_enable(int on); /* logging is on after open */
+/* Stops all logging after `after` more events once an event of type t is
+ * logged (after 0: t is the last event). One trigger at a time. */
+int tk_log_trigger(tk_log_type *t, uint64_t after);
+
+/* Interns s in the log's string table; returns its offset for a TK_LOG_SREF
+ * argument, or UINT32_MAX when the table is full or no log is open. */
+uint32_t tk_log_string(const char *s);
+/* A user-named track (like VPP's "worker 1"); returns its id, -1 on error.
+ * The same name returns the same track within a process. */
+int tk_log_track(const char *name);
+/* Renames the calling thread's own track. */
+int tk_log_thread_track(const char *name);
+/* The track "cpu N" of the CPU the caller runs on now (for TK_LOG_ON), or -1. */
+int tk_log_cpu_track(void);
+
+typedef enum tk_log_format {
+	TK_LOG_DUMP_CPEL = 1, /* a file, as VPP's c2cpel writes one from elog */
+	TK_LOG_DUMP_ELOG = 2, /* a file, VPP's serialize_elog_main layout */
+	TK_LOG_DUMP_CTF = 3   /* a directory, CTF 1.8, one stream per track */
+} tk_log_format;
+
+/* Dumps every committed event (all processes of a shared file). path is
+ * replaced atomically for files (a temporary beside it, then rename). */
+int tk_log_dump(const char *path, tk_log_format fmt);
+/* Async-signal-safe dump into an open file (ELOG, CPEL) or directory (CTF:
+ * dirfd of an existing directory). */
+int tk_log_dump_fd(int fd, tk_log_format fmt);
+/* Dumps to path at exit (atexit). */
+int tk_log_dump_at_exit(const char *path, tk_log_format fmt);
+
+typedef struct tk_log_stats {
+	uint64_t logged;  /* events written (some may be overwritten since) */
+	uint64_t dropped; /* stop-when-full losses, events with no ring (more threads
+			     than rings) and events of a type that cannot be logged (more
+			     than 6 words of arguments, wrong argument count) */
+	unsigned rings;
+} tk_log_stats;
+void tk_log_get_stats(tk_log_stats *st);
+
+/* ---- hot path (inline; not an API) ---- */
+
+typedef struct tk_log__slot {
+	_Atomic uint32_t commit; /* low 32 bits of seq + 1, written last */
+	uint16_t type, track;
+	uint64_t time;
+	uint64_t w[TK_LOG_MAX_ARGS];
+} tk_log__slot;
+
+typedef struct tk_log__tls {
+	tk_log__slot *slots;
+	uint64_t mask, head, limit;
+	_Atomic uint64_t *pub; /* the ring's published head, read by dumps */
+	void *dir;
+	uint32_t gen; /* the log this state belongs to, as in type keys (bits 24-31) */
+	uint16_t track;
+} tk_log__tls;
+
+/* initial-exec: a fixed offset from the thread pointer even when the
+ * logger is a shared library (no __tls_get_addr call per event) */
+extern _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
+extern _Atomic uint32_t tk_log__gate; /* 0: log; else take the slow path */
+extern int tk_log__use_tsc;
+
+void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
+uint64_t tk_log__now_slow(void);
+
+/* A type's key: id (bits 0-15), registered + argument count (16-19), rare
+ * flags (20-23), the open log's generation (24-31). */
+#define TK_LOG__REGISTERED 1u
+static inline uint32_t tk_log__expect(unsigned n)
+{
+	return (TK_LOG__REGISTERED | (uint32_t)n << 1) << 16;
+}
+
+static inline uint64_t tk_log__now(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_expect(tk_log__use_tsc, 1))
+		return __builtin_ia32_rdtsc();
+#endif
+	return tk_log__now_slow();
+}
+
+static inline void tk_log__emit(tk_log_type *t, const uint64_t *v, unsigned n)
+{
+	tk_log__tls *r = &tk_log__t;
+	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
+	/* one test for the rare cases: type not registered in this log or
+	 * flagged, thread state from an earlier log, logging off or counting
+	 * down, ring full or not made */
+	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
+	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
+	odd |= (uint32_t)(r->head >= r->limit);
+	if (__builtin_expect(odd != 0, 0)) {
+		tk_log__emit_slow(t, -1, v, n);
+		return;
+	}
+	tk_log__slot *s = &r->slots[r->head & r->mask];
+	/* invalidate before overwriting, so a reader never pairs an old commit
+	 * word with new bytes */
+	atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	s->time = tk_log__now();
+	s->type = (uint16_t)k;
+	s->track = r->track;
+	for (unsigned i = 0; i < n; i++)
+		s->w[i] = v[i];
+	r->head++;
+	atomic_store_explicit(&s->commit, (uint32_t)r->head, memory_order_release);
+	atomic_store_explicit(r->pub, r->head, memory_order_relaxed);
+}
+
+static inline uint64_t tk_log__wu(uint64_t x)
+{
+	return x;
+}
+static inline uint64_t tk_log__wd(double x)
+{
+	union {
+		double d;
+		uint64_t u;
+	} c = {.d = x};
+	return c.u;
+}
+static inline uint64_t tk_log__wp(const char *x)
+{
+	return (uint64_t)(uintptr_t)x;
+}
+
+#define TK_LOG__W(x)                                                                               \
+	_Generic((x),                                                                              \
+	    double: tk_log__wd,                                                                    \
+	    float: tk_log__wd,                                                                     \
+	    char *: tk_log__wp,                                                                    \
+	    const char *: tk_log__wp,                                                              \
+	    default: tk_log__wu)(x)
+
+#define TK_LOG__N(_0, _1, _2, _3, _4, _5, _6, N, ...) N
+#define TK_LOG__NARGS(...)                            TK_LOG__N(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0, x)
+#define TK_LOG__CAT2(a, b)                            a##b
+#define TK_LOG__CAT(a, b)                             TK_LOG__CAT2(a, b)
+
+#define TK_LOG__A0(k, t)                                                                           \
+	do {                                                                                       \
+		tk_log__emit_on((k), &(t), (const uint64_t *)0, 0);                                \
+	} while (0)
+#define TK_LOG__A1(k, t, a)                                                                        \
+	do {                                                                                       \
+		const uint64_t tk_v_[1] = {TK_LOG__W(a)};                                          \
+		tk_log__emit_on((k), &(t), tk_v_, 1);                                              \
+	} while (0)
+#define TK_LOG__A2(k, t, a, b)                                                                     \
+	do {                                                                                       \
+		const uint64_t tk_v_[2] = {TK_LOG__W(a), TK_LOG__W(b)};                            \
+		tk_log__emit_on((k), &(t), tk_v_, 2);                                              \
+	} while (0)
+#define TK_LOG__A3(k, t, a, b, c)                                                                  \
+	do {                                                                                       \
+		const uint64_t tk_v_[3] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c)};              \
+		tk_log__emit_on((k), &(t), tk_v_, 3);                                              \
+	} while (0)
+#define TK_LOG__A4(k, t, a, b, c, d)                                                               \
+	do {                                                                                       \
+		const uint64_t tk_v_[4] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c),               \
+					   TK_LOG__W(d)};                                          \
+		tk_log__emit_on((k), &(t), tk_v_, 4);                                              \
+	} while (0)
+#define TK_LOG__A5(k, t, a, b, c, d, e)                                                            \
+	do {                                                                                       \
+		const uint64_t tk_v_[5] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), TK_LOG__W(d), \
+					   TK_LOG__W(e)};                                          \
+		tk_log__emit_on((k), &(t), tk_v_, 5);                                              \
+	} while (0)
+#define TK_LOG__A6(k, t, a, b, c, d, e, f)                                                         \
+	do {                                                                                       \
+		const uint64_t tk_v_[6] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c),               \
+					   TK_LOG__W(d), TK_LOG__W(e), TK_LOG__W(f)};              \
+		tk_log__emit_on((k), &(t), tk_v_, 6);                                              \
+	} while (0)
+
+static inline void tk_log__emit_on(int track, tk_log_type *t, const uint64_t *v, unsigned n)
+{
+	if (track < 0)
+		tk_log__emit(t, v, n);
+	else
+		tk_log__emit_slow(t, track, v, n);
+}
+
+/* TK_LOG(type, args...): logs one event on the calling thread's track. */
+#define TK_LOG(...) TK_LOG__CAT(TK_LOG__A, TK_LOG__NARGS(__VA_ARGS__))(-1, __VA_ARGS__)
+
+/* TK_LOG_ON(track, type, args...): logs on a track from tk_log_track()
+ * (through the slow path: a few ns more than TK_LOG). */
+#define TK_LOG_ON(track, ...)                                                                      \
+	TK_LOG__CAT(TK_LOG__A, TK_LOG__NARGS(__VA_ARGS__))((track), __VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,15 @@
+/* The elog renderers over an opened log, shared by the elog registry entry
+ * and the tracekit logger's (whose files are read as elog). */
+#ifndef TK_OUTPUT_ELOG_CLI_H
+#define TK_OUTPUT_ELOG_CLI_H
+
+#include "convert/formats.h"
+#include "cpel/elog_reader.h"
+
+/* `tracekit info` text of an elog. */
+void tk_elog_info_file(const tk_elog_file *f, const char *path, tk_writer *out);
+/* Print styles "elog" and "cpeldump"; TK_ERR_UNSUPPORTED for others. */
+tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
+			     tk_writer *out, tk_error *err);
+
+#endif
