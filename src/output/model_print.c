@@ -116,6 +116,36 @@ void tk_value_write_json(tk_writer *w, const tk_value *v)
 	}
 }
 
+/* A string in the text style stays on its line and inside its quotes: C
+ * escapes for quotes, backslashes and control bytes; UTF-8 passes. */
+static void put_escaped(tk_writer *w, const char *s, size_t n)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		tk_put_mem(w, s + start, i - start);
+		start = i + 1;
+		char e[4] = {'\\', 0, 0, 0};
+		size_t k = 2;
+		switch (c) {
+		case '"': e[1] = '"'; break;
+		case '\\': e[1] = '\\'; break;
+		case '\n': e[1] = 'n'; break;
+		case '\t': e[1] = 't'; break;
+		case '\r': e[1] = 'r'; break;
+		default:
+			e[1] = 'x';
+			e[2] = "0123456789abcdef"[c >> 4];
+			e[3] = "0123456789abcdef"[c & 15];
+			k = 4;
+		}
+		tk_put_mem(w, e, k);
+	}
+	tk_put_mem(w, s + start, n - start);
+}
+
 void tk_value_write_text(tk_writer *w, const tk_value *v)
 {
 	const tk_field_class *c = v->cls;
@@ -145,7 +175,7 @@ void tk_value_write_text(tk_writer *w, const tk_value *v)
 	case TK_TYPE_FLOAT: tk_put_double(w, v->v.f, "%g"); break;
 	case TK_TYPE_STRING:
 		tk_put_char(w, '"');
-		tk_put_mem(w, v->v.str.ptr, v->v.str.len);
+		put_escaped(w, v->v.str.ptr, v->v.str.len);
 		tk_put_char(w, '"');
 		break;
 	case TK_TYPE_BYTES:

@@ -1,6 +1,8 @@
 /* tracekit info for perf.data: the header and features the way
  * `perf report --header-only` shows them, then the events with their
  * sample_type and the number of records of each type. */
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "output/perf_render.h"
@@ -363,6 +365,18 @@ tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_wr
 	tk_put_str(w, h->big_endian ? ", big-endian" : ", little-endian");
 	tk_put_str(w, h->swap ? ", foreign byte order)\n" : ")\n");
 	if (!h->pipe_mode) {
+		/* perf report --header-only: the file's modification time */
+		struct stat sb;
+		char when[64];
+		time_t mtime;
+		struct tm tm;
+		if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 &&
+		    (mtime = sb.st_mtime, localtime_r(&mtime, &tm)) &&
+		    strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm) > 0) {
+			tk_put_str(w, "# captured on : ");
+			tk_put_str(w, when);
+			tk_put_str(w, "\n");
+		}
 		line_u64(w, "data offset", h->data_offset, NULL);
 		line_u64(w, "data size", h->data_size, NULL);
 		line_u64(w, "feat offset", h->data_offset + h->data_size, NULL);

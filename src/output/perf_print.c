@@ -344,8 +344,12 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 	tk_put_char(w, '\n');
 	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
 		for (uint64_t i = 0; i < s->callchain_nr; i++) {
+			uint64_t a = tk_perf_u64_at(s->callchain, i, s->swap);
+			/* PERF_CONTEXT_KERNEL/USER/...: markers, not frames */
+			if (a >= (uint64_t)-4095)
+				continue;
 			tk_put_char(w, '\t');
-			tk_put_hex_pad(w, tk_perf_u64_at(s->callchain, i, s->swap), 16);
+			tk_put_hex_pad(w, a, 16);
 			tk_put_char(w, '\n');
 		}
 	}

@@ -71,7 +71,9 @@ static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
 			s->per_type[rec->type]++;
 		else
 			count_big_type(s, rec->type);
-		if (rec->has_time) {
+		/* perf synthesizes the records of what ran before the recording
+		 * (mmaps, comms) with time 0: the span starts at real times */
+		if (rec->has_time && (rec->sid.time != 0 || rec->type == TK_PERF_RECORD_SAMPLE)) {
 			if (!s->has_time || rec->sid.time < s->first_time)
 				s->first_time = rec->sid.time;
 			if (!s->has_time || rec->sid.time > s->last_time)
