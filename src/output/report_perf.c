@@ -72,6 +72,39 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
 			       tk_error *err)
 {
+	tk_filter f = {.events = events};
+	return tk_perf_profile_load_filtered(path, key, &f, by_period, unknown_per_address, out,
+					     err);
+}
+
+/* The filter on a decoded sample; a field the sample lacks never matches
+ * a filter on it (as perf script's --pid/--cpu/--time). */
+static bool sample_matches(const tk_filter *f, const tk_perf_sample *s)
+{
+	bool has_tid = s->sample_type & TK_PERF_SAMPLE_TID;
+	bool has_time = s->sample_type & TK_PERF_SAMPLE_TIME;
+	bool has_cpu = s->sample_type & TK_PERF_SAMPLE_CPU;
+	if ((f->has_begin || f->has_end) && !has_time)
+		return false;
+	if (f->has_begin && s->time < f->begin_ns)
+		return false;
+	if (f->has_end && s->time > f->end_ns)
+		return false;
+	if (!tk_id_set_any(&f->pid) && (!has_tid || !tk_id_set_has(&f->pid, s->pid)))
+		return false;
+	if (!tk_id_set_any(&f->tid) && (!has_tid || !tk_id_set_has(&f->tid, s->tid)))
+		return false;
+	if (!tk_id_set_any(&f->cpu) && (!has_cpu || !tk_id_set_has(&f->cpu, s->cpu)))
+		return false;
+	return true;
+}
+
+tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
+					const tk_filter *filter, bool by_period,
+					bool unknown_per_address, tk_perf_profile *out,
+					tk_error *err)
+{
+	const char *events = filter ? filter->events : NULL;
 	memset(out, 0, sizeof *out);
 	tk_perf_open_options po = {0};
 	tk_perf_file *f;
@@ -99,6 +132,8 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
+		if (filter && !sample_matches(filter, &s))
+			continue;
 		tk_profile_agg *a = agg_for(out, key, rec->attr->name, unknown_per_address);
 		if (!a) {
 			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
@@ -295,8 +330,9 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "unknown sort key '%s' (symbol, image, address)", opt->sort);
 	tk_perf_profile p;
-	tk_status st =
-	    tk_perf_profile_load(path, key, opt ? opt->events : NULL, true, true, &p, err);
+	tk_filter none = {.events = opt ? opt->events : NULL};
+	tk_status st = tk_perf_profile_load_filtered(
+	    path, key, opt && opt->filter ? opt->filter : &none, true, true, &p, err);
 	if (st != TK_OK)
 		return st;
 	if (p.n == 0) {

@@ -43,6 +43,12 @@ typedef struct tk_perf_profile {
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
 			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
 			       tk_error *err);
+/* As tk_perf_profile_load, keeping only the samples `f` matches (time
+ * range, pid/tid/cpu sets, event globs); f NULL = all. */
+tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
+					const struct tk_filter *f, bool by_period,
+					bool unknown_per_address, tk_perf_profile *out,
+					tk_error *err);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */

@@ -42,6 +42,14 @@ if perf record -q -a -e cpu-clock -c 200000 --timestamp-boundary -o "$data" -- \
       { echo "FAIL $opt: tracekit failed: $(head -1 "$work/err")"; failed=$((failed+1)); continue; }
     same "perf $opt" "$work/want" "$work/got"
   done
+  # report (profiles) takes the same filters: its sample count is perf's
+  for opt in "--time $a,$b" "--time 10%/2" "--cpu 1" "--pid $pids"; do
+    want=$(perf script -i "$data" $opt 2>/dev/null | wc -l)
+    got=$("$TK" report $opt "$data" 2>/dev/null | awk '$1 == "cpu-clock" {print $2; exit}')
+    checked=$((checked+1))
+    if [ "$want" -gt 0 ] && [ "$want" = "$got" ]; then echo "ok   report $opt: $got samples"; else
+      echo "FAIL report $opt: perf script $want samples, report '$got'"; failed=$((failed+1)); fi
+  done
 else
   echo "SKIP perf part: perf record failed: $(head -1 "$work/rec.err")"
 fi

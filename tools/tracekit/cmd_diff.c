@@ -13,7 +13,10 @@
 
 static tk_profile_report_options report_options(const tk_cli *cli)
 {
+	static tk_filter filter;
+	filter = tk_cli_filter(&cli->opt);
 	tk_profile_report_options o = {
+	    .filter = &filter,
 	    .sort = cli->sort,
 	    .top = cli->top,
 	    .events = cli->opt.events,
