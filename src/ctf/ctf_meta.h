@@ -115,7 +115,23 @@ struct ctf_fc {
 	    min_bits; /* smallest encoded size: bounds array lengths (set by the plan compiler) */
 	/* model view, built after resolution */
 	tk_field_class *model;
+	/* CTF 2 (ctf2_metadata.c) */
+	bool is_bitmap;             /* INT: maps are flags of bit ranges */
+	bool is_bool;               /* INT: a fixed-length boolean */
+	bool is_blob;               /* ARRAY/SEQUENCE of bytes */
+	bool ranges_given;          /* VARIANT: ranges set by the metadata, no labels */
+	const struct ctf2_loc *loc; /* VARIANT/SEQUENCE: field location, not `path` */
 };
+
+/* A CTF 2 field location: origin scope (or relative), then member names;
+ * a NULL name goes up one structure (relative locations). */
+typedef struct ctf2_loc {
+	bool relative;
+	ctf_scope origin;
+	size_t n;
+	const char **names;
+	const char *text; /* for messages */
+} ctf2_loc;
 
 struct ctf_member {
 	const char *name;      /* one leading underscore already stripped */
@@ -165,6 +181,7 @@ typedef struct ctf_stream_class {
 typedef struct ctf_trace_class {
 	tk_arena arena;
 	unsigned major, minor;
+	bool ctf2; /* JSON metadata: roles, not member names, give meanings */
 	bool has_uuid;
 	uint8_t uuid[16];
 	bool little_endian; /* trace byte order */
@@ -196,6 +213,9 @@ tk_status ctf_metadata_read_file(const char *path, char **text, size_t *len, boo
 tk_status ctf_metadata_unpack(const uint8_t *data, size_t size, char **text, size_t *len,
 			      tk_error *err);
 void ctf_trace_class_free(ctf_trace_class *tc);
+/* CTF 2: parses the JSON text sequence tc->text into tc (ctf2_metadata.c);
+ * ctf_trace_class_parse calls it when the text starts with 0x1E. */
+tk_status ctf2_metadata_parse(ctf_trace_class *tc, const char *name, tk_error *err);
 
 ctf_stream_class *ctf_trace_class_stream(const ctf_trace_class *tc, uint64_t id);
 ctf_event_class *ctf_stream_class_event_slow(const ctf_stream_class *sc, uint64_t id);

@@ -155,8 +155,37 @@ static int find_clock_used(const ctf_fc *fc, unsigned depth)
 	return -1;
 }
 
+static bool has_meaning(const ctf_fc *fc, ctf_meaning m, unsigned depth)
+{
+	if (!fc || depth > 256)
+		return false;
+	if (is_int(fc) && fc->meaning == m)
+		return true;
+	for (size_t i = 0; i < fc->n_members; i++)
+		if (has_meaning(fc->members[i].fc, m, depth + 1))
+			return true;
+	return fc->elem && has_meaning(fc->elem, m, depth + 1);
+}
+
+/* CTF 2: the metadata's roles already set meanings and clocks, and the
+ * data stream classes name their default clock. */
+static tk_status ctf2_meanings(ctf_trace_class *tc)
+{
+	for (size_t i = 0; i < tc->n_streams; i++) {
+		ctf_stream_class *sc = tc->streams[i];
+		const ctf_fc *pc = sc->packet_context;
+		sc->ts_begin_end = has_meaning(pc, CTF_MEANING_TS_BEGIN, 0) &&
+				   has_meaning(pc, CTF_MEANING_TS_END, 0);
+		sc->has_discarded = has_meaning(pc, CTF_MEANING_EVENTS_DISCARDED, 0);
+		sc->has_seq_num = has_meaning(pc, CTF_MEANING_PACKET_SEQ_NUM, 0);
+	}
+	return TK_OK;
+}
+
 static tk_status meanings(ctf_trace_class *tc, tk_error *err)
 {
+	if (tc->ctf2)
+		return ctf2_meanings(tc);
 	ctf_fc *ph = tc->packet_header;
 	set_meaning(member(ph, "magic"), CTF_MEANING_MAGIC);
 	set_meaning(member(ph, "stream_id"), CTF_MEANING_STREAM_ID);
@@ -333,6 +362,67 @@ static tk_status resolve_path(resolver *r, const char *path, ctf_field_ref *ref)
 			    "metadata: cannot resolve path '%s'", path);
 }
 
+/* CTF 2 field location: member names exactly as written; a relative
+ * location starts in the innermost enclosing structure (earlier members
+ * only) and each leading null goes out one structure. */
+static tk_status resolve_loc(resolver *r, const ctf2_loc *loc, ctf_field_ref *ref)
+{
+	memset(ref, 0, sizeof *ref);
+	const ctf_fc *cur;
+	size_t i = 0, limit;
+	if (!loc->relative) {
+		if (loc->origin > r->cur_scope || !r->roots[loc->origin])
+			return tk_error_set(
+			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: field location '%s' refers to a scope not available here",
+			    loc->text);
+		ref->scope = loc->origin;
+		cur = r->roots[loc->origin];
+		limit = loc->origin == r->cur_scope && r->depth ? r->stack_idx[0] : cur->n_members;
+	} else {
+		unsigned up = 0;
+		while (i < loc->n && !loc->names[i]) {
+			up++;
+			i++;
+		}
+		if (up >= r->depth || i == loc->n)
+			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+					    "metadata: cannot resolve relative field location '%s'",
+					    loc->text);
+		ref->relative = true;
+		ref->up = up;
+		cur = r->stack[r->depth - 1 - up];
+		limit = r->stack_idx[r->depth - 1 - up];
+	}
+	for (; i < loc->n; i++) {
+		if (!cur || cur->type != CTF_FC_STRUCT || !loc->names[i])
+			return tk_error_set(
+			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: cannot resolve field location '%s': not a structure member",
+			    loc->text);
+		/* at the first level, an earlier member, or the one holding
+		 * the field being resolved when the path goes on into it */
+		size_t lim = limit == SIZE_MAX ? SIZE_MAX : limit + (i + 1 < loc->n);
+		size_t k;
+		for (k = 0; k < cur->n_members && k < lim; k++)
+			if (!strcmp(cur->members[k].name, loc->names[i]))
+				break;
+		if (k >= cur->n_members || k >= lim)
+			return tk_error_set(
+			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+			    "metadata: cannot resolve field location '%s': no earlier member '%s'",
+			    loc->text, loc->names[i]);
+		if (ref->n >= CTF_MAX_PATH)
+			return tk_error_set(r->err, TK_ERR_LIMIT, TK_NO_OFFSET,
+					    "metadata: field location '%s' too deep", loc->text);
+		ref->idx[ref->n++] = (uint16_t)k;
+		cur = cur->members[k].fc;
+		limit = SIZE_MAX;
+	}
+	ref->target = cur;
+	return TK_OK;
+}
+
 static tk_status variant_ranges(resolver *r, ctf_fc *v)
 {
 	const ctf_fc *tag = v->ref.target;
@@ -380,24 +470,35 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 		r->depth--;
 		return TK_OK;
 	case CTF_FC_VARIANT:
-		if (!fc->path)
+		if (!fc->path && !fc->loc)
 			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
 					    "metadata: variant without a tag");
-		if ((st = resolve_path(r, fc->path, &fc->ref)) != TK_OK)
+		if (fc->loc) {
+			if ((st = resolve_loc(r, fc->loc, &fc->ref)) != TK_OK)
+				return st;
+			if (!is_int(fc->ref.target))
+				return tk_error_set(
+				    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+				    "metadata: variant selector '%s' is not an integer",
+				    fc->loc->text);
+		} else if ((st = resolve_path(r, fc->path, &fc->ref)) != TK_OK) {
 			return st;
-		if ((st = variant_ranges(r, fc)) != TK_OK)
+		}
+		if (!fc->ranges_given && (st = variant_ranges(r, fc)) != TK_OK)
 			return st;
 		for (size_t i = 0; i < fc->n_members; i++)
 			if ((st = resolve_tree(r, fc->members[i].fc, depth + 1)) != TK_OK)
 				return st;
 		return TK_OK;
 	case CTF_FC_SEQUENCE:
-		if ((st = resolve_path(r, fc->path, &fc->ref)) != TK_OK)
+		if ((st = fc->loc ? resolve_loc(r, fc->loc, &fc->ref)
+				  : resolve_path(r, fc->path, &fc->ref)) != TK_OK)
 			return st;
-		if (!is_int(fc->ref.target))
+		if (!is_int(fc->ref.target) || (fc->loc && fc->ref.target->is_signed))
 			return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-					    "metadata: sequence length '%s' is not an integer",
-					    fc->path);
+					    "metadata: sequence length '%s' is not an %sinteger",
+					    fc->loc ? fc->loc->text : fc->path,
+					    fc->loc ? "unsigned " : "");
 		/* signed lengths are accepted; a negative value fails at decode time */
 		/* fall through */
 	case CTF_FC_ARRAY: return resolve_tree(r, (ctf_fc *)fc->elem, depth + 1);

@@ -1505,6 +1505,18 @@ tk_status ctf_trace_class_parse(const char *text, size_t len, const char *name, 
 	memcpy(tc->text, text, len);
 	tc->text[len] = 0;
 	tc->text_len = len;
+	if (len && (unsigned char)text[0] == 0x1E) {
+		/* CTF 2: a JSON text sequence, each fragment after 0x1E */
+		tk_status st2 = ctf2_metadata_parse(tc, name, err);
+		if (st2 == TK_OK)
+			st2 = ctf_trace_class_finish(tc, err);
+		if (st2 != TK_OK) {
+			ctf_trace_class_free(tc);
+			return st2;
+		}
+		*out = tc;
+		return TK_OK;
+	}
 	parser p;
 	memset(&p, 0, sizeof p);
 	p.tc = tc;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -358,10 +359,53 @@ static void put_enum(tk_writer *w, const ctf_fc *fc, uint64_t u)
 	tk_put_str(w, " )");
 }
 
+static int label_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* CTF 2 bit map: the value in hex, then the labels of the flags with a
+ * set bit, sorted and each once, as babeltrace 2.1 prints them. */
+static void put_bitmap(tk_writer *w, const ctf_fc *fc, uint64_t u)
+{
+	put_int(w, fc, u);
+	const char *on[256];
+	size_t n = 0;
+	for (size_t i = 0; i < fc->n_maps; i++) {
+		const ctf_mapping *m = &fc->maps[i];
+		uint64_t lo = (uint64_t)m->lo, hi = (uint64_t)m->hi;
+		uint64_t mask = hi >= 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi + 1)) - 1);
+		mask &= ~((lo >= 64 ? 0 : ((uint64_t)1 << lo)) - 1);
+		if (!(u & mask))
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(on[k], m->label);
+		if (!dup && n < sizeof on / sizeof on[0])
+			on[n++] = m->label;
+	}
+	if (!n)
+		return;
+	qsort(on, n, sizeof on[0], label_cmp);
+	tk_put_str(w, " {");
+	for (size_t k = 0; k < n; k++) {
+		tk_put_str(w, k ? ", " : " ");
+		ctf_put_escaped(w, on[k], strlen(on[k]));
+	}
+	tk_put_str(w, " }");
+}
+
 static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigned depth)
 {
 	switch (fc->type) {
-	case CTF_FC_INT: put_int(w, fc, v->v.u); return;
+	case CTF_FC_INT:
+		if (fc->is_bitmap)
+			put_bitmap(w, fc, v->v.u);
+		else if (fc->is_bool)
+			tk_put_str(w, v->v.u ? "true" : "false");
+		else
+			put_int(w, fc, v->v.u);
+		return;
 	case CTF_FC_ENUM: put_enum(w, fc, v->v.u); return;
 	case CTF_FC_FLOAT: ctf_put_double_g(w, v->v.f); return;
 	case CTF_FC_STRING: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); return;
