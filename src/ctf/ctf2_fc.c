@@ -313,6 +313,36 @@ static tk_status fixed_int(ctf2_builder *b, const ctf2_json *o, const char *type
 	return TK_OK;
 }
 
+/* variable-length (LEB128) integers: byte-aligned, any length */
+static tk_status var_int(ctf2_builder *b, const ctf2_json *o, const char *type, ctf_fc **out)
+{
+	ctf_fc *fc = new_fc(b, CTF_FC_INT);
+	if (!fc)
+		return nomem(b);
+	fc->is_signed = strstr(type, "-signed-") != NULL;
+	fc->varint = fc->is_signed ? 2 : 1;
+	fc->size = 64; /* values that fit; longer ones are kept as bytes */
+	fc->align = 8;
+	fc->byte_order = 1;
+	tk_status st;
+	const ctf2_json *base = ctf2_json_get(o, "preferred-display-base");
+	if (base) {
+		uint64_t v;
+		if (!ctf2_get_u64(base, &v) || (v != 2 && v != 8 && v != 10 && v != 16))
+			return ctf2_fail(b, base, TK_ERR_FORMAT, "bad 'preferred-display-base'");
+		fc->base = (uint8_t)v;
+	}
+	const ctf2_json *maps = ctf2_json_get(o, "mappings");
+	if (maps && (st = ranges_map(b, maps, fc, false)) != TK_OK)
+		return st;
+	if (fc->n_maps)
+		fc->type = CTF_FC_ENUM;
+	if ((st = set_roles(b, o, fc)) != TK_OK)
+		return st;
+	*out = fc;
+	return TK_OK;
+}
+
 static tk_status fixed_float(ctf2_builder *b, const ctf2_json *o, ctf_fc **out)
 {
 	ctf_fc *fc = new_fc(b, CTF_FC_FLOAT);
@@ -322,13 +352,16 @@ static tk_status fixed_float(ctf2_builder *b, const ctf2_json *o, ctf_fc **out)
 	tk_status st;
 	if ((st = get_length(b, o, 128, &len)) != TK_OK)
 		return st;
-	if (len != 32 && len != 64)
-		return ctf2_fail(b, ctf2_json_get(o, "length"), TK_ERR_UNSUPPORTED,
-				 "floating point number of %llu bits is not supported",
+	if (len != 16 && len != 32 && len != 64 && len != 128)
+		return ctf2_fail(b, ctf2_json_get(o, "length"), TK_ERR_FORMAT,
+				 "a floating point number has 16, 32, 64 or 128 bits, not %llu",
 				 (unsigned long long)len);
+	/* IEEE 754 binary16/32/64/128 (16 and 128 are decoded to doubles) */
+	static const unsigned exp_dig[] = {5, 8, 11, 15};
+	unsigned k = len == 16 ? 0 : len == 32 ? 1 : len == 64 ? 2 : 3;
 	fc->size = (unsigned)len;
-	fc->exp_dig = len == 32 ? 8 : 11;
-	fc->mant_dig = len == 32 ? 24 : 53;
+	fc->exp_dig = exp_dig[k];
+	fc->mant_dig = (unsigned)len - exp_dig[k];
 	if ((st = byte_order(b, o, fc)) != TK_OK ||
 	    (st = get_align(b, o, "alignment", 1, &fc->align)) != TK_OK)
 		return st;
@@ -336,16 +369,28 @@ static tk_status fixed_float(ctf2_builder *b, const ctf2_json *o, ctf_fc **out)
 	return TK_OK;
 }
 
-static tk_status encoding(ctf2_builder *b, const ctf2_json *o)
+static tk_status encoding(ctf2_builder *b, const ctf2_json *o, ctf_fc *fc)
 {
 	const ctf2_json *j = ctf2_json_get(o, "encoding");
 	const char *s = str_of(j);
 	if (!j || (s && !strcmp(s, "utf-8")))
 		return TK_OK;
-	if (s && (!strcmp(s, "utf-16be") || !strcmp(s, "utf-16le") || !strcmp(s, "utf-32be") ||
-		  !strcmp(s, "utf-32le")))
-		return ctf2_fail(b, j, TK_ERR_UNSUPPORTED, "string encoding '%s' is not supported",
-				 s);
+	static const struct {
+		const char *name;
+		uint8_t unit;
+		bool be;
+	} encs[] = {
+	    {"utf-16be", 2, true},
+	    {"utf-16le", 2, false},
+	    {"utf-32be", 4, true},
+	    {"utf-32le", 4, false},
+	};
+	for (size_t i = 0; s && i < sizeof encs / sizeof encs[0]; i++)
+		if (!strcmp(s, encs[i].name)) {
+			fc->enc_unit = encs[i].unit;
+			fc->enc_be = encs[i].be;
+			return TK_OK;
+		}
 	return ctf2_fail(b, j, TK_ERR_FORMAT, "bad string 'encoding'");
 }
 
@@ -445,7 +490,7 @@ static tk_status byte_seq(ctf2_builder *b, const ctf2_json *o, bool dynamic, boo
 	if (!fc || !e)
 		return nomem(b);
 	tk_status st;
-	if (!blob && (st = encoding(b, o)) != TK_OK)
+	if (!blob && (st = encoding(b, o, fc)) != TK_OK)
 		return st;
 	fc->elem = e;
 	fc->align = 8;
@@ -605,6 +650,63 @@ static tk_status variant(ctf2_builder *b, const ctf2_json *o, unsigned depth, ct
 	return TK_OK;
 }
 
+/* An optional is a variant of two options: 0 an empty structure (absent,
+ * also every selector value no range holds), 1 the field. A boolean
+ * selector holds it when not zero. */
+static tk_status optional(ctf2_builder *b, const ctf2_json *o, unsigned depth, ctf_fc **out)
+{
+	ctf_fc *fc = new_fc(b, CTF_FC_VARIANT);
+	ctf_fc *none = new_fc(b, CTF_FC_STRUCT);
+	if (!fc || !none)
+		return nomem(b);
+	tk_status st;
+	ctf_fc *some;
+	if ((st = location(b, ctf2_json_get(o, "selector-field-location"), &fc->loc)) != TK_OK ||
+	    (st = ctf2_field_class(b, ctf2_json_get(o, "field-class"), depth + 1, &some)) != TK_OK)
+		return st;
+	fc->is_optional = true;
+	fc->ranges_given = true;
+	fc->members = tk_arena_alloc(b->a, 2 * sizeof *fc->members);
+	if (!fc->members)
+		return nomem(b);
+	if ((st = add_member(b, o, fc, "", none, false)) != TK_OK ||
+	    (st = add_member(b, o, fc, "", some, false)) != TK_OK)
+		return st;
+	const ctf2_json *rs = ctf2_json_get(o, "selector-field-ranges");
+	size_t n = rs ? rs->n : 1;
+	if (rs && (rs->kind != CTF2_JSON_ARRAY || rs->n == 0))
+		return ctf2_fail(b, rs, TK_ERR_FORMAT, "bad 'selector-field-ranges'");
+	fc->ranges = tk_arena_alloc(b->a, n * sizeof *fc->ranges);
+	if (!fc->ranges)
+		return nomem(b);
+	for (size_t k = 0; k < n; k++) {
+		ctf_var_range *vr = &fc->ranges[fc->n_ranges++];
+		vr->option = 1;
+		if (!rs) { /* boolean selector: any bit set */
+			vr->lo = 1;
+			vr->hi = -1; /* UINT64_MAX as bits */
+			continue;
+		}
+		const ctf2_json *r = rs->items[k];
+		uint64_t lo, hi;
+		int64_t slo, shi;
+		if (r->kind == CTF2_JSON_ARRAY && r->n == 2 && ctf2_get_u64(r->items[0], &lo) &&
+		    ctf2_get_u64(r->items[1], &hi) && lo <= hi) {
+			vr->lo = (int64_t)lo;
+			vr->hi = (int64_t)hi;
+		} else if (r->kind == CTF2_JSON_ARRAY && r->n == 2 &&
+			   ctf2_get_i64(r->items[0], &slo) && ctf2_get_i64(r->items[1], &shi) &&
+			   slo <= shi) {
+			vr->lo = slo;
+			vr->hi = shi;
+		} else {
+			return ctf2_fail(b, r, TK_ERR_FORMAT, "bad selector field range");
+		}
+	}
+	*out = fc;
+	return TK_OK;
+}
+
 tk_status ctf2_field_class(ctf2_builder *b, const ctf2_json *j, unsigned depth, ctf_fc **out)
 {
 	if (!j)
@@ -641,13 +743,10 @@ tk_status ctf2_field_class(ctf2_builder *b, const ctf2_json *j, unsigned depth, 
 	if (!strcmp(type, "fixed-length-floating-point-number"))
 		return fixed_float(b, j, out);
 	if (!strcmp(type, "null-terminated-string")) {
-		tk_status st = encoding(b, j);
-		if (st != TK_OK)
-			return st;
 		if (!(*out = new_fc(b, CTF_FC_STRING)))
 			return nomem(b);
 		(*out)->align = 8;
-		return TK_OK;
+		return encoding(b, j, *out);
 	}
 	if (!strcmp(type, "static-length-string"))
 		return byte_seq(b, j, false, false, out);
@@ -668,9 +767,10 @@ tk_status ctf2_field_class(ctf2_builder *b, const ctf2_json *j, unsigned depth, 
 	if (!strcmp(type, "variable-length-unsigned-integer") ||
 	    !strcmp(type, "variable-length-signed-integer") ||
 	    !strcmp(type, "variable-length-unsigned-enumeration") ||
-	    !strcmp(type, "variable-length-signed-enumeration") || !strcmp(type, "optional"))
-		return ctf2_fail(b, j, TK_ERR_UNSUPPORTED, "field class '%s' is not supported",
-				 type);
+	    !strcmp(type, "variable-length-signed-enumeration"))
+		return var_int(b, j, type, out);
+	if (!strcmp(type, "optional"))
+		return optional(b, j, depth, out);
 	return ctf2_fail(b, ctf2_json_get(j, "type"), TK_ERR_FORMAT,
 			 "unknown field class type '%s'", type);
 }

@@ -507,6 +507,8 @@ static __attribute__((noinline)) tk_status op_variant(ctf_decoder *d, const ctf_
 	if ((st = ref_value(d, m->f, &op->ref, &tag, err)) != TK_OK)
 		return st;
 	size_t opt = variant_option(op, tag);
+	if (opt == SIZE_MAX && op->fc->is_optional)
+		opt = 0; /* a CTF 2 optional whose selector says "absent" */
 	if (UNLIKELY(opt == SIZE_MAX))
 		return tk_error_set(err, TK_ERR_FORMAT, d->file_off + d->pos / 8,
 				    "cannot decode %s: no variant option for tag value %lld",
@@ -636,6 +638,8 @@ static inline const ctf_plan *next_event_scope(const ctf_stream_class *sc,
 	default: return NULL;
 	}
 }
+
+#include "ctf/ctf2_decode_ops.h"
 
 /* The interpreter, in two copies (ctf_decode_loop.h): interp_scope runs
  * one scope, ctf_decode_event the scopes of one event in a row. */

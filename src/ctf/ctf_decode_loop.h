@@ -51,6 +51,7 @@ static tk_status interp_scope(ctf_decoder *d, const ctf_plan *plan, ctf_scope sc
 	    [CTF_OP_STRING_SKIP] = &&L_STRING_SKIP,
 	    [CTF_OP_VARIANT] = &&L_VARIANT,
 	    [CTF_OP_VARIANT_END] = &&L_VARIANT_END,
+	    [CTF_OP_CTF2] = &&L_CTF2,
 	    [CTF_OP_END] = &&L_END,
 	};
 	_Static_assert(sizeof labels / sizeof labels[0] == CTF_OP_END + 1,
@@ -266,6 +267,9 @@ L_LOOP_END:
 	NEXT;
 L_VARIANT:
 	COLD(op_variant(d, ops, &m, err));
+	NEXT;
+L_CTF2:
+	COLD(ctf2_op(d, &m, err));
 	NEXT;
 L_VARIANT_END:
 	f--;

@@ -120,6 +120,11 @@ struct ctf_fc {
 	bool is_bool;               /* INT: a fixed-length boolean */
 	bool is_blob;               /* ARRAY/SEQUENCE of bytes */
 	bool ranges_given;          /* VARIANT: ranges set by the metadata, no labels */
+	bool is_optional;           /* VARIANT: option 0 absent (empty), option 1 present */
+	uint8_t varint;             /* INT: LEB128, 1 unsigned, 2 signed (size = 64) */
+	uint8_t enc_unit;           /* STRING / text: 2 or 4 for UTF-16/32, else 0 */
+	bool enc_be;                /* UTF-16/32 big-endian */
+	tk_field_class *big_model;  /* INT varint: the bytes class of values > 64 bits */
 	const struct ctf2_loc *loc; /* VARIANT/SEQUENCE: field location, not `path` */
 };
 

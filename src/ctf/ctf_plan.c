@@ -267,6 +267,30 @@ static uint32_t leave_frame(compiler *c, frame_save s)
 
 static tk_status compile_field(compiler *c, const ctf_fc *fc, uint32_t dst, unsigned depth);
 
+/* A CTF 2 class read out of line (CTF_OP_CTF2); `after`: the alignment
+ * known once it is read. */
+static tk_status compile_ctf2(compiler *c, const ctf_fc *fc, uint32_t dst, unsigned after)
+{
+	close_run(c);
+	ctf_op *op = emit(c, CTF_OP_CTF2, fc, dst);
+	if (!op)
+		return nomem(c);
+	op->align = fc->align;
+	op->little_endian = fc->little_endian;
+	op->is_signed = fc->is_signed;
+	if (fc->type == CTF_FC_INT || fc->type == CTF_FC_ENUM) {
+		op->size = 64;
+		op->clock = fc->clock >= 0 && fc->meaning != CTF_MEANING_TS_END;
+		op->meaning = (uint8_t)fc->meaning;
+	} else if (fc->type == CTF_FC_ARRAY) {
+		op->n = fc->length;
+	} else if (fc->type == CTF_FC_SEQUENCE) {
+		compile_ref(c, &fc->ref, &op->ref);
+	}
+	forget(c, after);
+	return TK_OK;
+}
+
 static tk_status compile_struct(compiler *c, const ctf_fc *fc, uint32_t dst, unsigned depth)
 {
 	tk_status st;
@@ -316,6 +340,8 @@ static tk_status compile_list(compiler *c, const ctf_fc *fc, uint32_t dst, unsig
 	tk_status st;
 	bool seq = fc->type == CTF_FC_SEQUENCE;
 	const ctf_fc *e = fc->elem;
+	if (fc->is_blob || (fc->elem_is_text && fc->enc_unit > 1))
+		return compile_ctf2(c, fc, dst, 8);
 	if (fc->elem_is_text) {
 		if (!seq && fc->length <= RUN_MAX_BITS / 16) {
 			/* fixed text (procname[16]...): part of a run */
@@ -463,6 +489,8 @@ static tk_status compile_field(compiler *c, const ctf_fc *fc, uint32_t dst, unsi
 	case CTF_FC_ENUM: {
 		uint32_t off;
 		bool byte;
+		if (fc->varint)
+			return compile_ctf2(c, fc, dst, 8);
 		if ((st = place(c, fc->align, fc->size, &off, &byte)) != TK_OK)
 			return st;
 		bool special = fc->clock >= 0 || fc->meaning != CTF_MEANING_NONE;
@@ -484,6 +512,8 @@ static tk_status compile_field(compiler *c, const ctf_fc *fc, uint32_t dst, unsi
 	case CTF_FC_FLOAT: {
 		uint32_t off;
 		bool byte;
+		if (fc->size != 32 && fc->size != 64)
+			return compile_ctf2(c, fc, dst, 1);
 		if ((st = place(c, fc->align, fc->size, &off, &byte)) != TK_OK)
 			return st;
 		ctf_op *op = emit(c, CTF_OP_FLOAT, fc, dst);
@@ -495,6 +525,8 @@ static tk_status compile_field(compiler *c, const ctf_fc *fc, uint32_t dst, unsi
 		return TK_OK;
 	}
 	case CTF_FC_STRING:
+		if (fc->enc_unit > 1)
+			return compile_ctf2(c, fc, dst, 8);
 		close_run(c);
 		if (!emit(c, CTF_OP_STRING, fc, dst))
 			return nomem(c);
@@ -560,8 +592,8 @@ static uint64_t min_bits(ctf_fc *fc, unsigned depth)
 	switch (fc->type) {
 	case CTF_FC_INT:
 	case CTF_FC_ENUM:
-	case CTF_FC_FLOAT: b = fc->size; break;
-	case CTF_FC_STRING: b = 8; break;
+	case CTF_FC_FLOAT: b = fc->varint ? 8 : fc->size; break;
+	case CTF_FC_STRING: b = fc->enc_unit > 1 ? 8u * fc->enc_unit : 8; break;
 	case CTF_FC_STRUCT:
 		for (size_t i = 0; i < fc->n_members; i++) {
 			uint64_t m = min_bits(fc->members[i].fc, depth + 1);
@@ -600,6 +632,7 @@ static bool has_ref(const ctf_op *op)
 	case CTF_OP_TEXT_SEQ:
 	case CTF_OP_INT_SEQ:
 	case CTF_OP_SEQ:
+	case CTF_OP_CTF2:
 	case CTF_OP_VARIANT: return true;
 	default: return false;
 	}
@@ -873,6 +906,7 @@ static const char *const op_names[] = {
     [CTF_OP_STRING_SKIP] = "string_skip",
     [CTF_OP_VARIANT] = "variant",
     [CTF_OP_VARIANT_END] = "variant_end",
+    [CTF_OP_CTF2] = "ctf2",
     [CTF_OP_END] = "end",
 };
 

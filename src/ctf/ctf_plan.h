@@ -76,6 +76,9 @@ typedef enum ctf_op_kind {
 	CTF_OP_STRING_SKIP, /* lean plans: moves past a string, stores nothing */
 	CTF_OP_VARIANT,     /* jumps to the chosen option's body in a new frame */
 	CTF_OP_VARIANT_END, /* leaves the option's frame, jumps to `next` */
+	/* CTF 2 classes with their own reader, out of line: LEB128 integers,
+	 * 16/128-bit floats, UTF-16/32 strings, blobs (`ref` for dynamic ones) */
+	CTF_OP_CTF2,
 	CTF_OP_END,
 } ctf_op_kind;
 

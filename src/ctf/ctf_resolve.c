@@ -598,7 +598,13 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 			m->semantic = TK_SEM_ID;
 		else if (fc->clock >= 0)
 			m->semantic = TK_SEM_TIMESTAMP;
-		if (fc->n_maps) {
+		if (fc->varint) {
+			/* values beyond 64 bits come as their LEB128 bytes */
+			if (!(fc->big_model = tk_arena_calloc(&tc->arena, 1, sizeof *m)))
+				return NULL;
+			fc->big_model->kind = TK_TYPE_BYTES;
+		}
+		if (fc->n_maps && !fc->is_bitmap) {
 			tk_enum_mapping *maps =
 			    tk_arena_alloc(&tc->arena, fc->n_maps * sizeof *maps);
 			if (!maps)
@@ -614,7 +620,8 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 		break;
 	case CTF_FC_FLOAT:
 		m->kind = TK_TYPE_FLOAT;
-		m->bits = (uint8_t)fc->size;
+		/* 16- and 128-bit CTF 2 floats are decoded to doubles */
+		m->bits = (uint8_t)(fc->size == 32 ? 32 : 64);
 		break;
 	case CTF_FC_STRING: m->kind = TK_TYPE_STRING; break;
 	case CTF_FC_STRUCT:
@@ -636,6 +643,10 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 	case CTF_FC_SEQUENCE:
 		if (fc->elem_is_text) {
 			m->kind = TK_TYPE_STRING;
+			break;
+		}
+		if (fc->is_blob) {
+			m->kind = TK_TYPE_BYTES;
 			break;
 		}
 		m->kind = fc->type == CTF_FC_ARRAY ? TK_TYPE_ARRAY : TK_TYPE_SEQUENCE;

@@ -116,9 +116,12 @@ static tk_status begin_packet(ctf_stream *s, tk_error *err)
 			if (m->meaning != CTF_MEANING_UUID || !tc->has_uuid)
 				continue;
 			const tk_value *a = &s->pkt_header->v.list.items[i];
+			/* a CTF 2 blob comes as bytes, a CTF 1.8 array as integers */
+			size_t n = m->is_blob ? a->v.str.len : a->v.list.n;
 			/* babeltrace2 reads such packets: warn once per stream and go on */
-			for (size_t k = 0; k < 16 && k < a->v.list.n && !s->uuid_warned; k++)
-				if ((uint8_t)a->v.list.items[k].v.u != tc->uuid[k]) {
+			for (size_t k = 0; k < 16 && k < n && !s->uuid_warned; k++)
+				if ((m->is_blob ? (uint8_t)a->v.str.ptr[k]
+						: (uint8_t)a->v.list.items[k].v.u) != tc->uuid[k]) {
 					s->uuid_warned = true;
 					if (tc->log) {
 						char msg[600];

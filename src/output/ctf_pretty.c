@@ -395,18 +395,59 @@ static void put_bitmap(tk_writer *w, const ctf_fc *fc, uint64_t u)
 	tk_put_str(w, " }");
 }
 
+/* Bytes as hexadecimal: blobs, and LEB128 integers beyond 64 bits (their
+ * value, most significant group first: 7 bits per encoded byte). */
+static void put_hex_bytes(tk_writer *w, const uint8_t *p, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	tk_put_str(w, "0x");
+	for (size_t i = 0; i < n; i++) {
+		char b[2] = {hx[p[i] >> 4], hx[p[i] & 15]};
+		tk_put_mem(w, b, 2);
+	}
+}
+
+static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
+{
+	/* binary digits from the groups, then hex from the most significant */
+	static const char hx[] = "0123456789ABCDEF";
+	size_t bits = n * 7;
+	size_t nd = (bits + 3) / 4;
+	bool started = false;
+	tk_put_str(w, "0x");
+	for (size_t d = nd; d-- > 0;) {
+		unsigned v = 0;
+		for (unsigned k = 4; k-- > 0;) {
+			size_t bit = d * 4 + k;
+			unsigned x = bit < bits ? (p[bit / 7] >> (bit % 7)) & 1 : 0;
+			v = v << 1 | x;
+		}
+		if (!v && !started && d)
+			continue;
+		started = true;
+		tk_put_char(w, hx[v]);
+	}
+}
+
 static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigned depth)
 {
 	switch (fc->type) {
 	case CTF_FC_INT:
-		if (fc->is_bitmap)
+		if (fc->varint && v->cls && v->cls->kind == TK_TYPE_BYTES)
+			put_big_leb128(w, (const uint8_t *)v->v.str.ptr, v->v.str.len);
+		else if (fc->is_bitmap)
 			put_bitmap(w, fc, v->v.u);
 		else if (fc->is_bool)
 			tk_put_str(w, v->v.u ? "true" : "false");
 		else
 			put_int(w, fc, v->v.u);
 		return;
-	case CTF_FC_ENUM: put_enum(w, fc, v->v.u); return;
+	case CTF_FC_ENUM:
+		if (fc->varint && v->cls && v->cls->kind == TK_TYPE_BYTES)
+			put_big_leb128(w, (const uint8_t *)v->v.str.ptr, v->v.str.len);
+		else
+			put_enum(w, fc, v->v.u);
+		return;
 	case CTF_FC_FLOAT: ctf_put_double_g(w, v->v.f); return;
 	case CTF_FC_STRING: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); return;
 	case CTF_FC_STRUCT: {
@@ -428,6 +469,10 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 		return;
 	}
 	case CTF_FC_VARIANT:
+		if (fc->is_optional && v->v.list.index == 0) {
+			tk_put_str(w, "<none>"); /* babeltrace 2's text of an absent option */
+			return;
+		}
 		tk_put_str(w, "{ ");
 		if (v->v.list.n == 1 && v->v.list.index < fc->n_members)
 			put_value(w, fc->members[v->v.list.index].fc, v->v.list.items, depth + 1);
@@ -437,6 +482,10 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 	case CTF_FC_SEQUENCE:
 		if (fc->elem_is_text) {
 			ctf_put_escaped(w, v->v.str.ptr, v->v.str.len);
+			return;
+		}
+		if (fc->is_blob) {
+			put_hex_bytes(w, (const uint8_t *)v->v.str.ptr, v->v.str.len);
 			return;
 		}
 		tk_put_char(w, '[');
