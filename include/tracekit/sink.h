@@ -21,7 +21,8 @@ typedef struct tk_sink_options {
 	const char *tracks; /* CPEL: "thread" (default) or "cpu" */
 	tk_log_fn log;
 	void *log_user;
-	bool force; /* CTF: replace an existing non-empty output directory */
+	bool force;           /* CTF: replace an existing non-empty output directory */
+	unsigned ctf_version; /* CTF: 2 writes CTF 2 (JSON metadata); 0 or 1: CTF 1.8 */
 } tk_sink_options;
 
 tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *info,

@@ -253,7 +253,7 @@ static tk_status ranges_map(ctf2_builder *b, const ctf2_json *m, ctf_fc *fc, boo
 				ok = ctf2_get_i64(r->items[0], &mp->lo) &&
 				     ctf2_get_i64(r->items[1], &mp->hi) && mp->lo <= mp->hi;
 			} else if (ok) {
-				uint64_t lo, hi;
+				uint64_t lo = 0, hi = 0;
 				ok = ctf2_get_u64(r->items[0], &lo) &&
 				     ctf2_get_u64(r->items[1], &hi) && lo <= hi &&
 				     (!flags || hi < fc->size);
@@ -630,7 +630,7 @@ static tk_status variant(ctf2_builder *b, const ctf2_json *o, unsigned depth, ct
 			/* the selector's signedness is known after resolution: keep
 			 * the bits, the decoder compares them either way */
 			uint64_t lo = 0, hi = 0;
-			int64_t slo, shi;
+			int64_t slo = 0, shi = 0;
 			if (ok && ctf2_get_u64(r->items[0], &lo) && ctf2_get_u64(r->items[1], &hi))
 				ok = lo <= hi;
 			else if (ok && ctf2_get_i64(r->items[0], &slo) &&
@@ -688,8 +688,8 @@ static tk_status optional(ctf2_builder *b, const ctf2_json *o, unsigned depth, c
 			continue;
 		}
 		const ctf2_json *r = rs->items[k];
-		uint64_t lo, hi;
-		int64_t slo, shi;
+		uint64_t lo = 0, hi = 0;
+		int64_t slo = 0, shi = 0;
 		if (r->kind == CTF2_JSON_ARRAY && r->n == 2 && ctf2_get_u64(r->items[0], &lo) &&
 		    ctf2_get_u64(r->items[1], &hi) && lo <= hi) {
 			vr->lo = (int64_t)lo;

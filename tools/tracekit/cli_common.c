@@ -169,8 +169,8 @@ static int check_to(const char *verb, const char *to)
 	if (tk_format_from_name(to) != TK_FORMAT_UNKNOWN)
 		return 0;
 	fprintf(stderr,
-		"tracekit %s: unknown output format '%s' (ctf, perf, cpel, dcpi, chrome, json, "
-		"folded)\n",
+		"tracekit %s: unknown output format '%s' (ctf, ctf2, perf, cpel, dcpi, chrome, "
+		"json, folded)\n",
 		verb, to);
 	return TK_EXIT_USAGE;
 }
@@ -290,6 +290,11 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			break;
 		case 'o': cli->output = optarg; break;
 		case 't':
+			if (!strcmp(optarg, "ctf2")) { /* CTF 2: the CTF writer, JSON metadata */
+				cli->to = "ctf";
+				cli->sink.ctf_version = 2;
+				break;
+			}
 			if (check_to(verb, optarg))
 				return TK_EXIT_USAGE;
 			cli->to = optarg;
@@ -323,6 +328,11 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			break;
 		}
 		case OPT_PACKETIZED: cli->sink.packetized_metadata = true; break;
+		case OPT_CTF_VERSION:
+			if (strcmp(optarg, "1") && strcmp(optarg, "1.8") && strcmp(optarg, "2"))
+				goto bad_value;
+			cli->sink.ctf_version = optarg[0] == '2' ? 2 : 1;
+			break;
 		case OPT_TRACKS:
 			if (strcmp(optarg, "cpu") && strcmp(optarg, "thread"))
 				goto bad_value;

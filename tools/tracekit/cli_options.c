@@ -42,7 +42,8 @@ const tk_cli_opt tk_cli_opts[] = {
      "perf, ctf, cpel, elog, dcpi (skip detection)"},
     {"output", required_argument, 'o', CONVERT, "OUT",
      "output path ('-' for stdout where the format streams)"},
-    {"to", required_argument, 't', CONVERT, "F", "ctf, perf, cpel, dcpi, chrome, json, folded"},
+    {"to", required_argument, 't', CONVERT, "F",
+     "ctf, ctf2, perf, cpel, dcpi, chrome, json, folded"},
     {"clock-gmt", no_argument, OPT_CLOCK_GMT, PRINT | CONVERT | REPORT, NULL,
      "times of day in UTC (babeltrace style, --begin HH:MM)"},
     {"tod", no_argument, OPT_TOD, PRINT | CONVERT, NULL,
@@ -84,6 +85,8 @@ const tk_cli_opt tk_cli_opts[] = {
     SHOW(6, "bpf"),
     SHOW(7, "text-poke"),
     SHOW(8, "round"),
+    {"ctf-version", required_argument, OPT_CTF_VERSION, CONVERT, "V",
+     "to CTF: 1 (CTF 1.8, the default) or 2 (CTF 2, JSON metadata)"},
 };
 const size_t tk_cli_n_opts = sizeof tk_cli_opts / sizeof tk_cli_opts[0];
 

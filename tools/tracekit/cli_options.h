@@ -28,8 +28,9 @@ enum {
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
 	OPT_FORCE,
-	OPT_SCHEDULER,  /* report --scheduler/--workers: listed for --help; */
-	OPT_WORKERS,    /* cmd_report_cluster.c takes them before parsing */
+	OPT_SCHEDULER, /* report --scheduler/--workers: listed for --help; */
+	OPT_WORKERS,   /* cmd_report_cluster.c takes them before parsing */
+	OPT_CTF_VERSION,
 	OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: the i-th --show-...-events */
 };
 

@@ -10,6 +10,7 @@
 
 #include "base/bytes.h"
 #include "ctf/writer/ctfw_internal.h"
+#include "ctf/writer/ctfw_metadata2.h"
 
 #define CTFW_META_MAGIC  0x75D11D57u
 #define CTFW_META_HEADER 37
@@ -401,12 +402,12 @@ static tk_status write_packetized(ctfw_sink *s, int fd, const char *text, size_t
 		tk_store_u32(pkt + 24, (uint32_t)((CTFW_META_HEADER + n) * 8),
 			     swap); /* content_size */
 		tk_store_u32(pkt + 28, (uint32_t)((CTFW_META_HEADER + n) * 8),
-			     swap); /* packet_size */
-		pkt[32] = 0;        /* compression */
-		pkt[33] = 0;        /* encryption */
-		pkt[34] = 0;        /* checksum scheme */
-		pkt[35] = 1;        /* major */
-		pkt[36] = 8;        /* minor */
+			     swap);                        /* packet_size */
+		pkt[32] = 0;                               /* compression */
+		pkt[33] = 0;                               /* encryption */
+		pkt[34] = 0;                               /* checksum scheme */
+		pkt[35] = s->opt.ctf_version == 2 ? 2 : 1; /* major */
+		pkt[36] = s->opt.ctf_version == 2 ? 0 : 8; /* minor */
 		memcpy(pkt + CTFW_META_HEADER, text + off, n);
 		tk_status st = write_all(fd, pkt, CTFW_META_HEADER + n, "metadata", err);
 		if (st != TK_OK)
@@ -430,22 +431,26 @@ tk_status ctfw_metadata_write(ctfw_sink *s, tk_error *err)
 	tk_status st = tk_writer_open_memory(&w, err);
 	if (st != TK_OK)
 		return st;
-	put_trace(s, w);
-	put_env(s, w);
-	for (size_t i = 0; i < s->info->n_clocks; i++)
-		if (s->info->clocks[i].name) /* nameless clocks: streams use the ns clock */
-			put_clock(s, w, &s->info->clocks[i]);
-	bool have_ns = false;
-	for (size_t i = 0; i < s->info->n_clocks; i++)
-		if (s->info->clocks[i].name &&
-		    strcmp(s->info->clocks[i].name, CTFW_NS_CLOCK_NAME) == 0)
-			have_ns = true;
-	if (s->need_ns_clock && !have_ns)
-		put_clock(s, w, NULL);
-	for (size_t i = 0; i < s->n_scs; i++)
-		put_stream_class(s, w, s->scs[i]);
-	for (size_t i = 0; i < s->n_ecs; i++)
-		put_event_class(s, w, s->ecs[i]);
+	if (s->opt.ctf_version == 2) {
+		ctfw_metadata2_put(s, w); /* CTF 2: JSON fragments */
+	} else {
+		put_trace(s, w);
+		put_env(s, w);
+		for (size_t i = 0; i < s->info->n_clocks; i++)
+			if (s->info->clocks[i].name) /* nameless clocks: streams use the ns clock */
+				put_clock(s, w, &s->info->clocks[i]);
+		bool have_ns = false;
+		for (size_t i = 0; i < s->info->n_clocks; i++)
+			if (s->info->clocks[i].name &&
+			    strcmp(s->info->clocks[i].name, CTFW_NS_CLOCK_NAME) == 0)
+				have_ns = true;
+		if (s->need_ns_clock && !have_ns)
+			put_clock(s, w, NULL);
+		for (size_t i = 0; i < s->n_scs; i++)
+			put_stream_class(s, w, s->scs[i]);
+		for (size_t i = 0; i < s->n_ecs; i++)
+			put_event_class(s, w, s->ecs[i]);
+	}
 	st = tk_writer_flush(w, err);
 	size_t len = 0;
 	const char *text = tk_writer_data(w, &len);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# CTF 2 writer and reader against oracles:
+# 1. every CTF 1.8 trace of testdata/ctf/babeltrace/succeed converted with
+#    --to ctf2 prints (print --format babeltrace) exactly as its --to ctf
+#    conversion, and converting the CTF 2 trace back to CTF 1.8 prints the
+#    same again; babeltrace2 (which reads CTF 1.8 only) prints that
+#    CTF 1.8 trace as we print the CTF 2 one;
+# 2. perf.data -> CTF 2: for a few perf files of the test data that
+#    `perf data convert --to-ctf` converts, our text of our CTF 2 trace
+#    equals babeltrace2's text of perf's CTF.
+# Part 2 is skipped without perf; babeltrace2 comparisons without babeltrace2.
+set -u
+: "${TK:?}" "${TK_TESTDATA:?}"
+export TZ=UTC LC_ALL=C
+[ -d "$TK_TESTDATA/ctf/babeltrace/succeed" ] || { echo "SKIP: no CTF test data"; exit 77; }
+have_bt=0; command -v babeltrace2 >/dev/null && have_bt=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0 checked=0
+
+for d in "$TK_TESTDATA"/ctf/babeltrace/succeed/*/; do
+	n=$(basename "$d")
+	rm -rf "$work/c1" "$work/c2" "$work/back"
+	if ! "$TK" convert "$d" -o "$work/c1" --to ctf 2>/dev/null; then
+		continue # the CTF 1.8 writer refuses it: nothing to compare
+	fi
+	checked=$((checked + 1))
+	if ! "$TK" convert "$d" -o "$work/c2" --to ctf2 2>"$work/err" ||
+		! "$TK" convert "$work/c2" -o "$work/back" --ctf-version 1 2>>"$work/err"; then
+		echo "FAIL $n: $(grep -v warning "$work/err" | head -1)"
+		failed=$((failed + 1))
+		continue
+	fi
+	head -c 1 "$work/c2/metadata" | od -An -tx1 | grep -q 1e || {
+		echo "FAIL $n: --to ctf2 did not write JSON metadata"
+		failed=$((failed + 1))
+		continue
+	}
+	"$TK" print -f babeltrace "$work/c1" >"$work/p1" 2>/dev/null
+	"$TK" print -f babeltrace "$work/c2" >"$work/p2" 2>/dev/null
+	"$TK" print -f babeltrace "$work/back" >"$work/p3" 2>/dev/null
+	ok=1
+	cmp -s "$work/p1" "$work/p2" || { echo "FAIL $n: CTF 2 prints differently from CTF 1.8"; diff "$work/p1" "$work/p2" | head -4; ok=0; }
+	cmp -s "$work/p2" "$work/p3" || { echo "FAIL $n: CTF 2 -> CTF 1.8 prints differently"; diff "$work/p2" "$work/p3" | head -4; ok=0; }
+	if [ $have_bt = 1 ] && [ $ok = 1 ]; then
+		babeltrace2 "$work/back" >"$work/bt" 2>/dev/null
+		cmp -s "$work/bt" "$work/p2" || { echo "FAIL $n: babeltrace2 reads the round trip differently"; diff "$work/bt" "$work/p2" | head -4; ok=0; }
+	fi
+	[ $ok = 1 ] && echo "ok   $n ($(wc -l <"$work/p2") events)" || failed=$((failed + 1))
+done
+
+if command -v perf >/dev/null && [ $have_bt = 1 ]; then
+	nperf=0
+	while IFS= read -r f && [ $nperf -lt 6 ]; do
+		rm -rf "$work/perf" "$work/ours"
+		timeout 120 perf data convert --to-ctf="$work/perf" -i "$f" >/dev/null 2>&1 || continue
+		nperf=$((nperf + 1))
+		checked=$((checked + 1))
+		name=${f#"$TK_TESTDATA"/}
+		if ! "$TK" convert "$f" -o "$work/ours" --to ctf2 2>"$work/err"; then
+			echo "FAIL $name: $(head -1 "$work/err")"
+			failed=$((failed + 1))
+			continue
+		fi
+		"$TK" print -f babeltrace "$work/ours" >"$work/got" 2>/dev/null
+		babeltrace2 "$work/perf" >"$work/want" 2>/dev/null
+		if [ -s "$work/want" ] && cmp -s "$work/got" "$work/want"; then
+			echo "ok   $name -> CTF 2 ($(wc -l <"$work/want") events)"
+		else
+			echo "FAIL $name -> CTF 2"
+			diff "$work/got" "$work/want" | head -4 | cut -c1-300
+			failed=$((failed + 1))
+		fi
+	done < <(find "$TK_TESTDATA/perf" -type f \( -name '*.data' -o -name 'perf.data*' \) -size -2M | sort)
+else
+	echo "SKIP perf.data -> CTF 2 part: perf or babeltrace2 missing"
+fi
+echo "ctf2_roundtrip: $checked checked, $failed failed"
+[ $checked -gt 0 ] && [ $failed = 0 ]
