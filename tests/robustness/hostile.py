@@ -243,7 +243,41 @@ CASES = {
     "cpel_nsections": ("nsections.cpel", cpel_nsections),
     "elog_event_types": ("event_types.elog", elog_event_types),
     "dcpi_chunk_number": ("chunk_number.prof", dcpi_chunk_number),
+    "ctf2_deep_json": ("deep_json_trace", lambda: ctf2_deep_json()),
+    "ctf2_many_fragments": ("fragments_trace", lambda: ctf2_many_fragments()),
+    "ctf2_huge_lengths": ("huge_trace", lambda: ctf2_huge_lengths()),
 }
+
+
+# CTF 2 (JSON metadata; each fragment after 0x1E).
+CTF2_HEAD = (b'\x1e{"type":"preamble","version":2}\n'
+             b'\x1e{"type":"data-stream-class"}\n')
+
+
+def ctf2_deep_json():
+    """CTF 2 metadata: a fragment of 10^6 nested JSON arrays."""
+    return {"metadata": CTF2_HEAD + b"\x1e" + b"[" * 1000000 + b"]" * 1000000 + b"\n",
+            "stream": bytes(4)}
+
+
+def ctf2_many_fragments():
+    """CTF 2 metadata of 10^6 event record class fragments (38 MB)."""
+    frags = b"".join(b'\x1e{"type":"event-record-class","id":%d}' % i
+                     for i in range(1000000))
+    return {"metadata": CTF2_HEAD + frags, "stream": bytes(4)}
+
+
+def ctf2_huge_lengths():
+    """CTF 2: a static-length array of 2^32 - 1 u32, then a dynamic-length
+    blob whose LEB128 length says 2^63 bytes; 16 bytes of data."""
+    meta = CTF2_HEAD + (
+        b'\x1e{"type":"event-record-class","payload-field-class":{"type":"structure",'
+        b'"member-classes":[{"name":"n","field-class":{"type":"variable-length-unsigned-'
+        b'integer"}},{"name":"b","field-class":{"type":"dynamic-length-blob",'
+        b'"length-field-location":{"path":["n"]}}},{"name":"a","field-class":{"type":'
+        b'"static-length-array","length":4294967295,"element-field-class":{"type":'
+        b'"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian"}}}]}}\n')
+    return {"metadata": meta, "stream": b"\x80" * 9 + b"\x01" + bytes(6)}
 
 
 def is_asan(binary):
