@@ -49,6 +49,24 @@ for d in "$TK_TESTDATA"/ctf/babeltrace/succeed/*/; do
 	[ $ok = 1 ] && echo "ok   $n ($(wc -l <"$work/p2") events)" || failed=$((failed + 1))
 done
 
+# packetized CTF 2 metadata (the 37-byte packet headers of CTF 1.8, with
+# JSON inside) reads back as the plain one
+d="$TK_TESTDATA/ctf/babeltrace/succeed/wk-heartbeat-u"
+rm -rf "$work/c2" "$work/pk"
+"$TK" convert "$d" -o "$work/c2" --to ctf2 2>/dev/null
+"$TK" convert "$d" -o "$work/pk" --to ctf2 --ctf-packetized-metadata 2>/dev/null
+"$TK" print -f babeltrace "$work/c2" >"$work/p1" 2>&1
+"$TK" print -f babeltrace "$work/pk" >"$work/p2" 2>&1
+checked=$((checked + 1))
+if head -c 4 "$work/pk/metadata" | od -An -tx1 | grep -q '57 1d d1 75' && [ -s "$work/p1" ] &&
+	cmp -s "$work/p1" "$work/p2"; then
+	echo "ok   packetized CTF 2 metadata"
+else
+	echo "FAIL packetized CTF 2 metadata"
+	head -2 "$work/p2"
+	failed=$((failed + 1))
+fi
+
 if command -v perf >/dev/null && [ $have_bt = 1 ]; then
 	nperf=0
 	while IFS= read -r f && [ $nperf -lt 6 ]; do
