@@ -42,6 +42,7 @@ typedef struct ctf2_builder {
 	/* while building a scope's field classes */
 	ctf_scope scope;
 	int def_clock; /* the data stream class's default clock, -1 = none */
+	bool in_alias; /* a field class alias: roles are applied where it is used */
 } ctf2_builder;
 
 /* Error in the current fragment at the node's offset. */

@@ -133,50 +133,48 @@ static tk_status get_length(ctf2_builder *b, const ctf2_json *o, uint64_t max, u
 	return TK_OK;
 }
 
-static tk_status set_roles(ctf2_builder *b, const ctf2_json *o, ctf_fc *fc)
+/* Roles (CTF2-SPEC-2.0 "roles"): the scopes where each may appear, and
+ * what it means to the decoder. */
+static const struct {
+	const char *name;
+	ctf_meaning m;
+	bool uint;       /* needs an unsigned integer (else: a 16-byte blob) */
+	unsigned scopes; /* 1 << ctf_scope */
+} roles_table[] = {
+    {"packet-magic-number", CTF_MEANING_MAGIC, true, 1u << CTF_SCOPE_PACKET_HEADER},
+    {"metadata-stream-uuid", CTF_MEANING_UUID, false, 1u << CTF_SCOPE_PACKET_HEADER},
+    {"data-stream-class-id", CTF_MEANING_STREAM_ID, true, 1u << CTF_SCOPE_PACKET_HEADER},
+    {"data-stream-id", CTF_MEANING_STREAM_INSTANCE_ID, true, 1u << CTF_SCOPE_PACKET_HEADER},
+    {"packet-total-length", CTF_MEANING_PACKET_SIZE, true, 1u << CTF_SCOPE_PACKET_CONTEXT},
+    {"packet-content-length", CTF_MEANING_CONTENT_SIZE, true, 1u << CTF_SCOPE_PACKET_CONTEXT},
+    {"default-clock-timestamp", CTF_MEANING_NONE, true,
+     1u << CTF_SCOPE_PACKET_CONTEXT | 1u << CTF_SCOPE_EVENT_HEADER},
+    {"packet-end-default-clock-timestamp", CTF_MEANING_TS_END, true,
+     1u << CTF_SCOPE_PACKET_CONTEXT},
+    {"discarded-event-record-counter-snapshot", CTF_MEANING_EVENTS_DISCARDED, true,
+     1u << CTF_SCOPE_PACKET_CONTEXT},
+    {"packet-sequence-number", CTF_MEANING_PACKET_SEQ_NUM, true, 1u << CTF_SCOPE_PACKET_CONTEXT},
+    {"event-record-class-id", CTF_MEANING_EVENT_ID, true, 1u << CTF_SCOPE_EVENT_HEADER},
+};
+#define N_ROLES (sizeof roles_table / sizeof roles_table[0])
+
+/* Applies fc->ctf2_roles in the scope being built (an alias's roles wait
+ * until the alias is used: its scope and default clock are known then). */
+static tk_status apply_roles(ctf2_builder *b, const ctf2_json *at, ctf_fc *fc)
 {
-	const ctf2_json *roles = ctf2_json_get(o, "roles");
-	if (!roles)
-		return TK_OK;
-	if (roles->kind != CTF2_JSON_ARRAY)
-		return ctf2_fail(b, roles, TK_ERR_FORMAT, "'roles' must be an array");
-	static const struct {
-		const char *name;
-		ctf_meaning m;
-		bool uint; /* needs an unsigned integer (else: a 16-byte blob) */
-	} table[] = {
-	    {"packet-magic-number", CTF_MEANING_MAGIC, true},
-	    {"metadata-stream-uuid", CTF_MEANING_UUID, false},
-	    {"data-stream-class-id", CTF_MEANING_STREAM_ID, true},
-	    {"data-stream-id", CTF_MEANING_STREAM_INSTANCE_ID, true},
-	    {"packet-total-length", CTF_MEANING_PACKET_SIZE, true},
-	    {"packet-content-length", CTF_MEANING_CONTENT_SIZE, true},
-	    {"default-clock-timestamp", CTF_MEANING_NONE, true},
-	    {"packet-end-default-clock-timestamp", CTF_MEANING_TS_END, true},
-	    {"discarded-event-record-counter-snapshot", CTF_MEANING_EVENTS_DISCARDED, true},
-	    {"packet-sequence-number", CTF_MEANING_PACKET_SEQ_NUM, true},
-	    {"event-record-class-id", CTF_MEANING_EVENT_ID, true},
-	};
-	for (size_t i = 0; i < roles->n; i++) {
-		const char *r = str_of(roles->items[i]);
-		size_t k;
-		for (k = 0; r && k < sizeof table / sizeof table[0]; k++)
-			if (!strcmp(table[k].name, r))
-				break;
-		if (!r || k == sizeof table / sizeof table[0])
-			return ctf2_fail(b, roles->items[i], TK_ERR_FORMAT, "unknown role");
-		bool is_uint = (fc->type == CTF_FC_INT || fc->type == CTF_FC_ENUM) &&
-			       !fc->is_signed && !fc->is_bool && !fc->is_bitmap;
-		if (table[k].uint ? !is_uint
-				  : !(fc->type == CTF_FC_ARRAY && fc->is_blob && fc->length == 16))
-			return ctf2_fail(b, roles->items[i], TK_ERR_FORMAT,
-					 "role '%s' on a field class that cannot have it", r);
-		ctf_meaning m = table[k].m;
+	for (unsigned k = 0; k < N_ROLES; k++) {
+		if (!(fc->ctf2_roles & (1u << k)))
+			continue;
+		const char *r = roles_table[k].name;
+		if (!(roles_table[k].scopes & (1u << b->scope)))
+			return ctf2_fail(b, at, TK_ERR_FORMAT,
+					 "role '%s' is not allowed in this scope", r);
+		ctf_meaning m = roles_table[k].m;
 		bool clock = !strcmp(r, "default-clock-timestamp") ||
 			     !strcmp(r, "packet-end-default-clock-timestamp");
 		if (clock) {
 			if (b->def_clock < 0)
-				return ctf2_fail(b, roles->items[i], TK_ERR_FORMAT,
+				return ctf2_fail(b, at, TK_ERR_FORMAT,
 						 "role '%s' in a data stream class without a "
 						 "default clock class",
 						 r);
@@ -190,6 +188,46 @@ static tk_status set_roles(ctf2_builder *b, const ctf2_json *o, ctf_fc *fc)
 			fc->meaning = m;
 	}
 	return TK_OK;
+}
+
+static tk_status apply_roles_tree(ctf2_builder *b, const ctf2_json *at, ctf_fc *fc, unsigned depth)
+{
+	tk_status st;
+	if (depth > MAX_FC_DEPTH * 2)
+		return TK_OK;
+	if (fc->ctf2_roles && (st = apply_roles(b, at, fc)) != TK_OK)
+		return st;
+	for (size_t i = 0; i < fc->n_members; i++)
+		if ((st = apply_roles_tree(b, at, fc->members[i].fc, depth + 1)) != TK_OK)
+			return st;
+	return fc->elem ? apply_roles_tree(b, at, (ctf_fc *)fc->elem, depth + 1) : TK_OK;
+}
+
+static tk_status set_roles(ctf2_builder *b, const ctf2_json *o, ctf_fc *fc)
+{
+	const ctf2_json *roles = ctf2_json_get(o, "roles");
+	if (!roles)
+		return TK_OK;
+	if (roles->kind != CTF2_JSON_ARRAY)
+		return ctf2_fail(b, roles, TK_ERR_FORMAT, "'roles' must be an array");
+	for (size_t i = 0; i < roles->n; i++) {
+		const char *r = str_of(roles->items[i]);
+		unsigned k;
+		for (k = 0; r && k < N_ROLES; k++)
+			if (!strcmp(roles_table[k].name, r))
+				break;
+		if (!r || k == N_ROLES)
+			return ctf2_fail(b, roles->items[i], TK_ERR_FORMAT, "unknown role");
+		bool is_uint = (fc->type == CTF_FC_INT || fc->type == CTF_FC_ENUM) &&
+			       !fc->is_signed && !fc->is_bool && !fc->is_bitmap;
+		if (roles_table[k].uint
+			? !is_uint
+			: !(fc->type == CTF_FC_ARRAY && fc->is_blob && fc->length == 16))
+			return ctf2_fail(b, roles->items[i], TK_ERR_FORMAT,
+					 "role '%s' on a field class that cannot have it", r);
+		fc->ctf2_roles |= (uint16_t)(1u << k);
+	}
+	return b->in_alias ? TK_OK : apply_roles(b, roles, fc);
 }
 
 static tk_status byte_order(ctf2_builder *b, const ctf2_json *o, ctf_fc *fc)
@@ -719,7 +757,7 @@ tk_status ctf2_field_class(ctf2_builder *b, const ctf2_json *j, unsigned depth, 
 				if (!(*out = copy_fc(b, b->aliases[i].fc, 0)))
 					return ctf2_fail(b, j, TK_ERR_LIMIT,
 							 "too many field class alias uses");
-				return TK_OK;
+				return b->in_alias ? TK_OK : apply_roles_tree(b, j, *out, 0);
 			}
 		return ctf2_fail(b, j, TK_ERR_FORMAT, "unknown field class alias '%s'", j->s);
 	}

@@ -385,10 +385,10 @@ static tk_status alias(ctf2_builder *b, const ctf2_json *o)
 	if (!grow((void **)&b->aliases, &b->cap_aliases, b->n_aliases, sizeof *b->aliases))
 		return nomem(b);
 	ctf_fc *fc;
-	/* roles of an alias are checked where it is used */
-	b->scope = CTF_SCOPE_EVENT_PAYLOAD;
-	b->def_clock = -1;
+	/* roles of an alias are applied where it is used */
+	b->in_alias = true;
 	tk_status st = ctf2_field_class(b, ctf2_json_get(o, "field-class"), 0, &fc);
+	b->in_alias = false;
 	if (st == TK_OK)
 		st = keep_fc_strings(b, fc, 0);
 	if (st != TK_OK)

@@ -125,6 +125,7 @@ struct ctf_fc {
 	uint8_t enc_unit;           /* STRING / text: 2 or 4 for UTF-16/32, else 0 */
 	bool enc_be;                /* UTF-16/32 big-endian */
 	tk_field_class *big_model;  /* INT varint: the bytes class of values > 64 bits */
+	uint16_t ctf2_roles;        /* CTF 2 roles (bits of ctf2_fc.c's table) */
 	const struct ctf2_loc *loc; /* VARIANT/SEQUENCE: field location, not `path` */
 };
 

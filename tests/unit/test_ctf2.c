@@ -321,7 +321,19 @@ static void test_metadata_rejected(void **state)
 		"\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":{\"type\":"
 		"\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"little-endian\","
 		"\"roles\":[\"default-clock-timestamp\"]}}]}}",
+	     "not allowed in this scope", TK_ERR_FORMAT},
+	    {RS "{\"type\":\"preamble\",\"version\":2}" RS "{\"type\":\"data-stream-class\","
+		"\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":[{"
+		"\"name\":\"t\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\","
+		"\"length\":8,\"byte-order\":\"little-endian\",\"roles\":[\"default-clock-"
+		"timestamp\"]}}]}}",
 	     "without a default clock", TK_ERR_FORMAT},
+	    {RS "{\"type\":\"preamble\",\"version\":2}" RS "{\"type\":\"data-stream-class\","
+		"\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":[{"
+		"\"name\":\"t\",\"field-class\":{\"type\":\"fixed-length-signed-integer\","
+		"\"length\":8,\"byte-order\":\"little-endian\",\"roles\":[\"event-record-class-"
+		"id\"]}}]}}",
+	     "cannot have it", TK_ERR_FORMAT},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		tk_error err;
@@ -330,6 +342,37 @@ static void test_metadata_rejected(void **state)
 			fail_msg("case %zu: status %d '%s', want %d '%s'", i, (int)st, err.message,
 				 (int)bad[i].st, bad[i].msg);
 	}
+}
+
+/* An alias with roles takes them where it is used: the default clock of
+ * the data stream class, the packet beginning time in the packet context. */
+static void test_alias_roles(void **state)
+{
+	(void)state;
+	static const char meta[] =
+	    RS "{\"type\":\"preamble\",\"version\":2}" RS
+	       "{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":1000000000,"
+	       "\"origin\":\"unix-epoch\",\"offset-from-origin\":{\"seconds\":60}}" RS
+	       "{\"type\":\"field-class-alias\",\"name\":\"ts\",\"field-class\":{\"type\":"
+	       "\"fixed-length-unsigned-integer\",\"length\":16,\"byte-order\":\"big-endian\","
+	       "\"roles\":[\"default-clock-timestamp\"]}}" RS
+	       "{\"type\":\"data-stream-class\",\"default-clock-class-id\":\"c\","
+	       "\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
+	       "{\"name\":\"begin\",\"field-class\":\"ts\"}]},"
+	       "\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+	       "{\"name\":\"when\",\"field-class\":\"ts\"}]}}" RS
+	       "{\"type\":\"event-record-class\",\"name\":\"e\",\"payload-field-class\":{"
+	       "\"type\":\"structure\",\"member-classes\":[{\"name\":\"x\",\"field-class\":"
+	       "{\"type\":\"variable-length-signed-integer\"}}]}}";
+	/* packet begins at 0x0100 cycles; events at 0x0102 and 0x0205 */
+	static const uint8_t stream[] = {0x01, 0x00, 0x01, 0x02, 0x7E, 0x02, 0x05, 0x01};
+	char out[512];
+	tk_error err;
+	tk_status st = render(meta, stream, sizeof stream, out, sizeof out, &err);
+	if (st != TK_OK)
+		fail_msg("%s", err.message);
+	assert_string_equal(out, "[00:01:00.000000258] (+?.?\?\?\?\?\?\?\?\?) e: { x = -2 }\n"
+				 "[00:01:00.000000517] (+0.000000259) e: { x = 1 }\n");
 }
 
 /* 10^6 fragments: refused at the event record class cap, in bounded
@@ -358,7 +401,7 @@ int main(void)
 	    cmocka_unit_test(test_json_values),        cmocka_unit_test(test_json_strict),
 	    cmocka_unit_test(test_json_depth_bounded), cmocka_unit_test(test_classes_decode),
 	    cmocka_unit_test(test_truncations),        cmocka_unit_test(test_metadata_rejected),
-	    cmocka_unit_test(test_million_fragments),
+	    cmocka_unit_test(test_alias_roles),        cmocka_unit_test(test_million_fragments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
