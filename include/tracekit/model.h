@@ -83,6 +83,8 @@ struct tk_field_class {
 	/* TK_TYPE_STRUCT / TK_TYPE_VARIANT (options) */
 	const tk_member *members;
 	size_t n_members;
+	/* TK_TYPE_INT: a boolean (0 false, else true; CTF 2 fixed-length boolean) */
+	bool is_bool;
 };
 
 /* A decoded value. For structs, items[i] belongs to cls->members[i].

@@ -593,6 +593,7 @@ static tk_field_class *model_of(ctf_trace_class *tc, ctf_fc *fc, unsigned depth)
 		m->is_signed = fc->is_signed;
 		m->base = fc->base;
 		m->is_char = fc->encoded;
+		m->is_bool = fc->is_bool;
 		m->clock = fc->clock >= 0 ? tc->clocks[fc->clock].info.name : NULL;
 		if (fc->meaning == CTF_MEANING_STREAM_ID || fc->meaning == CTF_MEANING_EVENT_ID)
 			m->semantic = TK_SEM_ID;

@@ -10,7 +10,7 @@
 #    equals babeltrace2's text of perf's CTF.
 # Part 2 is skipped without perf; babeltrace2 comparisons without babeltrace2.
 set -u
-: "${TK:?}" "${TK_TESTDATA:?}"
+: "${TK:?}" "${TK_TESTDATA:?}" "${TK_SOURCE_DIR:?}"
 export TZ=UTC LC_ALL=C
 [ -d "$TK_TESTDATA/ctf/babeltrace/succeed" ] || { echo "SKIP: no CTF test data"; exit 77; }
 have_bt=0; command -v babeltrace2 >/dev/null && have_bt=1
@@ -65,6 +65,41 @@ else
 	echo "FAIL packetized CTF 2 metadata"
 	head -2 "$work/p2"
 	failed=$((failed + 1))
+fi
+
+# a CTF 2 trace of the classes CTF 1.8 lacks (LEB128, blobs, optionals,
+# UTF-16/32, float16/128, bit maps: the fuzz corpus's metadata + stream),
+# converted to CTF 1.8: babeltrace2 reads it as we do, and the values the
+# CTF 1.8 form keeps as they were print as in the CTF 2 trace
+if [ $have_bt = 1 ]; then
+	mkdir -p "$work/all2"
+	/usr/bin/python3 - "$TK_SOURCE_DIR/tests/fuzz/corpus/ctf2_stream/meta_and_stream" "$work/all2" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+meta, stream = data.split(b"\0", 1)
+open(sys.argv[2] + "/metadata", "wb").write(meta)
+open(sys.argv[2] + "/stream", "wb").write(stream)
+PY
+	rm -rf "$work/all1"
+	checked=$((checked + 1))
+	"$TK" print -f babeltrace "$work/all2" >"$work/q2" 2>&1
+	if "$TK" convert "$work/all2" -o "$work/all1" --to ctf 2>"$work/err"; then
+		"$TK" print -f babeltrace "$work/all1" >"$work/q1" 2>&1
+		babeltrace2 "$work/all1" >"$work/qb" 2>&1
+		a=$(sed -n '1s/.*\(u = .*\), b = .*/\1/p' "$work/q2")
+		c=$(sed -n '1s/.*\(s16 = .*\), o = .*/\1/p' "$work/q2")
+		if [ -n "$a" ] && [ -n "$c" ] && cmp -s "$work/q1" "$work/qb" &&
+			grep -qF "$a" "$work/qb" && grep -qF "$c" "$work/qb"; then
+			echo "ok   CTF 2 classes without a CTF 1.8 form -> CTF 1.8 ($(wc -l <"$work/qb") events)"
+		else
+			echo "FAIL CTF 2 classes -> CTF 1.8"
+			diff "$work/q1" "$work/qb" | head -4
+			failed=$((failed + 1))
+		fi
+	else
+		echo "FAIL CTF 2 classes -> CTF 1.8: $(head -1 "$work/err")"
+		failed=$((failed + 1))
+	fi
 fi
 
 if command -v perf >/dev/null && [ $have_bt = 1 ]; then

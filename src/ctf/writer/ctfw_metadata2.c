@@ -56,6 +56,16 @@ static void put_fc(const ctfw_sink *s, tk_writer *w, const ctfw_node *n);
 static void put_int(const ctfw_sink *s, tk_writer *w, const ctfw_node *n)
 {
 	const tk_field_class *c = n->cls;
+	if (c->is_bool && !c->mappings) {
+		/* the model's booleans (CTF 2 booleans read back) */
+		tk_put_fmt(w,
+			   "{\"type\":\"fixed-length-boolean\",\"length\":%u,\"byte-order\":\"%s\"",
+			   c->bits, byte_order(s));
+		if (n->align > 1)
+			tk_put_fmt(w, ",\"alignment\":%u", n->align);
+		tk_put_char(w, '}');
+		return;
+	}
 	tk_put_fmt(w, "{\"type\":\"fixed-length-%s-integer\",\"length\":%u,\"byte-order\":\"%s\"",
 		   c->is_signed ? "signed" : "unsigned", c->bits, byte_order(s));
 	if (n->align > 1)
@@ -149,11 +159,26 @@ static void put_struct_members(const ctfw_sink *s, tk_writer *w, const ctfw_node
 				   "{\"type\":\"fixed-length-unsigned-integer\",\"length\":%u,"
 				   "\"byte-order\":\"%s\",\"alignment\":8,\"mappings\":{",
 				   k->tag_bits, byte_order(s));
+			/* one key per option name (JSON keys are unique), with
+			 * the tag value of every option of that name */
+			bool kfirst = true;
 			for (size_t o = 0; o < k->n_kids; o++) {
-				if (o)
+				const char *on = member_name(k, o);
+				bool seen = false;
+				for (size_t p = 0; p < o && !seen; p++)
+					seen = !strcmp(member_name(k, p), on);
+				if (seen)
+					continue;
+				if (!kfirst)
 					tk_put_char(w, ',');
-				put_str(w, member_name(k, o));
-				tk_put_fmt(w, ":[[%zu,%zu]]", o, o);
+				kfirst = false;
+				put_str(w, on);
+				tk_put_str(w, ":[");
+				for (size_t p = o; p < k->n_kids; p++)
+					if (!strcmp(member_name(k, p), on))
+						tk_put_fmt(w, "%s[%zu,%zu]", p > o ? "," : "", p,
+							   p);
+				tk_put_char(w, ']');
 			}
 			tk_put_str(w, "}}}");
 		} else if (k->ref == CTFW_REF_SIBLING) {

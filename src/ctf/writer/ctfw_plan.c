@@ -213,6 +213,21 @@ static tk_status plan_kids(ctfw_sink *s, const tk_field_class *cls, unsigned dep
 		if (st != TK_OK)
 			return st;
 	}
+	/* CTF 2 variants may have unnamed (or same-named) options; TSDL needs
+	 * distinct names: such an option becomes option_<index>. */
+	for (size_t i = 0; cls->kind == TK_TYPE_VARIANT && i < node->n_kids; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = node->kids[j].name && node->kids[i].name &&
+			      !strcmp(node->kids[j].name, node->kids[i].name);
+		if (!dup)
+			continue;
+		char buf[40];
+		snprintf(buf, sizeof buf, "option_%zu", i);
+		if (!(node->kids[i].name = ctfw_tsdl_name(s, buf)))
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+					    "ctf writer: out of memory");
+	}
 	return TK_OK;
 }
 
