@@ -9,7 +9,8 @@
 # - fail/*: exit 1 with "fragment N" or "offset 0x" in the message;
 # - intersection/3eventsintersect reads as its CTF 1.8 twin;
 # - trace-with-index: its index files serve --begin (same events as a
-#   filtered full read).
+#   filtered full read);
+# - every twin's `print --format json` (the model adapter) equals its twin's.
 set -u
 : "${TK:?}" "${TK_TESTDATA:?}"
 C2="$TK_TESTDATA/ctf2"
@@ -88,6 +89,22 @@ for d in fail/*/; do
 	else
 		echo "FAIL fail/$name: exit $got (want 1 naming the fragment or offset)"
 		head -3 "$tmp/err"
+		fail=$((fail + 1))
+	fi
+done
+
+# the model adapter: every twin's events as JSON lines equal its CTF 1.8
+# twin's (the same model values, through the same source)
+for d in succeed/*/; do
+	name=$(basename "$d")
+	[ -d "$TK_TESTDATA/ctf/babeltrace/succeed/$name" ] || continue
+	"$TK" print --format json "$d" >"$tmp/j2" 2>/dev/null
+	"$TK" print --format json "$TK_TESTDATA/ctf/babeltrace/succeed/$name" >"$tmp/j1" 2>/dev/null
+	if cmp -s "$tmp/j1" "$tmp/j2"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL json $name: the model events differ from the CTF 1.8 twin's"
+		diff "$tmp/j1" "$tmp/j2" | head -4
 		fail=$((fail + 1))
 	fi
 done

@@ -1,0 +1,1 @@
+$TK print --format metadata $TK_TESTDATA/ctf2/smalltrace
