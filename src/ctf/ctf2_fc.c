@@ -704,6 +704,7 @@ static tk_status optional(ctf2_builder *b, const ctf2_json *o, unsigned depth, c
 		return st;
 	fc->is_optional = true;
 	fc->ranges_given = true;
+	fc->bool_selector = !ctf2_json_get(o, "selector-field-ranges");
 	fc->members = tk_arena_alloc(b->a, 2 * sizeof *fc->members);
 	if (!fc->members)
 		return nomem(b);

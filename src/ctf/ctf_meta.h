@@ -121,6 +121,7 @@ struct ctf_fc {
 	bool is_blob;               /* ARRAY/SEQUENCE of bytes */
 	bool ranges_given;          /* VARIANT: ranges set by the metadata, no labels */
 	bool is_optional;           /* VARIANT: option 0 absent (empty), option 1 present */
+	bool bool_selector;         /* optional: a boolean selects (no ranges) */
 	uint8_t varint;             /* INT: LEB128, 1 unsigned, 2 signed (size = 64) */
 	uint8_t enc_unit;           /* STRING / text: 2 or 4 for UTF-16/32, else 0 */
 	bool enc_be;                /* UTF-16/32 big-endian */

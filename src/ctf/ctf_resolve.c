@@ -481,6 +481,16 @@ static tk_status resolve_tree(resolver *r, ctf_fc *fc, unsigned depth)
 				    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
 				    "metadata: variant selector '%s' is not an integer",
 				    fc->loc->text);
+			/* an optional's selector: a boolean, or an integer with
+			 * ranges (CTF2-SPEC-2.0 optional field class) */
+			if (fc->is_optional && fc->bool_selector != fc->ref.target->is_bool)
+				return tk_error_set(
+				    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+				    "metadata: optional selector '%s' %s", fc->loc->text,
+				    fc->bool_selector ? "is not a boolean and the optional has no "
+							"selector ranges"
+						      : "is a boolean but the optional has "
+							"selector ranges");
 		} else if ((st = resolve_path(r, fc->path, &fc->ref)) != TK_OK) {
 			return st;
 		}

@@ -334,6 +334,14 @@ static void test_metadata_rejected(void **state)
 		"\"length\":8,\"byte-order\":\"little-endian\",\"roles\":[\"event-record-class-"
 		"id\"]}}]}}",
 	     "cannot have it", TK_ERR_FORMAT},
+	    {RS "{\"type\":\"preamble\",\"version\":2}" RS "{\"type\":\"data-stream-class\"}" RS
+		"{\"type\":\"event-record-class\",\"payload-field-class\":{\"type\":"
+		"\"structure\",\"member-classes\":[{\"name\":\"k\",\"field-class\":{\"type\":"
+		"\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"little-endian\"}},"
+		"{\"name\":\"o\",\"field-class\":{\"type\":\"optional\",\"selector-field-"
+		"location\":{\"path\":[\"k\"]},\"field-class\":{\"type\":\"null-terminated-"
+		"string\"}}}]}}",
+	     "is not a boolean", TK_ERR_FORMAT},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		tk_error err;
