@@ -42,6 +42,17 @@ seeds()
 				i=$((i + 1))
 				{ cat "$f"; printf '\0'; cat "$s"; } >"$dir/trace_$i"
 			done ;;
+	ctf2_metadata)
+		find "$data/ctf2" -name metadata -type f | while read -r f; do
+			i=$((i + 1)); ln -sf "$f" "$dir/metadata_$i"; done ;;
+	ctf2_stream)
+		# "CTF 2 metadata \0 stream bytes" for the small CTF 2 traces.
+		find "$data/ctf2" -name metadata -size -64k | while read -r f; do
+			s=$(find "$(dirname "$f")" -maxdepth 1 -type f ! -name metadata -size -32k | head -1)
+			[ -n "$s" ] || continue
+			i=$((i + 1))
+			{ cat "$f"; printf '\0'; cat "$s"; } >"$dir/trace_$i"
+		done ;;
 	cpel) for f in "$data"/cpel/*.cpel; do ln -sf "$f" "$dir/"; done ;;
 	elog) for f in "$data"/cpel/*.elog; do ln -sf "$f" "$dir/"; done ;;
 	dcpi) for f in "$data"/dcpi/*.prof; do ln -sf "$f" "$dir/"; done ;;
