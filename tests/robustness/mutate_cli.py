@@ -112,6 +112,20 @@ INPUTS = {
         "dcpi/optional-unknown.prof",
         "dcpi/empty.prof",
     ],
+    # CTF 2 (JSON metadata); not in the default --formats: run by hand with
+    # --formats ctf2 (CTF commands plus --to ctf2)
+    "ctf2": [
+        "ctf2/babeltrace-2.1/succeed/wk-heartbeat-u",
+        "ctf2/babeltrace-2.1/succeed/sequence",
+        "ctf2/babeltrace-2.1/succeed/2packets",
+        "ctf2/babeltrace-2.1/succeed/fl-bm",
+        "ctf2/babeltrace-2.1/succeed/meta-variant-one-underscore",
+        "ctf2/babeltrace-2.1/succeed/struct-array-align-elem",
+        "ctf2/babeltrace-2.1/succeed/ev-disc-no-ts-begin-end",
+        "ctf2/babeltrace-2.1/intersection/3eventsintersect",
+        "ctf2/trace-with-index",
+        "ctf2/smalltrace",
+    ],
 }
 
 # barectf traces are small and cover every field kind; a few are added per
@@ -126,7 +140,7 @@ PRINT_STYLES = {
     "dcpi": ["text", "json", "dcpicat", "listing"],
 }
 # Outputs tracekit also reads (chrome, json and folded are for other tools).
-READABLE = {"ctf", "perf", "cpel", "dcpi"}
+READABLE = {"ctf", "perf", "cpel", "dcpi", "ctf2"}
 CONVERT_TO = ["ctf", "perf", "cpel", "dcpi", "chrome", "json", "folded"]
 PERF_SHOW = ["--show-task-events", "--show-mmap-events", "--show-switch-events",
              "--show-lost-events", "--show-namespace-events", "--show-cgroup-events",
@@ -147,6 +161,9 @@ def commands_for(fmt, event_names):
     """Every command of the sweep for one input format, as argument lists;
     {IN} is the damaged input, {ORIG} the intact one, {OUT} an output path."""
     cmds = [["info", "{IN}"], ["stats", "{IN}"]]
+    if fmt == "ctf2":
+        cmds.append(["convert", "{IN}", "--to", "ctf2", "-o", "{OUT}"])
+        fmt = "ctf"  # otherwise the CTF commands
     for style in PRINT_STYLES[fmt]:
         cmds.append(["print", "-f", style, "{IN}"])
     if fmt == "perf":
