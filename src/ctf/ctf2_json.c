@@ -150,12 +150,9 @@ static tk_status parse_string(jparser *p, const char **out, size_t *olen)
 {
 	size_t start = ++p->pos;
 	size_t end = start;
-	bool plain = true;
 	while (end < p->len && p->s[end] != '"') {
-		if (p->s[end] == '\\') {
-			plain = false;
+		if (p->s[end] == '\\')
 			end++;
-		}
 		end++;
 	}
 	if (end >= p->len)
@@ -214,7 +211,6 @@ static tk_status parse_string(jparser *p, const char **out, size_t *olen)
 		n += k;
 		i += k;
 	}
-	(void)plain;
 	o[n] = 0;
 	*out = o;
 	*olen = n;
