@@ -435,8 +435,9 @@ static tk_status finish(ctf2_builder *b)
 {
 	ctf_trace_class *tc = b->tc;
 	if (b->n_streams == 0)
-		return tk_error_set(b->err, TK_ERR_FORMAT, TK_NO_OFFSET,
-				    "metadata: no data stream class fragment");
+		return tk_error_set(b->err, TK_ERR_FORMAT, tc->text_len,
+				    "metadata: none of the %zu fragments is a data stream class",
+				    b->frag);
 	tc->streams = tk_arena_alloc(b->a, b->n_streams * sizeof *tc->streams);
 	if (!tc->streams)
 		return nomem(b);
