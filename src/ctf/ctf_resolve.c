@@ -395,6 +395,34 @@ static tk_status resolve_loc(resolver *r, const ctf2_loc *loc, ctf_field_ref *re
 		limit = r->stack_idx[r->depth - 1 - up];
 	}
 	for (; i < loc->n; i++) {
+		if (cur && loc->names[i] &&
+		    (cur->type == CTF_FC_VARIANT || cur->type == CTF_FC_ARRAY ||
+		     cur->type == CTF_FC_SEQUENCE)) {
+			/* through a variant option or an array element: only the
+			 * one holding the field being resolved is known when it
+			 * decodes, so the location goes on from there, relative */
+			size_t lvl = r->depth;
+			while (lvl-- > 0) {
+				const ctf_fc *st = r->stack[lvl];
+				bool holds = cur->type != CTF_FC_VARIANT && cur->elem == st;
+				for (size_t k = 0;
+				     cur->type == CTF_FC_VARIANT && k < cur->n_members; k++)
+					holds |= cur->members[k].fc == st;
+				if (holds)
+					break;
+			}
+			if (lvl == SIZE_MAX)
+				return tk_error_set(r->err, TK_ERR_FORMAT, TK_NO_OFFSET,
+						    "metadata: field location '%s' goes into a "
+						    "variant option or array element that does not "
+						    "hold the field it is for",
+						    loc->text);
+			ref->relative = true;
+			ref->up = (unsigned)(r->depth - 1 - lvl);
+			ref->n = 0;
+			cur = r->stack[lvl];
+			limit = r->stack_idx[lvl];
+		}
 		if (!cur || cur->type != CTF_FC_STRUCT || !loc->names[i])
 			return tk_error_set(
 			    r->err, TK_ERR_FORMAT, TK_NO_OFFSET,

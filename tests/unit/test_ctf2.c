@@ -383,6 +383,43 @@ static void test_alias_roles(void **state)
 				 "[00:01:00.000000517] (+0.000000259) e: { x = 1 }\n");
 }
 
+/* Absolute field locations through a variant option and an array element
+ * (CTF2-SPEC-2.0: the path goes on in the selected option / the element
+ * being decoded). */
+static void test_locations_through_options(void **state)
+{
+	(void)state;
+	static const char meta[] = RS
+	    "{\"type\":\"preamble\",\"version\":2}" RS "{\"type\":\"data-stream-class\"}" RS
+	    "{\"type\":\"field-class-alias\",\"name\":\"u8\",\"field-class\":{\"type\":"
+	    "\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"little-endian\"}}" RS
+	    "{\"type\":\"event-record-class\",\"name\":\"e\",\"payload-field-class\":{"
+	    "\"type\":\"structure\",\"member-classes\":["
+	    "{\"name\":\"sel\",\"field-class\":\"u8\"},"
+	    "{\"name\":\"v\",\"field-class\":{\"type\":\"variant\",\"selector-field-location\":"
+	    "{\"origin\":\"event-record-payload\",\"path\":[\"sel\"]},\"options\":["
+	    "{\"selector-field-ranges\":[[0,0]],\"field-class\":\"u8\"},"
+	    "{\"selector-field-ranges\":[[1,1]],\"field-class\":{\"type\":\"structure\","
+	    "\"member-classes\":[{\"name\":\"len\",\"field-class\":\"u8\"},{\"name\":\"d\","
+	    "\"field-class\":{\"type\":\"dynamic-length-array\",\"length-field-location\":{"
+	    "\"origin\":\"event-record-payload\",\"path\":[\"v\",\"len\"]},"
+	    "\"element-field-class\":\"u8\"}}]}}]}},"
+	    "{\"name\":\"arr\",\"field-class\":{\"type\":\"static-length-array\",\"length\":2,"
+	    "\"element-field-class\":{\"type\":\"structure\",\"member-classes\":["
+	    "{\"name\":\"n\",\"field-class\":\"u8\"},{\"name\":\"s\",\"field-class\":{"
+	    "\"type\":\"dynamic-length-string\",\"length-field-location\":{\"origin\":"
+	    "\"event-record-payload\",\"path\":[\"arr\",\"n\"]}}}]}}}]}}";
+	static const uint8_t stream[] = {1, 2, 7, 8, 1, 'a', 2, 'b', 'c'};
+	char out[512];
+	tk_error err;
+	tk_status st = render(meta, stream, sizeof stream, out, sizeof out, &err);
+	if (st != TK_OK)
+		fail_msg("%s", err.message);
+	assert_string_equal(
+	    out, "e: { sel = 1, v = { { len = 2, d = [ [0] = 7, [1] = 8 ] } }, "
+		 "arr = [ [0] = { n = 1, s = \"a\" }, [1] = { n = 2, s = \"bc\" } ] }\n");
+}
+
 /* 10^6 fragments: refused at the event record class cap, in bounded
  * memory and time. */
 static void test_million_fragments(void **state)
@@ -406,10 +443,15 @@ static void test_million_fragments(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_json_values),        cmocka_unit_test(test_json_strict),
-	    cmocka_unit_test(test_json_depth_bounded), cmocka_unit_test(test_classes_decode),
-	    cmocka_unit_test(test_truncations),        cmocka_unit_test(test_metadata_rejected),
-	    cmocka_unit_test(test_alias_roles),        cmocka_unit_test(test_million_fragments),
+	    cmocka_unit_test(test_json_values),
+	    cmocka_unit_test(test_json_strict),
+	    cmocka_unit_test(test_json_depth_bounded),
+	    cmocka_unit_test(test_classes_decode),
+	    cmocka_unit_test(test_truncations),
+	    cmocka_unit_test(test_metadata_rejected),
+	    cmocka_unit_test(test_alias_roles),
+	    cmocka_unit_test(test_locations_through_options),
+	    cmocka_unit_test(test_million_fragments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
