@@ -232,11 +232,11 @@ static int class_members(tk_sql_vtab *vt, char **err_msg)
 	for (size_t i = 0; i < n; i++) {
 		const char *name = p->members[i].name ? p->members[i].name : "";
 		char *col = sqlite3_mprintf("%s", name);
-		/* ts, cpu, pid, tid and earlier members keep their names */
-		static const char *const fixed[] = {"ts", "cpu", "pid", "tid"};
+		/* ts, cpu, pid, tid, file and earlier members keep their names */
+		static const char *const fixed[] = {"ts", "cpu", "pid", "tid", "file"};
 		for (int again = 1; col && again;) {
 			again = 0;
-			for (size_t k = 0; k < 4 && !again; k++)
+			for (size_t k = 0; k < 5 && !again; k++)
 				again = sqlite3_stricmp(col, fixed[k]) == 0;
 			for (size_t k = 0; k < vt->n_members && !again; k++)
 				again = sqlite3_stricmp(col, vt->members[k]) == 0;
