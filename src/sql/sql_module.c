@@ -511,8 +511,9 @@ tk_status tk_sql_attach(sqlite3 *db, const char *const *paths, size_t n_paths, c
 			sqlite3_free(sql);
 			sqlite3_free(table);
 		}
+		size_t n_classes = ti->n_event_classes;
 		tk_source_close(src);
-		if (ti->n_event_classes)
+		if (n_classes)
 			break;
 	}
 	sqlite3_free(file_args);
