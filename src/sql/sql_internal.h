@@ -69,6 +69,7 @@ typedef struct tk_sql_sample {
 typedef struct tk_sql_frame {
 	const char *name; /* NULL: no symbol */
 	const char *dso;
+	const void *image; /* the pass's image object (NULL: no map) */
 	uint64_t address, sym_offset;
 } tk_sql_frame;
 

@@ -32,39 +32,38 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h * 0x94d049bb133111ebull;
 }
 
-/* Frame id for (image, address), interned. -1 when out of memory. */
+/* Frame id for (image, address), interned. -1 when out of memory. The
+ * image is keyed by its tk_dso (NULL: no map), so its name is interned
+ * only for a new frame. */
 static int64_t frame_id(perf_pass *p, const tk_addr_loc *loc, uint64_t ip)
 {
 	tk_sql_derived *d = p->d;
-	const char *dso_name = tk_addr_loc_dso_name(loc);
-	const char *dso = tk_sql_intern(&d->strings, dso_name, strlen(dso_name));
+	const void *image = loc->map ? (const void *)loc->map->dso : NULL;
 	uint64_t addr = loc->map ? loc->addr : ip;
-	if (!dso)
-		return -1;
-	for (uint64_t key = mix((uintptr_t)dso, addr);; key++) {
+	uint64_t key = mix((uintptr_t)image, addr);
+	for (;; key++) {
 		uint64_t *v = tk_hashmap_get(&d->frame_by_key, key);
 		if (!v)
 			break;
 		const tk_sql_frame *f = TK_SQL_AT(d->frames, tk_sql_frame, *v);
-		if (f->dso == dso && f->address == addr)
+		if (f->image == image && f->address == addr)
 			return (int64_t)*v;
-		if (key == UINT64_MAX)
-			return -1;
 	}
 	tk_sql_frame *f = tk_sql_vec_push(&d->frames, sizeof *f);
 	if (!f)
 		return -1;
-	f->dso = dso;
+	const char *dso_name = tk_addr_loc_dso_name(loc);
+	f->image = image;
+	f->dso = tk_sql_intern(&d->strings, dso_name, strlen(dso_name));
 	f->address = addr;
 	f->sym_offset = loc->sym ? loc->sym_off : 0;
+	if (!f->dso)
+		return -1;
 	if (loc->name) {
 		f->name = tk_sql_intern(&d->strings, loc->name, loc->name_len);
 		if (!f->name)
 			return -1;
 	}
-	uint64_t key = mix((uintptr_t)dso, addr);
-	while (tk_hashmap_get(&d->frame_by_key, key))
-		key++;
 	return tk_hashmap_put(&d->frame_by_key, key, d->frames.n - 1) ? (int64_t)d->frames.n - 1
 								      : -1;
 }
