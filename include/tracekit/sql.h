@@ -13,7 +13,7 @@
  *
  * Tables (Perfetto's trace processor names where the concept is the same):
  * event, sample, stack_frame, callsite, thread, process, mapping, track,
- * counter, sched, profile, and event_<class> per event class (see
+ * counter, sched, thread_state, profile, and event_<class> per event class (see
  * man/tracekit.1, SQL TABLES). Virtual tables read the input when a query
  * scans them; nothing is imported. A read error fails the query with
  * "FILE: offset 0x..: message".

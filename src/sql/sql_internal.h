@@ -32,6 +32,7 @@ typedef enum tk_sql_kind {
 	TK_SQL_COUNTER,
 	TK_SQL_SCHED,
 	TK_SQL_PROFILE,
+	TK_SQL_THREAD_STATE,
 	TK_SQL_N_DERIVED, /* event_<class>: a per-class event table */
 	TK_SQL_CLASS = TK_SQL_N_DERIVED,
 } tk_sql_kind;
@@ -119,6 +120,12 @@ typedef struct tk_sql_sched {
 	bool has_priority;
 } tk_sql_sched;
 
+typedef struct tk_sql_thread_state {
+	uint64_t ts, dur;
+	int32_t cpu, tid;  /* cpu -1: not on a CPU */
+	const char *state; /* "Running", or the task state letters (R: runnable) */
+} tk_sql_thread_state;
+
 typedef struct tk_sql_profile_row {
 	const char *image;
 	const char *event;
@@ -136,7 +143,7 @@ typedef struct tk_sql_derived {
 	tk_sql_strings strings;
 	tk_sql_vec event_names; /* const char *, sample.event */
 	tk_sql_vec samples, frames, callsites, threads, processes, mappings;
-	tk_sql_vec tracks, counters, sched, profile;
+	tk_sql_vec tracks, counters, sched, profile, thread_state;
 	tk_hashmap frame_by_key, callsite_by_key, track_by_key, thread_by_tid, process_by_pid;
 } tk_sql_derived;
 

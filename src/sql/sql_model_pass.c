@@ -11,6 +11,10 @@
  *   and ends at the next switch on that CPU, whose prev_state is its
  *   end_state; slices still running at the end end at the CPU's last switch
  *   and have no end_state (Perfetto's sched_slice rules).
+ * - thread_state: per thread, Running while a sched slice runs it; from
+ *   a switch out, the prev_state letters (S, D, ...) until a sched_waking /
+ *   sched_wakeup names it (then R, runnable) or it is switched in again
+ *   (Perfetto's thread_state, without io_wait and blocked_function).
  * - thread/process (not perf.data): one thread per tid the events carry,
  *   spanning its first to its last event; names from an LTTng `procname`
  *   context when there is one. */
@@ -92,6 +96,7 @@ typedef struct cpu_slice {
 
 typedef struct model_pass {
 	tk_sql_derived *d;
+	tk_hashmap waiting; /* tid -> thread_state row + 1 of its open wait */
 	bool threads;
 	cpu_slice *cpus;
 	size_t n_cpus;
@@ -116,6 +121,44 @@ static cpu_slice *cpu_state(model_pass *p, int32_t cpu)
 	return &p->cpus[cpu];
 }
 
+/* Ends tid's open wait at ts; starts a new one in state (NULL: none). */
+static bool wait_state(model_pass *p, int64_t tid, uint64_t ts, const char *state)
+{
+	tk_sql_derived *d = p->d;
+	uint64_t *open = tk_hashmap_get(&p->waiting, (uint32_t)tid);
+	if (open && *open) {
+		tk_sql_thread_state *w = TK_SQL_AT(d->thread_state, tk_sql_thread_state, *open - 1);
+		w->dur = ts >= w->ts ? ts - w->ts : 0;
+		*open = 0;
+	}
+	if (!state)
+		return true;
+	tk_sql_thread_state *w = tk_sql_vec_push(&d->thread_state, sizeof *w);
+	if (!w)
+		return false;
+	w->ts = ts;
+	w->cpu = -1;
+	w->tid = (int32_t)tid;
+	w->state = state;
+	return tk_hashmap_put(&p->waiting, (uint32_t)tid, d->thread_state.n);
+}
+
+static bool on_wakeup(model_pass *p, const tk_event *ev)
+{
+	int64_t tid;
+	if (!ev->has_time || (!int_member(ev, "tid", &tid) && !int_member(ev, "pid", &tid)))
+		return true;
+	uint64_t *open = tk_hashmap_get(&p->waiting, (uint32_t)tid);
+	if (!open || !*open)
+		return true; /* running or never seen asleep: nothing to split */
+	const tk_sql_thread_state *w =
+	    TK_SQL_AT(p->d->thread_state, tk_sql_thread_state, *open - 1);
+	if (strcmp(w->state, "R") == 0 || strcmp(w->state, "R+") == 0)
+		return true;
+	const char *r = tk_sql_intern(&p->d->strings, "R", 1);
+	return r && wait_state(p, tid, ev->time_ns, r);
+}
+
 static bool on_switch(model_pass *p, const tk_event *ev)
 {
 	tk_sql_derived *d = p->d;
@@ -126,6 +169,16 @@ static bool on_switch(model_pass *p, const tk_event *ev)
 		return true;
 	bool has_prio = int_member(ev, "next_prio", &prio);
 	bool has_state = int_member(ev, "prev_state", &prev_state);
+	int64_t prev;
+	if (int_member(ev, "prev_tid", &prev) || int_member(ev, "prev_pid", &prev)) {
+		char buf[16];
+		state_text(has_state ? prev_state : 0, buf, sizeof buf);
+		const char *st = tk_sql_intern(&d->strings, buf, strlen(buf));
+		if (!st || !wait_state(p, prev, ev->time_ns, st))
+			return false;
+	}
+	if (!wait_state(p, next, ev->time_ns, NULL))
+		return false;
 	cpu_slice *c = cpu_state(p, ev->cpu);
 	if (!c)
 		return false;
@@ -235,6 +288,10 @@ static bool on_event(model_pass *p, const tk_event *ev, tk_format fmt)
 	const char *cn = ev->cls && ev->cls->name ? ev->cls->name : "";
 	if (ends_with(cn, "sched_switch") && !on_switch(p, ev))
 		return false;
+	if ((ends_with(cn, "sched_waking") || ends_with(cn, "sched_wakeup") ||
+	     ends_with(cn, "sched_wakeup_new")) &&
+	    !on_wakeup(p, ev))
+		return false;
 	if ((ends_with(cn, "cpu_frequency") || ends_with(cn, "cpu_idle")) && !on_counter(p, ev, cn))
 		return false;
 	if (p->threads && !on_thread(p, ev))
@@ -243,6 +300,39 @@ static bool on_event(model_pass *p, const tk_event *ev, tk_format fmt)
 		p->last_ts = ev->time_ns;
 		p->has_last = true;
 	}
+	return true;
+}
+
+static int state_cmp(const void *a, const void *b)
+{
+	const tk_sql_thread_state *x = a, *y = b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Waits still open end with the trace; the sched slices are the Running
+ * rows; everything in time order. */
+static bool thread_states(model_pass *p)
+{
+	tk_sql_derived *d = p->d;
+	for (size_t i = 0; i < p->waiting.cap; i++) {
+		if (!p->waiting.used[i] || !p->waiting.vals[i])
+			continue;
+		tk_sql_thread_state *w =
+		    TK_SQL_AT(d->thread_state, tk_sql_thread_state, p->waiting.vals[i] - 1);
+		w->dur = p->has_last && p->last_ts > w->ts ? p->last_ts - w->ts : 0;
+	}
+	const char *running = tk_sql_intern(&d->strings, "Running", 7);
+	if (!running)
+		return false;
+	for (size_t i = 0; i < d->sched.n; i++) {
+		const tk_sql_sched *s = TK_SQL_AT(d->sched, tk_sql_sched, i);
+		tk_sql_thread_state *r = tk_sql_vec_push(&d->thread_state, sizeof *r);
+		if (!r)
+			return false;
+		*r = (tk_sql_thread_state){s->ts, s->dur, s->cpu, s->tid, running};
+	}
+	if (d->thread_state.n)
+		qsort(d->thread_state.v, d->thread_state.n, sizeof(tk_sql_thread_state), state_cmp);
 	return true;
 }
 
@@ -280,6 +370,7 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, bool threads, tk_
 	model_pass p = {.d = &in->d, .threads = threads};
 	tk_hashmap_init(&p.track_of_cpu);
 	tk_hashmap_init(&p.track_of_stream);
+	tk_hashmap_init(&p.waiting);
 	tk_format fmt = tk_source_info(src)->format;
 	const tk_event *ev;
 	while ((st = tk_source_next(src, &ev, err)) == TK_OK) {
@@ -299,8 +390,11 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, bool threads, tk_
 		}
 		if (threads && !processes(&in->d))
 			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		if (st == TK_OK && !thread_states(&p))
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	free(p.cpus);
+	tk_hashmap_free(&p.waiting);
 	tk_hashmap_free(&p.track_of_cpu);
 	tk_hashmap_free(&p.track_of_stream);
 	tk_source_close(src);

@@ -80,7 +80,7 @@ static void input_free(tk_sql_input *in)
 	tk_sql_derived *d = &in->d;
 	tk_sql_vec *vecs[] = {&d->event_names, &d->samples,   &d->frames,   &d->callsites,
 			      &d->threads,     &d->processes, &d->mappings, &d->tracks,
-			      &d->counters,    &d->sched,     &d->profile};
+			      &d->counters,    &d->sched,     &d->profile,  &d->thread_state};
 	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
 		free(vecs[i]->v);
 	tk_hashmap_free(&d->frame_by_key);
@@ -106,6 +106,7 @@ static unsigned groups_of(const tk_sql_input *in, tk_sql_kind kind)
 	case TK_SQL_TRACK:
 	case TK_SQL_COUNTER: return TK_SQL_GROUP_MODEL;
 	case TK_SQL_SCHED: /* utid: the perf pass's threads */
+	case TK_SQL_THREAD_STATE:
 		return TK_SQL_GROUP_MODEL | (in->format == TK_FORMAT_PERF ? TK_SQL_GROUP_PERF : 0);
 	case TK_SQL_PROFILE: return in->format == TK_FORMAT_DCPI ? TK_SQL_GROUP_DCPI : 0;
 	default: return 0;

@@ -191,6 +191,20 @@ static void profile_col(const tk_sql_input *in, const int64_t *base, size_t row,
 	}
 }
 
+static void thread_state_col(const tk_sql_input *in, const int64_t *base, size_t row, int col,
+			     sqlite3_context *ctx)
+{
+	const tk_sql_thread_state *t = ROW(thread_state, tk_sql_thread_state);
+	switch (col) {
+	case 0: i64(ctx, (int64_t)t->ts); break;
+	case 1: i64(ctx, (int64_t)t->dur); break;
+	case 2: opt_id(ctx, t->cpu); break;
+	case 3: opt_id(ctx, utid_of(in, base, t->tid)); break;
+	case 4: text(ctx, t->state); break;
+	case 5: i64(ctx, t->tid); break;
+	}
+}
+
 static const tk_sql_table_def defs[TK_SQL_N_DERIVED] = {
     [TK_SQL_EVENT] = {"event", NULL, -1, NULL},
     [TK_SQL_SAMPLE] = {"sample",
@@ -221,6 +235,10 @@ static const tk_sql_table_def defs[TK_SQL_N_DERIVED] = {
 		      -1, sched_col},
     [TK_SQL_PROFILE] = {"profile", "image TEXT, \"offset\" INTEGER, event TEXT, count INTEGER", -1,
 			profile_col},
+    [TK_SQL_THREAD_STATE] = {"thread_state",
+			     "ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, state TEXT, tid "
+			     "INTEGER",
+			     -1, thread_state_col},
 };
 
 const tk_sql_table_def *tk_sql_table_def_of(tk_sql_kind kind)
@@ -250,6 +268,7 @@ size_t tk_sql_derived_count(const tk_sql_input *in, tk_sql_kind kind)
 	case TK_SQL_COUNTER: return d->counters.n;
 	case TK_SQL_SCHED: return d->sched.n;
 	case TK_SQL_PROFILE: return d->profile.n;
+	case TK_SQL_THREAD_STATE: return d->thread_state.n;
 	default: return 0;
 	}
 }

@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    "SELECT count(*), max(value) FROM counter",
 			    "SELECT count(*), max(dur), max(end_state), max(utid) FROM sched",
 			    "SELECT count(*), max(image), max(count) FROM profile",
+			    "SELECT count(*), max(dur), max(state), max(utid) FROM thread_state",
 			};
 			for (size_t i = 0; i < sizeof scans / sizeof scans[0]; i++)
 				sqlite3_exec(db, scans[i], NULL, NULL, NULL);
