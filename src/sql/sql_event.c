@@ -173,6 +173,9 @@ static void source_close(ev_cursor *c)
 	tk_perf_close(c->pf);
 	c->pf = NULL;
 	c->last_cls = NULL;
+	/* classes are per input: the next file numbers its attrs anew */
+	for (size_t i = 0; i < c->n_fast_classes; i++)
+		c->fast_classes[i].name = NULL;
 }
 
 /* The fast path's class for a record's attr: named as the model source

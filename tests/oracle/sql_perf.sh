@@ -179,6 +179,24 @@ if [ -n "${TK_TESTDATA:-}" ] && command -v perf >/dev/null; then
     [ -f "$d" ] && perf script -i "$d" >/dev/null 2>&1 && check_script "$d" "ps_$(echo "$f" | tr / _)"
   done
 fi
+# Several inputs: each file's rows as when read alone, ids numbered across
+# files without clashes (joins on ids stay within a file).
+if [ -n "${TK_TESTDATA:-}" ]; then
+  a="$TK_TESTDATA/perf/pdc/multi-event-single-process.perf.data"; b="$TK_TESTDATA/perf/lpd/sleep.data"
+  if [ -f "$a" ] && [ -f "$b" ]; then
+    checked=$((checked+1))
+    q='SELECT name, count(*), sum(tid) FROM event GROUP BY name ORDER BY name'
+    both=$("$TK" sql -q --format csv "$a" "$b" "$q" | tail -n +2)
+    alone=$( { "$TK" sql -q --format csv "$a" "$q"; "$TK" sql -q --format csv "$b" "$q"; } | grep -v '^name,' | LC_ALL=C sort)
+    [ "$both" = "$alone" ] || fail "two inputs: event rows '$both', alone '$alone'"
+    got=$("$TK" sql -q --format csv "$a" "$b" "
+      SELECT (SELECT count(*) FROM sample), (SELECT count(*) FROM sample s JOIN thread t ON t.utid = s.utid AND t.file = s.file),
+             (SELECT count(DISTINCT id) = count(*) FROM stack_frame),
+             (SELECT count(*) FROM sample s JOIN callsite c ON c.id = s.callsite_id JOIN stack_frame f ON f.id = c.frame_id AND f.file = s.file)" | tail -1)
+    n=${got%%,*}
+    [ "$got" = "$n,$n,1,$n" ] || fail "two inputs: joins across ids: $got"
+  fi
+fi
 echo "$checked checks, $failed failed"
 [ "$checked" -gt 0 ] || exit 77
 [ "$failed" -eq 0 ]

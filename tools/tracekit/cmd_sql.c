@@ -321,6 +321,13 @@ int tk_cmd_sql(int argc, char **argv)
 		fprintf(stderr, "tracekit sql: no input file (tracekit sql FILE... 'QUERY')\n");
 		return TK_EXIT_USAGE;
 	}
+	for (int i = 0; i < n_paths; i++)
+		if (strcmp(argv[optind + i], "-") == 0) {
+			/* each table reads its file when scanned, maybe several times */
+			fprintf(stderr, "tracekit sql: reads files in place: '-' (stdin) is not an "
+					"input here; save it to a file first\n");
+			return TK_EXIT_USAGE;
+		}
 	char *owned = NULL;
 	if (file) {
 		FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
