@@ -461,7 +461,7 @@ static void ts_bound(ev_cursor *c, char code, sqlite3_value *v)
 		if (exact)
 			lo = code == 'g' ? (double)i + 1 : (double)i;
 		if (lo > 0)
-			narrow_begin(c, exact ? (uint64_t)(code == 'g' ? i + 1 : i) : (uint64_t)lo);
+			narrow_begin(c, exact ? (uint64_t)i + (code == 'g') : (uint64_t)lo);
 	}
 	if (code == 'l' || code == 'L' || code == 'e') {
 		double hi = code == 'l' ? ceil(d) - 1 : floor(d);
@@ -470,7 +470,7 @@ static void ts_bound(ev_cursor *c, char code, sqlite3_value *v)
 		if (hi < 0)
 			c->empty = true;
 		else
-			narrow_end(c, exact ? (uint64_t)(code == 'l' ? i - 1 : i) : (uint64_t)hi);
+			narrow_end(c, exact ? (uint64_t)i - (code == 'l') : (uint64_t)hi);
 	}
 }
 

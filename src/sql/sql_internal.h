@@ -160,6 +160,9 @@ typedef struct tk_sql_input {
 typedef struct tk_sql_ctx {
 	tk_sql_options opt;
 	tk_sql_vec inputs; /* tk_sql_input * */
+	/* the source whose classes name the columns of event_<class> tables */
+	char *class_path;
+	tk_source *class_src;
 } tk_sql_ctx;
 
 /* The input for path, created on first use (NULL when out of memory). */

@@ -202,16 +202,28 @@ static void vtab_free(tk_sql_vtab *vt)
  * context's), made unique against the fixed columns and each other. */
 static int class_members(tk_sql_vtab *vt, char **err_msg)
 {
-	tk_open_options oo = {.log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
-	tk_source *src;
-	tk_error err;
-	tk_error_clear(&err);
+	/* The classes come from a source kept open by the connection for the
+	 * last input asked: tk_sql_attach creates a table per class of one
+	 * input in a row, and opening a trace per class is slow. */
+	tk_sql_ctx *ctx = vt->ctx;
 	const char *path = vt->inputs[0]->path;
-	if (tk_source_open(path, &oo, &src, &err) != TK_OK) {
-		*err_msg = tk_sql_error_text(&err, path);
-		return SQLITE_ERROR;
+	if (!ctx->class_src || strcmp(ctx->class_path, path) != 0) {
+		tk_source_close(ctx->class_src);
+		ctx->class_src = NULL;
+		free(ctx->class_path);
+		ctx->class_path = strdup(path);
+		if (!ctx->class_path)
+			return SQLITE_NOMEM;
+		tk_open_options oo = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
+		tk_error err;
+		tk_error_clear(&err);
+		if (tk_source_open(path, &oo, &ctx->class_src, &err) != TK_OK) {
+			ctx->class_src = NULL;
+			*err_msg = tk_sql_error_text(&err, path);
+			return SQLITE_ERROR;
+		}
 	}
-	const tk_trace_info *ti = tk_source_info(src);
+	const tk_trace_info *ti = tk_source_info(ctx->class_src);
 	const tk_event_class *cls = NULL;
 	for (size_t i = 0; i < ti->n_event_classes && !cls; i++)
 		if (ti->event_classes[i]->name &&
@@ -254,7 +266,6 @@ static int class_members(tk_sql_vtab *vt, char **err_msg)
 		vt->members[vt->n_members++] = col;
 	}
 out:
-	tk_source_close(src);
 	return rc;
 }
 
@@ -438,6 +449,8 @@ static void ctx_free(void *p)
 	for (size_t i = 0; i < ctx->inputs.n; i++)
 		input_free(*TK_SQL_AT(ctx->inputs, tk_sql_input *, i));
 	free(ctx->inputs.v);
+	tk_source_close(ctx->class_src);
+	free(ctx->class_path);
 	free(ctx);
 }
 
