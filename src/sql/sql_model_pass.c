@@ -9,7 +9,7 @@
  *   sched:sched_switch with prev_pid/next_pid, LTTng's sched_switch with
  *   prev_tid/next_tid): a slice starts when next_* is switched in on a CPU
  *   and ends at the next switch on that CPU, whose prev_state is its
- *   end_state; slices still running at the end end at the CPU's last switch
+ *   end_state; slices still running at the end end with the last event
  *   and have no end_state (Perfetto's sched_slice rules).
  * - thread_state: per thread, Running while a sched slice runs it; from
  *   a switch out, the prev_state letters (S, D, ...) until a sched_waking /
