@@ -19,13 +19,17 @@
  * - a scan that reads only name/category and wants them ordered by name
  *   (GROUP BY name, ORDER BY name) counts events per class in one pass and
  *   hands SQLite each class's rows already grouped, so SQLite neither sorts
- *   nor builds a temporary B-tree (orderByConsumed). */
+ *   nor builds a temporary B-tree (orderByConsumed). Without constraints a
+ *   CTF input is counted as `tracekit stats` counts it (lean plans, the
+ *   inlined merge); perf.data records are read in file order, unparsed, as
+ *   stats reads them. */
 #ifdef TK_HAVE_SQLITE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/writer.h"
+#include "ctf/ctf_reader.h"
 #include "sql/sql_internal.h"
 
 enum {
@@ -211,8 +215,11 @@ static tk_status fast_next(ev_cursor *c, const tk_event **out, tk_error *err)
 			return st;
 		if (r->type != TK_PERF_RECORD_SAMPLE || tk_perf_attr_count(c->pf) == 0)
 			continue;
+		/* Counting per class reads the records as `tracekit stats` does;
+		 * rows with values have their sample parsed, so a damaged one
+		 * fails the query as on the model path. */
 		tk_perf_sample smp;
-		if ((st = tk_perf_parse_sample(c->pf, r, &smp, err)) != TK_OK)
+		if (!c->count_mode && (st = tk_perf_parse_sample(c->pf, r, &smp, err)) != TK_OK)
 			return st;
 		const tk_perf_attr *a = r->attr ? r->attr : tk_perf_attr_at(c->pf, 0);
 		tk_event *ev = &c->fast_ev;
@@ -359,34 +366,99 @@ static int group_cmp(const void *a, const void *b)
 	return strcmp(((const struct ev_group *)a)->name, ((const struct ev_group *)b)->name);
 }
 
+static struct ev_group *group_of(ev_cursor *c, const char *name, const char *category)
+{
+	for (size_t i = c->n_groups; i-- > 0;)
+		if (c->groups[i].name == name)
+			return &c->groups[i];
+	if (c->n_groups == c->cap_groups) {
+		size_t cap = c->cap_groups ? c->cap_groups * 2 : 16;
+		struct ev_group *ng = sqlite3_realloc64(c->groups, cap * sizeof *ng);
+		if (!ng)
+			return NULL;
+		c->groups = ng;
+		c->cap_groups = cap;
+	}
+	struct ev_group *g = &c->groups[c->n_groups++];
+	*g = (struct ev_group){name, category, 0, (int)strlen(name)};
+	return g;
+}
+
+/* A CTF input counted the way `tracekit stats` counts it: the lean decode
+ * plans (no values kept) and the inlined merge, each class counting its
+ * events; the same events, order, warnings and errors as the model
+ * source. Only for a scan without constraints. */
+static int ctf_count(ev_cursor *c, const char *path)
+{
+	tk_sql_vtab *vt = c->vt;
+	ctf_reader *r;
+	tk_error err;
+	tk_error_clear(&err);
+	if (ctf_reader_open(path, vt->ctx->opt.log, vt->ctx->opt.log_user, &r, &err) != TK_OK)
+		return fail(c, &err);
+	r->lean = true;
+	ctf_span sp;
+	int rc = SQLITE_OK;
+	if (ctf_reader_span(r, &sp, &err) != TK_OK)
+		rc = fail(c, &err);
+	for (size_t i = 0; i < r->n_traces && rc == SQLITE_OK; i++) {
+		const ctf_trace_class *tc = r->traces[i]->tc;
+		for (size_t k = 0; k < tc->n_streams && rc == SQLITE_OK; k++) {
+			const ctf_stream_class *sc = tc->streams[k];
+			for (size_t j = 0; j < sc->n_events && rc == SQLITE_OK; j++) {
+				const ctf_event_class *ec = sc->events[j];
+				if (!ec->n_seen)
+					continue;
+				const char *name = ec->info.name ? ec->info.name : "";
+				const char *colon = strchr(name, ':');
+				const char *in = tk_sql_intern(&vt->names, name, strlen(name));
+				const char *cat =
+				    colon ? tk_sql_intern(&vt->names, name, (size_t)(colon - name))
+					  : tk_format_name(TK_FORMAT_CTF);
+				struct ev_group *g = in && cat ? group_of(c, in, cat) : NULL;
+				if (!g)
+					rc = SQLITE_NOMEM;
+				else
+					g->n += ec->n_seen;
+			}
+		}
+	}
+	ctf_reader_close(r);
+	return rc;
+}
+
+static bool unconstrained(const ev_cursor *c)
+{
+	return !c->has_begin && !c->has_end && !c->empty && c->cpu == INT64_MIN &&
+	       c->pid == INT64_MIN && c->tid == INT64_MIN && !c->name && !c->file &&
+	       c->vt->kind == TK_SQL_EVENT;
+}
+
 /* Count mode: the whole scan, counted per class name, then sorted. */
 static int count_groups(ev_cursor *c)
 {
 	c->n_groups = 0;
+	bool fast_ctf = unconstrained(c);
 	for (;;) {
+		if (fast_ctf && !c->src && !c->pf && c->input < c->vt->n_inputs) {
+			const char *path = c->vt->inputs[c->input]->path;
+			tk_error err;
+			if (tk_detect_format(path, &err) == TK_FORMAT_CTF) {
+				int rc = ctf_count(c, path);
+				if (rc != SQLITE_OK)
+					return rc;
+				c->input++;
+				continue;
+			}
+		}
 		int rc = scan_next(c);
 		if (rc != SQLITE_OK)
 			return rc;
 		if (c->eof)
 			break;
-		struct ev_group *g = NULL;
-		for (size_t i = c->n_groups; i-- > 0 && !g;)
-			if (c->groups[i].name == c->last_name)
-				g = &c->groups[i];
-		if (!g) {
-			if (c->n_groups == c->cap_groups) {
-				size_t cap = c->cap_groups ? c->cap_groups * 2 : 16;
-				struct ev_group *ng =
-				    sqlite3_realloc64(c->groups, cap * sizeof *ng);
-				if (!ng)
-					return SQLITE_NOMEM;
-				c->groups = ng;
-				c->cap_groups = cap;
-			}
-			g = &c->groups[c->n_groups++];
-			*g = (struct ev_group){c->last_name, c->last_category, 0,
-					       (int)strlen(c->last_name)};
-		}
+		struct ev_group *g = group_of(c, c->last_name, c->last_category);
+		if (!g)
+			return SQLITE_NOMEM;
 		g->n++;
 	}
 	qsort(c->groups, c->n_groups, sizeof *c->groups, group_cmp);

@@ -5,7 +5,8 @@
 #   ../shared/testdata/ctf/{babeltrace/succeed,barectf} it reads; a ts range
 #   pushed down to the reader (packet index, early stop) keeps the rows a
 #   plain filter keeps (ts + 0 is not pushed down);
-# - CTF traces babeltrace2 rejects (babeltrace/fail): the query fails,
+# - damaged inputs (CTF traces babeltrace2 rejects, bad CPEL, DCPI and
+#   perf.data files): every table's query fails,
 #   exit 1, with the error `tracekit print` gives (the reader's, with file
 #   and offset), never a crash;
 # - CPEL: events per track and per event = `tracekit stats`.
@@ -31,6 +32,10 @@ if command -v babeltrace2 >/dev/null; then
       { fail "$t: sql failed: $(head -2 "$work/err")"; continue; }
     checked=$((checked+1)); n_ctf=$((n_ctf+1))
     [ "$got" = "$want" ] || { fail "$t: $got events, babeltrace2 prints $want lines"; continue; }
+    # GROUP BY name (counted per class by the lean reader) = rows read one by one
+    a=$(q "$t" 'SELECT name, count(*) FROM event GROUP BY name')
+    b=$(q "$t" 'SELECT name, count(*) FROM event WHERE length(args) >= 0 GROUP BY name')
+    [ "$a" = "$b" ] || fail "$t: GROUP BY name counts '$a', rows '$b'"
     # the per-class tables hold the same events
     sum=0
     for tb in $(q "$t" "SELECT name FROM temp.sqlite_master WHERE name LIKE 'event\_%' ESCAPE '\\'"); do
@@ -55,12 +60,14 @@ else
   echo "babeltrace2 not installed: CTF counts skipped"
 fi
 
-# Damaged traces: the reader's error, exit 1, no crash.
-for t in "$TK_TESTDATA"/ctf/babeltrace/fail/* "$TK_TESTDATA"/cpel/bad-*.cpel "$TK_TESTDATA"/dcpi/bad-*.prof; do
+# Damaged inputs: the reader's error, exit 1, no crash.
+for t in "$TK_TESTDATA"/ctf/babeltrace/fail/* "$TK_TESTDATA"/cpel/bad-*.cpel "$TK_TESTDATA"/dcpi/bad-*.prof \
+         "$TK_TESTDATA"/perf/quipper/*corrupted* "$TK_TESTDATA"/perf/simpleperf/invalid_perf.data; do
   [ -e "$t" ] || continue
   "$TK" print "$t" >/dev/null 2>"$work/perr"; prc=$?
   [ $prc -eq 1 ] || continue # print reads it: nothing to compare
-  tables="event thread sched track"; case $t in *.prof) tables="event profile" ;; esac
+  tables="event thread sched track"
+  case $t in *.prof) tables="event profile" ;; */perf/*) tables="event sample thread sched" ;; esac
   for table in $tables; do
     "$TK" sql -q "$t" "SELECT count(*) FROM $table" >/dev/null 2>"$work/serr"; rc=$?
     checked=$((checked+1))
@@ -68,6 +75,11 @@ for t in "$TK_TESTDATA"/ctf/babeltrace/fail/* "$TK_TESTDATA"/cpel/bad-*.cpel "$T
       fail "$t: SELECT from $table exited $rc, not 1: $(head -2 "$work/serr")"
     elif [ "$table" = event ] && [ "$(tail -1 "$work/perr")" != "$(tail -1 "$work/serr")" ]; then
       fail "$t: error differs from print's: $(tail -1 "$work/serr") vs $(tail -1 "$work/perr")"
+    fi
+    if [ "$table" = event ]; then
+      "$TK" sql -q "$t" "SELECT name, count(*) FROM event GROUP BY name" >/dev/null 2>"$work/gerr"
+      [ $? -eq 1 ] && [ "$(tail -1 "$work/perr")" = "$(tail -1 "$work/gerr")" ] ||
+        fail "$t: GROUP BY name: $(tail -1 "$work/gerr") vs print's $(tail -1 "$work/perr")"
     fi
   done
 done
