@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SQL over traces: `tracekit sql` against `tracekit stats` on the same file,
-# and the .sqlite export rate. CPU time (user + sys), best of RUNS runs.
+# and the .sqlite export rate. CPU time (perf stat task-clock, mean of RUNS
+# runs; /usr/bin/time without perf).
 #   count:   SELECT name, count(*) FROM event GROUP BY name   vs  tracekit stats
 #   args:    SELECT count(*) FROM event WHERE json_extract(args, ...) ...  (model values)
 #   report:  top symbols (sample x callsite x stack_frame)     vs  tracekit report
@@ -10,11 +11,11 @@
 #         two busy loops for 13 s); needs perf and permission to record
 #   ctf:  1.5 M events, one stream (babeltrace2 src.text.dmesg -> sink.ctf.fs),
 #         the trace bench/ctf_bench.sh makes
-# usage: bench/sql_bench.sh [WORKDIR]   (env TK = tracekit binary, RUNS = 3)
+# usage: bench/sql_bench.sh [WORKDIR]   (env TK = tracekit binary, RUNS = 5)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 TK=${TK:-$here/build/bin/tracekit}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 work=${1:-/tmp/tk-sql-bench}
 mkdir -p "$work" || exit 1
 export TZ=UTC LC_ALL=C
@@ -42,8 +43,13 @@ PY
     --component=sink:sink.ctf.fs --params="path=\"$ctf\"" --connect=src:sink >/dev/null
 fi
 
-# best CPU seconds (user + sys) of RUNS runs; stdout discarded
+# CPU seconds (task-clock, mean of RUNS runs, with perf stat; else the
+# best user + sys of RUNS runs from /usr/bin/time, 10 ms granularity)
 cpu() {
+  if command -v perf >/dev/null; then
+    perf stat -x, -e task-clock -r "$RUNS" "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { printf "%.3f", $1 / 1000 }'
+    return
+  fi
   local best=
   for _ in $(seq "$RUNS"); do
     /usr/bin/time -o "$work/time" -f '%U %S' "$@" >/dev/null 2>&1
