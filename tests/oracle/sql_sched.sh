@@ -6,8 +6,9 @@
 # run time for each CPU's first switch, whose start it has not seen; ours
 # still running at the end have no end_state). The thread: timehist names
 # the task switched out (prev_pid), Perfetto's sched the one switched in
-# (next_pid); they are compared where the two events agree (in a container
-# the kernel may report ids of another pid namespace in next_pid).
+# (next_pid); they are compared where the two events agree, and agree with
+# the switch-out sample's own tid, which timehist prints (in a container the
+# tracepoint fields hold the kernel's global ids, the sample perf's view).
 # Then the running time per thread agrees the same way.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
@@ -41,11 +42,11 @@ perf sched timehist -i "$work/s.data" 2>/dev/null |
   awk 'NR > 3 && $NF != "0.000" { c = $2; gsub(/[\[\]]/, "", c); n = split($3, b, "["); id = b[n]; sub(/[]\/].*/, "", id)
        if ($3 == "<idle>") id = 0; printf "%s %d %s\n", $1, c, id }' | LC_ALL=C sort >"$work/want_tid"
 "$TK" sql -q --format csv "$work/s.data" "
-  WITH sw AS (SELECT ts, cpu, json_extract(args, '\$.prev_pid') AS prev FROM event
+  WITH sw AS (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
               WHERE name = 'sched:sched_switch')
   SELECT printf('%d.%06d', (s.ts + s.dur) / 1000000000, ((s.ts + s.dur) / 1000) % 1000000), s.cpu, s.tid
   FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
-  WHERE s.end_state IS NOT NULL AND sw.prev = s.tid" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got_tid"
+  WHERE s.end_state IS NOT NULL AND sw.prev = s.tid AND sw.tid = s.tid" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got_tid"
 agree=$(wc -l <"$work/got_tid")
 missing=$(LC_ALL=C comm -13 "$work/want_tid" "$work/got_tid" | wc -l)
 if [ "$agree" -gt 0 ] && [ "$missing" -eq 0 ]; then
