@@ -122,8 +122,12 @@ int tk_sql_event_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 			case SQLITE_INDEX_CONSTRAINT_EQ: code = 'e'; break;
 			default: break;
 			}
-			if (code)
+			/* only CTF skips what is outside the range; elsewhere
+			 * the range filters a full read */
+			if (code && vt->seekable)
 				scan *= code == 'e' ? 0.01 : 0.3;
+			else if (code)
+				keep *= code == 'e' ? 0.01 : 0.3;
 		} else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
 			code = role == ROLE_CPU    ? 'c'
 			       : role == ROLE_PID  ? 'p'
@@ -163,7 +167,8 @@ int tk_sql_event_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 	/* Decoding dominates: every event scanned costs, rows kept cost more
 	 * (their values are built). */
 	double scanned = events * scan;
-	info->estimatedCost = scanned + scanned * keep * 2;
+	/* opening an input (metadata, headers) costs whatever is read */
+	info->estimatedCost = 1000 * (double)vt->n_inputs + scanned + scanned * keep * 2;
 	info->estimatedRows = (sqlite3_int64)(scanned * keep) + 1;
 	return SQLITE_OK;
 }

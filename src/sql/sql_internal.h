@@ -211,6 +211,7 @@ typedef struct tk_sql_vtab {
 	char **members;
 	size_t n_members;
 	double file_bytes; /* size of the inputs, for cost estimates */
+	bool seekable;     /* every input is CTF: a ts range skips packets */
 } tk_sql_vtab;
 
 /* Event tables (sql_event.c): `event` and event_<class>. */

@@ -338,6 +338,11 @@ static int vt_create(sqlite3 *db, void *aux, int argc, const char *const *argv, 
 		}
 		sqlite3_free(a);
 	}
+	vt->seekable = vt->n_inputs > 0;
+	for (size_t i = 0; i < vt->n_inputs && vt->seekable; i++) {
+		tk_error derr;
+		vt->seekable = tk_detect_format(vt->inputs[i]->path, &derr) == TK_FORMAT_CTF;
+	}
 	if (vt->n_inputs == 0) {
 		*err_msg = sqlite3_mprintf("tracekit: usage: USING tracekit('FILE' [, 'FILE'...] "
 					   "[, 'table=NAME' | 'class=EVENT'])");
