@@ -152,6 +152,8 @@ typedef struct tk_sql_input {
 	tk_format format; /* detected when first needed */
 	unsigned built;   /* TK_SQL_GROUP_* done */
 	tk_sql_derived d;
+	/* per derived table: 0 not checked, 1 rows in ts order, 2 not */
+	uint8_t ts_sorted[TK_SQL_N_DERIVED];
 	/* The first failed build, replayed to every later scan. */
 	bool failed;
 	tk_error err;
@@ -182,6 +184,7 @@ typedef struct tk_sql_table_def {
 	const char *name;
 	const char *columns; /* inside CREATE TABLE x(...) */
 	int id_col;          /* column whose value is the row's id (-1: none) */
+	int ts_col;          /* column ts, when rows come in time order (-1: none) */
 	/* Row values. base[k] is the id offset of table k for this input (rows
 	 * of several inputs are numbered one after the other). */
 	void (*column)(const tk_sql_input *in, const int64_t *base, size_t row, int col,

@@ -5,6 +5,7 @@
  * so joins on ids stay within one input. An equality on a table's id
  * column is one row (xBestIndex says so, which makes joins cheap). */
 #ifdef TK_HAVE_SQLITE
+#include <math.h>
 #include <string.h>
 
 #include "sql/sql_internal.h"
@@ -206,39 +207,39 @@ static void thread_state_col(const tk_sql_input *in, const int64_t *base, size_t
 }
 
 static const tk_sql_table_def defs[TK_SQL_N_DERIVED] = {
-    [TK_SQL_EVENT] = {"event", NULL, -1, NULL},
+    [TK_SQL_EVENT] = {"event", NULL, -1, -1, NULL},
     [TK_SQL_SAMPLE] = {"sample",
 		       "ts INTEGER, cpu INTEGER, pid INTEGER, tid INTEGER, event TEXT, period "
 		       "INTEGER, ip INTEGER, callsite_id INTEGER, utid INTEGER",
-		       -1, sample_col},
+		       -1, 0, sample_col},
     [TK_SQL_STACK_FRAME] = {"stack_frame",
 			    "id INTEGER, name TEXT, dso TEXT, address INTEGER, sym_offset INTEGER",
-			    0, frame_col},
+			    0, -1, frame_col},
     [TK_SQL_CALLSITE] = {"callsite",
-			 "id INTEGER, parent_id INTEGER, depth INTEGER, frame_id INTEGER", 0,
+			 "id INTEGER, parent_id INTEGER, depth INTEGER, frame_id INTEGER", 0, -1,
 			 callsite_col},
     [TK_SQL_THREAD] = {"thread",
 		       "utid INTEGER, tid INTEGER, pid INTEGER, name TEXT, start_ts INTEGER, "
 		       "end_ts INTEGER, upid INTEGER",
-		       0, thread_col},
-    [TK_SQL_PROCESS] = {"process", "upid INTEGER, pid INTEGER, name TEXT, cmdline TEXT", 0,
+		       0, -1, thread_col},
+    [TK_SQL_PROCESS] = {"process", "upid INTEGER, pid INTEGER, name TEXT, cmdline TEXT", 0, -1,
 			process_col},
     [TK_SQL_MAPPING] = {"mapping",
 			"start INTEGER, \"end\" INTEGER, pgoff INTEGER, dso TEXT, build_id "
 			"TEXT, pid INTEGER",
-			-1, mapping_col},
-    [TK_SQL_TRACK] = {"track", "id INTEGER, name TEXT, type TEXT", 0, track_col},
-    [TK_SQL_COUNTER] = {"counter", "ts INTEGER, track INTEGER, value REAL", -1, counter_col},
+			-1, -1, mapping_col},
+    [TK_SQL_TRACK] = {"track", "id INTEGER, name TEXT, type TEXT", 0, -1, track_col},
+    [TK_SQL_COUNTER] = {"counter", "ts INTEGER, track INTEGER, value REAL", -1, 0, counter_col},
     [TK_SQL_SCHED] = {"sched",
 		      "ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, end_state TEXT, "
 		      "priority INTEGER, tid INTEGER",
-		      -1, sched_col},
+		      -1, 0, sched_col},
     [TK_SQL_PROFILE] = {"profile", "image TEXT, \"offset\" INTEGER, event TEXT, count INTEGER", -1,
-			profile_col},
+			-1, profile_col},
     [TK_SQL_THREAD_STATE] = {"thread_state",
 			     "ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER, state TEXT, tid "
 			     "INTEGER",
-			     -1, thread_state_col},
+			     -1, 0, thread_state_col},
 };
 
 const tk_sql_table_def *tk_sql_table_def_of(tk_sql_kind kind)
@@ -283,7 +284,79 @@ typedef struct dv_cursor {
 	size_t last_input;                  /* scan inputs [input, last_input] */
 	int n_cols;                         /* the hidden `file` column's index */
 	bool eof;
+	bool has_lo, has_hi; /* ts bounds (inclusive) pushed down */
+	uint64_t lo, hi;
 } dv_cursor;
+
+/* A derived row's ts; false when it has none. */
+static bool ts_of(const tk_sql_input *in, tk_sql_kind kind, size_t row, uint64_t *ts)
+{
+	const tk_sql_derived *d = &in->d;
+	switch (kind) {
+	case TK_SQL_SAMPLE: {
+		const tk_sql_sample *s = TK_SQL_AT(d->samples, tk_sql_sample, row);
+		*ts = s->ts;
+		return s->has_ts;
+	}
+	case TK_SQL_COUNTER: *ts = TK_SQL_AT(d->counters, tk_sql_counter, row)->ts; return true;
+	case TK_SQL_SCHED: *ts = TK_SQL_AT(d->sched, tk_sql_sched, row)->ts; return true;
+	case TK_SQL_THREAD_STATE:
+		*ts = TK_SQL_AT(d->thread_state, tk_sql_thread_state, row)->ts;
+		return true;
+	default: return false;
+	}
+}
+
+/* Whether the rows of a table come in ts order (checked once per input:
+ * perf's own order can put a late record after a later one). */
+static bool ts_sorted(tk_sql_input *in, tk_sql_kind kind)
+{
+	if (!in->ts_sorted[kind]) {
+		size_t n = tk_sql_derived_count(in, kind);
+		uint64_t prev = 0, ts;
+		bool ok = tk_sql_table_def_of(kind)->ts_col >= 0;
+		for (size_t i = 0; i < n && ok; i++) {
+			ok = ts_of(in, kind, i, &ts) && ts >= prev;
+			prev = ts;
+		}
+		in->ts_sorted[kind] = ok ? 1 : 2;
+	}
+	return in->ts_sorted[kind] == 1;
+}
+
+/* First row whose ts is >= v (rows in ts order). */
+static size_t lower_bound(const tk_sql_input *in, tk_sql_kind kind, size_t n, uint64_t v)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		uint64_t ts = 0;
+		ts_of(in, kind, m, &ts);
+		if (ts < v)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* The rows of input i the pushed-down ts bounds leave: [row, end). */
+static void input_range(dv_cursor *c, size_t i)
+{
+	tk_sql_input *in = c->vt->inputs[i];
+	tk_sql_kind kind = c->vt->kind;
+	size_t n = tk_sql_derived_count(in, kind);
+	c->row = 0;
+	c->end = n;
+	if ((c->has_lo || c->has_hi) && ts_sorted(in, kind)) {
+		if (c->has_lo)
+			c->row = lower_bound(in, kind, n, c->lo);
+		if (c->has_hi)
+			c->end = c->hi == UINT64_MAX ? n : lower_bound(in, kind, n, c->hi + 1);
+		if (c->end < c->row)
+			c->end = c->row;
+	}
+}
 
 int tk_sql_derived_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 {
@@ -308,10 +381,88 @@ int tk_sql_derived_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 			info->estimatedCost = 1;
 			info->estimatedRows = 1;
 			info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
-			break;
+			return SQLITE_OK;
 		}
 	}
+	/* ts ranges: a binary search where the rows are in ts order */
+	char codes[32];
+	int n = 0;
+	double keep = 1;
+	for (int i = 0; i < info->nConstraint && def->ts_col >= 0 && n < 30; i++) {
+		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+		if (!c->usable || c->iColumn != def->ts_col)
+			continue;
+		char code = c->op == SQLITE_INDEX_CONSTRAINT_GT   ? 'g'
+			    : c->op == SQLITE_INDEX_CONSTRAINT_GE ? 'G'
+			    : c->op == SQLITE_INDEX_CONSTRAINT_LT ? 'l'
+			    : c->op == SQLITE_INDEX_CONSTRAINT_LE ? 'L'
+			    : c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 'e'
+								  : 0;
+		if (!code)
+			continue;
+		codes[n++] = code;
+		info->aConstraintUsage[i].argvIndex = n;
+		keep *= code == 'e' ? 0.001 : 0.3;
+	}
+	if (n) {
+		codes[n] = '\0';
+		info->idxNum = 2;
+		info->idxStr = sqlite3_mprintf("%s", codes);
+		if (!info->idxStr)
+			return SQLITE_NOMEM;
+		info->needToFreeIdxStr = 1;
+		info->estimatedCost = rows * keep + 20;
+		info->estimatedRows = (sqlite3_int64)(rows * keep) + 1;
+	}
 	return SQLITE_OK;
+}
+
+/* One pushed-down ts bound; numbers only (SQLite rechecks every row). */
+static void ts_bound(dv_cursor *c, char code, sqlite3_value *v)
+{
+	int t = sqlite3_value_numeric_type(v);
+	if (t != SQLITE_INTEGER && t != SQLITE_FLOAT)
+		return;
+	double d = sqlite3_value_double(v);
+	if (code == 'g' || code == 'G' || code == 'e') {
+		/* smallest integer the bound allows; below 0: no bound */
+		double lo = code == 'g' ? floor(d) + 1 : ceil(d);
+		if (t == SQLITE_INTEGER) {
+			sqlite3_int64 i = sqlite3_value_int64(v);
+			lo = (double)i + (code == 'g');
+			if (i >= 0 && (!c->has_lo || (uint64_t)i + (code == 'g') > c->lo)) {
+				c->lo = (uint64_t)i + (code == 'g');
+				c->has_lo = true;
+			}
+		} else if (lo >= 1.8e19) {
+			c->has_lo = c->has_hi = true;
+			c->lo = UINT64_MAX;
+			c->hi = 0;
+		} else if (lo > 0 && (!c->has_lo || (uint64_t)lo > c->lo)) {
+			c->lo = (uint64_t)lo;
+			c->has_lo = true;
+		}
+	}
+	if (code == 'l' || code == 'L' || code == 'e') {
+		double hi = code == 'l' ? ceil(d) - 1 : floor(d);
+		if (t == SQLITE_INTEGER) {
+			sqlite3_int64 i = sqlite3_value_int64(v);
+			hi = (double)i - (code == 'l');
+		}
+		if (hi < 0) {
+			c->has_lo = c->has_hi = true;
+			c->lo = UINT64_MAX;
+			c->hi = 0;
+		} else if (hi < 1.8e19) {
+			uint64_t h = t == SQLITE_INTEGER
+					 ? (uint64_t)sqlite3_value_int64(v) - (code == 'l')
+					 : (uint64_t)hi;
+			if (!c->has_hi || h < c->hi) {
+				c->hi = h;
+				c->has_hi = true;
+			}
+		}
+	}
 }
 
 static void skip_empty(dv_cursor *c)
@@ -323,15 +474,14 @@ static void skip_empty(dv_cursor *c)
 			return;
 		}
 		c->input++;
-		c->row = 0;
-		c->end = tk_sql_derived_count(vt->inputs[c->input], vt->kind);
+		input_range(c, c->input);
 	}
+	(void)vt;
 }
 
 static int dv_filter(sqlite3_vtab_cursor *base, int idx, const char *idx_str, int argc,
 		     sqlite3_value **argv)
 {
-	(void)idx_str;
 	dv_cursor *c = (dv_cursor *)base;
 	tk_sql_vtab *vt = c->vt;
 	tk_error err;
@@ -356,9 +506,12 @@ static int dv_filter(sqlite3_vtab_cursor *base, int idx, const char *idx_str, in
 							      vt->inputs[i - 1], (tk_sql_kind)k);
 	c->eof = false;
 	c->input = 0;
-	c->row = 0;
 	c->last_input = vt->n_inputs - 1;
-	c->end = tk_sql_derived_count(vt->inputs[0], vt->kind);
+	c->has_lo = c->has_hi = false;
+	if (idx == 2)
+		for (int i = 0; i < argc && idx_str && idx_str[i]; i++)
+			ts_bound(c, idx_str[i], argv[i]);
+	input_range(c, 0);
 	if (idx == 1 && argc == 1) {
 		c->eof = true;
 		if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER)

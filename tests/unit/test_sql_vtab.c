@@ -160,6 +160,22 @@ static void test_ts_pushdown(void **state)
 	exec_ok(db, sql);
 	check_bounds(db, "c");
 	check_bounds(db, "p");
+	/* derived tables: a binary search where rows are in ts order */
+	const char *lt = tk_test_data("ctf/babeltrace/succeed/lttng-tracefile-rotation");
+	char path[512];
+	snprintf(path, sizeof path, "%.500s", lt);
+	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE s USING tracekit('%s', 'table=sched')",
+		 path);
+	exec_ok(db, sql);
+	snprintf(sql, sizeof sql,
+		 "CREATE VIRTUAL TABLE ts USING tracekit('%s', 'table=thread_state')", path);
+	exec_ok(db, sql);
+	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE sa USING tracekit('%s', 'table=sample')",
+		 tk_test_data("perf/pdc/with-callchain.perf.data"));
+	exec_ok(db, sql);
+	check_bounds(db, "s");
+	check_bounds(db, "ts");
+	check_bounds(db, "sa");
 	sqlite3_close(db);
 }
 
