@@ -15,9 +15,10 @@
  *   a switch out, the prev_state letters (S, D, ...) until a sched_waking /
  *   sched_wakeup names it (then R, runnable) or it is switched in again
  *   (Perfetto's thread_state, without io_wait and blocked_function).
- * - thread/process (not perf.data): one thread per tid the events carry,
- *   spanning its first to its last event; names from an LTTng `procname`
- *   context when there is one. */
+ * - thread/process (not perf.data): one thread per tid the events carry
+ *   or sched_switch names, spanning its first to its last event; names from
+ *   an LTTng `procname` context, else the comms of sched_switch (the
+ *   latest). */
 #ifdef TK_HAVE_SQLITE
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,37 +225,67 @@ static bool on_counter(model_pass *p, const tk_event *ev, const char *name)
 	return true;
 }
 
-static bool on_thread(model_pass *p, const tk_event *ev)
+/* The thread row of tid (created on first sight), its span grown to ts
+ * and its pid filled in when known. NULL when out of memory. */
+static tk_sql_thread *thread_seen(model_pass *p, int64_t tid, int32_t pid, bool has_ts, uint64_t ts)
 {
 	tk_sql_derived *d = p->d;
-	if (ev->tid < 0)
-		return true;
-	uint64_t *v = tk_hashmap_get(&d->thread_by_tid, (uint32_t)ev->tid);
+	uint64_t *v = tk_hashmap_get(&d->thread_by_tid, (uint32_t)tid);
 	tk_sql_thread *t;
 	if (v) {
 		t = TK_SQL_AT(d->threads, tk_sql_thread, *v);
 	} else {
 		t = tk_sql_vec_push(&d->threads, sizeof *t);
-		if (!t || !tk_hashmap_put(&d->thread_by_tid, (uint32_t)ev->tid, d->threads.n - 1))
-			return false;
-		t->tid = ev->tid;
-		t->pid = ev->pid;
+		if (!t || !tk_hashmap_put(&d->thread_by_tid, (uint32_t)tid, d->threads.n - 1))
+			return NULL;
+		t->tid = (int32_t)tid;
+		t->pid = pid;
 		t->upid = -1;
 	}
-	if (ev->has_time) {
-		if (!t->has_start || ev->time_ns < t->start_ts)
-			t->start_ts = ev->time_ns;
-		if (!t->has_end || ev->time_ns > t->end_ts)
-			t->end_ts = ev->time_ns;
+	if (has_ts) {
+		if (!t->has_start || ts < t->start_ts)
+			t->start_ts = ts;
+		if (!t->has_end || ts > t->end_ts)
+			t->end_ts = ts;
 		t->has_start = t->has_end = true;
 	}
-	if (t->pid < 0 && ev->pid >= 0)
-		t->pid = ev->pid;
-	if (!t->name) {
-		const tk_value *pn = member(ev, "procname");
-		if (pn && pn->cls->kind == TK_TYPE_STRING) {
-			size_t len = strnlen(pn->v.str.ptr, pn->v.str.len);
-			if (!(t->name = tk_sql_intern(&d->strings, pn->v.str.ptr, len)))
+	if (t->pid < 0 && pid >= 0)
+		t->pid = pid;
+	return t;
+}
+
+/* A string member as the thread's name (the latest one wins, as a comm
+ * changes with exec). */
+static bool name_thread(model_pass *p, tk_sql_thread *t, const tk_value *s)
+{
+	if (!s || s->cls->kind != TK_TYPE_STRING)
+		return true;
+	size_t len = strnlen(s->v.str.ptr, s->v.str.len);
+	if (len == 0)
+		return true;
+	t->name = tk_sql_intern(&p->d->strings, s->v.str.ptr, len);
+	return t->name != NULL;
+}
+
+static bool on_thread(model_pass *p, const tk_event *ev)
+{
+	if (ev->tid >= 0) {
+		tk_sql_thread *t = thread_seen(p, ev->tid, ev->pid, ev->has_time, ev->time_ns);
+		if (!t || (!t->name && !name_thread(p, t, member(ev, "procname"))))
+			return false;
+	}
+	/* kernel traces name threads in their scheduling events */
+	const char *cn = ev->cls && ev->cls->name ? ev->cls->name : "";
+	if (ends_with(cn, "sched_switch")) {
+		static const char *const ids[2][2] = {{"prev_tid", "prev_pid"},
+						      {"next_tid", "next_pid"}};
+		static const char *const comms[2] = {"prev_comm", "next_comm"};
+		for (int k = 0; k < 2; k++) {
+			int64_t tid;
+			if (!int_member(ev, ids[k][0], &tid) && !int_member(ev, ids[k][1], &tid))
+				continue;
+			tk_sql_thread *t = thread_seen(p, tid, -1, ev->has_time, ev->time_ns);
+			if (!t || !name_thread(p, t, member(ev, comms[k])))
 				return false;
 		}
 	}
