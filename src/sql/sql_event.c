@@ -262,8 +262,10 @@ static bool class_of_event(ev_cursor *c, const tk_event_class *cls)
 	c->last_category = colon ? tk_sql_intern(&vt->names, name, (size_t)(colon - name))
 				 : tk_format_name(c->format);
 	c->last_match = true;
-	if (vt->kind == TK_SQL_CLASS)
-		c->last_match = strcmp(name, vt->class_name) == 0;
+	if (vt->kind == TK_SQL_CLASS) /* the class whose members are the columns */
+		c->last_match = cls && strcmp(name, vt->class_name) == 0 &&
+				cls->id == vt->class_id &&
+				cls->stream_class_id == vt->class_stream_id;
 	if (c->name)
 		c->last_match = c->last_match && strcmp(name, c->name) == 0;
 	return c->last_match;

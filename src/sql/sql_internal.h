@@ -211,6 +211,8 @@ typedef struct tk_sql_vtab {
 	/* TK_SQL_CLASS: the class name and its payload member names (the
 	 * columns after ts, cpu, pid, tid) */
 	char *class_name;
+	uint64_t class_id, class_stream_id; /* two classes may share a name */
+	bool want_class_id;                 /* 'class_id=S/I' chose one of them */
 	char **members;
 	size_t n_members;
 	double file_bytes; /* size of the inputs, for cost estimates */

@@ -225,16 +225,21 @@ static int class_members(tk_sql_vtab *vt, char **err_msg)
 	}
 	const tk_trace_info *ti = tk_source_info(ctx->class_src);
 	const tk_event_class *cls = NULL;
-	for (size_t i = 0; i < ti->n_event_classes && !cls; i++)
-		if (ti->event_classes[i]->name &&
-		    strcmp(ti->event_classes[i]->name, vt->class_name) == 0)
-			cls = ti->event_classes[i];
+	for (size_t i = 0; i < ti->n_event_classes && !cls; i++) {
+		const tk_event_class *ec = ti->event_classes[i];
+		if (ec->name && strcmp(ec->name, vt->class_name) == 0 &&
+		    (!vt->want_class_id ||
+		     (ec->id == vt->class_id && ec->stream_class_id == vt->class_stream_id)))
+			cls = ec;
+	}
 	int rc = SQLITE_OK;
 	if (!cls) {
 		*err_msg = sqlite3_mprintf("%s: no event class '%s'", path, vt->class_name);
 		rc = SQLITE_ERROR;
 		goto out;
 	}
+	vt->class_id = cls->id;
+	vt->class_stream_id = cls->stream_class_id;
 	const tk_field_class *p = cls->payload;
 	size_t n = p && p->kind == TK_TYPE_STRUCT ? p->n_members : 0;
 	vt->members = sqlite3_malloc64((n + 1) * sizeof *vt->members);
@@ -320,6 +325,13 @@ static int vt_create(sqlite3 *db, void *aux, int argc, const char *const *argv, 
 				goto fail;
 			}
 			vt->kind = (tk_sql_kind)k;
+		} else if (strncmp(a, "class_id=", 9) == 0) {
+			unsigned long long sid, id;
+			if (sscanf(a + 9, "%llu/%llu", &sid, &id) == 2) {
+				vt->want_class_id = true;
+				vt->class_stream_id = sid;
+				vt->class_id = id;
+			}
 		} else if (strncmp(a, "class=", 6) == 0) {
 			vt->kind = TK_SQL_CLASS;
 			sqlite3_free(vt->class_name);
@@ -515,14 +527,40 @@ tk_status tk_sql_attach(sqlite3 *db, const char *const *paths, size_t n_paths, c
 			const char *cn = ti->event_classes[c]->name;
 			if (!cn || !*cn)
 				continue;
+			/* a name two classes share: the later ones get their
+			 * stream class and id in the table name; the same class
+			 * again (several traces of one session) is one table */
+			const tk_event_class *ec = ti->event_classes[c];
+			bool dup = false, same = false;
+			for (size_t k = 0; k < c && !same; k++) {
+				const tk_event_class *o = ti->event_classes[k];
+				if (!o->name || strcmp(o->name, cn) != 0)
+					continue;
+				same = o->id == ec->id && o->stream_class_id == ec->stream_class_id;
+				dup = true;
+			}
+			if (same)
+				continue;
 			char *table = class_table_name(prefix, cn);
+			if (table && dup) {
+				char *t2 = sqlite3_mprintf("%s_%llu_%llu", table,
+							   (unsigned long long)ec->stream_class_id,
+							   (unsigned long long)ec->id);
+				sqlite3_free(table);
+				table = t2;
+			}
 			char *carg = sqlite3_mprintf("class=%s", cn);
-			char *sql = table && carg ? sqlite3_mprintf("CREATE VIRTUAL TABLE IF NOT "
-								    "EXISTS temp.\"%w\" USING "
-								    "tracekit(%Q, %Q)",
-								    table, paths[i], carg)
-						  : NULL;
+			char *idarg = dup ? sqlite3_mprintf(", 'class_id=%llu/%llu'",
+							    (unsigned long long)ec->stream_class_id,
+							    (unsigned long long)ec->id)
+					  : sqlite3_mprintf("%s", "");
+			char *sql = table && carg && idarg
+					? sqlite3_mprintf("CREATE VIRTUAL TABLE IF NOT EXISTS "
+							  "temp.\"%w\" USING tracekit(%Q, %Q%s)",
+							  table, paths[i], carg, idarg)
+					: NULL;
 			sqlite3_free(carg);
+			sqlite3_free(idarg);
 			if (!sql)
 				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 			else if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)

@@ -170,6 +170,17 @@ if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/wor
       check_script "$data" "rec_$mode"
     fi
   done
+  # two events of one name: one event_<class> table each, together every event
+  data="$work/dup.data"
+  if perf record -q -e cpu-clock -e cpu-clock -o "$data" -- "$work/workload" >/dev/null 2>&1; then
+    checked=$((checked+1))
+    tables=$("$TK" sql -q --format csv "$data" "SELECT name FROM temp.sqlite_master WHERE name LIKE 'event\_%' ESCAPE '\\'" | tail -n +2)
+    sum=0
+    for t in $tables; do sum=$((sum + $("$TK" sql -q --format csv "$data" "SELECT count(*) FROM \"$t\"" | tail -1))); done
+    total=$("$TK" sql -q --format csv "$data" "SELECT count(*) FROM event" | tail -1)
+    [ "$(echo "$tables" | wc -w)" = 2 ] && [ "$sum" = "$total" ] ||
+      fail "two classes named alike: tables '$tables' hold $sum events of $total"
+  fi
 else
   echo "perf cannot record here: recordings skipped"
 fi
