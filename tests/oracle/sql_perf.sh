@@ -74,7 +74,7 @@ check_report() {
   local ev
   ev=$(awk '/^=+$/ { getline; print $1; exit }' "$work/$name.rep")
   "$TK" sql -q --format csv "$data" "
-    SELECT coalesce(f.name, '[unknown]'), coalesce(f.dso, '[unknown]'),
+    SELECT coalesce(f.name, printf('0x%016x', f.address)), coalesce(f.dso, '[unknown]'),
            sum(CASE WHEN s.period > 0 THEN s.period ELSE 1 END)
     FROM sample s LEFT JOIN callsite c ON c.id = s.callsite_id
     LEFT JOIN stack_frame f ON f.id = c.frame_id
@@ -82,7 +82,7 @@ check_report() {
     /usr/bin/python3 -c '
 import csv, sys
 for r in csv.reader(sys.stdin): print("\t".join(r))' | LC_ALL=C sort >"$work/$name.rgot"
-  # report folds unknown symbols per image (one row per image)
+  # rows left "[unknown]" (no map) are summed per image on both sides
   awk -F'\t' '$1 == "[unknown]" { u[$2] += $3; next } { print } END { for (k in u) printf "[unknown]\t%s\t%.0f\n", k, u[k] }' \
     "$work/$name.rgot" | LC_ALL=C sort >"$work/$name.rgot2"
   awk -F'\t' '$1 == "[unknown]" { u[$2] += $3; next } { print } END { for (k in u) printf "[unknown]\t%s\t%.0f\n", k, u[k] }' \

@@ -297,7 +297,20 @@ int tk_cmd_sql(int argc, char **argv)
 		case 'F': format = optarg; break;
 		case 'a': all = true; break;
 		case 'q': quiet = true; break;
-		case 'h': fputs(tk_usage_text, stdout); return 0;
+		case 'h':
+			fputs(
+			    "usage: tracekit sql [OPTIONS] FILE... [QUERY]\n"
+			    "SQL over the files' tables (SQLite; man tracekit, SQL).\n"
+			    "The last argument is the query unless it names a file; without one,\n"
+			    "a prompt on a terminal, else the statements on stdin.\n"
+			    "  -f, --file F                the statements in F\n"
+			    "      --format table|csv|json results as an aligned table (default),\n"
+			    "                              CSV with a header, or JSON lines\n"
+			    "  -a, --all                   perf: event also holds "
+			    "comm/exit/fork/mmap\n"
+			    "  -q, --quiet                 no warnings\n",
+			    stdout);
+			return 0;
 		default: return TK_EXIT_USAGE;
 		}
 	}
@@ -392,6 +405,10 @@ bool tk_cli_sqlite_output(const tk_cli *cli)
 
 int tk_cmd_convert_sqlite(const tk_cli *cli)
 {
+	if (strcmp(cli->output, "-") == 0) {
+		fprintf(stderr, "tracekit convert: an SQLite database is a file: -o PATH, not -\n");
+		return TK_EXIT_USAGE;
+	}
 	tk_sql_options so = {
 	    .all_records = cli->opt.all_records, .log = tk_cli_log, .log_user = (void *)&cli->opt};
 	tk_error err;
