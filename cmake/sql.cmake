@@ -12,6 +12,10 @@ target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_SQLITE=1)
 target_link_libraries(tracekit_shared PRIVATE PkgConfig::SQLITE3)
 string(APPEND TK_PC_REQUIRES " sqlite3")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/tracekit.pc.in ${CMAKE_BINARY_DIR}/tracekit.pc @ONLY)
+if(EXISTS ${CMAKE_SOURCE_DIR}/cmake/tracekit-uninstalled.pc.in AND TK_UNINSTALLED_LIBDIR)
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/tracekit-uninstalled.pc.in
+                 ${CMAKE_BINARY_DIR}/tracekit-uninstalled.pc @ONLY)
+endif()
 
 # The loadable extension: `.load build/lib/tracekit_sqlite` in the sqlite3
 # shell. It links the static library (position-independent) and calls
