@@ -9,6 +9,7 @@
  * directory. Results go to stdout as an aligned table (default), CSV with a
  * header, or JSON lines (--format). */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,31 @@ static char *read_all(FILE *f)
 
 /* The prompt: statements end with ';' (sqlite3_complete); .tables,
  * .schema [TABLE] and .quit as in the sqlite3 shell. */
+/* Ctrl-C: the running statement stops (SQLite's interrupt, and the
+ * readers end at a whole record); the prompt then goes on, a query given
+ * on the command line exits 130. */
+static sqlite3 *interrupt_db;
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	tk_interrupt();
+	if (interrupt_db)
+		sqlite3_interrupt(interrupt_db);
+}
+
+/* After a statement: clears a Ctrl-C; true when there was one. */
+static bool take_interrupt(void)
+{
+	if (!interrupted)
+		return false;
+	interrupted = 0;
+	tk_interrupt_reset();
+	return true;
+}
+
 static int interactive(sqlite3 *db, out_style style, tk_writer *w)
 {
 	char *buf = NULL;
@@ -230,6 +256,11 @@ static int interactive(sqlite3 *db, out_style style, tk_writer *w)
 		fflush(stderr);
 		if (!fgets(line, sizeof line, stdin))
 			break;
+		if (take_interrupt()) { /* Ctrl-C at the prompt drops the statement typed so far */
+			len = 0;
+			if (buf)
+				buf[0] = '\0';
+		}
 		if (!len && line[0] == '.') {
 			line[strcspn(line, "\r\n")] = '\0';
 			if (strcmp(line, ".quit") == 0 || strcmp(line, ".exit") == 0)
@@ -263,6 +294,8 @@ static int interactive(sqlite3 *db, out_style style, tk_writer *w)
 		if (sqlite3_complete(buf)) {
 			run_sql(db, buf, style, w);
 			tk_writer_flush(w, NULL);
+			if (take_interrupt())
+				fputs("tracekit: interrupted\n", stderr);
 			len = 0;
 			buf[0] = '\0';
 		}
@@ -387,7 +420,18 @@ int tk_cmd_sql(int argc, char **argv)
 		goto out;
 	}
 	tk_writer *w = tk_cli_stdout();
+	interrupt_db = db;
+	struct sigaction sa = {.sa_handler = on_interrupt, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a reader that stops early (head) is not an error */
 	rc = query ? run_sql(db, query, style, w) : interactive(db, style, w);
+	if (query && take_interrupt()) {
+		tk_writer_flush(w, NULL);
+		rc = 128 + SIGINT;
+	}
+	interrupt_db = NULL;
 out:
 	sqlite3_close(db);
 	free(owned);
