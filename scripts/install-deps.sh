@@ -6,7 +6,8 @@ what=${1:-test}
 pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd)
 case $what in
   test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3
-        python3-dev python3-numpy python3-pandas python3-pytest python3-distributed) ;;
+        python3-dev python3-numpy python3-pandas python3-pytest python3-distributed
+        libsqlite3-dev sqlite3) ;;
   demo) pkgs+=(linux-perf) ;;
   bench) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3 hyperfine time bc) ;;
 esac

@@ -18,6 +18,7 @@ extern "C" {
 #include "cpel.h"
 #include "dcpi.h"
 #include "symbols.h"
+#include "sql.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

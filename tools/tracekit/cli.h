@@ -89,6 +89,11 @@ int tk_cmd_report_profile(const tk_cli *cli); /* cmd_diff.c */
  * the arguments asked for the cluster; then the return value is the exit status. */
 int tk_report_cluster(int argc, char **argv, bool *handled);
 
+/* tracekit sql, and convert to .sqlite (cmd_sql.c). */
+int tk_cmd_sql(int argc, char **argv);
+bool tk_cli_sqlite_output(const tk_cli *cli);
+int tk_cmd_convert_sqlite(const tk_cli *cli);
+
 extern const char tk_usage_text[];
 
 #endif

@@ -166,11 +166,11 @@ static int check_sort(const char *verb, const char *key)
 
 static int check_to(const char *verb, const char *to)
 {
-	if (tk_format_from_name(to) != TK_FORMAT_UNKNOWN)
+	if (tk_format_from_name(to) != TK_FORMAT_UNKNOWN || strcmp(to, "sqlite") == 0)
 		return 0;
 	fprintf(stderr,
 		"tracekit %s: unknown output format '%s' (ctf, ctf2, perf, cpel, dcpi, chrome, "
-		"json, folded)\n",
+		"json, folded, sqlite)\n",
 		verb, to);
 	return TK_EXIT_USAGE;
 }

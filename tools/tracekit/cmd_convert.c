@@ -187,6 +187,8 @@ int tk_cmd_convert(int argc, char **argv)
 		fprintf(stderr, "tracekit convert: -o OUT is required\n");
 		return TK_EXIT_USAGE;
 	}
+	if (tk_cli_sqlite_output(&cli))
+		return tk_cmd_convert_sqlite(&cli);
 	if (strcmp(cli.output, "-") == 0 && !cli.to) {
 		fprintf(stderr, "tracekit convert: -o - is standard output: give its format "
 				"with --to\n");

@@ -17,10 +17,13 @@ const char tk_usage_text[] =
     "  convert IN... -o OUT      convert between formats (--to FORMAT)\n"
     "  report FILE... [options]  aggregations (top symbols, latency, state)\n"
     "  diff A B [options]        two profiles compared per symbol\n"
+    "  sql FILE... [QUERY]       SQL over the files' tables (a prompt when no query)\n"
     "\n"
     "options:\n"
     "  -f, --format STYLE        print style: text, json (and per format: babeltrace,\n"
     "                            metadata, perf-script, cpeldump, elog, dcpicat)\n"
+    "                            sql: table, csv, json\n"
+    "      --file F              sql: the statements in F (-f F after sql)\n"
     "  -a, --all                 perf: print every record, not only samples; convert\n"
     "                            also comm/exit/fork/mmap/mmap2 (as perf data convert)\n"
     "      --raw-order           file order instead of time order\n"
@@ -33,7 +36,8 @@ const char tk_usage_text[] =
     "                            (lists and ranges: 18,21140 or 0-1,3)\n"
     "  -I, --input-format F      perf, ctf, cpel, elog, dcpi (skip detection)\n"
     "  -o, --output OUT          convert: output path ('-' for stdout where possible)\n"
-    "  -t, --to F                convert: ctf, ctf2, perf, cpel, dcpi, chrome, json, folded\n"
+    "  -t, --to F                convert: ctf, ctf2, perf, cpel, dcpi, chrome, json, folded,\n"
+    "                            sqlite (tables of `tracekit sql` with indexes)\n"
     "      --byte-order B        convert: big, little or native output byte order\n"
     "      --compress            convert to perf: zstd-compressed records\n"
     "      --ctf-packet-size N   convert to CTF: packet size in bytes\n"
@@ -88,6 +92,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 	    {"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
 	    {"convert", tk_cmd_convert}, {"report", tk_cmd_report}, {"diff", tk_cmd_diff},
+	    {"sql", tk_cmd_sql},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(verb, commands[i].name) == 0)

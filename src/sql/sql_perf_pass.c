@@ -1,0 +1,309 @@
+/* The perf.data pass behind sample, stack_frame, callsite, thread, process
+ * and mapping: one read of the records in perf's order, with the threads,
+ * maps and symbols of src/analysis/threads_model.c (the model `perf
+ * report` and `perf script` agree with), so a sample's comm, image and
+ * symbol are the ones `tracekit report` and `perf script` show.
+ *
+ * Frames are interned per (image, map-relative address); callsites per
+ * (parent, frame), rooted at the outermost frame, as Perfetto's
+ * stack_profile_callsite: a sample's callsite_id is its innermost frame's
+ * callsite. */
+#ifdef TK_HAVE_SQLITE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_callchain.h"
+#include "analysis/threads_model.h"
+#include "sql/sql_internal.h"
+
+typedef struct perf_pass {
+	tk_sql_derived *d;
+	tk_threads th;
+	tk_hashmap row_of_thread; /* tk_thread * -> row + 1 in d->threads */
+	tk_hashmap event_of_attr; /* attr index -> event index + 1 */
+	tk_callchain *cc;
+} perf_pass;
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+	h ^= b + 0x94d049bb133111ebull + (h << 6) + (h >> 2);
+	return h * 0x94d049bb133111ebull;
+}
+
+/* Frame id for (image, address), interned. -1 when out of memory. The
+ * image is keyed by its tk_dso (NULL: no map), so its name is interned
+ * only for a new frame. */
+static int64_t frame_id(perf_pass *p, const tk_addr_loc *loc, uint64_t ip)
+{
+	tk_sql_derived *d = p->d;
+	const void *image = loc->map ? (const void *)loc->map->dso : NULL;
+	uint64_t addr = loc->map ? loc->addr : ip;
+	uint64_t key = mix((uintptr_t)image, addr);
+	for (;; key++) {
+		uint64_t *v = tk_hashmap_get(&d->frame_by_key, key);
+		if (!v)
+			break;
+		const tk_sql_frame *f = TK_SQL_AT(d->frames, tk_sql_frame, *v);
+		if (f->image == image && f->address == addr)
+			return (int64_t)*v;
+	}
+	tk_sql_frame *f = tk_sql_vec_push(&d->frames, sizeof *f);
+	if (!f)
+		return -1;
+	const char *dso_name = tk_addr_loc_dso_name(loc);
+	f->image = image;
+	f->dso = tk_sql_intern(&d->strings, dso_name, strlen(dso_name));
+	f->address = addr;
+	f->sym_offset = loc->sym ? loc->sym_off : 0;
+	if (!f->dso)
+		return -1;
+	if (loc->name) {
+		f->name = tk_sql_intern(&d->strings, loc->name, loc->name_len);
+		if (!f->name)
+			return -1;
+	}
+	return tk_hashmap_put(&d->frame_by_key, key, d->frames.n - 1) ? (int64_t)d->frames.n - 1
+								      : -1;
+}
+
+static int64_t callsite_id(tk_sql_derived *d, int64_t parent, uint32_t depth, int64_t frame)
+{
+	uint64_t key0 = mix((uint64_t)parent, (uint64_t)frame);
+	uint64_t key = key0;
+	for (;; key++) {
+		uint64_t *v = tk_hashmap_get(&d->callsite_by_key, key);
+		if (!v)
+			break;
+		const tk_sql_callsite *c = TK_SQL_AT(d->callsites, tk_sql_callsite, *v);
+		if (c->parent == parent && c->frame == (uint32_t)frame)
+			return (int64_t)*v;
+	}
+	tk_sql_callsite *c = tk_sql_vec_push(&d->callsites, sizeof *c);
+	if (!c)
+		return -1;
+	c->parent = parent;
+	c->depth = depth;
+	c->frame = (uint32_t)frame;
+	return tk_hashmap_put(&d->callsite_by_key, key, d->callsites.n - 1)
+		   ? (int64_t)d->callsites.n - 1
+		   : -1;
+}
+
+/* The thread's row, created on first sight; its time span grows with ts. */
+static tk_sql_thread *thread_row(perf_pass *p, const tk_thread *t, bool has_ts, uint64_t ts)
+{
+	tk_sql_derived *d = p->d;
+	uint64_t *v = tk_hashmap_get(&p->row_of_thread, (uintptr_t)t);
+	tk_sql_thread *r;
+	if (v) {
+		r = TK_SQL_AT(d->threads, tk_sql_thread, *v - 1);
+	} else {
+		r = tk_sql_vec_push(&d->threads, sizeof *r);
+		if (!r || !tk_hashmap_put(&p->row_of_thread, (uintptr_t)t, d->threads.n))
+			return NULL;
+		r->tid = t->tid;
+		r->pid = t->pid;
+		r->src = t;
+		r->upid = -1;
+		tk_hashmap_put(&d->thread_by_tid, (uint32_t)t->tid, d->threads.n - 1);
+	}
+	if (has_ts) {
+		if (!r->has_start || ts < r->start_ts)
+			r->start_ts = ts;
+		if (!r->has_end || ts > r->end_ts)
+			r->end_ts = ts;
+		r->has_start = r->has_end = true;
+	}
+	return r;
+}
+
+static tk_status on_sample(perf_pass *p, tk_perf_file *f, const tk_perf_record *rec, tk_error *err)
+{
+	tk_sql_derived *d = p->d;
+	tk_perf_sample s;
+	tk_status st = tk_perf_parse_sample(f, rec, &s, err);
+	if (st != TK_OK)
+		return st;
+	uint64_t *ev = tk_hashmap_get(&p->event_of_attr, rec->attr->index);
+	uint32_t event;
+	if (ev) {
+		event = (uint32_t)(*ev - 1);
+	} else {
+		const char *name = rec->attr->name ? rec->attr->name : "";
+		const char **slot = tk_sql_vec_push(&d->event_names, sizeof *slot);
+		if (!slot || !(*slot = tk_sql_intern(&d->strings, name, strlen(name))) ||
+		    !tk_hashmap_put(&p->event_of_attr, rec->attr->index, d->event_names.n))
+			goto nomem;
+		event = (uint32_t)d->event_names.n - 1;
+	}
+	bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
+	bool has_ts = (s.sample_type & TK_PERF_SAMPLE_TIME) != 0;
+	tk_thread *t = tk_threads_findnew(&p->th, has_tid ? (int32_t)s.pid : -1,
+					  has_tid ? (int32_t)s.tid : -1);
+	if (!t || !thread_row(p, t, has_ts, s.time))
+		goto nomem;
+	tk_callchain *cc = p->cc;
+	cc->n = 0;
+	if (s.callchain_nr)
+		tk_callchain_resolve(&p->th, t, &s, cc);
+	if (cc->n == 0 && (s.sample_type & TK_PERF_SAMPLE_IP)) {
+		cc->frames[0].ip = s.ip;
+		tk_threads_resolve(&p->th, t, rec->misc & 7u, s.ip, &cc->frames[0].loc);
+		cc->n = 1;
+	}
+	int64_t parent = -1;
+	for (size_t i = cc->n; i-- > 0;) {
+		int64_t fr = frame_id(p, &cc->frames[i].loc, cc->frames[i].ip);
+		if (fr < 0)
+			goto nomem;
+		parent = callsite_id(d, parent, (uint32_t)(cc->n - 1 - i), fr);
+		if (parent < 0)
+			goto nomem;
+	}
+	tk_sql_sample *row = tk_sql_vec_push(&d->samples, sizeof *row);
+	if (!row)
+		goto nomem;
+	row->ts = s.time;
+	row->has_ts = has_ts;
+	row->period = s.sample_type & TK_PERF_SAMPLE_PERIOD ? s.period : 0;
+	row->ip = s.ip;
+	row->callsite = parent;
+	row->cpu = s.sample_type & TK_PERF_SAMPLE_CPU ? (int32_t)s.cpu : -1;
+	row->pid = has_tid ? (int32_t)s.pid : -1;
+	row->tid = has_tid ? (int32_t)s.tid : -1;
+	row->event = event;
+	return TK_OK;
+nomem:
+	return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+}
+
+/* Threads, processes and maps once every record is in. */
+static tk_status finish(perf_pass *p, const tk_perf_file *f, tk_error *err)
+{
+	tk_sql_derived *d = p->d;
+	tk_threads *th = &p->th;
+	for (size_t i = 0; i < th->n_threads; i++)
+		if (th->threads[i]->tid >= 0 && !thread_row(p, th->threads[i], false, 0))
+			goto nomem;
+	tk_hashmap pid_of_maps;
+	tk_hashmap_init(&pid_of_maps);
+	for (size_t i = 0; i < d->threads.n; i++) {
+		tk_sql_thread *r = TK_SQL_AT(d->threads, tk_sql_thread, i);
+		const tk_thread *t = r->src;
+		const char *comm = t && t->comm_set ? t->comm : NULL;
+		char placeholder[24];
+		if (!comm) {
+			snprintf(placeholder, sizeof placeholder, ":%d", (int)r->tid);
+			comm = placeholder;
+		}
+		if (!(r->name = tk_sql_intern(&d->strings, comm, strlen(comm))))
+			goto nomem_maps;
+		if (t && t->maps && r->pid >= 0)
+			tk_hashmap_put(&pid_of_maps, (uintptr_t)t->maps,
+				       (uint64_t)(uint32_t)r->pid);
+	}
+	/* A process per pid; its name is its leader's (tid == pid) comm. */
+	for (size_t i = 0; i < d->threads.n; i++) {
+		tk_sql_thread *r = TK_SQL_AT(d->threads, tk_sql_thread, i);
+		if (r->pid < 0)
+			continue;
+		uint64_t *v = tk_hashmap_get(&d->process_by_pid, (uint32_t)r->pid);
+		if (!v) {
+			tk_sql_process *pr = tk_sql_vec_push(&d->processes, sizeof *pr);
+			if (!pr || !tk_hashmap_put(&d->process_by_pid, (uint32_t)r->pid,
+						   d->processes.n - 1))
+				goto nomem_maps;
+			pr->pid = r->pid;
+			v = tk_hashmap_get(&d->process_by_pid, (uint32_t)r->pid);
+		}
+		r->upid = (int64_t)*v;
+		tk_sql_process *pr = TK_SQL_AT(d->processes, tk_sql_process, *v);
+		if (r->tid == r->pid || !pr->name)
+			pr->name = r->name;
+	}
+	/* The recording's own command line belongs to no sampled process. */
+	(void)f;
+	for (size_t m = 0; m <= th->n_all_maps; m++) {
+		const tk_maps *maps = m == 0 ? &th->kernel : th->all_maps[m - 1];
+		uint64_t *pid = m == 0 ? NULL : tk_hashmap_get(&pid_of_maps, (uintptr_t)maps);
+		for (size_t k = 0; k < maps->n; k++) {
+			const tk_map *mp = &maps->v[k];
+			tk_sql_mapping *r = tk_sql_vec_push(&d->mappings, sizeof *r);
+			if (!r)
+				goto nomem_maps;
+			r->start = mp->start;
+			r->end = mp->end;
+			r->pgoff = mp->pgoff;
+			r->pid = pid ? (int32_t)*pid : -1;
+			r->dso = tk_sql_intern(&d->strings, mp->dso->name, mp->dso->name_len);
+			if (mp->dso->build_id_len) {
+				char hex[2 * TK_BUILD_ID_MAX + 1];
+				tk_build_id_hex(mp->dso->build_id, mp->dso->build_id_len, hex);
+				r->build_id = tk_sql_intern(&d->strings, hex, strlen(hex));
+			}
+			if (!r->dso)
+				goto nomem_maps;
+		}
+	}
+	tk_hashmap_free(&pid_of_maps);
+	return TK_OK;
+nomem_maps:
+	tk_hashmap_free(&pid_of_maps);
+nomem:
+	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+}
+
+tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
+{
+	tk_perf_open_options po = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
+	tk_perf_file *f;
+	tk_status st = tk_perf_open(in->path, &po, &f, err);
+	if (st != TK_OK)
+		return st;
+	perf_pass p = {.d = &in->d};
+	tk_symcache_options so = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
+	tk_hashmap_init(&p.row_of_thread);
+	tk_hashmap_init(&p.event_of_attr);
+	p.cc = malloc(sizeof *p.cc);
+	if (!p.cc || !tk_threads_init(&p.th, &so)) {
+		free(p.cc);
+		tk_perf_close(f);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	p.th.features = tk_perf_get_features(f);
+	const tk_perf_record *rec;
+	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
+		if (rec->type != TK_PERF_RECORD_SAMPLE) {
+			if ((st = tk_threads_process(&p.th, f, rec, err)) != TK_OK)
+				break;
+			if (rec->type == TK_PERF_RECORD_COMM || rec->type == TK_PERF_RECORD_FORK ||
+			    rec->type == TK_PERF_RECORD_EXIT) {
+				tk_thread *t = tk_threads_findnew(&p.th, (int32_t)rec->sid.pid,
+								  (int32_t)rec->sid.tid);
+				if (t && (rec->sid.present & TK_PERF_SAMPLE_TID) &&
+				    !thread_row(&p, t, rec->has_time, rec->sid.time)) {
+					st = tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+							  "out of memory");
+					break;
+				}
+			}
+			continue;
+		}
+		if (!rec->attr)
+			continue;
+		if ((st = on_sample(&p, f, rec, err)) != TK_OK)
+			break;
+	}
+	if (st == TK_END)
+		st = finish(&p, f, err);
+	free(p.cc);
+	tk_hashmap_free(&p.row_of_thread);
+	tk_hashmap_free(&p.event_of_attr);
+	tk_threads_free(&p.th);
+	tk_perf_close(f);
+	return st;
+}
+
+#endif /* TK_HAVE_SQLITE */

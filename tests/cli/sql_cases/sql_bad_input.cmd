@@ -1,0 +1,1 @@
+$TK sql $TK_TESTDATA/cpel/bad-truncated.cpel 'SELECT count(*) FROM event'

@@ -1,0 +1,1 @@
+$TK sql $TK_TESTDATA/cpel/vpp-small.cpel 'SELECT nosuch FROM event'

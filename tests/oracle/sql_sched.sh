@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Oracle: the sched table (running slices from sched:sched_switch) against
+# `perf sched timehist` on a recording made here: every slice timehist
+# reports (switch-out time, CPU, run time, to its microsecond) is a slice of
+# ours and back, but for the slices at the edges (timehist prints a 0.000
+# run time for each CPU's first switch, whose start it has not seen; ours
+# still running at the end have no end_state). The thread: timehist names
+# the task switched out (prev_pid), Perfetto's sched the one switched in
+# (next_pid); they are compared where the two events agree, and agree with
+# the switch-out sample's own tid, which timehist prints (in a container the
+# tracepoint fields hold the kernel's global ids, the sample perf's view).
+# Then the running time per thread agrees the same way.
+set -u
+: "${TK:?}" "${TK_SOURCE_DIR:?}"
+if "$TK" sql /dev/null 'SELECT 1' 2>&1 | grep -q 'not available'; then
+  echo "SKIP: tracekit built without sqlite3"; exit 77
+fi
+command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O1 -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" || exit 1
+if ! perf record -q -e sched:sched_switch -a -o "$work/s.data" -- sh -c "$work/workload >/dev/null; sleep 0.1" \
+     >/dev/null 2>"$work/rec.err" || [ ! -s "$work/s.data" ]; then
+  echo "SKIP: perf cannot record sched:sched_switch here: $(head -1 "$work/rec.err")"; exit 77
+fi
+perf sched timehist -i "$work/s.data" 2>/dev/null |
+  awk 'NR > 3 && $NF != "0.000" { c = $2; gsub(/[\[\]]/, "", c); printf "%s %d %s\n", $1, c, $NF }' |
+  LC_ALL=C sort >"$work/want"
+[ -s "$work/want" ] || { echo "SKIP: perf sched timehist printed nothing"; exit 77; }
+"$TK" sql -q --format csv "$work/s.data" "
+  SELECT printf('%d.%06d', (ts + dur) / 1000000000, ((ts + dur) / 1000) % 1000000), cpu,
+         printf('%d.%03d', dur / 1000000, (dur / 1000) % 1000)
+  FROM sched WHERE end_state IS NOT NULL" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got"
+failed=0
+if diff -u "$work/want" "$work/got" >"$work/diff"; then
+  echo "ok: $(wc -l <"$work/want") slices (end, cpu, run time) = perf sched timehist"
+else
+  echo "FAIL: slices differ from perf sched timehist (time cpu run-time)"; head -20 "$work/diff"; failed=1
+fi
+# Threads where the switch-in and switch-out events name the same one.
+perf sched timehist -i "$work/s.data" 2>/dev/null |
+  awk 'NR > 3 && $NF != "0.000" { c = $2; gsub(/[\[\]]/, "", c); n = split($3, b, "["); id = b[n]; sub(/[]\/].*/, "", id)
+       if ($3 == "<idle>") id = 0; printf "%s %d %s\n", $1, c, id }' | LC_ALL=C sort >"$work/want_tid"
+"$TK" sql -q --format csv "$work/s.data" "
+  WITH sw AS (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
+              WHERE name = 'sched:sched_switch')
+  SELECT printf('%d.%06d', (s.ts + s.dur) / 1000000000, ((s.ts + s.dur) / 1000) % 1000000), s.cpu, s.tid
+  FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
+  WHERE s.end_state IS NOT NULL AND sw.prev = s.tid AND sw.tid = s.tid" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got_tid"
+agree=$(wc -l <"$work/got_tid")
+missing=$(LC_ALL=C comm -13 "$work/want_tid" "$work/got_tid" | wc -l)
+if [ "$agree" -gt 0 ] && [ "$missing" -eq 0 ]; then
+  echo "ok: $agree slices whose events agree on the thread = timehist's thread"
+else
+  echo "FAIL: $missing of $agree slices name another thread than timehist"
+  LC_ALL=C comm -13 "$work/want_tid" "$work/got_tid" | head -5; failed=1
+fi
+exit $failed
