@@ -25,6 +25,7 @@ typedef enum tk_format {
 	TK_FORMAT_JSON,
 	TK_FORMAT_FOLDED,
 	TK_FORMAT_TKLOG, /* tracekit logger file (include/tracekit/log.h) */
+	TK_FORMAT_PPROF, /* google/pprof profile.proto, gzip (output only) */
 } tk_format;
 
 typedef enum tk_type_kind {
