@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Oracle: `go tool pprof -top -nodecount=20` of `tracekit convert --to
+# pprof` shows the rows of `tracekit report` (first event): the same
+# names with the same flat % (report's period shares rounded to 0.01 as
+# pprof prints them). pprof hides rows below its node fraction (cum <=
+# 0.5%) and orders ties its own way, so: every pprof row is a report row
+# with its %, and every report row larger than pprof's smallest and than
+# 0.5% is shown.
+# Checked on testdata perf.data files and a fresh `perf record -g` of
+# examples/workload.c. Skipped (77) without go.
+set -u
+: "${TK:?}" "${TK_SOURCE_DIR:?}" "${TK_TESTDATA:?}"
+if ! command -v go >/dev/null || ! go tool -n pprof >/dev/null 2>&1; then
+  echo "SKIP: go tool pprof is not installed (Debian golang-go)"; exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# go writes caches under HOME/GOCACHE; keep them here so CI works offline
+export HOME="$work/home" GOCACHE="$work/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=local PPROF_TMPDIR="$work"
+mkdir -p "$HOME"
+failed=0; checked=0
+
+check() { # perf.data label
+  local in=$1 label=$2
+  if ! "$TK" convert -q "$in" -o "$work/p.pb.gz" 2>"$work/err"; then
+    echo "FAIL $label: convert: $(head -3 "$work/err")"; failed=1; return
+  fi
+  "$TK" report -q "$in" >"$work/report.txt" 2>/dev/null || { echo "FAIL $label: report"; failed=1; return; }
+  if ! go tool pprof -top -nodecount=20 "$work/p.pb.gz" >"$work/top.txt" 2>"$work/top.err"; then
+    echo "FAIL $label: pprof: $(head -3 "$work/top.err")"; failed=1; return
+  fi
+  if /usr/bin/python3 - "$work/report.txt" "$work/top.txt" "$label" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
+import re, sys
+rep, top, label = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read().splitlines(), sys.argv[3]
+# report: the first event's table (header "EVENT  %  cum%  procedure  image")
+hdr = next(i for i, l in enumerate(rep) if l.rstrip().endswith("procedure  image") or re.search(r"\bprocedure\s+image$", l))
+col = rep[hdr].index("procedure")
+counts = {}
+for l in rep[hdr + 1:]:
+    if not l.strip():
+        break  # the next event's table
+    name = l[col:].rsplit("  ", 1)[0].rstrip()
+    counts[name] = counts.get(name, 0) + int(l.split()[0])
+event_total = sum(counts.values())
+rpct = {n: round(100.0 * c / event_total, 2) for n, c in counts.items()}
+# pprof -top rows: flat flat% sum% cum cum% name
+rows = []
+it = iter(top)
+for l in it:
+    if re.match(r"\s*flat\s+flat%", l):
+        break
+for l in it:
+    m = re.match(r"\s*\S+\s+(-?[\d.]+)%\s+[\d.]+%\s+\S+\s+[\d.]+%\s+(.*)$", l)
+    # flat 0: a caller only (pprof fills the top with those), not a report row
+    if m and float(m.group(1)) > 0:
+        rows.append((m.group(2), float(m.group(1))))
+ok = bool(rows)
+if not rows:
+    print("FAIL %s: pprof printed no rows" % label)
+for name, pct in rows:
+    if name not in rpct:
+        print("FAIL %s: pprof row %r (%.2f%%) is not in report" % (label, name, pct)); ok = False
+    elif abs(rpct[name] - pct) > 0.0051:
+        print("FAIL %s: %r: pprof %.2f%%, report %.2f%%" % (label, name, pct, rpct[name])); ok = False
+if rows:
+    shown = {n for n, _ in rows}
+    low = min(p for _, p in rows)
+    for n, p in rpct.items():
+        # pprof drops nodes whose cum is <= 0.5% (its node fraction) and keeps
+        # smaller flat rows whose cum is larger: only rows above both count
+        if p > max(low, 0.5) + 0.0051 and n not in shown:
+            print("FAIL %s: report row %r (%.2f%%) above pprof's smallest (%.2f%%) is missing" % (label, n, p, low)); ok = False
+if ok:
+    print("ok %s: %d rows" % (label, len(rows)))
+sys.exit(0 if ok else 1)
+PY
+}
+
+for f in pdc/with-callchain.perf.data perfparser/vector_static_gcc__perf.data \
+         perfparser/cpp-inlining__cpp-inlining.perf.data simpleperf/perf_with_two_event_types.data \
+         pdc/multi-event-single-process.perf.data; do
+  [ -f "$TK_TESTDATA/perf/$f" ] && check "$TK_TESTDATA/perf/$f" "$f"
+done
+
+if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" &&
+   perf record -q -g -e cpu-clock -c 100000 -o "$work/fresh.data" -- "$work/workload" >/dev/null 2>"$work/rec.err"; then
+  check "$work/fresh.data" "fresh perf record -g of workload"
+else
+  echo "note: perf cannot record here; fresh recording not checked"
+fi
+[ "$checked" -gt 0 ] || { echo "FAIL: nothing checked"; exit 1; }
+exit $failed
