@@ -14,6 +14,7 @@
 #include "analysis/perf_to_dcpi.h"
 #include "output/folded_perf.h"
 #include "output/pprof_perf.h"
+#include "output/folded_stacks.h"
 
 /* Whether OUT = "-" can be written for this conversion: stdout is a
  * stream, so formats that are directories or that seek back are out. NULL
@@ -84,6 +85,8 @@ static tk_format output_format(const tk_cli *cli)
 		tk_format fmt;
 	} by_suffix[] = {
 	    {".pb.gz", TK_FORMAT_PPROF},
+	    {".speedscope.json", TK_FORMAT_SPEEDSCOPE},
+	    {".svg", TK_FORMAT_SVG},
 	};
 	size_t out_len = strlen(out);
 	for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++) {
@@ -257,6 +260,14 @@ int tk_cmd_convert(int argc, char **argv)
 		return tk_perf_pprof_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK
 			   ? 0
 			   : tk_cli_fail(&err, cli.inputs[0]);
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF &&
+	    (to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG))
+		return tk_folded_export_write(cli.inputs[0], cli.output, &cli.opt,
+					      to == TK_FORMAT_SVG ? tk_flamegraph_svg_put
+								  : tk_speedscope_put,
+					      &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
 	/* Profiles and folded stacks need sample IPs, call chains and the
 	 * mappings that resolve them: only a single perf.data has those. */
 	if (to == TK_FORMAT_DCPI && in_ops->format == TK_FORMAT_DCPI) {
@@ -265,7 +276,8 @@ int tk_cmd_convert(int argc, char **argv)
 			     "apply");
 		return tk_cli_fail(&err, cli.inputs[0]);
 	}
-	if (to == TK_FORMAT_DCPI || to == TK_FORMAT_FOLDED || to == TK_FORMAT_PPROF) {
+	if (to == TK_FORMAT_DCPI || to == TK_FORMAT_FOLDED || to == TK_FORMAT_PPROF ||
+	    to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG) {
 		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 			     "--to %s needs one perf.data input (samples with their mappings); "
 			     "this input is %s",
