@@ -15,8 +15,10 @@
 #define PPROF_MEMORY_LIMIT (1024u << 20)
 #define PPROF_MAX_EVENTS   64
 
+/* names are string indexes: the threads model (and its dsos) is gone
+ * by the time the profile is encoded */
 typedef struct map_key {
-	const tk_dso *dso;
+	uint64_t file, build_id; /* string indexes */
 	uint64_t start, end, pgoff;
 } map_key;
 
@@ -73,7 +75,20 @@ static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, 
 		return false;
 	lk.function = idx;
 	if (loc->map) {
-		map_key mk = {loc->map->dso, loc->map->start, loc->map->end, loc->map->pgoff};
+		const tk_dso *dso = loc->map->dso;
+		char id[2 * TK_BUILD_ID_MAX + 1];
+		size_t id_len =
+		    dso->build_id_len < TK_BUILD_ID_MAX ? dso->build_id_len : TK_BUILD_ID_MAX;
+		for (size_t k = 0; k < id_len; k++)
+			snprintf(id + 2 * k, 3, "%02x", dso->build_id[k]);
+		id[2 * id_len] = 0;
+		map_key mk = {.file = fk.file,
+			      .start = loc->map->start,
+			      .end = loc->map->end,
+			      .pgoff = loc->map->pgoff};
+		if (!str_index(p, id, &idx))
+			return false;
+		mk.build_id = idx;
 		if (!tk_intern_get(&p->maps, &mk, sizeof mk, &idx, NULL))
 			return false;
 		lk.mapping = idx + 1;
@@ -278,20 +293,13 @@ static bool encode(pprof_state *p, tk_pb *b)
 	for (size_t i = 0; i < p->maps.n; i++) {
 		map_key mk;
 		memcpy(&mk, p->maps.v[i].key, sizeof mk);
-		char id[2 * TK_BUILD_ID_MAX + 1];
-		for (size_t k = 0; k < mk.dso->build_id_len && k < TK_BUILD_ID_MAX; k++)
-			snprintf(id + 2 * k, 3, "%02x", mk.dso->build_id[k]);
-		id[2 * (mk.dso->build_id_len < TK_BUILD_ID_MAX ? mk.dso->build_id_len
-							       : TK_BUILD_ID_MAX)] = 0;
-		size_t file, bid;
-		ok = ok && str_index(p, mk.dso->name, &file) && str_index(p, id, &bid);
 		tk_pb_reset(&tmp);
 		tk_pb_uint(&tmp, 1, i + 1);
 		tk_pb_uint(&tmp, 2, mk.start);
 		tk_pb_uint(&tmp, 3, mk.end);
 		tk_pb_uint(&tmp, 4, mk.pgoff);
-		tk_pb_uint(&tmp, 5, ok ? file : 0);
-		tk_pb_uint(&tmp, 6, ok ? bid : 0);
+		tk_pb_uint(&tmp, 5, mk.file);
+		tk_pb_uint(&tmp, 6, mk.build_id);
 		tk_pb_uint(&tmp, 7, 1); /* has_functions: no re-symbolization */
 		tk_pb_sub(b, PROFILE_MAPPING, &tmp);
 	}
@@ -323,7 +331,6 @@ static bool encode(pprof_state *p, tk_pb *b)
 		tk_pb_uint(b, PROFILE_PERIOD, p->event_period[0]);
 		tk_pb_uint(b, PROFILE_DEFAULT_SAMPLE_TYPE, period_type[0]);
 	}
-	/* last: the mapping strings above may have added to it */
 	for (size_t i = 0; i < p->strings.n; i++)
 		tk_pb_lenfield(b, PROFILE_STRING_TABLE, p->strings.v[i].key, p->strings.v[i].len);
 	bool failed = tmp.failed || packed.failed || line.failed;

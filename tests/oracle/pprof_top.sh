@@ -20,6 +20,52 @@ export HOME="$work/home" GOCACHE="$work/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=lo
 mkdir -p "$HOME"
 failed=0; checked=0
 
+# Mappings as `pprof -raw` lists them carry the build ids `perf
+# buildid-list` gives for the same files; every location's function is
+# named and has the image's file name.
+ids_checked=0
+check_mappings() { # perf.data label
+  command -v perf >/dev/null || return 0
+  perf buildid-list -i "$1" >"$work/ids.txt" 2>/dev/null || return 0
+  go tool pprof -raw "$work/p.pb.gz" >"$work/raw.txt" 2>/dev/null || { echo "FAIL $2: pprof -raw"; failed=1; return; }
+  local n
+  n=$(/usr/bin/python3 - "$work/raw.txt" "$work/ids.txt" "$2" <<'PY'
+import re, sys
+raw, ids, label = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines(), sys.argv[3]
+perf_ids = {}
+for l in ids:
+    bid, _, name = l.partition(" ")
+    perf_ids[name] = bid
+maps = {}
+section = None
+checked = bad = 0
+for l in raw.splitlines():
+    if l in ("Samples:", "Locations", "Mappings"):
+        section = l; continue
+    if section == "Mappings":
+        m = re.match(r"^(\d+): 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (.*?)(?: ([0-9a-f]{8,}))? \[FN\]$", l)
+        if not m:
+            continue
+        name = m.group(2).rstrip()  # no build id: two spaces
+        maps[m.group(1)] = name
+        if name in perf_ids:
+            checked += 1
+            if perf_ids[name] != (m.group(3) or ""):
+                print("FAIL %s: mapping %s: build id %r, perf buildid-list %r" % (label, name, m.group(3), perf_ids[name]), file=sys.stderr); bad += 1
+    elif section == "Locations":
+        m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0$", l)
+        if m and not m.group(2).strip():
+            print("FAIL %s: unnamed function: %s" % (label, l), file=sys.stderr); bad += 1
+for l in raw.split("Locations", 1)[-1].split("Mappings", 1)[0].splitlines():
+    m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0$", l)
+    if m and m.group(1) in maps and not m.group(2).endswith(" " + maps[m.group(1)]):
+        print("FAIL %s: location file is not its mapping's: %s" % (label, l), file=sys.stderr); bad += 1
+print(-1 if bad else checked)
+PY
+)
+  if [ "$n" = -1 ]; then failed=1; else ids_checked=$((ids_checked + n)); fi
+}
+
 check() { # perf.data label
   local in=$1 label=$2
   if ! "$TK" convert -q "$in" -o "$work/p.pb.gz" 2>"$work/err"; then
@@ -29,6 +75,7 @@ check() { # perf.data label
   if ! go tool pprof -top -nodecount=20 "$work/p.pb.gz" >"$work/top.txt" 2>"$work/top.err"; then
     echo "FAIL $label: pprof: $(head -3 "$work/top.err")"; failed=1; return
   fi
+  check_mappings "$in" "$label"
   if /usr/bin/python3 - "$work/report.txt" "$work/top.txt" "$label" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
 import re, sys
 rep, top, label = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read().splitlines(), sys.argv[3]
@@ -89,4 +136,8 @@ else
   echo "note: perf cannot record here; fresh recording not checked"
 fi
 [ "$checked" -gt 0 ] || { echo "FAIL: nothing checked"; exit 1; }
+if command -v perf >/dev/null; then
+  echo "build ids checked against perf buildid-list: $ids_checked mappings"
+  [ "$ids_checked" -gt 0 ] || { echo "FAIL: no mapping's build id checked"; exit 1; }
+fi
 exit $failed
