@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Oracle: `go tool pprof -top -nodecount=20` of `tracekit convert --to
-# pprof` shows the rows of `tracekit report` (first event): the same
+# pprof` shows the rows of `tracekit report` (each event): the same
 # names with the same flat % (report's period shares rounded to 0.01 as
 # pprof prints them). pprof hides rows below its node fraction (cum <=
 # 0.5%) and orders ties its own way, so: every pprof row is a report row
@@ -72,15 +72,26 @@ check() { # perf.data label
     echo "FAIL $label: convert: $(head -3 "$work/err")"; failed=1; return
   fi
   "$TK" report -q "$in" >"$work/report.txt" 2>/dev/null || { echo "FAIL $label: report"; failed=1; return; }
-  if ! go tool pprof -top -nodecount=20 "$work/p.pb.gz" >"$work/top.txt" 2>"$work/top.err"; then
-    echo "FAIL $label: pprof: $(head -3 "$work/top.err")"; failed=1; return
-  fi
   check_mappings "$in" "$label"
-  if /usr/bin/python3 - "$work/report.txt" "$work/top.txt" "$label" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
+  # one report table per event; pprof's sample type 2i+1 is event i's
+  # period (the first is the default: no -sample_index)
+  local nev i
+  nev=$(grep -c 'procedure  *image$' "$work/report.txt")
+  for ((i = 0; i < nev; i++)); do
+    if ! go tool pprof -top -nodecount=20 $([ $i -gt 0 ] && echo "-sample_index=$((2 * i + 1))") \
+         "$work/p.pb.gz" >"$work/top.txt" 2>"$work/top.err"; then
+      echo "FAIL $label: pprof: $(head -3 "$work/top.err")"; failed=1; return
+    fi
+    compare_top "$label (event $((i + 1)) of $nev)" "$i"
+  done
+}
+
+compare_top() { # label table-index
+  if /usr/bin/python3 - "$work/report.txt" "$work/top.txt" "$1" "$2" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
 import re, sys
 rep, top, label = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read().splitlines(), sys.argv[3]
-# report: the first event's table (header "EVENT  %  cum%  procedure  image")
-hdr = next(i for i, l in enumerate(rep) if l.rstrip().endswith("procedure  image") or re.search(r"\bprocedure\s+image$", l))
+# report: the event's table (header "EVENT  %  cum%  procedure  image")
+hdr = [i for i, l in enumerate(rep) if re.search(r"\bprocedure\s+image$", l)][int(sys.argv[4])]
 col = rep[hdr].index("procedure")
 counts = {}
 for l in rep[hdr + 1:]:
