@@ -33,8 +33,23 @@ typedef struct loc_key {
 	uint64_t function; /* function index */
 } loc_key;
 
+/* What names a frame while the threads model is alive: looked up first,
+ * so strings are hashed and printed once per symbol and map, not per
+ * frame */
+typedef struct frame_key {
+	const void *dso, *sym; /* sym NULL: unresolved, start is the address */
+	uint64_t start, map_start, map_end, pgoff;
+} frame_key;
+
+typedef struct frame_val {
+	size_t function;
+	size_t mapping; /* index + 1, 0: none */
+} frame_val;
+
 typedef struct pprof_state {
-	tk_intern strings, maps, funcs, locs, stacks;
+	tk_intern strings, maps, funcs, locs, stacks, frames;
+	frame_val *frame_vals;
+	size_t cap_frames;
 	uint64_t *counts, *weights; /* per stack */
 	size_t cap_stacks;
 	size_t n_events;
@@ -48,32 +63,28 @@ static bool str_index(pprof_state *p, const char *s, size_t *idx)
 	return tk_intern_get(&p->strings, s, strlen(s), idx, NULL);
 }
 
-/* The function and location of one frame at ip, named as report names it. */
-static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, size_t *out)
+/* The function and mapping of a frame not met before, named as report
+ * names it. */
+static bool frame_names(pprof_state *p, const tk_addr_loc *loc, uint64_t start, frame_val *out)
 {
-	func_key fk = {0};
+	func_key fk = {.start = start};
 	size_t idx;
 	if (!str_index(p, loc->map ? loc->map->dso->name : "[unknown]", &idx))
 		return false;
 	fk.file = idx;
 	char hex[24];
 	const char *name = loc->name;
-	if (loc->sym && name) {
-		fk.start = loc->sym->start;
-	} else {
-		/* report's per-address unknowns (report_perf.c, profile_agg.c) */
-		fk.start = loc->map && loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
-									    : loc->addr;
-		snprintf(hex, sizeof hex, "%#.16llx", (unsigned long long)fk.start);
+	if (!loc->sym || !name) {
+		snprintf(hex, sizeof hex, "%#.16llx", (unsigned long long)start);
 		name = hex;
 	}
 	if (!str_index(p, name, &idx))
 		return false;
 	fk.name = idx;
-	loc_key lk = {.address = ip};
 	if (!tk_intern_get(&p->funcs, &fk, sizeof fk, &idx, NULL))
 		return false;
-	lk.function = idx;
+	out->function = idx;
+	out->mapping = 0;
 	if (loc->map) {
 		const tk_dso *dso = loc->map->dso;
 		char id[2 * TK_BUILD_ID_MAX + 1];
@@ -91,8 +102,46 @@ static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, 
 		mk.build_id = idx;
 		if (!tk_intern_get(&p->maps, &mk, sizeof mk, &idx, NULL))
 			return false;
-		lk.mapping = idx + 1;
+		out->mapping = idx + 1;
 	}
+	return true;
+}
+
+/* The location of one frame at ip. */
+static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, size_t *out)
+{
+	frame_key k;
+	memset(&k, 0, sizeof k);
+	bool named = loc->sym && loc->name;
+	k.sym = named ? loc->sym : NULL;
+	/* report's rows: the symbol's start, else per-address unknowns
+	 * (report_perf.c, profile_agg.c) */
+	k.start = named                                              ? loc->sym->start
+		  : loc->map && loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
+								     : loc->addr;
+	if (loc->map) {
+		k.dso = loc->map->dso;
+		k.map_start = loc->map->start;
+		k.map_end = loc->map->end;
+		k.pgoff = loc->map->pgoff;
+	}
+	size_t fi;
+	bool added;
+	if (!tk_intern_get(&p->frames, &k, sizeof k, &fi, &added))
+		return false;
+	if (fi >= p->cap_frames) {
+		size_t ncap = p->cap_frames ? p->cap_frames * 2 : 1024;
+		frame_val *nv = realloc(p->frame_vals, ncap * sizeof *nv);
+		if (!nv)
+			return false;
+		p->frame_vals = nv;
+		p->cap_frames = ncap;
+	}
+	if (added && !frame_names(p, loc, k.start, &p->frame_vals[fi]))
+		return false;
+	loc_key lk = {.mapping = p->frame_vals[fi].mapping,
+		      .address = ip,
+		      .function = p->frame_vals[fi].function};
 	return tk_intern_get(&p->locs, &lk, sizeof lk, out, NULL);
 }
 
@@ -146,7 +195,7 @@ static bool count_stack(pprof_state *p, const uint64_t *key, size_t n, uint64_t 
 static bool over_limit(const pprof_state *p)
 {
 	return p->strings.arena.total + p->maps.arena.total + p->funcs.arena.total +
-		   p->locs.arena.total + p->stacks.arena.total >
+		   p->locs.arena.total + p->stacks.arena.total + p->frames.arena.total >
 	       PPROF_MEMORY_LIMIT;
 }
 
@@ -381,6 +430,7 @@ tk_status tk_perf_pprof_to(const char *in, const tk_cli_options *opt, tk_writer 
 	tk_intern_init(&p->funcs, 0);
 	tk_intern_init(&p->locs, 0);
 	tk_intern_init(&p->stacks, 0);
+	tk_intern_init(&p->frames, 0);
 	size_t empty;
 	tk_status st = str_index(p, "", &empty)
 			   ? collect(in, opt, p, err)
@@ -402,6 +452,8 @@ tk_status tk_perf_pprof_to(const char *in, const tk_cli_options *opt, tk_writer 
 	tk_intern_free(&p->funcs);
 	tk_intern_free(&p->locs);
 	tk_intern_free(&p->stacks);
+	tk_intern_free(&p->frames);
+	free(p->frame_vals);
 	free(p);
 	return st;
 }
