@@ -288,8 +288,10 @@ bool tk_flamegraph_svg_put(tk_writer *w, const tk_folded_stacks *s, const char *
 	    "style=\"font-size: 17px\">Flame Graph: ",
 	    IMAGE_WIDTH, l.height, IMAGE_WIDTH / 2);
 	put_xml(w, title, SIZE_MAX);
+	tk_put_str(w, " (");
+	put_xml(w, s->event, SIZE_MAX);
 	tk_put_fmt(w,
-		   "</text>\n<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
+		   ")</text>\n<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
 		   "<text id=\"unzoom\" class=\"hide\" x=\"%.0f\" y=\"24\">Reset Zoom</text>\n"
 		   "<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
 		   "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n<g id=\"frames\">\n",

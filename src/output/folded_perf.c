@@ -231,12 +231,20 @@ static int cmp_entry(const void *pa, const void *pb)
 
 tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err)
 {
+	return tk_perf_folded_to_event(in, opt, w, NULL, 0, err);
+}
+
+tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_writer *w,
+				  char *event, size_t event_cap, tk_error *err)
+{
 	folder *fo = calloc(1, sizeof *fo);
 	if (!fo)
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	tk_arena_init(&fo->arena, 256 * 1024);
 	tk_hashmap_init(&fo->by_hash);
 	tk_status st = fold_all(in, opt, fo, err);
+	if (event && event_cap)
+		snprintf(event, event_cap, "%s", fo->event);
 	if (st == TK_OK) {
 		if (fo->n)
 			qsort(fo->v, fo->n, sizeof *fo->v, cmp_entry);

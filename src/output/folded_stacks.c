@@ -32,7 +32,10 @@ tk_status tk_folded_stacks_load(const char *in, const tk_cli_options *opt, tk_fo
 	tk_status st = tk_writer_open_memory(&w, err);
 	if (st != TK_OK)
 		return st;
-	st = tk_perf_folded_to(in, opt, w, err);
+	st = tk_perf_folded_to_event(in, opt, w, out->event, sizeof out->event, err);
+	size_t ev_len = strcspn(out->event, ":"); /* "cpu-clock:u" too */
+	out->nanoseconds = (ev_len == 9 && strncmp(out->event, "cpu-clock", 9) == 0) ||
+			   (ev_len == 10 && strncmp(out->event, "task-clock", 10) == 0);
 	size_t len = 0;
 	const char *data = tk_writer_data(w, &len);
 	if (st == TK_OK && (out->text = malloc(len + 1)) == NULL)

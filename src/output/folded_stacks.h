@@ -20,6 +20,8 @@ typedef struct tk_folded_stacks {
 	size_t n;
 	size_t max_depth; /* most frames in one stack */
 	uint64_t total;   /* sum of weights (saturating) */
+	char event[128];  /* the event folded */
+	bool nanoseconds; /* its period is time: cpu-clock, task-clock */
 	char *text;       /* the folded text the frames point into */
 	const char **frame_store;
 } tk_folded_stacks;

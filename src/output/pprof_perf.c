@@ -284,9 +284,12 @@ static void value_type(tk_pb *b, tk_pb *tmp, unsigned field, uint64_t type, uint
 	tk_pb_sub(b, field, tmp);
 }
 
+/* cpu-clock and task-clock count nanoseconds ("cpu-clock:u" too) */
 static bool is_clock(const char *name)
 {
-	return strcmp(name, "cpu-clock") == 0 || strcmp(name, "task-clock") == 0;
+	size_t n = strcspn(name, ":");
+	return (n == 9 && strncmp(name, "cpu-clock", 9) == 0) ||
+	       (n == 10 && strncmp(name, "task-clock", 10) == 0);
 }
 
 /* profile.proto field numbers (google/pprof proto/profile.proto) */

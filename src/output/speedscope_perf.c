@@ -17,8 +17,10 @@ bool tk_speedscope_put(tk_writer *w, const tk_folded_stacks *s, const char *titl
 		      "\"exporter\":\"tracekit\",\"name\":");
 	tk_put_json_str(w, title, strlen(title));
 	tk_put_str(w, ",\"activeProfileIndex\":0,\"profiles\":[{\"type\":\"sampled\",\"name\":");
-	tk_put_json_str(w, title, strlen(title));
-	tk_put_str(w, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":");
+	tk_put_json_str(w, s->event, strlen(s->event));
+	/* periods of the clock events are nanoseconds; others are counts */
+	tk_put_str(w, s->nanoseconds ? ",\"unit\":\"nanoseconds\"" : ",\"unit\":\"none\"");
+	tk_put_str(w, ",\"startValue\":0,\"endValue\":");
 	tk_put_u64(w, s->total);
 	tk_put_str(w, ",\"samples\":[");
 	bool ok = idx != NULL;

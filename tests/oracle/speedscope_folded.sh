@@ -3,7 +3,9 @@
 # (https://www.speedscope.app/file-format-schema.json: shared frames, a
 # "sampled" profile whose samples index them and whose weights match) and
 # carries the same stacks and weights as `convert --to folded` (each
-# sample's frame names joined with ';'), hence the same per-frame totals.
+# sample's frame names joined with ';'), hence the same per-frame totals;
+# the profile is named by the event (report's first) and its unit is
+# nanoseconds for cpu-clock/task-clock, else none.
 # On testdata perf.data files and a fresh `perf record -g` of
 # examples/workload.c when perf can record.
 set -u
@@ -15,10 +17,11 @@ failed=0; checked=0
 check() { # perf.data label
   local in=$1 label=$2
   if ! "$TK" convert -q "$in" -o "$work/p.speedscope.json" 2>"$work/err" ||
-     ! "$TK" convert -q "$in" -o "$work/p.folded" 2>>"$work/err"; then
+     ! "$TK" convert -q "$in" -o "$work/p.folded" 2>>"$work/err" ||
+     ! "$TK" report -q "$in" >"$work/report.txt" 2>>"$work/err"; then
     echo "FAIL $label: convert: $(head -3 "$work/err")"; failed=1; return
   fi
-  if /usr/bin/python3 - "$work/p.speedscope.json" "$work/p.folded" "$label" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
+  if /usr/bin/python3 - "$work/p.speedscope.json" "$work/p.folded" "$label" "$work/report.txt" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
 import json, sys
 from collections import Counter
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -39,7 +42,11 @@ got = Counter()
 for p in profiles or []:
     need(p.get("type") == "sampled", "profile type sampled")
     need(p.get("unit") in ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"), "unit")
-    need(isinstance(p.get("name"), str), "profile name")
+    # named by the event folded (report's first), nanoseconds for the clocks
+    events = [l.split()[0] for l in open(sys.argv[4]).read().split("------------\n", 1)[1].split("\n\n")[0].splitlines()]
+    need(p.get("name") == events[0], "profile name %r is report's first event %r" % (p.get("name"), events[0]))
+    clock = events[0].split(":")[0] in ("cpu-clock", "task-clock")
+    need(p.get("unit") == ("nanoseconds" if clock else "none"), "unit %r for %s" % (p.get("unit"), events[0]))
     s, w = p.get("samples"), p.get("weights")
     need(isinstance(s, list) and isinstance(w, list) and len(s) == len(w), "samples and weights of one length")
     need(all(isinstance(x, int) and x >= 0 for x in w), "weights are non-negative integers")
