@@ -6,8 +6,8 @@
 # 0.5%) and orders ties its own way, so: every pprof row is a report row
 # with its %, and every report row larger than pprof's smallest and than
 # 0.5% is shown.
-# Checked on testdata perf.data files and a fresh `perf record -g` of
-# examples/workload.c. Skipped (77) without go.
+# Checked on testdata perf.data files, a fresh `perf record -g` of
+# examples/workload.c and a system-wide `perf record -a -g`. Skipped (77) without go.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}" "${TK_TESTDATA:?}"
 if ! command -v go >/dev/null || ! go tool -n pprof >/dev/null 2>&1; then
@@ -143,6 +143,12 @@ done
 if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" &&
    perf record -q -g -e cpu-clock -c 100000 -o "$work/fresh.data" -- "$work/workload" >/dev/null 2>"$work/rec.err"; then
   check "$work/fresh.data" "fresh perf record -g of workload"
+  # system-wide: many processes, kernel and user images, one name in several
+  if perf record -q -a -g -o "$work/all.data" -- sleep 0.5 >/dev/null 2>"$work/rec.err"; then
+    check "$work/all.data" "fresh perf record -a -g"
+  else
+    echo "note: no system-wide recording here: $(head -1 "$work/rec.err")"
+  fi
 else
   echo "note: perf cannot record here; fresh recording not checked"
 fi
