@@ -66,6 +66,55 @@ PY
   if [ "$n" = -1 ]; then failed=1; else ids_checked=$((ids_checked + n)); fi
 }
 
+# Call stacks: per function, the period of the stacks holding it (pprof's
+# cum, computed from `pprof -raw`: samples of the first event with their
+# location lists) equals folded's per-frame total, for every function both
+# name alike (folded names unknown frames "[dso]" and cuts names at "(").
+check_stacks() { # perf.data label
+  "$TK" convert -q "$1" -o "$work/p.folded" 2>/dev/null || { echo "FAIL $2: folded"; failed=1; return; }
+  go tool pprof -raw "$work/p.pb.gz" >"$work/raw2.txt" 2>/dev/null || { echo "FAIL $2: pprof -raw"; failed=1; return; }
+  local rc=0
+  /usr/bin/python3 - "$work/raw2.txt" "$work/p.folded" "$2" <<'PY' || rc=$?
+import re, sys
+from collections import Counter
+raw, label = open(sys.argv[1]).read().splitlines(), sys.argv[3]
+folded = Counter()
+for line in open(sys.argv[2], encoding="utf-8", errors="surrogateescape"):
+    stack, _, w = line.rstrip("\n").rpartition(" ")
+    for f in set(stack.split(";")[1:]):  # not the comm
+        folded[f] += int(w)
+names = sorted((n for n in folded if not n.startswith("[")), key=len, reverse=True)
+section, samples, locfunc = None, [], {}
+for l in raw:
+    if l in ("Samples:", "Locations", "Mappings"):
+        section = l; continue
+    if section == "Samples:":
+        m = re.match(r"^\s*(\d+)\s+(\d+)(?:\s+\d+)*: ([\d ]+)$", l.rstrip())
+        if m:
+            samples.append((int(m.group(2)), m.group(3).split()))
+    elif section == "Locations":
+        m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*) \S*:\d+ s=\d+$", l)
+        if m:
+            locfunc[m.group(1)] = next((n for n in names if m.group(2) == n), m.group(2))
+cum = Counter()
+for w, locs in samples:
+    if w:
+        for f in {locfunc.get(i) for i in locs}:
+            cum[f] += w
+common = [n for n in names if n in cum]
+bad = [(n, cum[n], folded[n]) for n in common if cum[n] != folded[n]]
+for b in bad[:5]:
+    print("FAIL %s: %r: pprof cum %d, folded %d" % (label, *b))
+if not common:
+    print("note %s: stacks: no symbol names (folded has only [dso] frames)" % label); sys.exit(3)
+if not bad:
+    print("ok %s: stacks: %d functions' totals equal folded's" % (label, len(common)))
+sys.exit(1 if bad else 0)
+PY
+  case $rc in 0) stacks_checked=$((stacks_checked + 1)) ;; 3) ;; *) failed=1 ;; esac
+}
+stacks_checked=0
+
 check() { # perf.data label
   local in=$1 label=$2
   if ! "$TK" convert -q "$in" -o "$work/p.pb.gz" 2>"$work/err"; then
@@ -73,6 +122,7 @@ check() { # perf.data label
   fi
   "$TK" report -q "$in" >"$work/report.txt" 2>/dev/null || { echo "FAIL $label: report"; failed=1; return; }
   check_mappings "$in" "$label"
+  check_stacks "$in" "$label"
   # one report table per event; pprof's sample type 2i+1 is event i's
   # period (the first is the default: no -sample_index)
   local nev i
@@ -153,6 +203,7 @@ else
   echo "note: perf cannot record here; fresh recording not checked"
 fi
 [ "$checked" -gt 0 ] || { echo "FAIL: nothing checked"; exit 1; }
+[ "$stacks_checked" -gt 0 ] || { echo "FAIL: no recording's stacks checked against folded"; exit 1; }
 if command -v perf >/dev/null; then
   echo "build ids checked against perf buildid-list: $ids_checked mappings"
   [ "$ids_checked" -gt 0 ] || { echo "FAIL: no mapping's build id checked"; exit 1; }
