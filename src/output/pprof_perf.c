@@ -23,7 +23,7 @@ typedef struct map_key {
 } map_key;
 
 typedef struct func_key {
-	uint64_t name, file; /* string indexes */
+	uint64_t name, system, file; /* string indexes */
 	uint64_t start;
 } func_key;
 
@@ -81,6 +81,15 @@ static bool frame_names(pprof_state *p, const tk_addr_loc *loc, uint64_t start, 
 	if (!str_index(p, name, &idx))
 		return false;
 	fk.name = idx;
+	/* system_name: the symbol as the image has it, only when it differs
+	 * (a mangled name). pprof takes a function whose system_name equals
+	 * its name as not yet demangled and strips "<...>" and "(...)" from
+	 * C++-looking names, so report's names would not come through. */
+	if (loc->sym && loc->name && loc->sym->name && strcmp(loc->sym->name, loc->name) != 0) {
+		if (!str_index(p, loc->sym->name, &idx))
+			return false;
+		fk.system = idx;
+	}
 	if (!tk_intern_get(&p->funcs, &fk, sizeof fk, &idx, NULL))
 		return false;
 	out->function = idx;
@@ -215,6 +224,7 @@ static tk_status collect(const char *in, const tk_cli_options *opt, pprof_state 
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
+	tk_filter filter = tk_cli_filter(opt);
 	const tk_perf_record *rec;
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
 		if (rec->type != TK_PERF_RECORD_SAMPLE) {
@@ -228,6 +238,8 @@ static tk_status collect(const char *in, const tk_cli_options *opt, pprof_state 
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
+		if (!tk_perf_sample_matches(&filter, &s)) /* as report */
+			continue;
 		size_t ev = 0, li = 0, n = 0;
 		bool ok = event_index(p, rec->attr, &ev);
 		if (ok && ev == SIZE_MAX)
@@ -373,7 +385,7 @@ static bool encode(pprof_state *p, tk_pb *b)
 		tk_pb_reset(&tmp);
 		tk_pb_uint(&tmp, 1, i + 1);
 		tk_pb_uint(&tmp, 2, fk.name);
-		tk_pb_uint(&tmp, 3, fk.name);
+		tk_pb_uint(&tmp, 3, fk.system);
 		tk_pb_uint(&tmp, 4, fk.file);
 		tk_pb_sub(b, PROFILE_FUNCTION, &tmp);
 	}

@@ -53,13 +53,18 @@ for l in raw.splitlines():
             if perf_ids[name] != (m.group(3) or ""):
                 print("FAIL %s: mapping %s: build id %r, perf buildid-list %r" % (label, name, m.group(3), perf_ids[name]), file=sys.stderr); bad += 1
     elif section == "Locations":
-        m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0$", l)
+        m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0(?:\(.*\))?$", l)
         if m and not m.group(2).strip():
             print("FAIL %s: unnamed function: %s" % (label, l), file=sys.stderr); bad += 1
+located = 0
 for l in raw.split("Locations", 1)[-1].split("Mappings", 1)[0].splitlines():
-    m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0$", l)
+    m = re.match(r"^\s*\d+: 0x[0-9a-f]+ M=(\d+) (.+):0 s=0(?:\(.*\))?$", l)
+    if m:
+        located += 1
     if m and m.group(1) in maps and not m.group(2).endswith(" " + maps[m.group(1)]):
         print("FAIL %s: location file is not its mapping's: %s" % (label, l), file=sys.stderr); bad += 1
+if not located:
+    print("FAIL %s: no location line of pprof -raw understood" % label, file=sys.stderr); bad += 1
 print(-1 if bad else checked)
 PY
 )
@@ -70,8 +75,8 @@ PY
 # cum, computed from `pprof -raw`: samples of the first event with their
 # location lists) equals folded's per-frame total, for every function both
 # name alike (folded names unknown frames "[dso]" and cuts names at "(").
-check_stacks() { # perf.data label
-  "$TK" convert -q "$1" -o "$work/p.folded" 2>/dev/null || { echo "FAIL $2: folded"; failed=1; return; }
+check_stacks() { # perf.data label [filter options]
+  "$TK" convert -q "$1" "${@:3}" -o "$work/p.folded" 2>/dev/null || { echo "FAIL $2: folded"; failed=1; return; }
   go tool pprof -raw "$work/p.pb.gz" >"$work/raw2.txt" 2>/dev/null || { echo "FAIL $2: pprof -raw"; failed=1; return; }
   local rc=0
   /usr/bin/python3 - "$work/raw2.txt" "$work/p.folded" "$2" <<'PY' || rc=$?
@@ -93,7 +98,7 @@ for l in raw:
         if m:
             samples.append((int(m.group(2)), m.group(3).split()))
     elif section == "Locations":
-        m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*) \S*:\d+ s=\d+$", l)
+        m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*) \S*:\d+ s=\d+(?:\(.*\))?$", l)
         if m:
             locfunc[m.group(1)] = next((n for n in names if m.group(2) == n), m.group(2))
 cum = Counter()
@@ -115,14 +120,15 @@ PY
 }
 stacks_checked=0
 
-check() { # perf.data label
+check() { # perf.data label [filter options, given to convert and report alike]
   local in=$1 label=$2
-  if ! "$TK" convert -q "$in" -o "$work/p.pb.gz" 2>"$work/err"; then
+  shift 2
+  if ! "$TK" convert -q "$in" "$@" -o "$work/p.pb.gz" 2>"$work/err"; then
     echo "FAIL $label: convert: $(head -3 "$work/err")"; failed=1; return
   fi
-  "$TK" report -q "$in" >"$work/report.txt" 2>/dev/null || { echo "FAIL $label: report"; failed=1; return; }
+  "$TK" report -q "$in" "$@" >"$work/report.txt" 2>/dev/null || { echo "FAIL $label: report"; failed=1; return; }
   check_mappings "$in" "$label"
-  check_stacks "$in" "$label"
+  check_stacks "$in" "$label" "$@"
   # one report table per event; pprof's sample type 2i+1 is event i's
   # period (the first is the default: no -sample_index)
   local nev i
@@ -193,9 +199,51 @@ done
 if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" &&
    perf record -q -g -e cpu-clock -c 100000 -o "$work/fresh.data" -- "$work/workload" >/dev/null 2>"$work/rec.err"; then
   check "$work/fresh.data" "fresh perf record -g of workload"
+  # C++: templates and namespaces keep their names (pprof strips "<...>"
+  # from functions it takes for not yet demangled)
+  cat >"$work/tpl.cc" <<'CC'
+#include <cstdio>
+#include <vector>
+template <typename T> struct Box {
+	T v;
+	__attribute__((noinline)) T spin(unsigned n)
+	{
+		volatile T x = v;
+		for (unsigned i = 0; i < n; i++)
+			x = x * 3 + i;
+		return x;
+	}
+};
+namespace ns {
+__attribute__((noinline)) long work(std::vector<int> &v, int k)
+{
+	volatile long s = 0;
+	for (int r = 0; r < k; r++)
+		for (int x : v)
+			s = s + x * r;
+	return s;
+}
+} // namespace ns
+int main()
+{
+	Box<long> b{1};
+	std::vector<int> v(100000, 3);
+	long s = 0;
+	for (int i = 0; i < 10; i++)
+		s += b.spin(3000000) + ns::work(v, 20);
+	std::printf("%ld\n", s);
+}
+CC
+  if command -v g++ >/dev/null && g++ -O1 -g -fno-omit-frame-pointer -o "$work/tpl" "$work/tpl.cc" &&
+     perf record -q -g -e cpu-clock -c 100000 -o "$work/tpl.data" -- "$work/tpl" >/dev/null 2>"$work/rec.err"; then
+    check "$work/tpl.data" "fresh perf record -g of a C++ program"
+    grep -q "Box<long>::spin" "$work/top.txt" || { echo "FAIL C++: Box<long>::spin not in pprof -top"; failed=1; }
+  fi
   # system-wide: many processes, kernel and user images, one name in several
   if perf record -q -a -g -o "$work/all.data" -- sleep 0.5 >/dev/null 2>"$work/rec.err"; then
     check "$work/all.data" "fresh perf record -a -g"
+    # the filters report takes select the same samples
+    check "$work/all.data" "fresh perf record -a -g, --cpu 0 --time 10%-60%" --cpu 0 --time 10%-60%
   else
     echo "note: no system-wide recording here: $(head -1 "$work/rec.err")"
   fi

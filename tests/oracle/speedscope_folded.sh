@@ -5,7 +5,8 @@
 # carries the same stacks and weights as `convert --to folded` (each
 # sample's frame names joined with ';'), hence the same per-frame totals;
 # the profile is named by the event (report's first) and its unit is
-# nanoseconds for cpu-clock/task-clock, else none.
+# nanoseconds for cpu-clock/task-clock, else none; its total is report's
+# total period (also with report's --time filter).
 # On testdata perf.data files and a fresh `perf record -g` of
 # examples/workload.c when perf can record.
 set -u
@@ -14,11 +15,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0; checked=0
 
-check() { # perf.data label
+check() { # perf.data label [filter options, given to convert and report alike]
   local in=$1 label=$2
-  if ! "$TK" convert -q "$in" -o "$work/p.speedscope.json" 2>"$work/err" ||
-     ! "$TK" convert -q "$in" -o "$work/p.folded" 2>>"$work/err" ||
-     ! "$TK" report -q "$in" >"$work/report.txt" 2>>"$work/err"; then
+  shift 2
+  if ! "$TK" convert -q "$in" "$@" -o "$work/p.speedscope.json" 2>"$work/err" ||
+     ! "$TK" convert -q "$in" "$@" -o "$work/p.folded" 2>>"$work/err" ||
+     ! "$TK" report -q "$in" "$@" >"$work/report.txt" 2>>"$work/err"; then
     echo "FAIL $label: convert: $(head -3 "$work/err")"; failed=1; return
   fi
   if /usr/bin/python3 - "$work/p.speedscope.json" "$work/p.folded" "$label" "$work/report.txt" <<'PY'; then checked=$((checked + 1)); else failed=1; fi
@@ -43,6 +45,8 @@ for p in profiles or []:
     need(p.get("type") == "sampled", "profile type sampled")
     need(p.get("unit") in ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"), "unit")
     # named by the event folded (report's first), nanoseconds for the clocks
+    table = [l.split() for l in open(sys.argv[4]).read().split("------------\n", 1)[1].split("\n\n")[0].splitlines()]
+    need(p.get("endValue") == int(table[0][-1]), "endValue %r is report's total period %s" % (p.get("endValue"), table[0][-1]))
     events = [l.split()[0] for l in open(sys.argv[4]).read().split("------------\n", 1)[1].split("\n\n")[0].splitlines()]
     need(p.get("name") == events[0], "profile name %r is report's first event %r" % (p.get("name"), events[0]))
     clock = events[0].split(":")[0] in ("cpu-clock", "task-clock")
@@ -88,6 +92,7 @@ done
 if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" &&
    perf record -q -g -e cpu-clock -c 100000 -o "$work/fresh.data" -- "$work/workload" >/dev/null 2>"$work/rec.err"; then
   check "$work/fresh.data" "fresh perf record -g of workload"
+  check "$work/fresh.data" "fresh perf record -g of workload, --time 20%-70%" --time 20%-70%
 else
   echo "note: perf cannot record here; fresh recording not checked"
 fi

@@ -257,14 +257,9 @@ int tk_cmd_convert(int argc, char **argv)
 			   ? 0
 			   : tk_cli_fail(&err, cli.inputs[0]);
 	if ((to == TK_FORMAT_PPROF || to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG) &&
-	    (cli.opt.has_begin || cli.opt.has_end || !tk_id_set_any(&cli.opt.pid) ||
-	     !tk_id_set_any(&cli.opt.tid) || !tk_id_set_any(&cli.opt.cpu) || cli.opt.limit)) {
-		/* the profile exports select samples by --event only; others
-		 * are refused rather than silently ignored */
-		fprintf(stderr,
-			"tracekit convert: --to %s takes --event but no time, pid, tid, "
-			"cpu or --limit filter\n",
-			tk_format_name(to));
+	    cli.opt.limit) {
+		/* a profile of the first N records would mislead: refused, not ignored */
+		fprintf(stderr, "tracekit convert: --to %s takes no --limit\n", tk_format_name(to));
 		return TK_EXIT_USAGE;
 	}
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_PPROF)
