@@ -79,6 +79,9 @@ static tk_format output_format(const tk_cli *cli)
 	if (cli->to)
 		return tk_format_from_name(cli->to);
 	const char *out = cli->output;
+	struct stat sb;
+	if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return TK_FORMAT_CTF;
 	/* profile exports named by a double extension */
 	static const struct {
 		const char *suffix;
@@ -94,9 +97,6 @@ static tk_format output_format(const tk_cli *cli)
 		if (out_len > n && strcmp(out + out_len - n, by_suffix[i].suffix) == 0)
 			return by_suffix[i].fmt;
 	}
-	struct stat sb;
-	if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode))
-		return TK_FORMAT_CTF;
 	const char *slash = strrchr(out, '/');
 	const char *dot = strrchr(slash ? slash : out, '.');
 	if (!dot)
