@@ -24,7 +24,10 @@ typedef enum tk_format {
 	TK_FORMAT_CHROME,
 	TK_FORMAT_JSON,
 	TK_FORMAT_FOLDED,
-	TK_FORMAT_TKLOG, /* tracekit logger file (include/tracekit/log.h) */
+	TK_FORMAT_TKLOG,      /* tracekit logger file (include/tracekit/log.h) */
+	TK_FORMAT_PPROF,      /* google/pprof profile.proto, gzip (output only) */
+	TK_FORMAT_SPEEDSCOPE, /* speedscope JSON (output only) */
+	TK_FORMAT_SVG,        /* flame graph SVG (output only) */
 } tk_format;
 
 typedef enum tk_type_kind {

@@ -4,10 +4,13 @@
 #include "tracekit/tracekit.h"
 
 static const char *const format_names[] = {
-    [TK_FORMAT_UNKNOWN] = "unknown", [TK_FORMAT_PERF] = "perf", [TK_FORMAT_CTF] = "ctf",
-    [TK_FORMAT_CPEL] = "cpel",       [TK_FORMAT_ELOG] = "elog", [TK_FORMAT_DCPI] = "dcpi",
-    [TK_FORMAT_CHROME] = "chrome",   [TK_FORMAT_JSON] = "json", [TK_FORMAT_FOLDED] = "folded",
-    [TK_FORMAT_TKLOG] = "tklog",
+    [TK_FORMAT_UNKNOWN] = "unknown", [TK_FORMAT_PERF] = "perf",
+    [TK_FORMAT_CTF] = "ctf",         [TK_FORMAT_CPEL] = "cpel",
+    [TK_FORMAT_ELOG] = "elog",       [TK_FORMAT_DCPI] = "dcpi",
+    [TK_FORMAT_CHROME] = "chrome",   [TK_FORMAT_JSON] = "json",
+    [TK_FORMAT_FOLDED] = "folded",   [TK_FORMAT_TKLOG] = "tklog",
+    [TK_FORMAT_PPROF] = "pprof",     [TK_FORMAT_SPEEDSCOPE] = "speedscope",
+    [TK_FORMAT_SVG] = "svg",
 };
 
 const char *tk_format_name(tk_format fmt)

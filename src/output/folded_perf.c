@@ -155,6 +155,7 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
+	tk_filter filter = tk_cli_filter(opt);
 	const tk_perf_attr *first = NULL;
 	const tk_perf_record *rec;
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
@@ -168,6 +169,13 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 			continue;
 		if (opt->events && !tk_filter_name_matches(opt->events, rec->attr->name))
 			continue;
+		tk_perf_sample s;
+		st = tk_perf_parse_sample(f, rec, &s, err);
+		if (st != TK_OK)
+			break;
+		/* --begin/--end/--time, --pid/--tid/--cpu as report applies them */
+		if (!tk_perf_sample_matches(&filter, &s))
+			continue;
 		/* one event only, as the script folds (the first it meets, or
 		 * the one --event names): stacks of different events do not add */
 		if (!first) {
@@ -177,10 +185,6 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 			note_other(fo, rec->attr->name);
 			continue;
 		}
-		tk_perf_sample s;
-		st = tk_perf_parse_sample(f, rec, &s, err);
-		if (st != TK_OK)
-			break;
 		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
 		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1,
 						  has_tid ? (int32_t)s.tid : -1);
@@ -231,12 +235,20 @@ static int cmp_entry(const void *pa, const void *pb)
 
 tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err)
 {
+	return tk_perf_folded_to_event(in, opt, w, NULL, 0, err);
+}
+
+tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_writer *w,
+				  char *event, size_t event_cap, tk_error *err)
+{
 	folder *fo = calloc(1, sizeof *fo);
 	if (!fo)
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	tk_arena_init(&fo->arena, 256 * 1024);
 	tk_hashmap_init(&fo->by_hash);
 	tk_status st = fold_all(in, opt, fo, err);
+	if (event && event_cap)
+		snprintf(event, event_cap, "%s", fo->event);
 	if (st == TK_OK) {
 		if (fo->n)
 			qsort(fo->v, fo->n, sizeof *fo->v, cmp_entry);

@@ -22,5 +22,9 @@ tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cl
 			       tk_error *err);
 /* The same into an open writer (tests). */
 tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err);
+/* The same, also naming the event folded in event[0..event_cap) ("" when
+ * none was). */
+tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_writer *w,
+				  char *event, size_t event_cap, tk_error *err);
 
 #endif

@@ -79,7 +79,7 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 
 /* The filter on a decoded sample; a field the sample lacks never matches
  * a filter on it (as perf script's --pid/--cpu/--time). */
-static bool sample_matches(const tk_filter *f, const tk_perf_sample *s)
+bool tk_perf_sample_matches(const tk_filter *f, const tk_perf_sample *s)
 {
 	bool has_tid = s->sample_type & TK_PERF_SAMPLE_TID;
 	bool has_time = s->sample_type & TK_PERF_SAMPLE_TIME;
@@ -132,7 +132,7 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 		tk_perf_sample s;
 		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
 			break;
-		if (filter && !sample_matches(filter, &s))
+		if (filter && !tk_perf_sample_matches(filter, &s))
 			continue;
 		tk_profile_agg *a = agg_for(out, key, rec->attr->name, unknown_per_address);
 		if (!a) {

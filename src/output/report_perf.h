@@ -49,6 +49,9 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 					const struct tk_filter *f, bool by_period,
 					bool unknown_per_address, tk_perf_profile *out,
 					tk_error *err);
+/* f's time range and pid/tid/cpu sets on a decoded sample (not its event
+ * globs); a field the sample lacks never matches a filter on it. */
+bool tk_perf_sample_matches(const struct tk_filter *f, const tk_perf_sample *s);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */

@@ -52,7 +52,7 @@ if [ -w "$full" ] && [ -c "$full" ]; then
 fi
 # a write error in the middle of a big output (not only at the final flush):
 # every writer names the output and says why, exit 1
-for to in json chrome perf cpel folded; do
+for to in json chrome perf cpel folded pprof speedscope svg; do
   if [ -w "$full" ] && [ -c "$full" ]; then
     run "full_$to" 1 "$TK" convert "$TK_TESTDATA/perf/pdc/with-callchain.perf.data" -o "$full" --to $to &&
       { grep -q "^tracekit: $full: .*No space left on device" "full_$to.err" ||

@@ -141,7 +141,7 @@ PRINT_STYLES = {
 }
 # Outputs tracekit also reads (chrome, json and folded are for other tools).
 READABLE = {"ctf", "perf", "cpel", "dcpi", "ctf2"}
-CONVERT_TO = ["ctf", "perf", "cpel", "dcpi", "chrome", "json", "folded"]
+CONVERT_TO = ["ctf", "perf", "cpel", "dcpi", "chrome", "json", "folded", "pprof", "speedscope", "svg"]
 PERF_SHOW = ["--show-task-events", "--show-mmap-events", "--show-switch-events",
              "--show-lost-events", "--show-namespace-events", "--show-cgroup-events",
              "--show-bpf-events", "--show-text-poke-events", "--show-round-events"]

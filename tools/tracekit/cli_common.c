@@ -170,7 +170,7 @@ static int check_to(const char *verb, const char *to)
 		return 0;
 	fprintf(stderr,
 		"tracekit %s: unknown output format '%s' (ctf, ctf2, perf, cpel, dcpi, chrome, "
-		"json, folded, sqlite)\n",
+		"json, folded, sqlite, pprof, speedscope, svg)\n",
 		verb, to);
 	return TK_EXIT_USAGE;
 }

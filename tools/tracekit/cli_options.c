@@ -43,7 +43,7 @@ const tk_cli_opt tk_cli_opts[] = {
     {"output", required_argument, 'o', CONVERT, "OUT",
      "output path ('-' for stdout where the format streams)"},
     {"to", required_argument, 't', CONVERT, "F",
-     "ctf, ctf2, perf, cpel, dcpi, chrome, json, folded, sqlite"},
+     "ctf, ctf2, perf, cpel, dcpi, chrome, json, folded, sqlite, pprof, speedscope, svg"},
     {"clock-gmt", no_argument, OPT_CLOCK_GMT, PRINT | CONVERT | REPORT, NULL,
      "times of day in UTC (babeltrace style, --begin HH:MM)"},
     {"tod", no_argument, OPT_TOD, PRINT | CONVERT, NULL,

@@ -13,6 +13,8 @@
 #include "convert/pipeline.h"
 #include "analysis/perf_to_dcpi.h"
 #include "output/folded_perf.h"
+#include "output/pprof_perf.h"
+#include "output/folded_stacks.h"
 
 /* Whether OUT = "-" can be written for this conversion: stdout is a
  * stream, so formats that are directories or that seek back are out. NULL
@@ -80,6 +82,21 @@ static tk_format output_format(const tk_cli *cli)
 	struct stat sb;
 	if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return TK_FORMAT_CTF;
+	/* profile exports named by a double extension */
+	static const struct {
+		const char *suffix;
+		tk_format fmt;
+	} by_suffix[] = {
+	    {".pb.gz", TK_FORMAT_PPROF},
+	    {".speedscope.json", TK_FORMAT_SPEEDSCOPE},
+	    {".svg", TK_FORMAT_SVG},
+	};
+	size_t out_len = strlen(out);
+	for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++) {
+		size_t n = strlen(by_suffix[i].suffix);
+		if (out_len > n && strcmp(out + out_len - n, by_suffix[i].suffix) == 0)
+			return by_suffix[i].fmt;
+	}
 	const char *slash = strrchr(out, '/');
 	const char *dot = strrchr(slash ? slash : out, '.');
 	if (!dot)
@@ -241,6 +258,24 @@ int tk_cmd_convert(int argc, char **argv)
 		return tk_perf_folded_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK
 			   ? 0
 			   : tk_cli_fail(&err, cli.inputs[0]);
+	if ((to == TK_FORMAT_PPROF || to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG) &&
+	    cli.opt.limit) {
+		/* a profile of the first N records would mislead: refused, not ignored */
+		fprintf(stderr, "tracekit convert: --to %s takes no --limit\n", tk_format_name(to));
+		return TK_EXIT_USAGE;
+	}
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_PPROF)
+		return tk_perf_pprof_write(cli.inputs[0], cli.output, &cli.opt, &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
+	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF &&
+	    (to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG))
+		return tk_folded_export_write(cli.inputs[0], cli.output, &cli.opt,
+					      to == TK_FORMAT_SVG ? tk_flamegraph_svg_put
+								  : tk_speedscope_put,
+					      &err) == TK_OK
+			   ? 0
+			   : tk_cli_fail(&err, cli.inputs[0]);
 	/* Profiles and folded stacks need sample IPs, call chains and the
 	 * mappings that resolve them: only a single perf.data has those. */
 	if (to == TK_FORMAT_DCPI && in_ops->format == TK_FORMAT_DCPI) {
@@ -249,7 +284,8 @@ int tk_cmd_convert(int argc, char **argv)
 			     "apply");
 		return tk_cli_fail(&err, cli.inputs[0]);
 	}
-	if (to == TK_FORMAT_DCPI || to == TK_FORMAT_FOLDED) {
+	if (to == TK_FORMAT_DCPI || to == TK_FORMAT_FOLDED || to == TK_FORMAT_PPROF ||
+	    to == TK_FORMAT_SPEEDSCOPE || to == TK_FORMAT_SVG) {
 		tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 			     "--to %s needs one perf.data input (samples with their mappings); "
 			     "this input is %s",

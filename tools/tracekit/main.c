@@ -37,7 +37,7 @@ const char tk_usage_text[] =
     "  -I, --input-format F      perf, ctf, cpel, elog, dcpi (skip detection)\n"
     "  -o, --output OUT          convert: output path ('-' for stdout where possible)\n"
     "  -t, --to F                convert: ctf, ctf2, perf, cpel, dcpi, chrome, json, folded,\n"
-    "                            sqlite (tables of `tracekit sql` with indexes)\n"
+    "                            sqlite (tables of `tracekit sql`), pprof, speedscope, svg\n"
     "      --byte-order B        convert: big, little or native output byte order\n"
     "      --compress            convert to perf: zstd-compressed records\n"
     "      --ctf-packet-size N   convert to CTF: packet size in bytes\n"
