@@ -84,6 +84,7 @@ int tk_cmd_print(int argc, char **argv);
 int tk_cmd_convert(int argc, char **argv);
 int tk_cmd_report(int argc, char **argv);
 int tk_cmd_diff(int argc, char **argv);
+int tk_cmd_record(int argc, char **argv);     /* cmd_record.c */
 int tk_cmd_report_profile(const tk_cli *cli); /* cmd_diff.c */
 /* report --scheduler/--workers (cmd_report_cluster.c): *handled says whether
  * the arguments asked for the cluster; then the return value is the exit status. */

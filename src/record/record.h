@@ -1,0 +1,103 @@
+/* tracekit record: the recorder behind `tracekit record` (Linux
+ * perf_event_open). Internal API shared by src/record/ and the CLI:
+ *   rec_events.c  event names -> perf_event_attr type/config (+ suggestions)
+ *   rec_ring.c    per-CPU counters, mmap rings, the drain loop
+ *   rec_synth.c   side-band from /proc, header features, tracing data
+ * Output goes through the perf.data writer (src/perf/writer/perfw_out). */
+#ifndef TK_RECORD_H
+#define TK_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "perf/writer/perfw_out.h"
+#include "tracekit/tracekit.h"
+
+#define REC_MAX_EVENTS 64
+#define REC_MAX_CPUS   1024
+
+typedef struct rec_event {
+	char name[160]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
+	uint32_t type;  /* PERF_TYPE_* */
+	uint64_t config;
+	bool is_tp;
+	char sys[64], tp[96]; /* tracepoint system and name */
+	bool excl_user, excl_kernel;
+} rec_event;
+
+/* Resolves one event spec (name[:u|:k], sys:name[:mods]). On failure
+ * returns false with msg "unknown event 'X' (similar: a, b)". */
+bool rec_event_parse(const char *spec, rec_event *ev, char *msg, size_t cap);
+/* The tracefs directory ("/sys/kernel/tracing" or the debugfs one), or NULL. */
+const char *rec_tracefs(void);
+
+/* A sample/side-band id trailer size for our sample_type (TID TIME CPU
+ * IDENTIFIER), used by synthesized records (perf writes it zeroed). */
+#define REC_ID_HDR_SIZE 32
+
+typedef struct rec_options {
+	rec_event events[REC_MAX_EVENTS];
+	size_t n_events;
+	uint64_t period; /* -c; 0: use freq */
+	uint64_t freq;   /* -F */
+	bool callchain;  /* -g */
+	bool system_wide;
+	int cpus[REC_MAX_CPUS]; /* -C, or every online CPU */
+	size_t n_cpus;
+	pid_t *pids; /* -p: processes (every thread of each is opened) */
+	size_t n_pids;
+	pid_t workload; /* a forked child waiting for exec, or 0 */
+	bool enable_on_exec;
+} rec_options;
+
+typedef struct rec_counter {
+	int fd;
+	int cpu;
+	size_t event;
+	uint64_t id;
+} rec_counter;
+
+typedef struct rec_ring {
+	int fd; /* the counter whose buffer this is */
+	int cpu;
+	void *base; /* perf_event_mmap_page + data */
+	size_t data_size;
+} rec_ring;
+
+typedef struct rec_session {
+	rec_options *opt;
+	rec_counter *ctrs;
+	size_t n_ctrs, cap_ctrs;
+	rec_ring *rings;
+	size_t n_rings;
+	tk_perf_attr attrs[REC_MAX_EVENTS];
+	uint64_t *ids[REC_MAX_EVENTS];
+	uint64_t lost;    /* records the kernel reported lost */
+	uint64_t samples; /* PERF_RECORD_SAMPLE records written */
+	uint64_t records;
+	uint8_t *scratch; /* one record across the ring's wrap */
+} rec_session;
+
+/* Opens every counter and maps the rings. On a permission error the
+ * message names kernel.perf_event_paranoid. */
+tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err);
+tk_status rec_enable(rec_session *s, tk_error *err);
+void rec_disable(rec_session *s);
+/* Waits up to timeout_ms for data (poll). */
+void rec_wait(rec_session *s, int timeout_ms);
+/* One pass over every ring: records written, then FINISHED_ROUND when the
+ * pass wrote any. */
+tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);
+void rec_close(rec_session *s);
+
+/* Side-band before the data: the kernel map, then COMM and MMAP2 of the
+ * given processes (all of /proc when pids is NULL). */
+tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, tk_error *err);
+/* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
+ * event desc, tracing data (when there are tracepoints). */
+tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err);
+
+#endif

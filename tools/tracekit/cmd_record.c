@@ -1,0 +1,467 @@
+/* tracekit record: samples with perf_event_open into a perf.data file
+ * (src/record/). perf record's option letters, parsed here because they
+ * differ from the shared reader options (-a, -o, -e, -c mean other things).
+ * A COMMAND is forked first and held on a pipe until its counters are open
+ * and enabled (enable_on_exec), then exec'd, as perf's workload start. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/bytes.h"
+#include "cli.h"
+#include "record/record.h"
+
+static const char record_usage[] =
+    "usage: tracekit record [OPTIONS] [--] [COMMAND [ARGS]]\n"
+    "\n"
+    "Samples with perf_event_open into a perf.data file (as perf record).\n"
+    "\n"
+    "  -e, --event EVENTS     cpu-clock (default), task-clock, page-faults,\n"
+    "                         context-switches, ... or tracepoints SYS:NAME;\n"
+    "                         comma-separated or repeated; :u / :k modifiers\n"
+    "  -c, --count N          a sample every N events\n"
+    "  -F, --freq HZ          samples per second (default 4000)\n"
+    "  -g                     call graphs (frame pointers)\n"
+    "  -a, --all-cpus         every task on every CPU\n"
+    "  -C, --cpu LIST         only these CPUs (0-3,6)\n"
+    "  -p, --pid LIST         existing processes\n"
+    "  -o, --output FILE      output (default perf.data)\n"
+    "      --duration SECS    stop after SECS seconds\n"
+    "  -q, --quiet            no messages\n";
+
+static volatile sig_atomic_t stop_signal, child_changed;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+static void on_child(int sig)
+{
+	(void)sig;
+	child_changed = 1;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("tracekit record: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(try tracekit record --help)\n", stderr);
+	return TK_EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v == 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "0-3,6" -> ids; false on bad syntax or past max */
+static bool parse_list(const char *s, int *out, size_t *n, size_t cap, long max)
+{
+	*n = 0;
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s || a < 0 || a > max)
+			return false;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b > max)
+				return false;
+			s = end;
+		}
+		for (long v = a; v <= b; v++) {
+			if (*n == cap)
+				return false;
+			out[(*n)++] = (int)v;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return false;
+	}
+	return *n > 0;
+}
+
+static void online_cpus(rec_options *o)
+{
+	o->n_cpus = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char buf[4096];
+	if (f && fgets(buf, sizeof buf, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (parse_list(buf, o->cpus, &o->n_cpus, REC_MAX_CPUS, REC_MAX_CPUS - 1)) {
+			fclose(f);
+			return;
+		}
+	}
+	if (f)
+		fclose(f);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	for (long i = 0; i < n && i < REC_MAX_CPUS; i++)
+		o->cpus[o->n_cpus++] = (int)i;
+}
+
+static int add_events(rec_options *o, const char *list)
+{
+	char buf[1024];
+	if (strlen(list) >= sizeof buf)
+		return usage_error("event list too long: %s", list);
+	strcpy(buf, list);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->n_events == REC_MAX_EVENTS)
+			return usage_error("too many events (at most 64): %s", list);
+		char msg[1024];
+		if (!rec_event_parse(tok, &o->events[o->n_events], msg, sizeof msg)) {
+			fprintf(stderr, "tracekit record: %s\n", msg);
+			return TK_EXIT_USAGE;
+		}
+		o->n_events++;
+	}
+	return 0;
+}
+
+typedef struct workload {
+	pid_t pid;
+	int go_fd, err_fd;
+} workload;
+
+/* Forks COMMAND stopped before exec: it waits for a byte on go_fd, and
+ * reports an exec failure's errno on err_fd (closed on a good exec). */
+static int workload_prepare(workload *w, char **argv)
+{
+	int go[2], ef[2];
+	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ef, O_CLOEXEC) != 0) {
+		perror("tracekit record: pipe");
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("tracekit record: fork");
+		return -1;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(ef[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		char c;
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* the recorder gave up */
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(ef[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ef[1]);
+	w->pid = pid;
+	w->go_fd = go[1];
+	w->err_fd = ef[0];
+	return 0;
+}
+
+/* Lets the workload exec; returns its exec errno, 0 on success. */
+static int workload_start(workload *w)
+{
+	int e = 0;
+	if (write(w->go_fd, "g", 1) != 1)
+		e = errno;
+	close(w->go_fd);
+	w->go_fd = -1;
+	ssize_t n;
+	do
+		n = read(w->err_fd, &e, sizeof e);
+	while (n < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	return n == (ssize_t)sizeof e ? e : 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef struct rec_cli {
+	rec_options opt;
+	const char *output;
+	bool quiet;
+	double duration;
+	bool cpus_given;
+	char **command;
+	pid_t pid_buf[REC_MAX_CPUS];
+} rec_cli;
+
+/* perf record's options; returns 0, or the exit status to use. */
+static int parse_args(rec_cli *c, int argc, char **argv)
+{
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1])
+			break; /* COMMAND */
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(record_usage, stdout);
+			return -1;
+		}
+		if (strcmp(a, "-g") == 0) {
+			c->opt.callchain = true;
+			continue;
+		}
+		if (strcmp(a, "-a") == 0 || strcmp(a, "--all-cpus") == 0) {
+			c->opt.system_wide = true;
+			continue;
+		}
+		if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			c->quiet = true;
+			continue;
+		}
+		/* options with a value: -xVAL, -x VAL, --long=VAL, --long VAL */
+		static const struct {
+			char s;
+			const char *l;
+		} vopts[] = {{'e', "--event"}, {'c', "--count"},  {'F', "--freq"},  {'C', "--cpu"},
+			     {'p', "--pid"},   {'o', "--output"}, {0, "--duration"}};
+		char key = 0;
+		const char *val = NULL;
+		for (size_t k = 0; k < sizeof vopts / sizeof vopts[0] && !key; k++) {
+			size_t ll = strlen(vopts[k].l);
+			if (vopts[k].s && a[1] == vopts[k].s && a[0] == '-' && a[1] != '-') {
+				key = vopts[k].s;
+				val = a[2] ? a + 2 : NULL;
+			} else if (strncmp(a, vopts[k].l, ll) == 0 && (!a[ll] || a[ll] == '=')) {
+				key = vopts[k].s ? vopts[k].s : 'D';
+				val = a[ll] == '=' ? a + ll + 1 : NULL;
+			}
+		}
+		if (!key)
+			return usage_error("unknown option '%s'", a);
+		if (!val) {
+			if (i + 1 >= argc)
+				return usage_error("option '%s' needs a value", a);
+			val = argv[++i];
+		}
+		int rc;
+		switch (key) {
+		case 'e':
+			if ((rc = add_events(&c->opt, val)) != 0)
+				return rc;
+			break;
+		case 'c':
+			if (!parse_u64(val, &c->opt.period))
+				return usage_error("-c: not a positive count: %s", val);
+			break;
+		case 'F':
+			if (!parse_u64(val, &c->opt.freq))
+				return usage_error("-F: not a positive frequency: %s", val);
+			break;
+		case 'C':
+			if (!parse_list(val, c->opt.cpus, &c->opt.n_cpus, REC_MAX_CPUS,
+					REC_MAX_CPUS - 1))
+				return usage_error("-C: not a CPU list: %s", val);
+			c->cpus_given = true;
+			break;
+		case 'p': {
+			int ids[REC_MAX_CPUS];
+			size_t n;
+			if (!parse_list(val, ids, &n, REC_MAX_CPUS, 0x3fffffff))
+				return usage_error("-p: not a process list: %s", val);
+			for (size_t k = 0; k < n; k++)
+				c->pid_buf[k] = ids[k];
+			c->opt.pids = c->pid_buf;
+			c->opt.n_pids = n;
+			break;
+		}
+		case 'o': c->output = val; break;
+		case 'D': {
+			char *end;
+			c->duration = strtod(val, &end);
+			if (end == val || *end || !(c->duration > 0) || c->duration > 1e9)
+				return usage_error(
+				    "--duration: not a positive number of seconds: %s", val);
+			break;
+		}
+		}
+	}
+	if (c->opt.period && c->opt.freq)
+		return usage_error("%s", "-c and -F exclude each other");
+	c->command = i < argc ? argv + i : NULL;
+	if (!c->command && !c->opt.system_wide && !c->opt.n_pids && !c->cpus_given && !c->duration)
+		return usage_error("%s", "nothing to record: give a COMMAND, -a, -C, -p or "
+					 "--duration");
+	if (c->cpus_given && !c->opt.n_pids)
+		c->opt.system_wide = true; /* -C alone means every task on those CPUs */
+	if (!c->command && !c->opt.n_pids && !c->opt.system_wide)
+		c->opt.system_wide = true; /* --duration alone: the whole system */
+	if (c->opt.n_pids && c->opt.system_wide)
+		return usage_error("%s", "-p and -a/-C exclude each other");
+	return 0;
+}
+
+int tk_cmd_record(int argc, char **argv)
+{
+	static rec_cli c; /* large (CPU and event tables) */
+	memset(&c, 0, sizeof c);
+	c.output = "perf.data";
+	int rc = parse_args(&c, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!c.opt.n_events) {
+		char msg[256];
+		rec_event_parse("cpu-clock", &c.opt.events[0], msg, sizeof msg);
+		c.opt.n_events = 1;
+	}
+	if (!c.cpus_given)
+		online_cpus(&c.opt);
+	if (strcmp(c.output, "-") == 0) {
+		fputs("tracekit record: -o - (pipe mode) is not supported yet\n", stderr);
+		return TK_EXIT_USAGE;
+	}
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_stop; /* no SA_RESTART: poll returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	workload w = {0, -1, -1};
+	if (c.command) {
+		if (workload_prepare(&w, c.command) != 0)
+			return 1;
+		c.opt.workload = w.pid;
+		/* counting starts at exec unless the whole system is recorded */
+		c.opt.enable_on_exec = !c.opt.system_wide;
+		if (c.opt.system_wide)
+			c.opt.workload = 0;
+	}
+
+	tk_error err;
+	tk_error_clear(&err);
+	rec_session s;
+	perfw_out o;
+	bool out_open = false;
+	int status = 0;
+	tk_status st = rec_open(&s, &c.opt, &err);
+	if (st == TK_OK &&
+	    (st = perfw_out_open(&o, c.output, !tk_host_is_le(), false, &err)) == TK_OK)
+		out_open = true;
+	if (st == TK_OK && o.pipe) {
+		st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
+				  "%s: not seekable; pipe mode is not supported yet", c.output);
+	}
+	if (st == TK_OK)
+		st = rec_synth_kernel(&o, &err);
+	if (st == TK_OK) {
+		if (c.opt.system_wide)
+			st = rec_synth_procs(&o, NULL, 0, &err);
+		else if (w.pid)
+			st = rec_synth_procs(&o, &w.pid, 1, &err);
+		else
+			st = rec_synth_procs(&o, c.opt.pids, c.opt.n_pids, &err);
+	}
+	if (st == TK_OK && !c.opt.enable_on_exec)
+		st = rec_enable(&s, &err);
+	if (st == TK_OK && w.pid) {
+		int e = workload_start(&w);
+		if (e) {
+			fprintf(stderr, "tracekit record: cannot run '%s': %s\n", c.command[0],
+				strerror(e));
+			st = TK_ERR_IO;
+			status = 127;
+			waitpid(w.pid, NULL, 0);
+			w.pid = 0;
+		}
+	}
+	double deadline = c.duration ? now_s() + c.duration : 0;
+	while (st == TK_OK && !stop_signal) {
+		int timeout = 100;
+		if (deadline) {
+			double left = deadline - now_s();
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		rec_wait(&s, timeout);
+		if ((st = rec_drain(&s, &o, &err)) != TK_OK)
+			break;
+		if (w.pid && child_changed) {
+			child_changed = 0;
+			int ws;
+			if (waitpid(w.pid, &ws, WNOHANG) == w.pid) {
+				w.pid = 0;
+				if (WIFSIGNALED(ws) && !c.quiet)
+					fprintf(stderr, "tracekit record: %s killed by signal %d\n",
+						c.command[0], WTERMSIG(ws));
+				break;
+			}
+		}
+	}
+	rec_disable(&s);
+	if (st == TK_OK)
+		st = rec_drain(&s, &o, &err);
+	if (w.pid) { /* stopped by a signal or --duration: end the workload too */
+		kill(w.pid, SIGTERM);
+		waitpid(w.pid, NULL, 0);
+		w.pid = 0;
+	}
+	if (w.go_fd >= 0) {
+		close(w.go_fd); /* a child still waiting exits */
+		if (c.opt.workload)
+			waitpid(c.opt.workload, NULL, 0);
+	}
+	if (w.err_fd >= 0)
+		close(w.err_fd);
+	if (st == TK_OK)
+		st = rec_add_features(&s, &o, argc + 1, argv - 1, &err);
+	if (st == TK_OK) {
+		const tk_perf_attr *attrs[REC_MAX_EVENTS];
+		for (size_t i = 0; i < c.opt.n_events; i++)
+			attrs[i] = &s.attrs[i];
+		st = perfw_out_finish(&o, attrs, c.opt.n_events, 128, &err);
+		out_open = false;
+	}
+	if (out_open)
+		perfw_out_abort(&o);
+	uint64_t samples = s.samples, lost = s.lost;
+	rec_close(&s);
+	if (st != TK_OK) {
+		if (status)
+			return status;
+		return tk_cli_fail(&err, c.output);
+	}
+	if (lost)
+		fprintf(stderr, "tracekit record: warning: %llu records lost (ring buffers full)\n",
+			(unsigned long long)lost);
+	if (!c.quiet) {
+		struct stat sb;
+		double mb = stat(c.output, &sb) == 0 ? (double)sb.st_size / 1048576.0 : 0;
+		fprintf(stderr, "[ tracekit record: wrote %.3f MB %s (%llu samples) ]\n", mb,
+			c.output, (unsigned long long)samples);
+	}
+	return 0;
+}
