@@ -424,15 +424,14 @@ int tk_cmd_record(int argc, char **argv)
 	rec_disable(&s);
 	if (st == TK_OK)
 		st = rec_drain(&s, &o, &err);
+	if (w.go_fd >= 0) { /* never started: it reads EOF and exits */
+		close(w.go_fd);
+		w.go_fd = -1;
+	}
 	if (w.pid) { /* stopped by a signal or --duration: end the workload too */
 		kill(w.pid, SIGTERM);
 		waitpid(w.pid, NULL, 0);
 		w.pid = 0;
-	}
-	if (w.go_fd >= 0) {
-		close(w.go_fd); /* a child still waiting exits */
-		if (c.opt.workload)
-			waitpid(c.opt.workload, NULL, 0);
 	}
 	if (w.err_fd >= 0)
 		close(w.err_fd);
