@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tracekit record (issue 14): a recording of a fixed-work workload with
+# call graphs, `tracekit record -e cpu-clock -c 100000 -g -- workload`, is
+# read by perf: `perf script -i` prints exactly what `tracekit print
+# --format perf-script` prints of it, the workload's own symbols resolve
+# (hash_loop, sort_work: the exec's COMM and MMAP2 are in the file), and
+# `perf report --stats` reports no error or lost/unknown records. Also
+# `tracekit stats`/`info` read it, and the header carries the features
+# (hostname, os release, arch, nrcpus, cmdline, event desc).
+set -u
+. "$(dirname "$0")/record_lib.bash"
+data="$work/t.data"
+if ! "$TK" record -q -e cpu-clock -c 100000 -g -o "$data" -- "$work/workload" 10 >/dev/null 2>"$work/rec.err"; then
+  fail "tracekit record failed: $(cat "$work/rec.err")"; exit 1
+fi
+perf script -i "$data" >"$work/want" 2>"$work/want.err" || fail "perf script exit $?: $(head -2 "$work/want.err")"
+"$TK" print --format perf-script "$data" >"$work/got" 2>"$work/got.err" || fail "tracekit print: $(head -2 "$work/got.err")"
+n=$(grep -c 'cpu-clock:' "$work/want")
+[ "$n" -ge 50 ] || fail "only $n samples in perf script's output"
+if cmp -s "$work/want" "$work/got"; then echo "ok   perf script == tracekit print --format perf-script ($n samples)"
+else fail "perf script and tracekit print differ:"; diff "$work/want" "$work/got" | head -5; fi
+for sym in hash_loop sort_work; do
+  grep -q " $sym+0x[0-9a-f]* (.*workload)" "$work/want" || fail "no sample resolved to $sym in the workload"
+done
+grep -q '^ *workload ' "$work/want" || fail "samples not attributed to comm 'workload' (no COMM exec record)"
+perf report --stats -i "$data" >"$work/stats" 2>&1 || fail "perf report --stats exit $?"
+if grep -Eiq 'error|warning|LOST|unknown|invalid' "$work/stats"; then fail "perf report --stats:"; grep -Ei 'error|warning|LOST|unknown|invalid' "$work/stats" | head -3
+else echo "ok   perf report --stats: no error"; fi
+perf report --header-only -i "$data" >"$work/hdr" 2>&1
+for f in 'hostname :' 'os release :' 'arch :' 'nrcpus online :' 'cmdline : .*record' 'event : name = cpu-clock'; do
+  grep -q "$f" "$work/hdr" || fail "header feature missing: $f"
+done
+"$TK" stats "$data" >/dev/null 2>"$work/tkstats.err" || fail "tracekit stats: $(head -1 "$work/tkstats.err")"
+[ $failed -eq 0 ] && echo "record_perfscript: all checks passed"
+exit $((failed > 0))
