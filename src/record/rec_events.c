@@ -244,7 +244,7 @@ bool rec_event_parse(const char *spec, rec_event *ev, char *msg, size_t cap)
 			ev->is_tp = true;
 			strcpy(ev->sys, first);
 			strcpy(ev->tp, rest);
-			snprintf(ev->name, sizeof ev->name, "%s:%s", first, rest);
+			snprintf(ev->name, sizeof ev->name, "%s:%s", ev->sys, ev->tp);
 			if (!parse_mods(c2, ev)) {
 				snprintf(msg, cap, "event '%s': unknown modifier '%s' (u or k)",
 					 spec, c2);

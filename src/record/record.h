@@ -19,7 +19,7 @@
 #define REC_MAX_CPUS   1024
 
 typedef struct rec_event {
-	char name[160]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
+	char name[256]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
 	uint32_t type;  /* PERF_TYPE_* */
 	uint64_t config;
 	bool is_tp;
