@@ -23,5 +23,9 @@ if [ "$top_tk" = "$top_perf" ]; then echo "ok   top symbol $top_tk in both"; els
 big() { awk '$2 >= 10 { print $1 }' "$1" | sort; }
 if [ "$(big "$work/tk.rows")" = "$(big "$work/perf.rows")" ]; then echo "ok   symbols >= 10%: $(big "$work/tk.rows" | tr '\n' ' ')"
 else fail "symbols >= 10% differ: tracekit [$(big "$work/tk.rows" | tr '\n' ' ')] perf [$(big "$work/perf.rows" | tr '\n' ' ')]"; fi
+if [ $failed -ne 0 ]; then
+  echo "tracekit's rows:"; head -5 "$work/tk.rows"; echo "perf's rows:"; head -5 "$work/perf.rows"
+  "$TK" stats "$work/tk.data" | head -20
+fi
 [ $failed -eq 0 ] && echo "record_topsym: all checks passed"
 exit $((failed > 0))

@@ -142,7 +142,7 @@ typedef struct workload {
 
 /* Forks COMMAND stopped before exec: it waits for a byte on go_fd, and
  * reports an exec failure's errno on err_fd (closed on a good exec). */
-static int workload_prepare(workload *w, char **argv)
+static int workload_prepare(workload *w, char **argv, bool stdout_is_data)
 {
 	int go[2], ef[2];
 	if (pipe2(go, O_CLOEXEC) != 0 || pipe2(ef, O_CLOEXEC) != 0) {
@@ -160,6 +160,8 @@ static int workload_prepare(workload *w, char **argv)
 		close(ef[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		if (stdout_is_data && dup2(2, 1) < 0) /* its output must not mix into the data */
+			_exit(127);
 		char c;
 		if (read(go[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
@@ -199,6 +201,26 @@ static double now_s(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Pipe mode: what file mode puts in the header comes first, as records:
+ * HEADER_ATTR with the ids, HEADER_FEATURE for the features perf
+ * synthesizes in pipe mode (not event desc), HEADER_TRACING_DATA. */
+static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err)
+{
+	tk_status st = TK_OK;
+	for (size_t i = 0; i < s->opt->n_events && st == TK_OK; i++)
+		st = perfw_out_pipe_attr(o, &s->attrs[i], 128, err);
+	if (st == TK_OK)
+		st = rec_add_features(s, o, argc + 1, argv - 1, err);
+	for (size_t i = 0; i < o->n_feats && st == TK_OK; i++) {
+		const perfw_feature *f = &o->feats[i];
+		if (f->id == TK_PERF_FEAT_TRACING_DATA)
+			st = perfw_out_pipe_tracing(o, f->data, f->size, err);
+		else if (f->id != TK_PERF_FEAT_EVENT_DESC)
+			st = perfw_out_pipe_feature(o, f->id, f->data, f->size, err);
+	}
+	return st;
 }
 
 typedef struct rec_cli {
@@ -336,10 +358,6 @@ int tk_cmd_record(int argc, char **argv)
 	}
 	if (!c.cpus_given)
 		online_cpus(&c.opt);
-	if (strcmp(c.output, "-") == 0) {
-		fputs("tracekit record: -o - (pipe mode) is not supported yet\n", stderr);
-		return TK_EXIT_USAGE;
-	}
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_stop; /* no SA_RESTART: poll returns at once */
@@ -350,7 +368,7 @@ int tk_cmd_record(int argc, char **argv)
 
 	workload w = {0, -1, -1};
 	if (c.command) {
-		if (workload_prepare(&w, c.command) != 0)
+		if (workload_prepare(&w, c.command, strcmp(c.output, "-") == 0) != 0)
 			return 1;
 		c.opt.workload = w.pid;
 		/* counting starts at exec unless the whole system is recorded */
@@ -369,10 +387,8 @@ int tk_cmd_record(int argc, char **argv)
 	if (st == TK_OK &&
 	    (st = perfw_out_open(&o, c.output, !tk_host_is_le(), false, &err)) == TK_OK)
 		out_open = true;
-	if (st == TK_OK && o.pipe) {
-		st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
-				  "%s: not seekable; pipe mode is not supported yet", c.output);
-	}
+	if (st == TK_OK && o.pipe)
+		st = pipe_header(&s, &o, argc, argv, &err);
 	if (st == TK_OK)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
@@ -435,7 +451,7 @@ int tk_cmd_record(int argc, char **argv)
 	}
 	if (w.err_fd >= 0)
 		close(w.err_fd);
-	if (st == TK_OK)
+	if (st == TK_OK && !o.pipe)
 		st = rec_add_features(&s, &o, argc + 1, argv - 1, &err);
 	if (st == TK_OK) {
 		const tk_perf_attr *attrs[REC_MAX_EVENTS];
@@ -458,7 +474,9 @@ int tk_cmd_record(int argc, char **argv)
 			(unsigned long long)lost);
 	if (!c.quiet) {
 		struct stat sb;
-		double mb = stat(c.output, &sb) == 0 ? (double)sb.st_size / 1048576.0 : 0;
+		double mb = strcmp(c.output, "-") != 0 && stat(c.output, &sb) == 0
+				? (double)sb.st_size / 1048576.0
+				: 0;
 		fprintf(stderr, "[ tracekit record: wrote %.3f MB %s (%llu samples) ]\n", mb,
 			c.output, (unsigned long long)samples);
 	}
