@@ -59,6 +59,7 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		a->context_switch = opt->switch_events;
 	}
 	/* wake the poll loop once a quarter of the ring is full, not per record */
 	a->watermark = 1;

@@ -429,5 +429,13 @@ tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, 
 		return st;
 	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK)
 		return st;
+	if (o->compress) { /* -z: perf needs the zstd parameters before the data */
+		uint8_t *cf = malloc(20);
+		if (!cf)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		perfw_out_compressed_feature(o, cf);
+		if ((st = perfw_out_add_feature(o, TK_PERF_FEAT_COMPRESSED, cf, 20, err)) != TK_OK)
+			return st;
+	}
 	return add_event_desc(s, o, err);
 }

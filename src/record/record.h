@@ -50,6 +50,7 @@ typedef struct rec_options {
 	size_t n_pids;
 	pid_t workload; /* a forked child waiting for exec, or 0 */
 	bool enable_on_exec;
+	bool switch_events; /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) */
 } rec_options;
 
 typedef struct rec_counter {

@@ -34,6 +34,8 @@ static const char record_usage[] =
     "  -p, --pid LIST         existing processes\n"
     "  -o, --output FILE      output (default perf.data)\n"
     "      --duration SECS    stop after SECS seconds\n"
+    "      --switch-events    context switch records (PERF_RECORD_SWITCH)\n"
+    "  -z                     zstd-compressed records (as perf record -z)\n"
     "  -q, --quiet            no messages\n";
 
 static volatile sig_atomic_t stop_signal, child_changed;
@@ -226,7 +228,7 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 typedef struct rec_cli {
 	rec_options opt;
 	const char *output;
-	bool quiet;
+	bool quiet, compress;
 	double duration;
 	bool cpus_given;
 	char **command;
@@ -255,6 +257,14 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		}
 		if (strcmp(a, "-a") == 0 || strcmp(a, "--all-cpus") == 0) {
 			c->opt.system_wide = true;
+			continue;
+		}
+		if (strcmp(a, "--switch-events") == 0) {
+			c->opt.switch_events = true;
+			continue;
+		}
+		if (strcmp(a, "-z") == 0) {
+			c->compress = true;
 			continue;
 		}
 		if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -385,7 +395,7 @@ int tk_cmd_record(int argc, char **argv)
 	int status = 0;
 	tk_status st = rec_open(&s, &c.opt, &err);
 	if (st == TK_OK &&
-	    (st = perfw_out_open(&o, c.output, !tk_host_is_le(), false, &err)) == TK_OK)
+	    (st = perfw_out_open(&o, c.output, !tk_host_is_le(), c.compress, &err)) == TK_OK)
 		out_open = true;
 	if (st == TK_OK && o.pipe)
 		st = pipe_header(&s, &o, argc, argv, &err);

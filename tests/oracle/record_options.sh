@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tracekit record (issue 14) options, each read back by perf:
+#  -z: COMPRESSED records (perf report --stats counts them) and perf script
+#      of the file equals tracekit print of it;
+#  --switch-events: perf script --show-switch-events shows PERF_RECORD_SWITCH
+#      records and equals tracekit print --show-switch-events;
+#  -p PID of an already running workload: its samples resolve to hash_loop /
+#      sort_work through the MMAP2 records synthesized from /proc (the
+#      process was mapped before recording began), under its comm.
+set -u
+. "$(dirname "$0")/record_lib.bash"
+same() { # NAME FILE [perf script options]
+  local name=$1 f=$2; shift 2
+  perf script -i "$f" "$@" >"$work/$name.want" 2>"$work/$name.err" || fail "$name: perf script: $(head -1 "$work/$name.err")"
+  "$TK" print --format perf-script "$@" "$f" >"$work/$name.got" 2>>"$work/$name.err" || fail "$name: tracekit print: $(tail -1 "$work/$name.err")"
+  if cmp -s "$work/$name.want" "$work/$name.got"; then echo "ok   $name: perf script == tracekit print ($(wc -l <"$work/$name.want") lines)"
+  else fail "$name: perf script and tracekit print differ"; diff "$work/$name.want" "$work/$name.got" | head -4; fi
+}
+"$TK" record -q -z -e cpu-clock -c 100000 -g -o "$work/z.data" -- "$work/workload" 3 >/dev/null 2>"$work/z.rec" || fail "-z: $(head -1 "$work/z.rec")"
+perf report --stats -i "$work/z.data" 2>&1 | grep -q 'COMPRESSED events' || fail "-z: no COMPRESSED records"
+same z "$work/z.data"
+grep -q ' hash_loop+0x' "$work/z.want" || fail "-z: hash_loop not resolved"
+
+"$TK" record -q --switch-events -e cpu-clock -c 100000 -o "$work/sw.data" -- sleep 0.05 >/dev/null 2>"$work/sw.rec" || fail "--switch-events: $(head -1 "$work/sw.rec")"
+same sw "$work/sw.data" --show-switch-events
+grep -q 'PERF_RECORD_SWITCH' "$work/sw.want" || fail "--switch-events: no PERF_RECORD_SWITCH (the sleep must switch out)"
+
+"$work/workload" 100000 >/dev/null 2>&1 & wl=$!
+# wait until the exec is done (its comm is 'workload'), not for a time
+for _ in $(seq 200); do [ "$(cat /proc/$wl/comm 2>/dev/null)" = workload ] && break; sleep 0.01; done
+"$TK" record -q -e cpu-clock -c 100000 -g -p "$wl" --duration 0.3 -o "$work/p.data" 2>"$work/p.rec" || fail "-p: $(head -1 "$work/p.rec")"
+kill $wl; wait $wl 2>/dev/null
+same p "$work/p.data"
+grep -q "^ *workload *$wl .* cpu-clock:" "$work/p.want" || fail "-p: no sample of pid $wl under comm workload"
+grep -Eq ' (hash_loop|sort_work)\+0x[0-9a-f]+ \(.*workload\)' "$work/p.want" || fail "-p: workload symbols not resolved (synthesized MMAP2)"
+[ $failed -eq 0 ] && echo "record_options: all checks passed"
+exit $((failed > 0))
