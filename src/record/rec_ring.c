@@ -142,6 +142,14 @@ static pid_t *thread_list(const rec_options *opt, size_t *n)
 		t[(*n)++] = opt->workload;
 		return t;
 	}
+	if (opt->threads_only) {
+		pid_t *g = realloc(t, (opt->n_pids ? opt->n_pids : 1) * sizeof *t);
+		if (!g)
+			return free(t), NULL;
+		memcpy(g, opt->pids, opt->n_pids * sizeof *g);
+		*n = opt->n_pids;
+		return g;
+	}
 	for (size_t i = 0; i < opt->n_pids; i++) {
 		char p[64];
 		snprintf(p, sizeof p, "/proc/%d/task", (int)opt->pids[i]);

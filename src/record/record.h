@@ -46,7 +46,8 @@ typedef struct rec_options {
 	bool system_wide;
 	int cpus[REC_MAX_CPUS]; /* -C, or every online CPU */
 	size_t n_cpus;
-	pid_t *pids; /* -p: processes (every thread of each is opened) */
+	pid_t *pids;       /* -p: processes (every thread of each is opened) */
+	bool threads_only; /* -t: pids are exactly the threads to open */
 	size_t n_pids;
 	pid_t workload; /* a forked child waiting for exec, or 0 */
 	bool enable_on_exec;

@@ -4,7 +4,7 @@
 #      of the file equals tracekit print of it;
 #  --switch-events: perf script --show-switch-events shows PERF_RECORD_SWITCH
 #      records and equals tracekit print --show-switch-events;
-#  -p PID of an already running workload: its samples resolve to hash_loop /
+#  -p PID (and -t TID) of an already running workload: its samples resolve to hash_loop /
 #      sort_work through the MMAP2 records synthesized from /proc (the
 #      process was mapped before recording began), under its comm.
 set -u
@@ -29,7 +29,10 @@ grep -q 'PERF_RECORD_SWITCH' "$work/sw.want" || fail "--switch-events: no PERF_R
 # wait until the exec is done (its comm is 'workload'), not for a time
 for _ in $(seq 200); do [ "$(cat /proc/$wl/comm 2>/dev/null)" = workload ] && break; sleep 0.01; done
 "$TK" record -q -e cpu-clock -c 100000 -g -p "$wl" --duration 0.3 -o "$work/p.data" 2>"$work/p.rec" || fail "-p: $(head -1 "$work/p.rec")"
+"$TK" record -q -e cpu-clock -c 100000 -t "$wl" --duration 0.2 -o "$work/t.data" 2>"$work/t.rec" || fail "-t: $(head -1 "$work/t.rec")"
 kill $wl; wait $wl 2>/dev/null
+same t "$work/t.data"
+grep -Eq "^ *workload *$wl .* (hash_loop|sort_work)\+0x" "$work/t.want" || fail "-t: no resolved sample of thread $wl"
 same p "$work/p.data"
 grep -q "^ *workload *$wl .* cpu-clock:" "$work/p.want" || fail "-p: no sample of pid $wl under comm workload"
 grep -Eq ' (hash_loop|sort_work)\+0x[0-9a-f]+ \(.*workload\)' "$work/p.want" || fail "-p: workload symbols not resolved (synthesized MMAP2)"

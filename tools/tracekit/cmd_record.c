@@ -32,6 +32,7 @@ static const char record_usage[] =
     "  -a, --all-cpus         every task on every CPU\n"
     "  -C, --cpu LIST         only these CPUs (0-3,6)\n"
     "  -p, --pid LIST         existing processes\n"
+    "  -t, --tid LIST         existing threads\n"
     "  -o, --output FILE      output (default perf.data)\n"
     "      --duration SECS    stop after SECS seconds\n"
     "      --switch-events    context switch records (PERF_RECORD_SWITCH)\n"
@@ -225,6 +226,31 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 	return st;
 }
 
+/* -t: the side-band of each thread's process (Tgid from /proc). */
+static tk_status synth_targets(const rec_options *opt, perfw_out *o, tk_error *err)
+{
+	if (!opt->threads_only)
+		return rec_synth_procs(o, opt->pids, opt->n_pids, err);
+	tk_status st = TK_OK;
+	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
+		char p[64], line[256];
+		snprintf(p, sizeof p, "/proc/%d/status", (int)opt->pids[i]);
+		FILE *f = fopen(p, "r");
+		pid_t tgid = opt->pids[i];
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, "Tgid:", 5) == 0)
+				tgid = (pid_t)atoi(line + 5);
+		if (f)
+			fclose(f);
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen |= opt->pids[j] == tgid;
+		if (!seen)
+			st = rec_synth_procs(o, &tgid, 1, err);
+	}
+	return st;
+}
+
 typedef struct rec_cli {
 	rec_options opt;
 	const char *output;
@@ -275,8 +301,9 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		static const struct {
 			char s;
 			const char *l;
-		} vopts[] = {{'e', "--event"}, {'c', "--count"},  {'F', "--freq"},  {'C', "--cpu"},
-			     {'p', "--pid"},   {'o', "--output"}, {0, "--duration"}};
+		} vopts[] = {{'e', "--event"}, {'c', "--count"}, {'F', "--freq"},
+			     {'C', "--cpu"},   {'p', "--pid"},   {'o', "--output"},
+			     {'t', "--tid"},   {0, "--duration"}};
 		char key = 0;
 		const char *val = NULL;
 		for (size_t k = 0; k < sizeof vopts / sizeof vopts[0] && !key; k++) {
@@ -316,11 +343,15 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 				return usage_error("-C: not a CPU list: %s", val);
 			c->cpus_given = true;
 			break;
+		case 't':
 		case 'p': {
 			int ids[REC_MAX_CPUS];
 			size_t n;
+			if (c->opt.n_pids)
+				return usage_error("%s", "-p and -t: give one list");
 			if (!parse_list(val, ids, &n, REC_MAX_CPUS, 0x3fffffff))
-				return usage_error("-p: not a process list: %s", val);
+				return usage_error("-p/-t: not a list of ids: %s", val);
+			c->opt.threads_only = key == 't';
 			for (size_t k = 0; k < n; k++)
 				c->pid_buf[k] = ids[k];
 			c->opt.pids = c->pid_buf;
@@ -348,6 +379,8 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		c->opt.system_wide = true; /* -C alone means every task on those CPUs */
 	if (!c->command && !c->opt.n_pids && !c->opt.system_wide)
 		c->opt.system_wide = true; /* --duration alone: the whole system */
+	if (c->opt.n_pids && c->command)
+		return usage_error("%s", "-p/-t and a COMMAND exclude each other");
 	if (c->opt.n_pids && c->opt.system_wide)
 		return usage_error("%s", "-p and -a/-C exclude each other");
 	return 0;
@@ -407,7 +440,7 @@ int tk_cmd_record(int argc, char **argv)
 		else if (w.pid)
 			st = rec_synth_procs(&o, &w.pid, 1, &err);
 		else
-			st = rec_synth_procs(&o, c.opt.pids, c.opt.n_pids, &err);
+			st = synth_targets(&c.opt, &o, &err);
 	}
 	if (st == TK_OK && !c.opt.enable_on_exec)
 		st = rec_enable(&s, &err);
