@@ -36,8 +36,22 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 	a->config = ev->config;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER;
-	if (opt->callchain)
+	if (opt->callchain || opt->dwarf_stack)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (opt->dwarf_stack) {
+		/* as perf --call-graph dwarf: kernel callchain, user registers and
+		 * a copy of the user stack for the reader to unwind */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_stack_user = opt->dwarf_stack;
+#if defined(__x86_64__)
+		a->sample_regs_user = 0xff0fffULL; /* perf's PERF_REGS_MASK: no DS ES FS GS */
+#elif defined(__aarch64__)
+		a->sample_regs_user = (1ULL << 33) - 1;
+#else
+		a->sample_regs_user = 0;
+#endif
+	}
 	if (ev->is_tp) {
 		a->sample_type |= PERF_SAMPLE_RAW;
 		a->sample_period = opt->period ? opt->period : 1; /* every hit, as perf */
@@ -60,6 +74,9 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 		a->comm_exec = 1;
 		a->task = 1;
 		a->context_switch = opt->switch_events;
+		/* DWARF unwinding reads .eh_frame, which lives in a non-exec
+		 * segment in today's ELF layouts: data mmaps too, as perf */
+		a->mmap_data = opt->dwarf_stack != 0;
 	}
 	/* wake the poll loop once a quarter of the ring is full, not per record */
 	a->watermark = 1;
@@ -83,6 +100,8 @@ static void file_attr(const struct perf_event_attr *k, const rec_event *ev, tk_p
 	word &= ~((uint64_t)1 << TK_PERF_ATTR_ENABLE_ON_EXEC);
 	t->flags = word;
 	t->wakeup_events = k->wakeup_events;
+	t->sample_regs_user = k->sample_regs_user;
+	t->sample_stack_user = k->sample_stack_user;
 	t->name = ev->name;
 }
 

@@ -100,7 +100,7 @@ static tk_status synth_comm(perfw_out *o, pid_t pid, pid_t tid, tk_error *err)
 	return perfw_out_record(o, r, n, NULL, 0, err);
 }
 
-static tk_status synth_maps(perfw_out *o, pid_t pid, tk_error *err)
+static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/maps", (int)pid);
@@ -122,8 +122,9 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, tk_error *err)
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perm, &pgoff,
 			   &maj, &mnr, &ino, &name_at) < 7)
 			continue;
-		if (perm[2] != 'x')
-			continue; /* only code resolves samples */
+		if (perm[2] != 'x' && (!data_maps || !ino))
+			continue; /* code resolves samples; unwinding also needs the files' other
+				     segments */
 		char *name = line + name_at;
 		name[strcspn(name, "\n")] = '\0';
 		if (!*name)
@@ -131,7 +132,8 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, tk_error *err)
 		if (strcmp(name, "[vsyscall]") == 0)
 			continue; /* a kernel address, perf skips it too */
 		uint32_t prot = (perm[0] == 'r' ? PROT_READ : 0) |
-				(perm[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+				(perm[1] == 'w' ? PROT_WRITE : 0) |
+				(perm[2] == 'x' ? PROT_EXEC : 0);
 		uint32_t flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		size_t n = 8;
 		put32(r + n, (uint32_t)pid);
@@ -149,7 +151,9 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, tk_error *err)
 		n += put_name(r + n, name, 4096);
 		memset(r + n, 0, REC_ID_HDR_SIZE);
 		n += REC_ID_HDR_SIZE;
-		put_hdr(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, n);
+		put_hdr(r, PERF_RECORD_MMAP2,
+			PERF_RECORD_MISC_USER | (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA),
+			n);
 		st = perfw_out_record(o, r, n, NULL, 0, err);
 	}
 	free(r);
@@ -157,7 +161,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, tk_error *err)
 	return st;
 }
 
-static tk_status synth_proc(perfw_out *o, pid_t pid, tk_error *err)
+static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/task", (int)pid);
@@ -170,14 +174,14 @@ static tk_status synth_proc(perfw_out *o, pid_t pid, tk_error *err)
 		if (isdigit((unsigned char)e->d_name[0]))
 			st = synth_comm(o, pid, (pid_t)atoi(e->d_name), err);
 	closedir(d);
-	return st == TK_OK ? synth_maps(o, pid, err) : st;
+	return st == TK_OK ? synth_maps(o, pid, data_maps, err) : st;
 }
 
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, tk_error *err)
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, tk_error *err)
 {
 	if (pids) {
 		for (size_t i = 0; i < n; i++) {
-			tk_status st = synth_proc(o, pids[i], err);
+			tk_status st = synth_proc(o, pids[i], data_maps, err);
 			if (st != TK_OK)
 				return st;
 		}
@@ -190,7 +194,7 @@ tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, tk_error *e
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
 		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_proc(o, (pid_t)atoi(e->d_name), err);
+			st = synth_proc(o, (pid_t)atoi(e->d_name), data_maps, err);
 	closedir(d);
 	return st;
 }

@@ -40,9 +40,10 @@ const char *rec_tracefs(void);
 typedef struct rec_options {
 	rec_event events[REC_MAX_EVENTS];
 	size_t n_events;
-	uint64_t period; /* -c; 0: use freq */
-	uint64_t freq;   /* -F */
-	bool callchain;  /* -g */
+	uint64_t period;      /* -c; 0: use freq */
+	uint64_t freq;        /* -F */
+	bool callchain;       /* -g */
+	uint32_t dwarf_stack; /* --call-graph dwarf[,SIZE]: user stack bytes, 0: off */
 	bool system_wide;
 	int cpus[REC_MAX_CPUS]; /* -C, or every online CPU */
 	size_t n_cpus;
@@ -95,9 +96,10 @@ tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);
 void rec_close(rec_session *s);
 
 /* Side-band before the data: the kernel map, then COMM and MMAP2 of the
- * given processes (all of /proc when pids is NULL). */
+ * given processes (all of /proc when pids is NULL); data_maps: non-exec
+ * file mappings too (for DWARF unwinding). */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, tk_error *err);
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, tk_error *err);
 /* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
  * event desc, tracing data (when there are tracepoints). */
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err);

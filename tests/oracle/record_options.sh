@@ -4,6 +4,7 @@
 #      of the file equals tracekit print of it;
 #  --switch-events: perf script --show-switch-events shows PERF_RECORD_SWITCH
 #      records and equals tracekit print --show-switch-events;
+#  --call-graph dwarf: perf script unwinds the user stacks (hash_loop <- main);
 #  -p PID (and -t TID) of an already running workload: its samples resolve to hash_loop /
 #      sort_work through the MMAP2 records synthesized from /proc (the
 #      process was mapped before recording began), under its comm.
@@ -24,6 +25,14 @@ grep -q ' hash_loop+0x' "$work/z.want" || fail "-z: hash_loop not resolved"
 "$TK" record -q --switch-events -e cpu-clock -c 100000 -o "$work/sw.data" -- sleep 0.05 >/dev/null 2>"$work/sw.rec" || fail "--switch-events: $(head -1 "$work/sw.rec")"
 same sw "$work/sw.data" --show-switch-events
 grep -q 'PERF_RECORD_SWITCH' "$work/sw.want" || fail "--switch-events: no PERF_RECORD_SWITCH (the sleep must switch out)"
+
+# --call-graph dwarf: perf unwinds the copied user stacks, hash_loop's
+# caller main is in the stack (the kernel's callchain stops at user space)
+"$TK" record -q -e cpu-clock -c 100000 --call-graph dwarf -o "$work/dw.data" -- "$work/workload" 3 >/dev/null 2>"$work/dw.rec" || fail "dwarf: $(head -1 "$work/dw.rec")"
+perf script -i "$work/dw.data" >"$work/dw.want" 2>/dev/null || fail "dwarf: perf script failed"
+if grep -A1 ' hash_loop+0x' "$work/dw.want" | grep -q ' main+0x'; then echo "ok   dwarf: perf script unwinds hash_loop <- main"
+else fail "dwarf: perf script shows no hash_loop <- main stack"; fi
+"$TK" stats "$work/dw.data" >/dev/null 2>"$work/dw.err" || fail "dwarf: tracekit stats: $(head -1 "$work/dw.err")"
 
 "$work/workload" 100000 >/dev/null 2>&1 & wl=$!
 # wait until the exec is done (its comm is 'workload'), not for a time

@@ -29,6 +29,8 @@ static const char record_usage[] =
     "  -c, --count N          a sample every N events\n"
     "  -F, --freq HZ          samples per second (default 4000)\n"
     "  -g                     call graphs (frame pointers)\n"
+    "      --call-graph MODE  fp, or dwarf[,SIZE]: user registers and SIZE bytes\n"
+    "                         of user stack (default 8192) for perf to unwind\n"
     "  -a, --all-cpus         every task on every CPU\n"
     "  -C, --cpu LIST         only these CPUs (0-3,6)\n"
     "  -p, --pid LIST         existing processes\n"
@@ -230,7 +232,7 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 static tk_status synth_targets(const rec_options *opt, perfw_out *o, tk_error *err)
 {
 	if (!opt->threads_only)
-		return rec_synth_procs(o, opt->pids, opt->n_pids, err);
+		return rec_synth_procs(o, opt->pids, opt->n_pids, opt->dwarf_stack != 0, err);
 	tk_status st = TK_OK;
 	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
 		char p[64], line[256];
@@ -246,7 +248,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, tk_error *e
 		for (size_t j = 0; j < i; j++)
 			seen |= opt->pids[j] == tgid;
 		if (!seen)
-			st = rec_synth_procs(o, &tgid, 1, err);
+			st = rec_synth_procs(o, &tgid, 1, opt->dwarf_stack != 0, err);
 	}
 	return st;
 }
@@ -301,9 +303,9 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		static const struct {
 			char s;
 			const char *l;
-		} vopts[] = {{'e', "--event"}, {'c', "--count"}, {'F', "--freq"},
-			     {'C', "--cpu"},   {'p', "--pid"},   {'o', "--output"},
-			     {'t', "--tid"},   {0, "--duration"}};
+		} vopts[] = {{'e', "--event"}, {'c', "--count"},  {'F', "--freq"},
+			     {'C', "--cpu"},   {'p', "--pid"},    {'o', "--output"},
+			     {'t', "--tid"},   {0, "--duration"}, {0, "--call-graph"}};
 		char key = 0;
 		const char *val = NULL;
 		for (size_t k = 0; k < sizeof vopts / sizeof vopts[0] && !key; k++) {
@@ -312,7 +314,7 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 				key = vopts[k].s;
 				val = a[2] ? a + 2 : NULL;
 			} else if (strncmp(a, vopts[k].l, ll) == 0 && (!a[ll] || a[ll] == '=')) {
-				key = vopts[k].s ? vopts[k].s : 'D';
+				key = vopts[k].s ? vopts[k].s : vopts[k].l[2] == 'd' ? 'D' : 'G';
 				val = a[ll] == '=' ? a + ll + 1 : NULL;
 			}
 		}
@@ -359,6 +361,22 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 			break;
 		}
 		case 'o': c->output = val; break;
+		case 'G':
+			if (strcmp(val, "fp") == 0) {
+				c->opt.callchain = true;
+			} else if (strncmp(val, "dwarf", 5) == 0 && (!val[5] || val[5] == ',')) {
+				uint64_t size = 8192; /* perf's default */
+				if (val[5] &&
+				    (!parse_u64(val + 6, &size) || size % 8 || size > 65528))
+					return usage_error(
+					    "--call-graph dwarf,SIZE: SIZE a multiple of "
+					    "8 up to 65528: %s",
+					    val);
+				c->opt.dwarf_stack = (uint32_t)size;
+			} else {
+				return usage_error("--call-graph: fp or dwarf[,SIZE]: %s", val);
+			}
+			break;
 		case 'D': {
 			char *end;
 			c->duration = strtod(val, &end);
@@ -436,9 +454,9 @@ int tk_cmd_record(int argc, char **argv)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
 		if (c.opt.system_wide)
-			st = rec_synth_procs(&o, NULL, 0, &err);
+			st = rec_synth_procs(&o, NULL, 0, c.opt.dwarf_stack != 0, &err);
 		else if (w.pid)
-			st = rec_synth_procs(&o, &w.pid, 1, &err);
+			st = rec_synth_procs(&o, &w.pid, 1, c.opt.dwarf_stack != 0, &err);
 		else
 			st = synth_targets(&c.opt, &o, &err);
 	}

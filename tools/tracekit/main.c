@@ -67,6 +67,7 @@ const char tk_usage_text[] =
     "  -c, --count N, -F, --freq HZ  record: a sample every N events, or HZ a second\n"
     "      --all-cpus, --duration SECS  record: every CPU (-a); stop after SECS\n"
     "      --switch-events       record: context switch records\n"
+    "      --call-graph fp|dwarf[,SIZE]  record: call graphs, DWARF: stack copies\n"
     "  -q, --quiet               no warnings\n"
     "  -v, --verbose             more detail\n"
     "  -h, --help                this text (COMMAND --help: that command's options)\n"
