@@ -2,6 +2,7 @@
  * names, and tracepoints sys:name looked up in tracefs (their id is the
  * attr config). Unknown names get the closest known ones as suggestions. */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,4 +263,72 @@ bool rec_event_parse(const char *spec, rec_event *ev, char *msg, size_t cap)
 		consider(&sg, first, known[i].name, known[i].name);
 	unknown(spec, &sg, msg, cap);
 	return false;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const rec_event *)a)->name, ((const rec_event *)b)->name);
+}
+
+size_t rec_event_expand(const char *spec, rec_event *out, size_t cap, char *msg, size_t msg_cap)
+{
+	if (!strpbrk(spec, "*?[")) {
+		if (!cap) {
+			snprintf(msg, msg_cap, "too many events");
+			return 0;
+		}
+		return rec_event_parse(spec, out, msg, msg_cap) ? 1 : 0;
+	}
+	char sys[256], name[256];
+	const char *colon = strchr(spec, ':');
+	if (!colon || (size_t)(colon - spec) >= sizeof sys || strlen(colon + 1) >= sizeof name ||
+	    strchr(colon + 1, ':')) {
+		snprintf(msg, msg_cap, "event '%s': globs are for tracepoints SYS:NAME", spec);
+		return 0;
+	}
+	memcpy(sys, spec, (size_t)(colon - spec));
+	sys[colon - spec] = '\0';
+	strcpy(name, colon + 1);
+	const char *fs = rec_tracefs();
+	char dir[256];
+	snprintf(dir, sizeof dir, "%s/events", fs ? fs : "/sys/kernel/tracing");
+	DIR *d = opendir(dir);
+	size_t n = 0;
+	bool full = false;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || fnmatch(sys, e->d_name, 0) != 0)
+			continue;
+		char sub[600];
+		snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+		DIR *sd = opendir(sub);
+		struct dirent *t;
+		while (sd && (t = readdir(sd))) {
+			if (t->d_name[0] == '.' || fnmatch(name, t->d_name, 0) != 0)
+				continue;
+			char one[520], m[64];
+			snprintf(one, sizeof one, "%s:%s", e->d_name, t->d_name);
+			if (n == cap) {
+				full = true;
+				break;
+			}
+			if (rec_event_parse(one, &out[n], m,
+					    sizeof m)) /* skips "enable", "filter" */
+				n++;
+		}
+		if (sd)
+			closedir(sd);
+	}
+	if (d)
+		closedir(d);
+	if (full) {
+		snprintf(msg, msg_cap, "'%s' matches more than %zu tracepoints", spec, cap);
+		return 0;
+	}
+	if (!n) {
+		snprintf(msg, msg_cap, "no tracepoint matches '%s' in %s", spec, dir);
+		return 0;
+	}
+	qsort(out, n, sizeof *out, cmp_name); /* readdir's order is arbitrary */
+	return n;
 }

@@ -30,6 +30,9 @@ typedef struct rec_event {
 /* Resolves one event spec (name[:u|:k], sys:name[:mods]). On failure
  * returns false with msg "unknown event 'X' (similar: a, b)". */
 bool rec_event_parse(const char *spec, rec_event *ev, char *msg, size_t cap);
+/* Like rec_event_parse, and tracepoint globs (sched:sched_s*) expanded
+ * into up to cap events in name order; returns the count, 0 with msg. */
+size_t rec_event_expand(const char *spec, rec_event *out, size_t cap, char *msg, size_t msg_cap);
 /* The tracefs directory ("/sys/kernel/tracing" or the debugfs one), or NULL. */
 const char *rec_tracefs(void);
 

@@ -4,6 +4,7 @@
 # `perf script` prints the switch fields (prev_comm=... ==> next_comm=...)
 # and its output equals `tracekit print --format perf-script`. The sleep
 # itself switches out at least once, so its own switch must be there.
+# A glob (sched:sched_process_*) records every matching tracepoint.
 set -u
 . "$(dirname "$0")/record_lib.bash"
 if [ ! -r /sys/kernel/tracing/events/sched/sched_switch/id ] && [ ! -r /sys/kernel/debug/tracing/events/sched/sched_switch/id ]; then
@@ -21,5 +22,15 @@ if cmp -s "$work/want" "$work/got"; then echo "ok   perf script == tracekit prin
 else fail "perf script and tracekit print differ:"; diff "$work/want" "$work/got" | head -5; fi
 perf report --stats -i "$data" >"$work/stats" 2>&1 || fail "perf report --stats exit $?"
 if grep -Eiq 'error|warning|unknown|invalid' "$work/stats"; then fail "perf report --stats: $(grep -Ei 'error|warning|unknown|invalid' "$work/stats" | head -1)"; fi
+# a glob: sched:sched_process_* gives the fork and exec of the shell's child
+"$TK" record -q -e 'sched:sched_process_*' -a -o "$work/g.data" -- sh -c 'sleep 0.05; true' 2>"$work/g.rec" ||
+  fail "glob: $(head -1 "$work/g.rec")"
+perf script -i "$work/g.data" >"$work/g.want" 2>/dev/null || fail "glob: perf script failed"
+"$TK" print --format perf-script "$work/g.data" >"$work/g.got" 2>/dev/null || fail "glob: tracekit print failed"
+for ev in sched_process_fork sched_process_exec; do
+  grep -q "sched:$ev:" "$work/g.want" || fail "glob: no sched:$ev in perf script"
+done
+if cmp -s "$work/g.want" "$work/g.got"; then echo "ok   glob sched:sched_process_*: perf script == tracekit print"
+else fail "glob: perf script and tracekit print differ"; fi
 [ $failed -eq 0 ] && echo "record_tracepoint: all checks passed"
 exit $((failed > 0))

@@ -128,14 +128,14 @@ static int add_events(rec_options *o, const char *list)
 	strcpy(buf, list);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (o->n_events == REC_MAX_EVENTS)
-			return usage_error("too many events (at most 64): %s", list);
 		char msg[1024];
-		if (!rec_event_parse(tok, &o->events[o->n_events], msg, sizeof msg)) {
+		size_t n = rec_event_expand(tok, &o->events[o->n_events],
+					    REC_MAX_EVENTS - o->n_events, msg, sizeof msg);
+		if (!n) {
 			fprintf(stderr, "tracekit record: %s\n", msg);
 			return TK_EXIT_USAGE;
 		}
-		o->n_events++;
+		o->n_events += n;
 	}
 	return 0;
 }
