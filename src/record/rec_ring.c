@@ -338,9 +338,14 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 			memcpy(s->scratch + first, data, h.size - first);
 			rec = s->scratch;
 		}
-		if (h.type == PERF_RECORD_SAMPLE)
+		if (h.type == PERF_RECORD_SAMPLE) {
 			s->samples++;
-		else if (h.type == PERF_RECORD_LOST && h.size >= 24)
+		} else if ((h.type == PERF_RECORD_MMAP2 || h.type == PERF_RECORD_MMAP) &&
+			   (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER) {
+			size_t at = h.type == PERF_RECORD_MMAP2 ? 72 : 40;
+			if (h.size > at && memchr(rec + at, 0, h.size - at))
+				rec_dsos_add(&s->dsos, (const char *)rec + at);
+		} else if (h.type == PERF_RECORD_LOST && h.size >= 24)
 			s->lost += tk_load_u64(rec + 16, false);
 		s->records++;
 		if ((st = perfw_out_record(o, rec, h.size, NULL, 0, err)) != TK_OK)
@@ -382,5 +387,6 @@ void rec_close(rec_session *s)
 	free(s->ctrs);
 	free(s->rings);
 	free(s->scratch);
+	rec_dsos_free(&s->dsos);
 	memset(s, 0, sizeof *s);
 }

@@ -100,7 +100,7 @@ static tk_status synth_comm(perfw_out *o, pid_t pid, pid_t tid, tk_error *err)
 	return perfw_out_record(o, r, n, NULL, 0, err);
 }
 
-static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, tk_error *err)
+static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *dsos, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/maps", (int)pid);
@@ -149,6 +149,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, tk_error *e
 		put32(r + n + 60, flags);
 		n += 64;
 		n += put_name(r + n, name, 4096);
+		rec_dsos_add(dsos, name);
 		memset(r + n, 0, REC_ID_HDR_SIZE);
 		n += REC_ID_HDR_SIZE;
 		put_hdr(r, PERF_RECORD_MMAP2,
@@ -161,7 +162,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, tk_error *e
 	return st;
 }
 
-static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, tk_error *err)
+static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *dsos, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/task", (int)pid);
@@ -174,14 +175,15 @@ static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, tk_error *e
 		if (isdigit((unsigned char)e->d_name[0]))
 			st = synth_comm(o, pid, (pid_t)atoi(e->d_name), err);
 	closedir(d);
-	return st == TK_OK ? synth_maps(o, pid, data_maps, err) : st;
+	return st == TK_OK ? synth_maps(o, pid, data_maps, dsos, err) : st;
 }
 
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, tk_error *err)
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, rec_dsos *dsos,
+			  tk_error *err)
 {
 	if (pids) {
 		for (size_t i = 0; i < n; i++) {
-			tk_status st = synth_proc(o, pids[i], data_maps, err);
+			tk_status st = synth_proc(o, pids[i], data_maps, dsos, err);
 			if (st != TK_OK)
 				return st;
 		}
@@ -194,7 +196,7 @@ tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_m
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
 		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_proc(o, (pid_t)atoi(e->d_name), data_maps, err);
+			st = synth_proc(o, (pid_t)atoi(e->d_name), data_maps, dsos, err);
 	closedir(d);
 	return st;
 }
@@ -432,6 +434,8 @@ tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, 
 	if ((st = perfw_out_add_feature(o, TK_PERF_FEAT_NRCPUS, nr, 8, err)) != TK_OK)
 		return st;
 	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK)
+		return st;
+	if (!o->pipe && (st = rec_add_build_ids(&s->dsos, o, err)) != TK_OK)
 		return st;
 	if (o->compress) { /* -z: perf needs the zstd parameters before the data */
 		uint8_t *cf = malloc(20);

@@ -40,6 +40,15 @@ const char *rec_tracefs(void);
  * IDENTIFIER), used by synthesized records (perf writes it zeroed). */
 #define REC_ID_HDR_SIZE 32
 
+/* Files mapped during the recording, for HEADER_BUILD_ID (rec_buildid.c). */
+typedef struct rec_dsos {
+	char **names;
+	size_t n, cap;
+} rec_dsos;
+void rec_dsos_add(rec_dsos *d, const char *name); /* files only, once each */
+void rec_dsos_free(rec_dsos *d);
+tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err);
+
 typedef struct rec_options {
 	rec_event events[REC_MAX_EVENTS];
 	size_t n_events;
@@ -84,6 +93,7 @@ typedef struct rec_session {
 	uint64_t samples; /* PERF_RECORD_SAMPLE records written */
 	uint64_t records;
 	uint8_t *scratch; /* one record across the ring's wrap */
+	rec_dsos dsos;    /* files seen in MMAP/MMAP2 records */
 } rec_session;
 
 /* Opens every counter and maps the rings. On a permission error the
@@ -102,7 +112,8 @@ void rec_close(rec_session *s);
  * given processes (all of /proc when pids is NULL); data_maps: non-exec
  * file mappings too (for DWARF unwinding). */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, tk_error *err);
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, rec_dsos *dsos,
+			  tk_error *err);
 /* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
  * event desc, tracing data (when there are tracepoints). */
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err);

@@ -6,7 +6,8 @@
 # (hash_loop, sort_work: the exec's COMM and MMAP2 are in the file), and
 # `perf report --stats` reports no error or lost/unknown records. Also
 # `tracekit stats`/`info` read it, and the header carries the features
-# (hostname, os release, arch, nrcpus, cmdline, event desc).
+# (hostname, os release, arch, nrcpus, cmdline, event desc), and build ids
+# (perf buildid-list: the workload's equals readelf -n's; the kernel's).
 set -u
 . "$(dirname "$0")/record_lib.bash"
 data="$work/t.data"
@@ -30,6 +31,13 @@ perf report --header-only -i "$data" >"$work/hdr" 2>&1
 for f in 'hostname :' 'os release :' 'arch :' 'nrcpus online :' 'cmdline : .*record' 'event : name = cpu-clock'; do
   grep -q "$f" "$work/hdr" || fail "header feature missing: $f"
 done
+# HEADER_BUILD_ID: perf buildid-list shows the workload with its ELF build id
+want_id=$(readelf -n "$work/workload" 2>/dev/null | awk '/Build ID/ {print $3}')
+if [ -n "$want_id" ]; then
+  got_id=$(perf buildid-list -i "$data" 2>/dev/null | awk -v f="$work/workload" '$2 == f {print $1}')
+  [ "$got_id" = "$want_id" ] && echo "ok   build id of the workload: $got_id" || fail "build id of the workload: '$got_id', readelf says $want_id"
+fi
+perf buildid-list -i "$data" 2>/dev/null | grep -q ' \[kernel.kallsyms\]$' || [ ! -r /sys/kernel/notes ] || fail "no kernel build id"
 "$TK" stats "$data" >/dev/null 2>"$work/tkstats.err" || fail "tracekit stats: $(head -1 "$work/tkstats.err")"
 [ $failed -eq 0 ] && echo "record_perfscript: all checks passed"
 exit $((failed > 0))

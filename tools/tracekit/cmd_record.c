@@ -229,10 +229,10 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 }
 
 /* -t: the side-band of each thread's process (Tgid from /proc). */
-static tk_status synth_targets(const rec_options *opt, perfw_out *o, tk_error *err)
+static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *dsos, tk_error *err)
 {
 	if (!opt->threads_only)
-		return rec_synth_procs(o, opt->pids, opt->n_pids, opt->dwarf_stack != 0, err);
+		return rec_synth_procs(o, opt->pids, opt->n_pids, opt->dwarf_stack != 0, dsos, err);
 	tk_status st = TK_OK;
 	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
 		char p[64], line[256];
@@ -248,7 +248,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, tk_error *e
 		for (size_t j = 0; j < i; j++)
 			seen |= opt->pids[j] == tgid;
 		if (!seen)
-			st = rec_synth_procs(o, &tgid, 1, opt->dwarf_stack != 0, err);
+			st = rec_synth_procs(o, &tgid, 1, opt->dwarf_stack != 0, dsos, err);
 	}
 	return st;
 }
@@ -454,11 +454,11 @@ int tk_cmd_record(int argc, char **argv)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
 		if (c.opt.system_wide)
-			st = rec_synth_procs(&o, NULL, 0, c.opt.dwarf_stack != 0, &err);
+			st = rec_synth_procs(&o, NULL, 0, c.opt.dwarf_stack != 0, &s.dsos, &err);
 		else if (w.pid)
-			st = rec_synth_procs(&o, &w.pid, 1, c.opt.dwarf_stack != 0, &err);
+			st = rec_synth_procs(&o, &w.pid, 1, c.opt.dwarf_stack != 0, &s.dsos, &err);
 		else
-			st = synth_targets(&c.opt, &o, &err);
+			st = synth_targets(&c.opt, &o, &s.dsos, &err);
 	}
 	if (st == TK_OK && !c.opt.enable_on_exec)
 		st = rec_enable(&s, &err);

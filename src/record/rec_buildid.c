@@ -1,0 +1,106 @@
+/* HEADER_BUILD_ID for `tracekit record`: the GNU build id of every file
+ * mapped (MMAP/MMAP2 of user code, synthesized or from the kernel) and of
+ * the running kernel (/sys/kernel/notes), in perf's build_id_event layout:
+ * header, pid (-1: the host), 20 id bytes + size byte (misc has
+ * PERF_RECORD_MISC_BUILD_ID_SIZE), the file name padded to 64. perf
+ * writes the ids of hit images only; these are of mapped ones, a superset. */
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/record.h"
+#include "symbols/kernel_syms.h"
+#include "tracekit/symbols.h"
+
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+#endif
+
+void rec_dsos_add(rec_dsos *d, const char *name)
+{
+	if (!d || name[0] != '/')
+		return; /* //anon, [vdso], [heap]: no file */
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->names[i], name) == 0)
+			return;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		char **g = realloc(d->names, cap * sizeof *g);
+		if (!g)
+			return; /* a missing build id only costs perf a path lookup */
+		d->names = g;
+		d->cap = cap;
+	}
+	char *copy = strdup(name);
+	if (copy)
+		d->names[d->n++] = copy;
+}
+
+void rec_dsos_free(rec_dsos *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->names[i]);
+	free(d->names);
+	memset(d, 0, sizeof *d);
+}
+
+static size_t entry_size(const char *name)
+{
+	return 36 + ((strlen(name) + 1 + 63) & ~(size_t)63);
+}
+
+static uint8_t *put_entry(uint8_t *q, uint16_t misc, const uint8_t *id, size_t id_len,
+			  const char *name)
+{
+	size_t size = entry_size(name);
+	struct perf_event_header h = {.type = 0,
+				      .misc = (uint16_t)(misc | PERF_RECORD_MISC_BUILD_ID_SIZE),
+				      .size = (uint16_t)size};
+	memcpy(q, &h, 8);
+	int32_t pid = -1;
+	memcpy(q + 8, &pid, 4);
+	memcpy(q + 12, id, id_len > 20 ? 20 : id_len);
+	q[32] = (uint8_t)(id_len > 20 ? 20 : id_len);
+	memcpy(q + 36, name, strlen(name));
+	return q + size;
+}
+
+tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err)
+{
+	uint8_t kid[TK_BUILD_ID_MAX];
+	size_t klen = tk_sysfs_build_id("/sys/kernel/notes", kid);
+	uint8_t(*ids)[TK_BUILD_ID_MAX] = calloc(d->n ? d->n : 1, sizeof *ids);
+	size_t *lens = calloc(d->n ? d->n : 1, sizeof *lens);
+	if (!ids || !lens) {
+		free(ids);
+		free(lens);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	size_t size = klen ? entry_size("[kernel.kallsyms]") : 0;
+	for (size_t i = 0; i < d->n; i++) {
+		lens[i] = tk_elf_build_id(d->names[i], ids[i]);
+		if (lens[i] && entry_size(d->names[i]) <= 65535)
+			size += entry_size(d->names[i]);
+		else
+			lens[i] = 0;
+	}
+	tk_status st = TK_OK;
+	if (size) {
+		uint8_t *p = calloc(1, size), *q = p;
+		if (!p) {
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		} else {
+			if (klen)
+				q = put_entry(q, PERF_RECORD_MISC_KERNEL, kid, klen,
+					      "[kernel.kallsyms]");
+			for (size_t i = 0; i < d->n; i++)
+				if (lens[i])
+					q = put_entry(q, PERF_RECORD_MISC_USER, ids[i], lens[i],
+						      d->names[i]);
+			st = perfw_out_add_feature(o, TK_PERF_FEAT_BUILD_ID, p, size, err);
+		}
+	}
+	free(ids);
+	free(lens);
+	return st;
+}
