@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tracekit record (issue 14) failure modes: an unknown event exits 2 and
 # lists similar names (software events and tracepoints); an unknown option
-# exits 2; a COMMAND that cannot be run exits 127 leaving no file; without
+# exits 2, as do an empty -e, an offline -C CPU and a glob matching nothing;
+# a COMMAND that cannot be run exits 127 leaving no file; without
 # permission (an unprivileged user while kernel.perf_event_paranoid >= 2
 # forbids kernel sampling) the message names kernel.perf_event_paranoid and
 # nothing is left behind; SIGINT during a recording leaves a complete file.
@@ -19,6 +20,9 @@ expect "unknown software event" 2 "unknown event 'cpu-clok' (similar: cpu-clock"
 if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
   expect "unknown tracepoint" 2 "similar: .*sched:sched_switch" "$TK" record -e sched:sched_swtch -o x.data -- true
 fi
+expect "empty event list" 2 "no event in ''" "$TK" record -e '' -o x.data -- true
+expect "offline CPU" 2 "CPU 4096 is not online\|not a CPU list" "$TK" record -C 4096 -o x.data -- true
+expect "glob matching nothing" 2 "no tracepoint matches 'sched:nomatch\*'" "$TK" record -e 'sched:nomatch*' -o x.data -- true
 expect "unknown option" 2 "unknown option '--bogus'" "$TK" record --bogus -- true
 expect "missing command" 127 "cannot run '/nonexistent/cmd'" "$TK" record -q -o x.data -- /nonexistent/cmd
 [ -e x.data ] && fail "a failed recording left x.data"

@@ -126,6 +126,8 @@ static int add_events(rec_options *o, const char *list)
 	if (strlen(list) >= sizeof buf)
 		return usage_error("event list too long: %s", list);
 	strcpy(buf, list);
+	if (!buf[strspn(buf, ",")])
+		return usage_error("-e: no event in '%s'", list);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char msg[1024];
@@ -417,8 +419,22 @@ int tk_cmd_record(int argc, char **argv)
 		rec_event_parse("cpu-clock", &c.opt.events[0], msg, sizeof msg);
 		c.opt.n_events = 1;
 	}
-	if (!c.cpus_given)
+	if (!c.cpus_given) {
 		online_cpus(&c.opt);
+	} else { /* an offline or absent CPU would fail later with ENODEV */
+		static rec_options on;
+		online_cpus(&on);
+		for (size_t i = 0; i < c.opt.n_cpus; i++) {
+			bool found = false;
+			for (size_t k = 0; k < on.n_cpus; k++)
+				found |= on.cpus[k] == c.opt.cpus[i];
+			if (!found) {
+				fprintf(stderr, "tracekit record: -C: CPU %d is not online\n",
+					c.opt.cpus[i]);
+				return TK_EXIT_USAGE;
+			}
+		}
+	}
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_stop; /* no SA_RESTART: poll returns at once */
