@@ -407,6 +407,46 @@ static tk_status add_tracing_data(rec_session *s, perfw_out *o, tk_error *err)
 	return perfw_out_add_feature(o, TK_PERF_FEAT_TRACING_DATA, copy, n, err);
 }
 
+/* perf's cpudesc: /proc/cpuinfo's "model name" with runs of spaces squeezed;
+ * and total memory in kB from /proc/meminfo. */
+static tk_status add_machine(perfw_out *o, tk_error *err)
+{
+	char line[512], desc[256] = "";
+	unsigned long long mem_kb = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	while (f && fgets(line, sizeof line, f) && !desc[0]) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) != 0 || !colon)
+			continue;
+		size_t n = 0;
+		for (char *p = colon + 1; *p && *p != '\n' && n + 1 < sizeof desc; p++)
+			if (!(isspace((unsigned char)*p) && (n == 0 || desc[n - 1] == ' ')))
+				desc[n++] = isspace((unsigned char)*p) ? ' ' : *p;
+		while (n && desc[n - 1] == ' ')
+			n--;
+		desc[n] = '\0';
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemTotal: %llu", &mem_kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	tk_status st = TK_OK;
+	if (desc[0] && (st = add_string(o, TK_PERF_FEAT_CPUDESC, desc, err)) != TK_OK)
+		return st;
+	if (mem_kb) {
+		uint8_t *m = malloc(8);
+		if (!m)
+			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		put64(m, mem_kb);
+		st = perfw_out_add_feature(o, TK_PERF_FEAT_TOTAL_MEM, m, 8, err);
+	}
+	return st;
+}
+
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err)
 {
 	struct utsname u;
@@ -433,7 +473,7 @@ tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, 
 	put32(nr + 4, (uint32_t)(onln > 0 ? onln : 1));
 	if ((st = perfw_out_add_feature(o, TK_PERF_FEAT_NRCPUS, nr, 8, err)) != TK_OK)
 		return st;
-	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK)
+	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK || (st = add_machine(o, err)) != TK_OK)
 		return st;
 	if (!o->pipe && (st = rec_add_build_ids(&s->dsos, o, err)) != TK_OK)
 		return st;
