@@ -100,7 +100,7 @@ static tk_status synth_comm(perfw_out *o, pid_t pid, pid_t tid, tk_error *err)
 	return perfw_out_record(o, r, n, NULL, 0, err);
 }
 
-static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *dsos, tk_error *err)
+static tk_status synth_maps(perfw_out *o, pid_t pid, unsigned flags, rec_dsos *dsos, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/maps", (int)pid);
@@ -122,7 +122,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *d
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perm, &pgoff,
 			   &maj, &mnr, &ino, &name_at) < 7)
 			continue;
-		if (perm[2] != 'x' && (!data_maps || !ino))
+		if (perm[2] != 'x' && (!(flags & REC_SYNTH_DATA_MAPS) || !ino))
 			continue; /* code resolves samples; unwinding also needs the files' other
 				     segments */
 		char *name = line + name_at;
@@ -134,7 +134,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *d
 		uint32_t prot = (perm[0] == 'r' ? PROT_READ : 0) |
 				(perm[1] == 'w' ? PROT_WRITE : 0) |
 				(perm[2] == 'x' ? PROT_EXEC : 0);
-		uint32_t flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		uint32_t map_flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		size_t n = 8;
 		put32(r + n, (uint32_t)pid);
 		put32(r + n + 4, (uint32_t)pid);
@@ -146,7 +146,7 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *d
 		put64(r + n + 40, ino);
 		put64(r + n + 48, 0);
 		put32(r + n + 56, prot);
-		put32(r + n + 60, flags);
+		put32(r + n + 60, map_flags);
 		n += 64;
 		n += put_name(r + n, name, 4096);
 		rec_dsos_add(dsos, name);
@@ -162,7 +162,30 @@ static tk_status synth_maps(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *d
 	return st;
 }
 
-static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *dsos, tk_error *err)
+/* As perf: the main thread's parent from /proc, the others' the main thread. */
+static tk_status synth_fork(perfw_out *o, pid_t pid, pid_t tid, tk_error *err)
+{
+	pid_t ppid = pid;
+	if (tid == pid) {
+		char p[64], line[256];
+		snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
+		FILE *f = fopen(p, "r");
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, "PPid:", 5) == 0)
+				ppid = (pid_t)atoi(line + 5);
+		if (f)
+			fclose(f);
+	}
+	uint8_t r[8 + 24 + REC_ID_HDR_SIZE] = {0};
+	put32(r + 8, (uint32_t)pid);
+	put32(r + 12, (uint32_t)ppid);
+	put32(r + 16, (uint32_t)tid);
+	put32(r + 20, (uint32_t)ppid);
+	put_hdr(r, PERF_RECORD_FORK, 0, sizeof r);
+	return perfw_out_record(o, r, sizeof r, NULL, 0, err);
+}
+
+static tk_status synth_proc(perfw_out *o, pid_t pid, unsigned flags, rec_dsos *dsos, tk_error *err)
 {
 	char p[64];
 	snprintf(p, sizeof p, "/proc/%d/task", (int)pid);
@@ -173,17 +196,19 @@ static tk_status synth_proc(perfw_out *o, pid_t pid, bool data_maps, rec_dsos *d
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
 		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_comm(o, pid, (pid_t)atoi(e->d_name), err);
+			if (!(flags & REC_SYNTH_FORKS) ||
+			    (st = synth_fork(o, pid, (pid_t)atoi(e->d_name), err)) == TK_OK)
+				st = synth_comm(o, pid, (pid_t)atoi(e->d_name), err);
 	closedir(d);
-	return st == TK_OK ? synth_maps(o, pid, data_maps, dsos, err) : st;
+	return st == TK_OK ? synth_maps(o, pid, flags, dsos, err) : st;
 }
 
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, rec_dsos *dsos,
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
 			  tk_error *err)
 {
 	if (pids) {
 		for (size_t i = 0; i < n; i++) {
-			tk_status st = synth_proc(o, pids[i], data_maps, dsos, err);
+			tk_status st = synth_proc(o, pids[i], flags, dsos, err);
 			if (st != TK_OK)
 				return st;
 		}
@@ -196,7 +221,7 @@ tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_m
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
 		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_proc(o, (pid_t)atoi(e->d_name), data_maps, dsos, err);
+			st = synth_proc(o, (pid_t)atoi(e->d_name), flags, dsos, err);
 	closedir(d);
 	return st;
 }

@@ -109,10 +109,12 @@ tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);
 void rec_close(rec_session *s);
 
 /* Side-band before the data: the kernel map, then COMM and MMAP2 of the
- * given processes (all of /proc when pids is NULL); data_maps: non-exec
- * file mappings too (for DWARF unwinding). */
+ * given processes (all of /proc when pids is NULL). Flags: DATA_MAPS, the
+ * non-exec file mappings too (for DWARF unwinding); FORKS, a FORK before
+ * each thread's COMM, as perf for existing processes (not its workload). */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
-tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, bool data_maps, rec_dsos *dsos,
+enum { REC_SYNTH_DATA_MAPS = 1, REC_SYNTH_FORKS = 2 };
+tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
 			  tk_error *err);
 /* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
  * event desc, tracing data (when there are tracepoints). */

@@ -234,7 +234,8 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *dsos, tk_error *err)
 {
 	if (!opt->threads_only)
-		return rec_synth_procs(o, opt->pids, opt->n_pids, opt->dwarf_stack != 0, dsos, err);
+		return rec_synth_procs(o, opt->pids, opt->n_pids,
+				       (opt->dwarf_stack != 0) | REC_SYNTH_FORKS, dsos, err);
 	tk_status st = TK_OK;
 	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
 		char p[64], line[256];
@@ -250,7 +251,8 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 		for (size_t j = 0; j < i; j++)
 			seen |= opt->pids[j] == tgid;
 		if (!seen)
-			st = rec_synth_procs(o, &tgid, 1, opt->dwarf_stack != 0, dsos, err);
+			st = rec_synth_procs(o, &tgid, 1, (opt->dwarf_stack != 0) | REC_SYNTH_FORKS,
+					     dsos, err);
 	}
 	return st;
 }
@@ -470,7 +472,8 @@ int tk_cmd_record(int argc, char **argv)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
 		if (c.opt.system_wide)
-			st = rec_synth_procs(&o, NULL, 0, c.opt.dwarf_stack != 0, &s.dsos, &err);
+			st = rec_synth_procs(
+			    &o, NULL, 0, (c.opt.dwarf_stack != 0) | REC_SYNTH_FORKS, &s.dsos, &err);
 		else if (w.pid)
 			st = rec_synth_procs(&o, &w.pid, 1, c.opt.dwarf_stack != 0, &s.dsos, &err);
 		else
