@@ -4,6 +4,7 @@
 # `perf script` prints the switch fields (prev_comm=... ==> next_comm=...)
 # and its output equals `tracekit print --format perf-script`. The sleep
 # itself switches out at least once, so its own switch must be there.
+# The -a side-band has a FORK and COMM per existing thread.
 # A glob (sched:sched_process_*) records every matching tracepoint.
 set -u
 . "$(dirname "$0")/record_lib.bash"
@@ -22,6 +23,13 @@ if cmp -s "$work/want" "$work/got"; then echo "ok   perf script == tracekit prin
 else fail "perf script and tracekit print differ:"; diff "$work/want" "$work/got" | head -5; fi
 perf report --stats -i "$data" >"$work/stats" 2>&1 || fail "perf report --stats exit $?"
 if grep -Eiq 'error|warning|unknown|invalid' "$work/stats"; then fail "perf report --stats: $(grep -Ei 'error|warning|unknown|invalid' "$work/stats" | head -1)"; fi
+# -a side-band: a FORK and a COMM per existing thread (pid 1's among them),
+# printed alike by perf script and tracekit print --show-task-events
+perf script --show-task-events -i "$data" >"$work/task.want" 2>/dev/null
+"$TK" print --format perf-script --show-task-events "$data" >"$work/task.got" 2>/dev/null
+grep -q 'PERF_RECORD_FORK(1:1):' "$work/task.want" || fail "-a: no synthesized FORK of pid 1"
+grep -q 'PERF_RECORD_COMM: .*:1/1$' "$work/task.want" || fail "-a: no synthesized COMM of pid 1"
+cmp -s "$work/task.want" "$work/task.got" && echo "ok   -a task events: perf script == tracekit print" || fail "-a: task events differ"
 # a glob: sched:sched_process_* gives the fork and exec of the shell's child
 "$TK" record -q -e 'sched:sched_process_*' -a -o "$work/g.data" -- sh -c 'sleep 0.05; true' 2>"$work/g.rec" ||
   fail "glob: $(head -1 "$work/g.rec")"
