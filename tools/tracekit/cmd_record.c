@@ -257,6 +257,47 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 	return st;
 }
 
+/* File mode: the attrs and ids right after the header and a header with
+ * data size 0 (as perf writes while recording), so that a SIGKILLed
+ * recording (its temporary file) is read up to its last complete record.
+ * perfw_out_finish writes the final header, attrs and features as usual. */
+static tk_status provisional_header(rec_session *s, perfw_out *o, tk_error *err)
+{
+	const uint32_t asz = 128;
+	const uint64_t entry = asz + 16;
+	size_t n = s->opt->n_events;
+	uint64_t attrs_off = tk_writer_tell(o->w), ids_off = attrs_off + entry * n;
+	uint8_t abuf[128 + 16];
+	for (size_t i = 0; i < n; i++) {
+		perfw_encode_attr(&s->attrs[i], asz, o->big, abuf);
+		perfw_put64(o, abuf + asz, ids_off);
+		perfw_put64(o, abuf + asz + 8, 8 * (uint64_t)s->attrs[i].n_ids);
+		tk_put_mem(o->w, abuf, entry);
+		ids_off += 8 * (uint64_t)s->attrs[i].n_ids;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s->attrs[i].n_ids; k++) {
+			uint8_t v[8];
+			perfw_put64(o, v, s->attrs[i].ids[k]);
+			tk_put_mem(o->w, v, 8);
+		}
+	tk_status st = tk_writer_flush(o->w, err);
+	if (st != TK_OK)
+		return st;
+	o->data_offset = tk_writer_tell(o->w);
+	uint8_t h[104] = {0};
+	memcpy(h, o->big ? "2ELIFREP" : "PERFILE2", 8);
+	perfw_put64(o, h + 8, sizeof h);
+	perfw_put64(o, h + 16, entry);
+	perfw_put64(o, h + 24, attrs_off);
+	perfw_put64(o, h + 32, entry * n);
+	perfw_put64(o, h + 40, o->data_offset);
+	if (o->w->fd >= 0 && pwrite(o->w->fd, h, sizeof h, 0) != (ssize_t)sizeof h)
+		return tk_error_set(err, TK_ERR_IO, 0, "cannot write the perf.data header: %s",
+				    strerror(errno));
+	return TK_OK;
+}
+
 typedef struct rec_cli {
 	rec_options opt;
 	const char *output;
@@ -468,6 +509,8 @@ int tk_cmd_record(int argc, char **argv)
 		out_open = true;
 	if (st == TK_OK && o.pipe)
 		st = pipe_header(&s, &o, argc, argv, &err);
+	else if (st == TK_OK)
+		st = provisional_header(&s, &o, &err);
 	if (st == TK_OK)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
