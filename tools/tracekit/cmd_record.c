@@ -501,7 +501,7 @@ int tk_cmd_record(int argc, char **argv)
 	tk_error_clear(&err);
 	rec_session s;
 	perfw_out o;
-	bool out_open = false;
+	bool out_open = false, keepable = false, kept = false;
 	int status = 0;
 	tk_status st = rec_open(&s, &c.opt, &err);
 	if (st == TK_OK &&
@@ -509,8 +509,8 @@ int tk_cmd_record(int argc, char **argv)
 		out_open = true;
 	if (st == TK_OK && o.pipe)
 		st = pipe_header(&s, &o, argc, argv, &err);
-	else if (st == TK_OK)
-		st = provisional_header(&s, &o, &err);
+	else if (st == TK_OK && (st = provisional_header(&s, &o, &err)) == TK_OK)
+		keepable = true;
 	if (st == TK_OK)
 		st = rec_synth_kernel(&o, &err);
 	if (st == TK_OK) {
@@ -583,6 +583,14 @@ int tk_cmd_record(int argc, char **argv)
 		st = perfw_out_finish(&o, attrs, c.opt.n_events, 128, &err);
 		out_open = false;
 	}
+	/* a failed write (disk full): keep what was written, as an unfinished
+	 * recording (data size 0), rather than nothing */
+	if (out_open && keepable && st == TK_ERR_IO && o.w && o.w->tmp_path && o.w->path &&
+	    rename(o.w->tmp_path, o.w->path) == 0) {
+		free(o.w->tmp_path);
+		o.w->tmp_path = NULL;
+		kept = true;
+	}
 	if (out_open)
 		perfw_out_abort(&o);
 	uint64_t samples = s.samples, lost = s.lost;
@@ -590,7 +598,14 @@ int tk_cmd_record(int argc, char **argv)
 	if (st != TK_OK) {
 		if (status)
 			return status;
-		return tk_cli_fail(&err, c.output);
+		int fail_rc = tk_cli_fail(&err, c.output);
+		if (kept)
+			fprintf(stderr,
+				"tracekit record: the data written before the failure is in %s, "
+				"an unfinished recording (readers stop at its last complete "
+				"record)\n",
+				c.output);
+		return fail_rc;
 	}
 	if (lost)
 		fprintf(stderr, "tracekit record: warning: %llu records lost (ring buffers full)\n",
