@@ -297,7 +297,7 @@ void rec_disable(rec_session *s)
 		ioctl(s->ctrs[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-void rec_wait(rec_session *s, int timeout_ms)
+bool rec_wait(rec_session *s, int timeout_ms)
 {
 	struct pollfd p[REC_MAX_CPUS];
 	size_t n = s->n_rings < REC_MAX_CPUS ? s->n_rings : REC_MAX_CPUS;
@@ -306,7 +306,12 @@ void rec_wait(rec_session *s, int timeout_ms)
 		p[i].events = POLLIN;
 		p[i].revents = 0;
 	}
-	poll(p, n, timeout_ms); /* EINTR (a signal) just ends the wait */
+	if (poll(p, n, timeout_ms) <= 0) /* EINTR (a signal) just ends the wait */
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(p[i].revents & POLLHUP))
+			return false;
+	return n > 0;
 }
 
 static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wrote, tk_error *err)

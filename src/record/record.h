@@ -101,8 +101,9 @@ typedef struct rec_session {
 tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err);
 tk_status rec_enable(rec_session *s, tk_error *err);
 void rec_disable(rec_session *s);
-/* Waits up to timeout_ms for data (poll). */
-void rec_wait(rec_session *s, int timeout_ms);
+/* Waits up to timeout_ms for data (poll). True when every ring reports
+ * POLLHUP: all the traced tasks are gone (-p, -t, a workload). */
+bool rec_wait(rec_session *s, int timeout_ms);
 /* One pass over every ring: records written, then FINISHED_ROUND when the
  * pass wrote any. */
 tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);

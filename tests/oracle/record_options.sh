@@ -5,6 +5,7 @@
 #  --switch-events: perf script --show-switch-events shows PERF_RECORD_SWITCH
 #      records and equals tracekit print --show-switch-events;
 #  --call-graph dwarf: perf script unwinds the user stacks (hash_loop <- main);
+#  -p ends when its process exits;
 #  -p PID (and -t TID) of an already running workload: its samples resolve to hash_loop /
 #      sort_work through the MMAP2 records synthesized from /proc (the
 #      process was mapped before recording began), under its comm.
@@ -45,5 +46,19 @@ grep -Eq "^ *workload *$wl .* (hash_loop|sort_work)\+0x" "$work/t.want" || fail 
 same p "$work/p.data"
 grep -q "^ *workload *$wl .* cpu-clock:" "$work/p.want" || fail "-p: no sample of pid $wl under comm workload"
 grep -Eq ' (hash_loop|sort_work)\+0x[0-9a-f]+ \(.*workload\)' "$work/p.want" || fail "-p: workload symbols not resolved (synthesized MMAP2)"
+# -p ends when the process does (every ring reports POLLHUP), not at --duration
+"$work/workload" 60 >/dev/null 2>&1 & wl=$!
+for _ in $(seq 200); do [ "$(cat /proc/$wl/comm 2>/dev/null)" = workload ] && break; sleep 0.01; done
+"$TK" record -q -p "$wl" --duration 600 -o "$work/end.data" 2>"$work/end.rec" & rp=$!
+wait $wl
+for _ in $(seq 100); do kill -0 $rp 2>/dev/null || break; sleep 0.1; done
+if kill -0 $rp 2>/dev/null; then fail "-p: the recorder still runs 10 s after its process exited"; kill -INT $rp; fi
+wait $rp; rc=$?
+if [ $rc -ne 0 ] && grep -q 'No such process' "$work/end.rec"; then
+  echo "skip -p end: the workload ended before the recorder attached"
+elif [ $rc -ne 0 ]; then fail "-p: exit $rc: $(head -1 "$work/end.rec")"
+else
+  perf report --stats -i "$work/end.data" >/dev/null 2>&1 && echo "ok   -p: the recording ended with its process" || fail "-p: end.data unreadable"
+fi
 [ $failed -eq 0 ] && echo "record_options: all checks passed"
 exit $((failed > 0))

@@ -545,9 +545,11 @@ int tk_cmd_record(int argc, char **argv)
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		rec_wait(&s, timeout);
+		bool gone = rec_wait(&s, timeout);
 		if ((st = rec_drain(&s, &o, &err)) != TK_OK)
 			break;
+		if (gone && !c.opt.system_wide && !w.pid)
+			break; /* every -p/-t task exited, as perf record stops */
 		if (w.pid && child_changed) {
 			child_changed = 0;
 			int ws;
