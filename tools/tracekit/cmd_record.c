@@ -531,6 +531,7 @@ int tk_cmd_record(int argc, char **argv)
 				strerror(e));
 			st = TK_ERR_IO;
 			status = 127;
+			keepable = false; /* nothing was recorded: no file */
 			waitpid(w.pid, NULL, 0);
 			w.pid = 0;
 		}
