@@ -18,7 +18,7 @@
 
 void rec_dsos_add(rec_dsos *d, const char *name)
 {
-	if (!d || name[0] != '/')
+	if (!d || name[0] != '/' || name[1] == '/')
 		return; /* //anon, [vdso], [heap]: no file */
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->names[i], name) == 0)

@@ -1,0 +1,92 @@
+/* tracekit record's event names (issue 14), without perf_event_open, so
+ * they run where recording is not permitted: perf's software event names
+ * map to PERF_TYPE_SOFTWARE configs, :u/:k set the excludes, an unknown
+ * name fails with the closest names, and the HEADER_BUILD_ID entry list
+ * keeps each file once and skips what is not a file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <linux/perf_event.h>
+
+#include "record/record.h"
+
+static void software_names(void **state)
+{
+	(void)state;
+	rec_event e;
+	char msg[512];
+	assert_true(rec_event_parse("cpu-clock", &e, msg, sizeof msg));
+	assert_int_equal(e.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(e.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_false(e.is_tp);
+	assert_true(rec_event_parse("cs", &e, msg, sizeof msg));
+	assert_int_equal(e.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	assert_true(rec_event_parse("page-faults:u", &e, msg, sizeof msg));
+	assert_int_equal(e.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_true(e.excl_kernel);
+	assert_false(e.excl_user);
+	assert_string_equal(e.name, "page-faults:u");
+	assert_true(rec_event_parse("task-clock:k", &e, msg, sizeof msg));
+	assert_true(e.excl_user);
+	assert_false(rec_event_parse("cpu-clock:x", &e, msg, sizeof msg));
+	assert_non_null(strstr(msg, "modifier"));
+}
+
+static void unknown_suggests(void **state)
+{
+	(void)state;
+	rec_event e;
+	char msg[512];
+	assert_false(rec_event_parse("cpu-clok", &e, msg, sizeof msg));
+	assert_non_null(strstr(msg, "unknown event 'cpu-clok'"));
+	assert_non_null(strstr(msg, "similar: cpu-clock"));
+	assert_false(rec_event_parse("task-clocks", &e, msg, sizeof msg));
+	assert_non_null(strstr(msg, "task-clock"));
+	/* nothing close: the list of software events instead */
+	assert_false(rec_event_parse("zzzzzzzzzz", &e, msg, sizeof msg));
+	assert_non_null(strstr(msg, "software events: cpu-clock"));
+	assert_false(rec_event_parse("", &e, msg, sizeof msg));
+	/* a path in a tracepoint name is refused, not looked up */
+	assert_false(rec_event_parse("../..:x", &e, msg, sizeof msg));
+}
+
+static void glob_needs_tracepoint_form(void **state)
+{
+	(void)state;
+	rec_event ev[4];
+	char msg[512];
+	assert_int_equal(rec_event_expand("cpu-*", ev, 4, msg, sizeof msg), 0);
+	assert_non_null(strstr(msg, "globs are for tracepoints"));
+	assert_int_equal(rec_event_expand("cpu-clock", ev, 4, msg, sizeof msg), 1);
+	assert_int_equal(rec_event_expand("cpu-clock", ev, 0, msg, sizeof msg), 0);
+}
+
+static void dsos_once_files_only(void **state)
+{
+	(void)state;
+	rec_dsos d = {0};
+	rec_dsos_add(&d, "/usr/lib/libc.so.6");
+	rec_dsos_add(&d, "//anon");
+	rec_dsos_add(&d, "[vdso]");
+	rec_dsos_add(&d, "/usr/lib/libc.so.6");
+	rec_dsos_add(&d, "/bin/sh");
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.names[0], "/usr/lib/libc.so.6");
+	assert_string_equal(d.names[1], "/bin/sh");
+	rec_dsos_free(&d);
+	assert_int_equal(d.n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(software_names),
+	    cmocka_unit_test(unknown_suggests),
+	    cmocka_unit_test(glob_needs_tracepoint_form),
+	    cmocka_unit_test(dsos_once_files_only),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
