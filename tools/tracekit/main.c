@@ -18,8 +18,6 @@ const char tk_usage_text[] =
     "  report FILE... [options]  aggregations (top symbols, latency, state)\n"
     "  diff A B [options]        two profiles compared per symbol\n"
     "  sql FILE... [QUERY]       SQL over the files' tables (a prompt when no query)\n"
-    "  record [opts] [-- CMD]    sample with perf_event_open into perf.data\n"
-    "                            (tracekit record --help: its perf-style options)\n"
     "  record [opts] [-- CMD]    sample into perf.data (perf record's options)\n"
     "\n"
     "options:\n"
@@ -99,8 +97,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 	    {"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
 	    {"convert", tk_cmd_convert}, {"report", tk_cmd_report}, {"diff", tk_cmd_diff},
-	    {"sql", tk_cmd_sql},
-	    {"record", tk_cmd_record},
+	    {"sql", tk_cmd_sql},         {"record", tk_cmd_record},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(verb, commands[i].name) == 0)
