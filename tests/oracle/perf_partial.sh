@@ -131,7 +131,9 @@ for line in sys.stdin:
 for f in "${files[@]}"; do
   b=$(basename "$f"); d="$work/$b.badtype"
   cp "$f" "$d"; chmod u+w "$d"
-  mapfile -t offs < <(sample_offsets "$f")
+  # perf report -D lists samples in time order; the damaged records and
+  # "the first bad record" are in file order
+  mapfile -t offs < <(sample_offsets "$f" | sort -n)
   total=${#offs[@]}
   [ "$total" -gt 10 ] || { bad "$b badtype: only $total samples"; continue; }
   for o in "${offs[2]}" "${offs[9]}"; do
