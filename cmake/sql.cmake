@@ -25,3 +25,5 @@ add_library(tracekit_sqlite MODULE ${CMAKE_SOURCE_DIR}/tools/sqlite/tracekit_sql
 target_link_libraries(tracekit_sqlite PRIVATE tracekit_static)
 set_target_properties(tracekit_sqlite PROPERTIES PREFIX "" OUTPUT_NAME tracekit_sqlite)
 set(TK_HAVE_SQLITE ON)
+# Installed beside the libraries: `.load PREFIX/lib/tracekit_sqlite`.
+install(TARGETS tracekit_sqlite LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -27,5 +27,16 @@ for f in "$TK_SOURCE_DIR/examples/demo.perf.data" "$TK_TESTDATA/cpel/vpp-new.cpe
     [ "$got" = "$want" ] || { echo "FAIL $b on $f: '$got', want '$want'"; fail=1; }
   done
 done
+# The SQLite extension, where it is built (not under ASan: the shell is not),
+# loads from the installed tree the way a user loads it.
+if [ -f "$TK_BUILD_DIR/lib/tracekit_sqlite.so" ] && command -v sqlite3 >/dev/null &&
+   ! ldd "$TK_BUILD_DIR/lib/tracekit_sqlite.so" | grep -q libasan; then
+  ext="$work/prefix/lib/tracekit_sqlite"
+  f="$TK_TESTDATA/perf/lpd/sleep.data"
+  want=$("$TK" print --format json "$f" | wc -l)
+  got=$(sqlite3 :memory: ".load $ext" "CREATE VIRTUAL TABLE t USING tracekit('$f');" \
+    "SELECT count(*) FROM t;" 2>&1)
+  [ "$got" = "$want" ] || { echo "FAIL installed tracekit_sqlite: '$got', want $want events"; fail=1; }
+fi
 [ $fail -eq 0 ] && echo "installed library works through pkg-config (shared and static)"
 exit $fail
