@@ -85,8 +85,8 @@ tk_status tk_context_feed_event(tk_context *ctx, const tk_event *ev, tk_error *e
  * create threads as perf does and give the next event's cpumode). */
 tk_status tk_context_feed_perf(tk_context *ctx, const tk_perf_file *f, const tk_perf_record *rec,
 			       tk_error *err);
-/* The trace ended at end_ns: open spans are closed there (marked
- * truncated) and queued. */
+/* The trace ended at end_ns (0: at the latest time fed): open spans are
+ * closed there (marked truncated) and queued. Calling it again is harmless. */
 void tk_context_finish(tk_context *ctx, uint64_t end_ns);
 
 /* ---- threads and processes ---- */

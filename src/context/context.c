@@ -102,6 +102,8 @@ tk_status tk_context_feed_event(tk_context *c, const tk_event *ev, tk_error *err
 	if (!c || !ev || !(c->flags & (TK_CTX_THREADS | TK_CTX_COUNTERS)))
 		return TK_OK;
 	c->stats.events++;
+	if (ev->has_time && ev->time_ns > c->last_time)
+		c->last_time = ev->time_ns;
 	const ctx_class *k = ctx_class_of(c, ev);
 	if (!k) {
 		c->stats.oom = true;
@@ -123,6 +125,8 @@ tk_status tk_context_feed_perf(tk_context *c, const tk_perf_file *f, const tk_pe
 	if (!c || !rec || !(c->flags & TK_CTX_THREADS))
 		return TK_OK;
 	c->stats.perf_records++;
+	if (rec->has_time && rec->sid.time > c->last_time)
+		c->last_time = rec->sid.time;
 	return ctx_perf_feed(c, f, rec, err);
 }
 
@@ -130,6 +134,8 @@ void tk_context_finish(tk_context *c, uint64_t end_ns)
 {
 	if (!c)
 		return;
+	if (!end_ns)
+		end_ns = c->last_time;
 	ctx_sched_finish(c, end_ns);
 	ctx_pairs_finish(c, end_ns);
 	ctx_state_finish(c, end_ns);

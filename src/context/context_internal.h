@@ -102,7 +102,8 @@ struct tk_context {
 	tk_symcache_options symopt;
 	bool have_symopt;
 	tk_context_stats stats;
-	tk_arena strings; /* interned names: stems, counter names, tracks */
+	uint64_t last_time; /* latest time fed: where tk_context_finish(c, 0) ends */
+	tk_arena strings;   /* interned names: stems, counter names, tracks */
 
 	/* threads, in order of first sight */
 	ctx_thread *threads;

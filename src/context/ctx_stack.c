@@ -58,8 +58,8 @@ size_t tk_context_stack(tk_context *c, const tk_event *ev, tk_frame *frames, siz
 		return 0;
 	const tk_value *chain = ctx_field(ev, k->f_perf_chain);
 	const tk_value *ipv = ctx_field(ev, k->f_perf_ip);
-	if (!chain && !ipv) {
-		/* a generic source: members marked as call chain / ip */
+	if (!chain && !ipv && c->perf) {
+		/* perf records under other names: members marked as call chain / ip */
 		const tk_value *p = ev->payload;
 		for (size_t i = 0; p && p->cls && p->cls->kind == TK_TYPE_STRUCT &&
 				   i < p->cls->n_members && i < p->v.list.n;
