@@ -103,7 +103,12 @@ struct tk_context {
 	bool have_symopt;
 	tk_context_stats stats;
 	uint64_t last_time; /* latest time fed: where tk_context_finish(c, 0) ends */
-	tk_arena strings;   /* interned names: stems, counter names, tracks */
+	/* the thread of the event fed last, as it was before the event's own
+	 * effect (a sched_switch belongs to prev, not next) */
+	const tk_event *cur_ev;
+	uint64_t cur_off;
+	int32_t cur_tid;
+	tk_arena strings; /* interned names: stems, counter names, tracks */
 
 	/* threads, in order of first sight */
 	ctx_thread *threads;

@@ -119,6 +119,9 @@ tk_status ctx_threads_event(tk_context *c, const ctx_class *k, const tk_event *e
 		pid = (int32_t)v;
 	if (tid == TK_PID_NONE && ev->cpu != TK_CPU_NONE)
 		tid = ctx_sched_current(c, ev->cpu); /* kernel events: who runs there */
+	c->cur_ev = ev;
+	c->cur_off = ev->offset;
+	c->cur_tid = tid;
 	ctx_thread *th = tid >= 0 ? ctx_thread_findnew(c, pid, tid, t) : NULL;
 	if (th && k->procname.idx != CTX_NO_FIELD)
 		name_from(th, ctx_ref_value(ev, k->procname));
@@ -212,7 +215,9 @@ bool tk_context_event_thread(const tk_context *c, const tk_event *ev, tk_ctx_thr
 	if (!c || !ev)
 		return false;
 	int32_t tid = ev->tid;
-	if (tid == TK_PID_NONE) {
+	if (tid == TK_PID_NONE && c->cur_ev == ev && c->cur_off == ev->offset) {
+		tid = c->cur_tid;
+	} else if (tid == TK_PID_NONE) {
 		const ctx_class *k = c->last_class;
 		int64_t v;
 		if (k && k->cls == ev->cls && ctx_value_int(ctx_ref_value(ev, k->vtid), &v))
