@@ -67,6 +67,28 @@ unsigned tk_context_flags(const tk_context *c)
 	return c ? c->flags : 0;
 }
 
+/* LTTng-UST per-process buffers name their process in the trace
+ * environment (vpid, procname): its leader thread gets the name. */
+static void ctx_env_process(tk_context *c, const tk_trace_info *info)
+{
+	int64_t vpid = -1;
+	const char *procname = NULL;
+	for (size_t i = 0; i < info->n_env; i++) {
+		const tk_env_entry *e = &info->env[i];
+		if (!e->key)
+			continue;
+		if (e->is_int && strcmp(e->key, "vpid") == 0)
+			vpid = e->i;
+		else if (!e->is_int && e->str && strcmp(e->key, "procname") == 0)
+			procname = e->str;
+	}
+	if (vpid <= 0 || vpid > INT32_MAX || !procname || !(c->flags & TK_CTX_THREADS))
+		return;
+	ctx_thread *th = ctx_thread_findnew(c, (int32_t)vpid, (int32_t)vpid, CTX_TIME_UNSET);
+	if (th)
+		ctx_thread_set_comm(th, procname, strlen(procname));
+}
+
 static tk_status observe_event(void *user, const tk_event *ev, tk_error *err)
 {
 	return tk_context_feed_event(user, ev, err);
@@ -90,6 +112,7 @@ void tk_source_set_context(tk_source *src, tk_context *c)
 		src->obs.on_native = observe_native;
 	src->obs.user = c;
 	src->obs.ctx = c;
+	ctx_env_process(c, &src->info);
 }
 
 tk_context *tk_context_of(const tk_event *ev)
