@@ -69,7 +69,7 @@ static void push(tk_context *c, ctx_thread *th, const char *name, uint64_t t, bo
 
 /* Ends the innermost open span matching (syscall, name) and those above it. */
 static void pop(tk_context *c, ctx_thread *th, const char *name, bool syscall, int32_t cpu,
-		uint64_t t)
+		uint64_t t, bool truncated)
 {
 	for (size_t i = th->depth; i-- > 0;) {
 		ctx_open *o = &th->stack[i];
@@ -80,7 +80,7 @@ static void pop(tk_context *c, ctx_thread *th, const char *name, bool syscall, i
 			emit(c, th, &th->stack[th->depth], cpu, t, th->depth, true);
 		}
 		th->depth--;
-		emit(c, th, o, cpu, t, th->depth, false);
+		emit(c, th, o, cpu, t, th->depth, truncated);
 		return;
 	}
 }
@@ -107,12 +107,12 @@ void ctx_pairs_event(tk_context *c, const ctx_class *k, const tk_event *ev)
 	switch (k->role) {
 	case CTX_ROLE_SYS_ENTER:
 		/* an entry while one is open: the exit was lost */
-		pop(c, th, NULL, true, ev->cpu, t);
+		pop(c, th, NULL, true, ev->cpu, t, true);
 		push(c, th, k->stem ? k->stem : raw_name(c, k, ev), t, true);
 		break;
-	case CTX_ROLE_SYS_EXIT: pop(c, th, NULL, true, ev->cpu, t); break;
+	case CTX_ROLE_SYS_EXIT: pop(c, th, NULL, true, ev->cpu, t, false); break;
 	case CTX_ROLE_CALL_ENTRY: push(c, th, k->stem, t, false); break;
-	case CTX_ROLE_CALL_EXIT: pop(c, th, k->stem, false, ev->cpu, t); break;
+	case CTX_ROLE_CALL_EXIT: pop(c, th, k->stem, false, ev->cpu, t, false); break;
 	default: break;
 	}
 }
