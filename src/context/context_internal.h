@@ -23,6 +23,7 @@
 #define CTX_MAX_CPUS   4096
 #define CTX_NO_FIELD   0xFFFFu
 #define CTX_TIME_UNSET UINT64_MAX
+#define CTX_CPU_UNKNOWN (-2) /* perf per-thread --switch-events: no cpu recorded */
 
 /* An open NAME_entry (or syscall) span of a thread. */
 typedef struct ctx_open {
@@ -39,7 +40,8 @@ typedef struct ctx_thread {
 	bool comm_from_perf; /* perf's thread model names it: payloads do not */
 	uint64_t first_ns, last_ns;
 	/* span state */
-	int32_t running_cpu;     /* -1: not running */
+	int32_t running_cpu;     /* -1: not running; CTX_CPU_UNKNOWN: on some cpu */
+	uint64_t running_since;  /* CTX_CPU_UNKNOWN: since when */
 	uint64_t runnable_since; /* CTX_TIME_UNSET: not runnable */
 	ctx_open *stack;         /* calls / syscall, grown amortized */
 	uint16_t depth, cap;

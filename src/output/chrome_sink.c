@@ -295,7 +295,7 @@ static void write_span(chrome_sink *c, size_t ci, tk_context *ctx, const tk_span
 	const char *name = s->name;
 	tk_ctx_thread th;
 	bool named = s->tid != TK_PID_NONE && tk_context_thread(ctx, s->tid, &th);
-	if (s->kind == TK_SPAN_RUNNING) {
+	if (s->kind == TK_SPAN_RUNNING && s->cpu != TK_CPU_NONE) {
 		pid = CHROME_CPU_PID;
 		tid = s->cpu;
 		c->cpus_used = true;
@@ -325,7 +325,7 @@ static void write_span(chrome_sink *c, size_t ci, tk_context *ctx, const tk_span
 	tk_put_str(w, ",\"args\":{\"kind\":");
 	static const char *const kinds[] = {"running", "runnable", "syscall", "call", "state"};
 	tk_put_json_str(w, kinds[s->kind], strlen(kinds[s->kind]));
-	if (s->kind == TK_SPAN_RUNNING) {
+	if (s->kind == TK_SPAN_RUNNING && s->cpu != TK_CPU_NONE) {
 		tk_put_str(w, ",\"tid\":");
 		tk_put_json_i64(w, s->tid);
 		if (s->pid != TK_PID_NONE) {

@@ -173,6 +173,18 @@ static void test_perf_switch_records(void **state)
 	r.sid.time = 1700;
 	assert_int_equal(tk_context_feed_perf(c, NULL, &r, NULL), TK_OK);
 	next(c, TK_SPAN_RUNNABLE, "runnable", 1500, 1700);
+	/* a per-thread recording has no cpu: the slice is the thread's */
+	r.type = TK_PERF_RECORD_SWITCH;
+	r.sid.present = TK_PERF_SAMPLE_TID | TK_PERF_SAMPLE_TIME;
+	r.sid.pid = r.sid.tid = 43;
+	r.sid.time = 2000;
+	assert_int_equal(tk_context_feed_perf(c, NULL, &r, NULL), TK_OK);
+	r.misc = 1u << 13;
+	r.sid.time = 2100;
+	assert_int_equal(tk_context_feed_perf(c, NULL, &r, NULL), TK_OK);
+	s = next(c, TK_SPAN_RUNNING, "running", 2000, 2100);
+	assert_int_equal(s->tid, 43);
+	assert_int_equal(s->cpu, TK_CPU_NONE);
 	tk_context_free(c);
 }
 
