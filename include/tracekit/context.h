@@ -83,7 +83,9 @@ tk_context *tk_context_of(const tk_event *ev);
  * trace are ignored (a thread that never ran, an exit without entry). */
 tk_status tk_context_feed_event(tk_context *ctx, const tk_event *ev, tk_error *err);
 /* A perf.data record as tk_perf_next() returns it (samples too: they
- * create threads as perf does and give the next event's cpumode). */
+ * create threads as perf does and give the next event's cpumode). f may be
+ * NULL only for records read without a typed parse (SAMPLE, SWITCH*):
+ * COMM/FORK/EXIT/MMAP* are then skipped. */
 tk_status tk_context_feed_perf(tk_context *ctx, const tk_perf_file *f, const tk_perf_record *rec,
 			       tk_error *err);
 /* The trace ended at end_ns (0: at the latest time fed): open spans are
