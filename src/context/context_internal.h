@@ -18,12 +18,13 @@
 #include "context/threads_model.h"
 #include "tracekit/tracekit.h"
 
-#define CTX_COMM_MAX    32  /* names are kept up to 31 bytes, as perf keeps 16 */
-#define CTX_STACK_MAX   256 /* open *_entry spans per thread */
-#define CTX_MAX_CPUS    4096
-#define CTX_NO_FIELD    0xFFFFu
-#define CTX_TIME_UNSET  UINT64_MAX
-#define CTX_CPU_UNKNOWN (-2) /* perf per-thread --switch-events: no cpu recorded */
+#define CTX_COMM_MAX     32  /* names are kept up to 31 bytes, as perf keeps 16 */
+#define CTX_STACK_MAX    256 /* open *_entry spans per thread */
+#define CTX_MAX_CPUS     4096
+#define CTX_MAX_SYSNAMES 4096 /* distinct raw syscall ids named; beyond: "syscall" */
+#define CTX_NO_FIELD     0xFFFFu
+#define CTX_TIME_UNSET   UINT64_MAX
+#define CTX_CPU_UNKNOWN  (-2) /* perf per-thread --switch-events: no cpu recorded */
 
 /* An open NAME_entry (or syscall) span of a thread. */
 typedef struct ctx_open {
@@ -149,7 +150,9 @@ struct tk_context {
 	ctx_umap *umaps;
 	size_t n_umaps, cap_umaps;
 
-	/* raw syscall names ("sys_<id>"), interned by id */
+	size_t n_open; /* open call/syscall entries of every thread (capped) */
+
+	/* raw syscall names ("sys_<id>"), interned by id (at most CTX_MAX_SYSNAMES) */
 	tk_hashmap sysname_by_id; /* id -> (uintptr) name */
 
 	/* completed spans: a ring drained by tk_context_next_span */
