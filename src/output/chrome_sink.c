@@ -30,14 +30,14 @@
 #include "output/sink_writer.h"
 #include "output/text_sinks.h"
 
-#define CHROME_CPU_PID  0x7ffffff0 /* the pseudo-process of cpu tracks */
+#define CHROME_CPU_PID 0x7ffffff0 /* the pseudo-process of cpu tracks */
 /* cpu N's track: a tid no kernel gives (pid_max <= 2^22), so readers that
  * key threads by tid alone (Perfetto's JSON importer) never mix it with a
  * real thread */
 #define CHROME_CPU_TID(cpu) (0x7fff0000 + (int64_t)(cpu))
-#define CHROME_MAX_CTXS 64         /* inputs whose names and spans are written */
-#define CHROME_FRAMES   127        /* perf's default max_stack */
-#define CHROME_CPUS     4096       /* cpu tracks named (the model's cap) */
+#define CHROME_MAX_CTXS     64   /* inputs whose names and spans are written */
+#define CHROME_FRAMES       127  /* perf's default max_stack */
+#define CHROME_CPUS         4096 /* cpu tracks named (the model's cap) */
 
 typedef struct frames {
 	tk_hashmap index;        /* mix(parent, addr, space) (+probe) -> id */
@@ -524,7 +524,8 @@ static void write_names(chrome_sink *c)
 				continue;
 			char name[16];
 			int n = snprintf(name, sizeof name, "CPU %d", cpu);
-			meta(c, "thread_name", CHROME_CPU_PID, CHROME_CPU_TID(cpu), name, (size_t)n);
+			meta(c, "thread_name", CHROME_CPU_PID, CHROME_CPU_TID(cpu), name,
+			     (size_t)n);
 		}
 	}
 }

@@ -63,3 +63,9 @@ void tk_context_json_stack(tk_writer *w, const tk_event *ev)
 	}
 	tk_put_char(w, ']');
 }
+
+void tk_context_json_event(tk_writer *w, const tk_event *ev)
+{
+	static const tk_json_extra extra = {tk_context_json_names, tk_context_json_stack};
+	tk_event_write_json_with(w, ev, tk_context_of(ev) ? &extra : NULL);
+}
