@@ -1,38 +1,27 @@
 /* Generic model printer; see model_print.h. */
 #include <string.h>
 
-#include "model/filter.h"
+#include "session/session_events.h"
 #include "output/model_print.h"
+
+static tk_status print_json(void *user, const tk_event *ev, tk_error *err)
+{
+	(void)err;
+	tk_event_write_json(user, ev);
+	return TK_OK;
+}
+
+static tk_status print_text(void *user, const tk_event *ev, tk_error *err)
+{
+	(void)err;
+	tk_event_write_text(user, ev);
+	return TK_OK;
+}
 
 tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_render_options *opt,
 			 tk_writer *out, tk_error *err)
 {
-	tk_open_options oo = {
-	    .format = ops->format,
-	    .all_records = opt->all_records,
-	    .raw_order = opt->raw_order,
-	    .wall_clock = opt->wall_clock,
-	    .log = opt->log,
-	    .log_user = opt->log_user,
-	};
-	tk_filter filter = tk_render_filter(opt);
 	bool json = strcmp(opt->style, "json") == 0;
-	tk_source *src;
-	tk_status st = ops->source_open(path, &oo, &src, err);
-	if (st != TK_OK)
-		return st;
-	uint64_t n = 0;
-	const tk_event *ev;
-	while ((st = tk_source_next(src, &ev, err)) == TK_OK) {
-		if (!tk_filter_match(&filter, ev))
-			continue;
-		if (json)
-			tk_event_write_json(out, ev);
-		else
-			tk_event_write_text(out, ev);
-		if (opt->limit && ++n >= opt->limit)
-			break;
-	}
-	tk_source_close(src);
-	return st == TK_END ? TK_OK : st;
+	return tk_session_filtered_events(path, ops->format, opt, json ? print_json : print_text,
+					  out, err);
 }
