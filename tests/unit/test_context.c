@@ -390,7 +390,9 @@ static void test_session_observer(void **state)
 	(void)state;
 	char path[4096];
 	const char *src_dir = getenv("TK_SOURCE_DIR");
-	snprintf(path, sizeof path, "%s/examples/demo.perf.data", src_dir ? src_dir : ".");
+	if (!src_dir)
+		skip(); /* run outside ctest: the example file's place is unknown */
+	snprintf(path, sizeof path, "%s/examples/demo.perf.data", src_dir);
 	size_t n[3] = {0};
 	char comm[3][64] = {{0}};
 	for (int way = 0; way < 3; way++) {
