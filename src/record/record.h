@@ -17,6 +17,7 @@
 
 #define REC_MAX_EVENTS 64
 #define REC_MAX_CPUS   1024
+#define REC_RING_PAGES 128u /* data pages per ring by default: perf's 512 KiB */
 
 typedef struct rec_event {
 	char name[256]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
@@ -35,6 +36,14 @@ bool rec_event_parse(const char *spec, rec_event *ev, char *msg, size_t cap);
 size_t rec_event_expand(const char *spec, rec_event *out, size_t cap, char *msg, size_t msg_cap);
 /* The tracefs directory ("/sys/kernel/tracing" or the debugfs one), or NULL. */
 const char *rec_tracefs(void);
+
+/* -k NAME: perf's clock names (monotonic/mono, monotonic_raw/raw,
+ * realtime/real, boottime/boot, tai, an optional CLOCK_ prefix) or a
+ * number; false when unknown. */
+bool rec_clockid_parse(const char *s, int *out);
+/* -m: pages (rounded up to a power of 2) or a size with B/K/M/G; false on
+ * bad syntax or beyond 2^20 pages. */
+bool rec_mmap_pages_parse(const char *s, long page_size, unsigned *out);
 
 /* A sample/side-band id trailer size for our sample_type (TID TIME CPU
  * IDENTIFIER), used by synthesized records (perf writes it zeroed). */
@@ -64,7 +73,10 @@ typedef struct rec_options {
 	size_t n_pids;
 	pid_t workload; /* a forked child waiting for exec, or 0 */
 	bool enable_on_exec;
-	bool switch_events; /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) */
+	bool switch_events;  /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) */
+	unsigned mmap_pages; /* -m: data pages per ring (a power of 2), 0: 128 */
+	bool use_clockid;    /* -k: sample times from this clock, CLOCKID and */
+	int clockid;         /* CLOCK_DATA features written */
 } rec_options;
 
 typedef struct rec_counter {
@@ -79,6 +91,7 @@ typedef struct rec_ring {
 	int cpu;
 	void *base; /* perf_event_mmap_page + data */
 	size_t data_size;
+	size_t map_len;
 } rec_ring;
 
 typedef struct rec_session {
@@ -94,6 +107,9 @@ typedef struct rec_session {
 	uint64_t records;
 	uint8_t *scratch; /* one record across the ring's wrap */
 	rec_dsos dsos;    /* files seen in MMAP/MMAP2 records */
+	/* -k: the reference pair perf takes at the start (CLOCK_DATA): the
+	 * time of day and the sample clock, in ns */
+	uint64_t clock_ref_tod_ns, clock_ref_clock_ns;
 } rec_session;
 
 /* Opens every counter and maps the rings. On a permission error the
@@ -114,6 +130,9 @@ void rec_close(rec_session *s);
  * non-exec file mappings too (for DWARF unwinding); FORKS, a FORK before
  * each thread's COMM, as perf for existing processes (not its workload). */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
+/* PERF_RECORD_TIME_CONV from the first ring's mmap page (TSC to perf time),
+ * written as perf does only when the kernel offers cap_user_time_zero. */
+tk_status rec_synth_time_conv(const rec_session *s, perfw_out *o, tk_error *err);
 enum { REC_SYNTH_DATA_MAPS = 1, REC_SYNTH_FORKS = 2 };
 tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
 			  tk_error *err);

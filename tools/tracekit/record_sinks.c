@@ -1,0 +1,144 @@
+/* --to FORMAT and --profile-db for `tracekit record` (record_sinks.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/perf_to_dcpi.h"
+#include "cli.h"
+#include "record_sinks.h"
+
+int rec_converter_start(rec_converter *cv, const char *format, const char *out, bool quiet)
+{
+	cv->pid = -1;
+	cv->saved_stdout = -1;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		perror("tracekit record: pipe");
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("tracekit record: fork");
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (dup2(p[0], 0) < 0)
+			_exit(127);
+		char *argv[] = {"tracekit", "convert",   "-",  "--to", (char *)format,
+				"-o",       (char *)out, NULL, NULL};
+		if (quiet)
+			argv[7] = "-q";
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "tracekit record: cannot run the converter: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	cv->saved_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (cv->saved_stdout < 0 || dup2(p[1], 1) < 0) {
+		perror("tracekit record: dup2");
+		close(p[1]);
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(p[1]);
+	cv->pid = pid;
+	return 0;
+}
+
+int rec_converter_finish(rec_converter *cv)
+{
+	if (cv->pid <= 0)
+		return -1;
+	fflush(stdout);
+	if (cv->saved_stdout >= 0) { /* fd 1 was the last writer of the pipe */
+		dup2(cv->saved_stdout, 1);
+		close(cv->saved_stdout);
+		cv->saved_stdout = -1;
+	}
+	int ws;
+	pid_t r;
+	do
+		r = waitpid(cv->pid, &ws, 0);
+	while (r < 0 && errno == EINTR);
+	cv->pid = -1;
+	if (r < 0)
+		return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+bool rec_epoch_parse(const char *s, uint64_t *seconds)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return false;
+	uint64_t mult = 1;
+	if (*end) {
+		switch (*end) {
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		default: return false;
+		}
+		if (end[1])
+			return false;
+	}
+	if (v == 0 || v > UINT64_C(1) << 32)
+		return false;
+	*seconds = v * mult;
+	return true;
+}
+
+void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16])
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	if (epoch_seconds % 60 == 0)
+		tk_dcpi_format_epoch(t, buf);
+	else
+		strftime(buf, 16, "%Y%m%d%H%M%S", &tm);
+}
+
+static int fold_now(const char *data, const char *db, const char *epoch)
+{
+	tk_error err;
+	tk_error_clear(&err);
+	tk_perf_dcpi_options opt = {.epoch = epoch};
+	tk_status st = tk_perf_to_dcpi(data, db, &opt, &err);
+	if (st == TK_ERR_NOT_FOUND)
+		st = TK_OK; /* an epoch without samples: no profile */
+	if (st != TK_OK) {
+		tk_cli_fail(&err, data);
+		fprintf(stderr, "tracekit record: epoch %s kept as %s\n", epoch, data);
+		return 1;
+	}
+	unlink(data);
+	return 0;
+}
+
+pid_t rec_epoch_fold(const char *data, const char *db, const char *epoch, bool async)
+{
+	if (!async)
+		return fold_now(data, db, epoch);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(fold_now(data, db, epoch));
+	if (pid < 0)
+		perror("tracekit record: fork");
+	return pid;
+}
