@@ -40,6 +40,14 @@ static const char record_usage[] =
     "      --duration SECS    stop after SECS seconds\n"
     "      --switch-events    context switch records (PERF_RECORD_SWITCH)\n"
     "  -z                     zstd-compressed records (as perf record -z)\n"
+    "  -m, --mmap-pages N     ring buffer pages per CPU (power of 2; or 512K, 4M)\n"
+    "  -k, --clockid CLOCK    sample times from CLOCK (monotonic, monotonic_raw,\n"
+    "                         realtime, boottime, tai): clock data in the header\n"
+    "      --to FORMAT        -o OUT in FORMAT instead of perf.data (ctf, cpel, ...),\n"
+    "                         streamed through tracekit convert\n"
+    "      --profile-db DIR   continuous profiling: DCPI profiles per image and\n"
+    "                         event in DIR/EPOCH/HOST/ (system-wide by default)\n"
+    "      --epoch T          --profile-db epoch length (default 10m; s, m, h, d)\n"
     "  -q, --quiet            no messages\n";
 
 static volatile sig_atomic_t stop_signal, child_changed;
