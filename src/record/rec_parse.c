@@ -1,5 +1,5 @@
 /* Option values of `tracekit record` that need more than a number: -k's
- * clock names and -m's ring size, both as perf record spells them. Kept
+ * clock names, -m's ring size and --epoch's duration, both as perf record spells them. Kept
  * apart from the CLI so the unit tests reach them. */
 #include <ctype.h>
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "record/record.h"
+#include "tracekit/tracekit.h"
 
 #ifndef CLOCK_TAI
 #define CLOCK_TAI 11
@@ -83,4 +84,39 @@ bool rec_mmap_pages_parse(const char *s, long page_size, unsigned *out)
 		return false;
 	*out = (unsigned)p2;
 	return true;
+}
+
+bool rec_epoch_parse(const char *s, uint64_t *seconds)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return false;
+	uint64_t mult = 1;
+	if (*end) {
+		switch (*end) {
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		default: return false;
+		}
+		if (end[1])
+			return false;
+	}
+	if (v == 0 || v > UINT64_C(1) << 32)
+		return false;
+	*seconds = v * mult;
+	return true;
+}
+
+void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16])
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	if (epoch_seconds % 60 == 0)
+		tk_dcpi_format_epoch(t, buf);
+	else
+		strftime(buf, 16, "%Y%m%d%H%M%S", &tm);
 }

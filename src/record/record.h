@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "perf/writer/perfw_out.h"
 #include "tracekit/tracekit.h"
@@ -44,6 +45,12 @@ bool rec_clockid_parse(const char *s, int *out);
 /* -m: pages (rounded up to a power of 2) or a size with B/K/M/G; false on
  * bad syntax or beyond 2^20 pages. */
 bool rec_mmap_pages_parse(const char *s, long page_size, unsigned *out);
+/* "--epoch 10m": seconds (s, m, h, d suffixes; plain: seconds), >= 1. */
+bool rec_epoch_parse(const char *s, uint64_t *seconds);
+/* An epoch directory name for an epoch starting at t: dcpid's YYMMDDHHMM
+ * when epochs are whole minutes, else YYYYMMDDHHMMSS (both UTC, both read
+ * by tk_dcpi_db_*). */
+void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16]);
 
 /* A sample/side-band id trailer size for our sample_type (TID TIME CPU
  * IDENTIFIER), used by synthesized records (perf writes it zeroed). */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <linux/perf_event.h>
@@ -80,6 +81,68 @@ static void dsos_once_files_only(void **state)
 	assert_int_equal(d.n, 0);
 }
 
+static void clock_names(void **state)
+{
+	(void)state;
+	int id = -1;
+	assert_true(rec_clockid_parse("monotonic", &id));
+	assert_int_equal(id, CLOCK_MONOTONIC);
+	assert_true(rec_clockid_parse("CLOCK_MONOTONIC_RAW", &id));
+	assert_int_equal(id, CLOCK_MONOTONIC_RAW);
+	assert_true(rec_clockid_parse("real", &id));
+	assert_int_equal(id, CLOCK_REALTIME);
+	assert_true(rec_clockid_parse("boot", &id));
+	assert_int_equal(id, CLOCK_BOOTTIME);
+	assert_true(rec_clockid_parse("7", &id));
+	assert_int_equal(id, 7);
+	assert_false(rec_clockid_parse("nosuch", &id));
+	assert_false(rec_clockid_parse("", &id));
+	assert_false(rec_clockid_parse("-1", &id));
+}
+
+static void mmap_pages(void **state)
+{
+	(void)state;
+	unsigned p = 0;
+	assert_true(rec_mmap_pages_parse("128", 4096, &p));
+	assert_int_equal(p, 128);
+	assert_true(rec_mmap_pages_parse("100", 4096, &p)); /* rounded up, as perf */
+	assert_int_equal(p, 128);
+	assert_true(rec_mmap_pages_parse("512K", 4096, &p));
+	assert_int_equal(p, 128);
+	assert_true(rec_mmap_pages_parse("4M", 4096, &p));
+	assert_int_equal(p, 1024);
+	assert_true(rec_mmap_pages_parse("1B", 4096, &p));
+	assert_int_equal(p, 1);
+	assert_false(rec_mmap_pages_parse("0", 4096, &p));
+	assert_false(rec_mmap_pages_parse("12Q", 4096, &p));
+	assert_false(rec_mmap_pages_parse("4KB", 4096, &p));
+	assert_false(rec_mmap_pages_parse("1T", 4096, &p));
+	assert_false(rec_mmap_pages_parse("-4", 4096, &p));
+	assert_false(rec_mmap_pages_parse("99999999999999999999", 4096, &p));
+}
+
+static void epochs(void **state)
+{
+	(void)state;
+	uint64_t s = 0;
+	assert_true(rec_epoch_parse("10m", &s));
+	assert_int_equal(s, 600);
+	assert_true(rec_epoch_parse("30", &s));
+	assert_int_equal(s, 30);
+	assert_true(rec_epoch_parse("2h", &s));
+	assert_int_equal(s, 7200);
+	assert_false(rec_epoch_parse("0s", &s));
+	assert_false(rec_epoch_parse("5x", &s));
+	assert_false(rec_epoch_parse("-5", &s));
+	assert_false(rec_epoch_parse("m", &s));
+	char name[16];
+	rec_epoch_name((time_t)1795688191, 600, name); /* 2026-11-26 10:16:31 UTC */
+	assert_string_equal(name, "2611261016");
+	rec_epoch_name((time_t)1795688191, 1, name);
+	assert_string_equal(name, "20261126101631");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +150,9 @@ int main(void)
 	    cmocka_unit_test(unknown_suggests),
 	    cmocka_unit_test(glob_needs_tracepoint_form),
 	    cmocka_unit_test(dsos_once_files_only),
+	    cmocka_unit_test(clock_names),
+	    cmocka_unit_test(mmap_pages),
+	    cmocka_unit_test(epochs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

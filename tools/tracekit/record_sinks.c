@@ -78,41 +78,6 @@ int rec_converter_finish(rec_converter *cv)
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 }
 
-bool rec_epoch_parse(const char *s, uint64_t *seconds)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s || s[0] == '-')
-		return false;
-	uint64_t mult = 1;
-	if (*end) {
-		switch (*end) {
-		case 's': mult = 1; break;
-		case 'm': mult = 60; break;
-		case 'h': mult = 3600; break;
-		case 'd': mult = 86400; break;
-		default: return false;
-		}
-		if (end[1])
-			return false;
-	}
-	if (v == 0 || v > UINT64_C(1) << 32)
-		return false;
-	*seconds = v * mult;
-	return true;
-}
-
-void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16])
-{
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	if (epoch_seconds % 60 == 0)
-		tk_dcpi_format_epoch(t, buf);
-	else
-		strftime(buf, 16, "%Y%m%d%H%M%S", &tm);
-}
-
 static int fold_now(const char *data, const char *db, const char *epoch)
 {
 	tk_error err;

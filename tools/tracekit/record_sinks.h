@@ -28,12 +28,6 @@ int rec_converter_start(rec_converter *cv, const char *format, const char *out, 
  * child's exit status, or -1. */
 int rec_converter_finish(rec_converter *cv);
 
-/* "--epoch 10m": seconds (s, m, h, d suffixes; plain: seconds), >= 1. */
-bool rec_epoch_parse(const char *s, uint64_t *seconds);
-/* An epoch directory name for an epoch starting at t: dcpid's YYMMDDHHMM
- * when epochs are whole minutes, else YYYYMMDDHHMMSS (both UTC, both read
- * by tk_dcpi_db_*). */
-void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16]);
 /* Folds a finished epoch recording into the database and removes it.
  * async: in a child (returns its pid, or -1), so the rings keep being
  * drained; else here (returns 0 or 1 with the error printed). An epoch
