@@ -395,7 +395,15 @@ tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err)
 	uint8_t fr[8] = {0};
 	struct perf_event_header h = {.type = TK_PERF_RECORD_FINISHED_ROUND, .misc = 0, .size = 8};
 	memcpy(fr, &h, 8);
-	return perfw_out_record(o, fr, 8, NULL, 0, err);
+	tk_status st = perfw_out_record(o, fr, 8, NULL, 0, err);
+	/* each round reaches the output now, not when the writer's buffer
+	 * fills: a live reader of pipe mode (record -o - | print -, the --to
+	 * converter) sees it, and a SIGKILL loses at most the current round */
+	if (st == TK_OK)
+		st = perfw_out_flush_batch(o, err);
+	if (st == TK_OK && o->w)
+		st = tk_writer_flush(o->w, err);
+	return st;
 }
 
 void rec_close(rec_session *s)

@@ -46,6 +46,13 @@ for f in "$work/all.ctf"/stream_*; do
   [ "$ids" -le 1 ] || fail "$(basename "$f") holds events of $ids CPUs"
 done
 [ "$cpus" -ge 1 ] && [ "$streams" -eq "$cpus" ] && echo "ok   -a --to ctf: $streams streams for $cpus CPUs" || fail "-a --to ctf: $streams streams, $cpus CPUs"
+# SIGKILL of the recorder (by its own workload, so it lands after the
+# counters started, wherever the drain is): the converter completes the
+# output from the stream it got, babeltrace2 reads it
+"$TK" record -q -a -e cpu-clock -c 1000000 -o "$work/k.ctf" --to ctf -- sh -c 'kill -KILL $PPID' >/dev/null 2>&1
+for i in $(seq 1 100); do [ -e "$work/k.ctf/metadata" ] && break; sleep 0.1; done  # the converter ends on its own
+babeltrace2 "$work/k.ctf" >/dev/null 2>"$work/k.err" && echo "ok   after SIGKILL: babeltrace2 reads the CTF output" ||
+  fail "after SIGKILL: $(head -2 "$work/k.err")"
 # usage errors
 "$TK" record --to ctf -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to without -o: want exit 2"
 "$TK" record --to nosuchformat -o "$work/x" -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to nosuchformat: want exit 2"

@@ -538,11 +538,16 @@ static tk_status open_output(rec_run *r, pid_t workload_pid, tk_error *err)
 		return st;
 	unsigned data_maps = c->opt.dwarf_stack != 0;
 	if (c->opt.system_wide)
-		return rec_synth_procs(&r->o, NULL, 0, data_maps | REC_SYNTH_FORKS, &r->s.dsos,
-				       err);
-	if (workload_pid)
-		return rec_synth_procs(&r->o, &workload_pid, 1, data_maps, &r->s.dsos, err);
-	return synth_targets(&c->opt, &r->o, &r->s.dsos, err);
+		st = rec_synth_procs(&r->o, NULL, 0, data_maps | REC_SYNTH_FORKS, &r->s.dsos, err);
+	else if (workload_pid)
+		st = rec_synth_procs(&r->o, &workload_pid, 1, data_maps, &r->s.dsos, err);
+	else
+		st = synth_targets(&c->opt, &r->o, &r->s.dsos, err);
+	/* out before the counters start: a recorder killed at once still
+	 * leaves a readable (empty) recording, and a live reader its header */
+	if (st == TK_OK)
+		st = perfw_out_flush_batch(&r->o, err);
+	return st == TK_OK ? tk_writer_flush(r->o.w, err) : st;
 }
 
 /* The features and the final header (file mode), or the end of the stream. */
