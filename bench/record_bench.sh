@@ -4,7 +4,11 @@
 # `perf record -F 10000 -g -a` and under `tracekit record -F 10000 -g -a`,
 # REPS times in alternating order (tracekit first in odd repetitions, perf
 # first in even ones) so that a change of the machine's load hits both:
-#  - workload wall time (its slowdown against the run alone), median;
+#  - workload wall time (its slowdown against the run alone), median, and
+#    the workload's own CPU time (user+sys), median: on a loaded machine the
+#    wall time is mostly waiting for a CPU, while the CPU time holds what
+#    the recording costs the workload (sample interrupts, call chain walks,
+#    caches shared with the recorder);
 #  - recorder CPU time = the recorder's user+sys minus the workload's, median
 #    (perf's includes its end-of-run pass over the data for build ids);
 #  - records lost at -F 50000 (LOST events counted by perf report --stats),
@@ -20,7 +24,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$work/workload" "$here/../examples/workload.c"
 T=/usr/bin/time
-# run LABEL RECORDER-ARGS... : prints "wall_workload cpu_recorder lost"
+# run LABEL RECORDER-ARGS... : prints "wall_workload cpu_recorder lost cpu_workload"
 run() {
   local label=$1; shift
   "$T" -f "%U %S" -o "$work/$label.outer" "$@" -- "$T" -f "%e %U %S" -o "$work/$label.inner" \
@@ -30,33 +34,38 @@ run() {
   local lost
   lost=$(perf report --stats -i "$work/$label.data" 2>/dev/null | awk '/LOST events/ {print $3; exit}')
   rm -f "$work/$label.data"
-  echo "$wall $(echo "$ou + $os - $iu - $is" | bc -l) ${lost:-0}"
+  echo "$wall $(echo "$ou + $os - $iu - $is" | bc -l) ${lost:-0} $(echo "$iu + $is" | bc -l)"
 }
-alone() { "$T" -f "%e" -o "$work/alone" "$work/workload" "$rounds" >/dev/null; cat "$work/alone"; }
+alone() {
+  "$T" -f "%e %U %S" -o "$work/alone" "$work/workload" "$rounds" >/dev/null
+  read -r w u s <"$work/alone"; echo "$w $(echo "$u + $s" | bc -l)"
+}
 tk10() { run tk10 "$TK" record -q -F 10000 -g -a -o "$work/tk10.data"; }
 p10() { run perf10 perf record -q -F 10000 -g -a -o "$work/perf10.data"; }
 tk50() { run tk50 "$TK" record -q -F 50000 -g -a -o "$work/tk50.data"; }
 p50() { run perf50 perf record -q -F 50000 -g -a -o "$work/perf50.data"; }
 : >"$work/rows"
 for i in $(seq 1 "$reps"); do
-  a=$(alone)
+  set -- $(alone); a=$1 acpu=$2
   if [ $((i % 2)) -eq 1 ]; then t=$(tk10); p=$(p10); tl=$(tk50); pl=$(p50)
   else p=$(p10); t=$(tk10); pl=$(p50); tl=$(tk50); fi
-  set -- $t; tw=$1 tc=$2
-  set -- $p; pw=$1 pc=$2
+  set -- $t; tw=$1 tc=$2 tcpu=$4
+  set -- $p; pw=$1 pc=$2 pcpu=$4
   set -- $tl; tlost=$3
   set -- $pl; plost=$3
-  echo "$a $tw $pw $tc $pc $tlost $plost" >>"$work/rows"
-  echo "rep $i: alone ${a}s; workload under tracekit ${tw}s, under perf ${pw}s; recorder CPU tracekit ${tc}s, perf ${pc}s; lost at -F 50000: tracekit $tlost, perf $plost"
+  echo "$a $tw $pw $tc $pc $tlost $plost $acpu $tcpu $pcpu" >>"$work/rows"
+  echo "rep $i: alone ${a}s (CPU ${acpu}s); workload under tracekit ${tw}s (CPU ${tcpu}s), under perf ${pw}s (CPU ${pcpu}s); recorder CPU tracekit ${tc}s, perf ${pc}s; lost at -F 50000: tracekit $tlost, perf $plost"
 done
 med() { cut -d' ' -f"$1" "$work/rows" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 mx() { cut -d' ' -f"$1" "$work/rows" | sort -g | tail -1; }
 alone=$(med 1) tw=$(med 2) pw=$(med 3) tc=$(med 4) pc=$(med 5) tl=$(mx 6) pl=$(mx 7)
+acpu=$(med 8) tcpu=$(med 9) pcpu=$(med 10)
 echo
-echo "workload alone: ${alone}s median ($rounds rounds, $reps repetitions); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "workload alone: ${alone}s wall, ${acpu}s CPU, medians ($rounds rounds, $reps repetitions); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| -F 10000 -g -a, median of $reps | tracekit record | perf record |"
 echo "|---|---|---|"
 echo "| workload wall time | ${tw}s ($(echo "scale=2; $tw / $alone" | bc)x) | ${pw}s ($(echo "scale=2; $pw / $alone" | bc)x) |"
+echo "| workload CPU time (alone: ${acpu}s) | ${tcpu}s ($(echo "scale=2; $tcpu / $acpu" | bc)x) | ${pcpu}s ($(echo "scale=2; $pcpu / $acpu" | bc)x) |"
 echo "| recorder CPU (user+sys) | ${tc}s | ${pc}s |"
 echo "| LOST records at -F 50000 (largest) | $tl | $pl |"

@@ -137,6 +137,15 @@ void rec_close(rec_session *s);
  * non-exec file mappings too (for DWARF unwinding); FORKS, a FORK before
  * each thread's COMM, as perf for existing processes (not its workload). */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
+/* The module maps perf synthesizes after the kernel's (rec_modules.c). */
+typedef struct rec_module {
+	uint64_t start, size;
+	char path[4096]; /* the .ko under modules_dir, else "[name]" */
+} rec_module;
+/* Parses a /proc/modules file (modules_dir: where to find the .ko files,
+ * or NULL); *out malloc'd, in address order. */
+size_t rec_modules_list(const char *proc_modules, const char *modules_dir, rec_module **out);
+tk_status rec_synth_modules(perfw_out *o, tk_error *err);
 /* PERF_RECORD_TIME_CONV from the first ring's mmap page (TSC to perf time),
  * written as perf does only when the kernel offers cap_user_time_zero. */
 tk_status rec_synth_time_conv(const rec_session *s, perfw_out *o, tk_error *err);

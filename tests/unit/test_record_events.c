@@ -6,7 +6,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -143,6 +146,50 @@ static void epochs(void **state)
 	assert_string_equal(name, "20261126101631");
 }
 
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* /proc/modules lines -> maps in address order, each with its .ko (any
+ * compression, '-' as '_') or "[name]"; hidden addresses (0) skipped. */
+static void modules_list(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tk-modules-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[512], mods[512];
+	snprintf(p, sizeof p, "%s/kernel", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/kernel/ext4.ko.xz", dir);
+	write_file(p, "x");
+	snprintf(p, sizeof p, "%s/kernel/foo-bar.ko", dir);
+	write_file(p, "x");
+	snprintf(mods, sizeof mods, "%s/modules", dir);
+	write_file(mods, "ext4 1048576 2 - Live 0xffffffffc0800000\n"
+			 "foo_bar 8192 0 - Live 0xffffffffc0100000\n"
+			 "nokofile 4096 0 - Live 0xffffffffc0200000\n"
+			 "hidden 4096 0 - Live 0x0000000000000000\n");
+	rec_module *m;
+	size_t n = rec_modules_list(mods, dir, &m);
+	assert_int_equal(n, 3);
+	assert_true(m[0].start == 0xffffffffc0100000ull && m[0].size == 8192);
+	snprintf(p, sizeof p, "%s/kernel/foo-bar.ko", dir);
+	assert_string_equal(m[0].path, p);
+	assert_string_equal(m[1].path, "[nokofile]");
+	snprintf(p, sizeof p, "%s/kernel/ext4.ko.xz", dir);
+	assert_string_equal(m[2].path, p);
+	assert_true(m[2].size == 1048576);
+	free(m);
+	assert_int_equal(rec_modules_list("/nonexistent/modules", NULL, &m), 0);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +200,7 @@ int main(void)
 	    cmocka_unit_test(clock_names),
 	    cmocka_unit_test(mmap_pages),
 	    cmocka_unit_test(epochs),
+	    cmocka_unit_test(modules_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

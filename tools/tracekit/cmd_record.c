@@ -534,6 +534,8 @@ static tk_status open_output(rec_run *r, pid_t workload_pid, tk_error *err)
 		st = rec_synth_time_conv(&r->s, &r->o, err);
 	if (st == TK_OK)
 		st = rec_synth_kernel(&r->o, err);
+	if (st == TK_OK)
+		st = rec_synth_modules(&r->o, err);
 	if (st != TK_OK)
 		return st;
 	unsigned data_maps = c->opt.dwarf_stack != 0;
