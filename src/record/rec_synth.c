@@ -508,6 +508,30 @@ static tk_status add_machine(perfw_out *o, tk_error *err)
 	return st;
 }
 
+/* HEADER_BUILD_ID of the files hit, as perf: the recording is read back
+ * from its (flushed) temporary file. Should that fail, every mapped file
+ * and the kernel, a superset perf's tools read the same way. */
+static tk_status add_hit_build_ids(rec_session *s, perfw_out *o, tk_error *err)
+{
+	const char *path = o->w ? (o->w->tmp_path ? o->w->tmp_path : o->w->path) : NULL;
+	tk_status st = perfw_out_flush_batch(o, err);
+	if (st == TK_OK && o->w)
+		st = tk_writer_flush(o->w, err);
+	if (st != TK_OK)
+		return st;
+	rec_dsos hit = {0};
+	bool kernel = false;
+	tk_error ignored;
+	tk_error_clear(&ignored);
+	if (path && rec_hit_files(path, &hit, &kernel, &ignored) == TK_OK) {
+		st = rec_add_build_ids(&hit, kernel, o, err);
+		rec_dsos_free(&hit);
+		return st;
+	}
+	rec_dsos_free(&hit);
+	return rec_add_build_ids(&s->dsos, true, o, err);
+}
+
 /* -k: HEADER_CLOCKID (the clock's resolution in ns, u64) and
  * HEADER_CLOCK_DATA (version 1, clockid, the time of day and the clock's
  * time taken together at the start), as perf record -k writes them;
@@ -565,7 +589,7 @@ tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, 
 		return st;
 	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK || (st = add_machine(o, err)) != TK_OK)
 		return st;
-	if (!o->pipe && (st = rec_add_build_ids(&s->dsos, o, err)) != TK_OK)
+	if (!o->pipe && (st = add_hit_build_ids(s, o, err)) != TK_OK)
 		return st;
 	if (s->opt->use_clockid && (st = add_clock(s, o, err)) != TK_OK)
 		return st;

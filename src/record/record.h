@@ -63,7 +63,11 @@ typedef struct rec_dsos {
 } rec_dsos;
 void rec_dsos_add(rec_dsos *d, const char *name); /* files only, once each */
 void rec_dsos_free(rec_dsos *d);
-tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err);
+/* kernel: also the running kernel's ([kernel.kallsyms], /sys/kernel/notes). */
+tk_status rec_add_build_ids(const rec_dsos *d, bool kernel, perfw_out *o, tk_error *err);
+/* The files user samples of the recording at path hit, and whether any
+ * kernel sample was taken (rec_hits.c). */
+tk_status rec_hit_files(const char *path, rec_dsos *hit, bool *kernel_hit, tk_error *err);
 
 typedef struct rec_options {
 	rec_event events[REC_MAX_EVENTS];
