@@ -13,32 +13,50 @@
 #    (perf's includes its end-of-run pass over the data for build ids);
 #  - records lost at -F 50000 (LOST events counted by perf report --stats),
 #    largest of the repetitions.
-# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 40 5). Prints the
+# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 5). Prints the
 # per-repetition figures and a markdown table.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TK=${TK:-$here/../build/bin/tracekit}
-rounds=${1:-40}
+rounds=${1:-100}
 reps=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$work/workload" "$here/../examples/workload.c"
-T=/usr/bin/time
+# A timer with microsecond CPU times (/usr/bin/time prints 10 ms): runs
+# COMMAND, writes "wall user sys self_user self_sys" to OUT, where user/sys
+# are the command's and its waited-for descendants' (wait4) and self_* the
+# timer's own (so the recorder's CPU can be told from everything below it).
+cat >"$work/timer.py" <<'PY'
+import os, resource, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - t0
+me = resource.getrusage(resource.RUSAGE_SELF)
+with open(out, "w") as f:
+    f.write(f"{wall:.4f} {ru.ru_utime:.4f} {ru.ru_stime:.4f} {me.ru_utime:.4f} {me.ru_stime:.4f}\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+T() { /usr/bin/python3 "$work/timer.py" "$@"; }
 # run LABEL RECORDER-ARGS... : prints "wall_workload cpu_recorder lost cpu_workload"
 run() {
   local label=$1; shift
-  "$T" -f "%U %S" -o "$work/$label.outer" "$@" -- "$T" -f "%e %U %S" -o "$work/$label.inner" \
+  T "$work/$label.outer" "$@" -- /usr/bin/python3 "$work/timer.py" "$work/$label.inner" \
     "$work/workload" "$rounds" >/dev/null 2>"$work/$label.err"
-  read -r wall iu is <"$work/$label.inner"
-  read -r ou os <"$work/$label.outer"
+  read -r wall iu is isu iss <"$work/$label.inner"
+  read -r _ ou os _ _ <"$work/$label.outer"
   local lost
   lost=$(perf report --stats -i "$work/$label.data" 2>/dev/null | awk '/LOST events/ {print $3; exit}')
   rm -f "$work/$label.data"
-  echo "$wall $(echo "$ou + $os - $iu - $is" | bc -l) ${lost:-0} $(echo "$iu + $is" | bc -l)"
+  echo "$wall $(echo "$ou + $os - $iu - $is - $isu - $iss" | bc -l) ${lost:-0} $(echo "$iu + $is" | bc -l)"
 }
 alone() {
-  "$T" -f "%e %U %S" -o "$work/alone" "$work/workload" "$rounds" >/dev/null
-  read -r w u s <"$work/alone"; echo "$w $(echo "$u + $s" | bc -l)"
+  T "$work/alone" "$work/workload" "$rounds" >/dev/null
+  read -r w u s _ _ <"$work/alone"; echo "$w $(echo "$u + $s" | bc -l)"
 }
 tk10() { run tk10 "$TK" record -q -F 10000 -g -a -o "$work/tk10.data"; }
 p10() { run perf10 perf record -q -F 10000 -g -a -o "$work/perf10.data"; }
