@@ -53,6 +53,10 @@ done
 for i in $(seq 1 100); do [ -e "$work/k.ctf/metadata" ] && break; sleep 0.1; done  # the converter ends on its own
 babeltrace2 "$work/k.ctf" >/dev/null 2>"$work/k.err" && echo "ok   after SIGKILL: babeltrace2 reads the CTF output" ||
   fail "after SIGKILL: $(head -2 "$work/k.err")"
+# a converter that fails (no such directory): exit 1 with its reason, not
+# the recorder dying of SIGPIPE
+"$TK" record -q -o "$work/no/such/dir" --to ctf -- true >/dev/null 2>"$work/f.err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'conversion to ctf' "$work/f.err" && echo "ok   a failing converter: exit 1" || fail "failing converter: exit $rc: $(head -2 "$work/f.err")"
 # usage errors
 "$TK" record --to ctf -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to without -o: want exit 2"
 "$TK" record --to nosuchformat -o "$work/x" -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to nosuchformat: want exit 2"

@@ -176,6 +176,7 @@ static int workload_prepare(workload *w, char **argv, bool stdout_is_data)
 		close(ef[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);             /* SIG_IGN would survive the exec */
 		if (stdout_is_data && dup2(2, 1) < 0) /* its output must not mix into the data */
 			_exit(127);
 		char c;
@@ -622,6 +623,9 @@ int tk_cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	/* a reader gone (-o - | head, a --to converter that failed) is a write
+	 * error reported as such, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
 
 	workload w = {0, -1, -1};
 	if (c.command) {
@@ -767,10 +771,13 @@ int tk_cmd_record(int argc, char **argv)
 		perfw_out_abort(&r.o);
 	if (cv.pid > 0) {
 		int crc = rec_converter_finish(&cv);
-		if (crc != 0 && st == TK_OK)
-			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
-					  "the converter to %s (tracekit convert) failed with %d",
-					  c.to, crc);
+		if (crc != 0) { /* its reason is on stderr already; ours (EPIPE) follows from it */
+			tk_error_clear(&err);
+			st = tk_error_set(
+			    &err, TK_ERR_IO, TK_NO_OFFSET,
+			    "the conversion to %s (tracekit convert) failed with exit %d", c.to,
+			    crc);
+		}
 	}
 	if (c.profile_db && st == TK_OK)
 		fold_failed |= rec_epoch_fold(tmp_path, c.profile_db, epoch, false) != 0;
@@ -786,7 +793,8 @@ int tk_cmd_record(int argc, char **argv)
 		int fail_rc = tk_cli_fail(&err, c.output);
 		if (kept)
 			fprintf(stderr,
-				"tracekit record: the data written before the failure is in %s, "
+				"tracekit record: the data written before the failure is in "
+				"%s, "
 				"an unfinished recording (readers stop at its last complete "
 				"record)\n",
 				r.path);

@@ -33,6 +33,7 @@ int rec_converter_start(rec_converter *cv, const char *format, const char *out, 
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		if (dup2(p[0], 0) < 0)
 			_exit(127);
 		char *argv[] = {"tracekit", "convert",   "-",  "--to", (char *)format,
