@@ -14,6 +14,7 @@
 #   the workload's exit is looked at); the database's counts add up to the
 #   samples the recorder reports; no epoch file is left behind; tracekit
 #   report reads the database and diff compares two epochs.
+# - SIGKILL leaves the current epoch's unfinished perf.data, readable.
 set -u
 . "$(dirname "$0")/record_lib.bash"
 count() { # DB IMAGE-PATH: the image's samples over every epoch
@@ -41,6 +42,12 @@ total=$("$TK" stats "$work/db2" 2>/dev/null | awk 'NR > 1 { n += $1 } END { prin
 "$TK" report "$work/db2" >/dev/null 2>"$work/rep.err" || fail "tracekit report of the database: $(head -2 "$work/rep.err")"
 e1=$(echo "$epochs" | sed -n 1p); e2=$(echo "$epochs" | sed -n 2p)
 "$TK" diff "$e1" "$e2" >"$work/diff" 2>"$work/diff.err" && grep -q '^# event cpu-clock' "$work/diff" || fail "tracekit diff of two epochs: $(head -2 "$work/diff.err")"
+# a crash (SIGKILL, by its own workload) loses at most the current epoch,
+# whose recording stays beside the database, readable
+"$TK" record -q --profile-db "$work/db3" -e cpu-clock -c 100000 -a -- sh -c 'kill -KILL $PPID' >/dev/null 2>&1
+left=$(find "$work/db3" -maxdepth 1 -name '.*tracekit-record-*' | head -1)
+[ -n "$left" ] && "$TK" stats "$left" >/dev/null 2>&1 && echo "ok   after SIGKILL the current epoch's recording is readable" ||
+  fail "after SIGKILL: no readable epoch recording in $work/db3 ($(ls -a "$work/db3" | tr '\n' ' '))"
 "$TK" record --epoch 1s -a -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--epoch without --profile-db: want exit 2"
 [ $failed -eq 0 ] && echo "record_profile_db: all checks passed"
 exit $((failed > 0))
