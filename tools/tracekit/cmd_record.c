@@ -648,9 +648,10 @@ int tk_cmd_record(int argc, char **argv)
 	r.path = c.output;
 	int status = 0;
 	bool kept = false;
-	char tmp_path[4096] = "", epoch[16] = "";
-	uint64_t epoch_no = 0;
+	char epoch[16] = "";
 	double epoch_end = 0;
+	int fold_stdout = -1;
+	pid_t fold_pid = -1;
 	pid_t folds[64];
 	size_t n_folds = 0;
 	int fold_failed = 0;
@@ -667,9 +668,10 @@ int tk_cmd_record(int argc, char **argv)
 			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
 					  c.profile_db, strerror(errno));
 		rec_epoch_name(time(NULL), c.epoch_s, epoch);
-		snprintf(tmp_path, sizeof tmp_path, "%s/.tracekit-record-%d-%llu.data",
-			 c.profile_db, (int)getpid(), (unsigned long long)epoch_no);
-		r.path = tmp_path;
+		if (st == TK_OK &&
+		    (fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0)
+			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot start the fold");
+		r.path = "-";
 		epoch_end = now_s() + (double)c.epoch_s;
 	}
 	if (st == TK_OK)
@@ -702,25 +704,22 @@ int tk_cmd_record(int argc, char **argv)
 		if ((st = rec_drain(&r.s, &r.o, &err)) != TK_OK)
 			break;
 		if (epoch_end && now_s() >= epoch_end) {
-			/* the epoch's file is complete: fold it in a child, go on in a
-			 * new one (side-band synthesized again: its readers start cold) */
+			/* the epoch's stream ends: its child folds it while the next
+			 * one goes to a new child (side-band synthesized again: each
+			 * stream is read on its own) */
 			if ((st = finish_output(&r, &err)) != TK_OK)
 				break;
+			rec_fold_end(&fold_stdout);
 			reap_folds(folds, &n_folds, false, &fold_failed);
-			if (n_folds < sizeof folds / sizeof folds[0]) {
-				pid_t f = rec_epoch_fold(tmp_path, c.profile_db, epoch, true);
-				if (f > 0)
-					folds[n_folds++] = f;
-				else
-					fold_failed = 1;
-			} else {
-				fold_failed |=
-				    rec_epoch_fold(tmp_path, c.profile_db, epoch, false) != 0;
-			}
-			epoch_no++;
+			if (n_folds == sizeof folds / sizeof folds[0]) /* folds that slow: wait */
+				reap_folds(folds, &n_folds, true, &fold_failed);
+			folds[n_folds++] = fold_pid;
 			rec_epoch_name(time(NULL), c.epoch_s, epoch);
-			snprintf(tmp_path, sizeof tmp_path, "%s/.tracekit-record-%d-%llu.data",
-				 c.profile_db, (int)getpid(), (unsigned long long)epoch_no);
+			if ((fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0) {
+				st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
+						  "cannot start the fold");
+				break;
+			}
 			epoch_end += (double)c.epoch_s;
 			if (epoch_end < now_s()) /* the recorder was held up: no empty epochs */
 				epoch_end = now_s() + (double)c.epoch_s;
@@ -779,8 +778,12 @@ int tk_cmd_record(int argc, char **argv)
 			    crc);
 		}
 	}
-	if (c.profile_db && st == TK_OK)
-		fold_failed |= rec_epoch_fold(tmp_path, c.profile_db, epoch, false) != 0;
+	if (fold_pid > 0) { /* the last epoch: its stream ends, its child writes it */
+		rec_fold_end(&fold_stdout);
+		if (n_folds == sizeof folds / sizeof folds[0])
+			reap_folds(folds, &n_folds, true, &fold_failed);
+		folds[n_folds++] = fold_pid;
+	}
 	reap_folds(folds, &n_folds, true, &fold_failed);
 	uint64_t samples = r.s.samples, lost = r.s.lost;
 	rec_close(&r.s);

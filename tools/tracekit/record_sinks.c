@@ -79,32 +79,63 @@ int rec_converter_finish(rec_converter *cv)
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 }
 
-static int fold_now(const char *data, const char *db, const char *epoch)
+pid_t rec_fold_start(const char *db, const char *epoch, int *saved_stdout)
 {
-	tk_error err;
-	tk_error_clear(&err);
-	tk_perf_dcpi_options opt = {.epoch = epoch};
-	tk_status st = tk_perf_to_dcpi(data, db, &opt, &err);
-	if (st == TK_ERR_NOT_FOUND)
-		st = TK_OK; /* an epoch without samples: no profile */
-	if (st != TK_OK) {
-		tk_cli_fail(&err, data);
-		fprintf(stderr, "tracekit record: epoch %s kept as %s\n", epoch, data);
-		return 1;
+	*saved_stdout = -1;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		perror("tracekit record: pipe");
+		return -1;
 	}
-	unlink(data);
-	return 0;
-}
-
-pid_t rec_epoch_fold(const char *data, const char *db, const char *epoch, bool async)
-{
-	if (!async)
-		return fold_now(data, db, epoch);
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid == 0)
-		_exit(fold_now(data, db, epoch));
-	if (pid < 0)
+	if (pid < 0) {
 		perror("tracekit record: fork");
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGCHLD, SIG_DFL);
+		if (dup2(p[0], 0) < 0)
+			_exit(1);
+		/* the pipe's write end, the counters and their rings: the
+		 * recorder's, not ours (an open write end would hide the EOF) */
+		close_range(3, ~0u, 0);
+		tk_error err;
+		tk_error_clear(&err);
+		tk_perf_dcpi_options opt = {.epoch = epoch};
+		tk_status st = tk_perf_to_dcpi("-", db, &opt, &err);
+		if (st == TK_ERR_NOT_FOUND)
+			st = TK_OK; /* an epoch without samples: no profile */
+		if (st != TK_OK) {
+			fprintf(stderr, "tracekit record: epoch %s: ", epoch);
+			tk_cli_fail(&err, "-");
+		}
+		fflush(NULL);
+		_exit(st == TK_OK ? 0 : 1);
+	}
+	close(p[0]);
+	*saved_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (*saved_stdout < 0 || dup2(p[1], 1) < 0) {
+		perror("tracekit record: dup2");
+		close(p[1]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(p[1]);
 	return pid;
+}
+
+void rec_fold_end(int *saved_stdout)
+{
+	fflush(stdout);
+	if (*saved_stdout >= 0) {
+		dup2(*saved_stdout, 1); /* fd 1 held the pipe's last write end */
+		close(*saved_stdout);
+		*saved_stdout = -1;
+	}
 }

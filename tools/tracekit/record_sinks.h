@@ -2,8 +2,8 @@
  *  - --to FORMAT: a `tracekit convert - --to FORMAT -o OUT` child fed
  *    through a pipe in perf's pipe mode, so the existing writers (CTF one
  *    stream per CPU with bounded packets, CPEL, ...) stream the recording;
- *  - --profile-db DIR: one perf.data per epoch beside the database, folded
- *    into DCPI profiles (DIR/EPOCH/HOST/) by a child at each boundary. */
+ *  - --profile-db DIR: each epoch's stream piped into a child that folds
+ *    it into DCPI profiles (DIR/EPOCH/HOST/) when the epoch ends. */
 #ifndef TK_RECORD_SINKS_H
 #define TK_RECORD_SINKS_H
 
@@ -28,10 +28,17 @@ int rec_converter_start(rec_converter *cv, const char *format, const char *out, 
  * child's exit status, or -1. */
 int rec_converter_finish(rec_converter *cv);
 
-/* Folds a finished epoch recording into the database and removes it.
- * async: in a child (returns its pid, or -1), so the rings keep being
- * drained; else here (returns 0 or 1 with the error printed). An epoch
- * without samples writes nothing. */
-pid_t rec_epoch_fold(const char *data, const char *db, const char *epoch, bool async);
+/* --profile-db: an epoch's fold. A child (forked, not exec'd) reads the
+ * epoch's pipe-mode perf.data on a pipe and folds it in memory with
+ * tk_perf_to_dcpi("-") into db/epoch/HOST/ when the pipe ends: memory
+ * bounded by the (image, offset) pairs and the process maps, nothing on
+ * disk but the profiles. fd 1 points at the pipe until rec_fold_end().
+ * The child ignores SIGINT/SIGTERM: a ^C to the process group stops the
+ * recorder, whose end of the pipe closing makes the child write the
+ * epoch, and a recorder that crashes still leaves the epoch folded from
+ * what reached the pipe. Returns the child's pid, or -1 (printed). */
+pid_t rec_fold_start(const char *db, const char *epoch, int *saved_stdout);
+/* Ends the epoch's stream (EOF for its child) and restores stdout. */
+void rec_fold_end(int *saved_stdout);
 
 #endif
