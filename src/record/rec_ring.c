@@ -381,16 +381,22 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 	return st;
 }
 
-tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err)
+tk_status rec_drain_records(rec_session *s, perfw_out *o, bool *wrote, tk_error *err)
 {
-	bool wrote = false;
 	for (size_t i = 0; i < s->n_rings; i++) {
-		tk_status st = drain_ring(s, &s->rings[i], o, &wrote, err);
+		tk_status st = drain_ring(s, &s->rings[i], o, wrote, err);
 		if (st != TK_OK)
 			return st;
 	}
-	if (!wrote)
-		return TK_OK;
+	return TK_OK;
+}
+
+tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err)
+{
+	bool wrote = false;
+	tk_status st0 = rec_drain_records(s, o, &wrote, err);
+	if (st0 != TK_OK || !wrote)
+		return st0;
 	/* FINISHED_ROUND: everything before it may be sorted and flushed */
 	uint8_t fr[8] = {0};
 	struct perf_event_header h = {.type = TK_PERF_RECORD_FINISHED_ROUND, .misc = 0, .size = 8};

@@ -240,8 +240,9 @@ static tk_status synth_proc(perfw_out *o, pid_t pid, unsigned flags, rec_dsos *d
 }
 
 tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
-			  tk_error *err)
+			  rec_session *live, tk_error *err)
 {
+	bool wrote;
 	if (pids) {
 		for (size_t i = 0; i < n; i++) {
 			tk_status st = synth_proc(o, pids[i], flags, dsos, err);
@@ -256,8 +257,9 @@ tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned fl
 	tk_status st = TK_OK;
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
-		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_proc(o, (pid_t)atoi(e->d_name), flags, dsos, err);
+		if (isdigit((unsigned char)e->d_name[0]) &&
+		    (st = synth_proc(o, (pid_t)atoi(e->d_name), flags, dsos, err)) == TK_OK && live)
+			st = rec_drain_records(live, o, &wrote, err);
 	closedir(d);
 	return st;
 }

@@ -134,12 +134,18 @@ bool rec_wait(rec_session *s, int timeout_ms);
 /* One pass over every ring: records written, then FINISHED_ROUND when the
  * pass wrote any. */
 tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);
+/* The same pass without the FINISHED_ROUND and the flush (while side-band
+ * with time 0 is still being written, which no round may precede). */
+tk_status rec_drain_records(rec_session *s, perfw_out *o, bool *wrote, tk_error *err);
 void rec_close(rec_session *s);
 
 /* Side-band before the data: the kernel map, then COMM and MMAP2 of the
  * given processes (all of /proc when pids is NULL). Flags: DATA_MAPS, the
  * non-exec file mappings too (for DWARF unwinding); FORKS, a FORK before
- * each thread's COMM, as perf for existing processes (not its workload). */
+ * each thread's COMM, as perf for existing processes (not its workload).
+ * live: counters already running (a --profile-db epoch's new stream): its
+ * rings are drained after each process so that the walk of /proc, which
+ * can take longer than a ring takes to fill, loses nothing. */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
 /* The module maps perf synthesizes after the kernel's (rec_modules.c). */
 typedef struct rec_module {
@@ -155,7 +161,7 @@ tk_status rec_synth_modules(perfw_out *o, tk_error *err);
 tk_status rec_synth_time_conv(const rec_session *s, perfw_out *o, tk_error *err);
 enum { REC_SYNTH_DATA_MAPS = 1, REC_SYNTH_FORKS = 2 };
 tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
-			  tk_error *err);
+			  rec_session *live, tk_error *err);
 /* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
  * event desc, tracing data (when there are tracepoints). */
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err);

@@ -245,7 +245,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 {
 	if (!opt->threads_only)
 		return rec_synth_procs(o, opt->pids, opt->n_pids,
-				       (opt->dwarf_stack != 0) | REC_SYNTH_FORKS, dsos, err);
+				       (opt->dwarf_stack != 0) | REC_SYNTH_FORKS, dsos, NULL, err);
 	tk_status st = TK_OK;
 	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
 		char p[64], line[256];
@@ -262,7 +262,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 			seen |= opt->pids[j] == tgid;
 		if (!seen)
 			st = rec_synth_procs(o, &tgid, 1, (opt->dwarf_stack != 0) | REC_SYNTH_FORKS,
-					     dsos, err);
+					     dsos, NULL, err);
 	}
 	return st;
 }
@@ -513,6 +513,7 @@ typedef struct rec_run {
 	perfw_out o;
 	bool out_open, keepable;
 	const char *path; /* the output perfw_out writes: FILE, "-", an epoch's */
+	bool live;        /* the counters run while the output is (re)opened */
 	int argc;
 	char **argv;
 } rec_run;
@@ -541,9 +542,10 @@ static tk_status open_output(rec_run *r, pid_t workload_pid, tk_error *err)
 		return st;
 	unsigned data_maps = c->opt.dwarf_stack != 0;
 	if (c->opt.system_wide)
-		st = rec_synth_procs(&r->o, NULL, 0, data_maps | REC_SYNTH_FORKS, &r->s.dsos, err);
+		st = rec_synth_procs(&r->o, NULL, 0, data_maps | REC_SYNTH_FORKS, &r->s.dsos,
+				     r->live ? &r->s : NULL, err);
 	else if (workload_pid)
-		st = rec_synth_procs(&r->o, &workload_pid, 1, data_maps, &r->s.dsos, err);
+		st = rec_synth_procs(&r->o, &workload_pid, 1, data_maps, &r->s.dsos, NULL, err);
 	else
 		st = synth_targets(&c->opt, &r->o, &r->s.dsos, err);
 	/* out before the counters start: a recorder killed at once still
@@ -723,6 +725,7 @@ int tk_cmd_record(int argc, char **argv)
 			epoch_end += (double)c.epoch_s;
 			if (epoch_end < now_s()) /* the recorder was held up: no empty epochs */
 				epoch_end = now_s() + (double)c.epoch_s;
+			r.live = true;
 			if ((st = open_output(&r, w.pid, &err)) != TK_OK)
 				break;
 		}

@@ -21,6 +21,9 @@ int rec_converter_start(rec_converter *cv, const char *format, const char *out, 
 		perror("tracekit record: pipe");
 		return -1;
 	}
+	/* room for a reader's hiccup: the rings are not drained while a
+	 * write into a full pipe waits (1 MiB, fs.pipe-max-size's default) */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -87,6 +90,9 @@ pid_t rec_fold_start(const char *db, const char *epoch, int *saved_stdout)
 		perror("tracekit record: pipe");
 		return -1;
 	}
+	/* room for a reader's hiccup: the rings are not drained while a
+	 * write into a full pipe waits (1 MiB, fs.pipe-max-size's default) */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
