@@ -57,6 +57,12 @@ babeltrace2 "$work/k.ctf" >/dev/null 2>"$work/k.err" && echo "ok   after SIGKILL
 # the recorder dying of SIGPIPE
 "$TK" record -q -o "$work/no/such/dir" --to ctf -- true >/dev/null 2>"$work/f.err"; rc=$?
 [ $rc -eq 1 ] && grep -q 'conversion to ctf' "$work/f.err" && echo "ok   a failing converter: exit 1" || fail "failing converter: exit $rc: $(head -2 "$work/f.err")"
+# -o - with a format convert streams: JSON lines on stdout, the workload's
+# own output on stderr
+"$TK" record -q -e "$ev" --to json -o - -- "${cmd[@]}" >"$work/j.out" 2>"$work/j.err" || fail "--to json -o -: $(head -2 "$work/j.err")"
+[ "$(grep -c '"event":"sched:sched_process_exec"' "$work/j.out")" -eq 4 ] && grep -q '^on-stdout$' "$work/j.err" &&
+  echo "ok   --to json -o -: 4 exec events on stdout, the workload's output on stderr" || fail "--to json -o -: $(head -c 300 "$work/j.out")"
+"$TK" record -q --to ctf -o - -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to ctf -o -: want exit 2"
 # usage errors
 "$TK" record --to ctf -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to without -o: want exit 2"
 "$TK" record --to nosuchformat -o "$work/x" -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "--to nosuchformat: want exit 2"

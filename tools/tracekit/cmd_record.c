@@ -480,7 +480,7 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		return usage_error("%s", "-c and -F exclude each other");
 	if (c->to && c->profile_db)
 		return usage_error("%s", "--to and --profile-db exclude each other");
-	if (c->to && (!c->output_given || strcmp(c->output, "-") == 0))
+	if (c->to && !c->output_given) /* -o -: formats convert streams to stdout */
 		return usage_error("--to %s: give the output with -o", c->to);
 	if (c->epoch_s && !c->profile_db)
 		return usage_error("%s", "--epoch goes with --profile-db");
@@ -779,6 +779,8 @@ int tk_cmd_record(int argc, char **argv)
 			    &err, TK_ERR_IO, TK_NO_OFFSET,
 			    "the conversion to %s (tracekit convert) failed with exit %d", c.to,
 			    crc);
+			if (crc == TK_EXIT_USAGE) /* convert refused the options (-o - for ctf) */
+				status = TK_EXIT_USAGE;
 		}
 	}
 	if (fold_pid > 0) { /* the last epoch: its stream ends, its child writes it */
