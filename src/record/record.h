@@ -3,6 +3,9 @@
  *   rec_events.c  event names -> perf_event_attr type/config (+ suggestions)
  *   rec_ring.c    per-CPU counters, mmap rings, the drain loop
  *   rec_synth.c   side-band from /proc, header features, tracing data
+ *   rec_modules.c module maps from /proc/modules (after the kernel map)
+ *   rec_buildid.c HEADER_BUILD_ID; rec_hits.c which files samples hit
+ *   rec_parse.c   -k clock names, -m sizes, --epoch durations and names
  * Output goes through the perf.data writer (src/perf/writer/perfw_out). */
 #ifndef TK_RECORD_H
 #define TK_RECORD_H
