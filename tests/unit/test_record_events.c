@@ -191,6 +191,60 @@ static void modules_list(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* TIME_CONV from a ring page offering cap_user_time_zero, read back by the
+ * perf reader: perf's layout (shift, mult, zero, cycles, mask, the two
+ * caps), none from a page without it. */
+static void time_conv_record(void **state)
+{
+	(void)state;
+	static struct perf_event_mmap_page page;
+	memset(&page, 0, sizeof page);
+	page.time_shift = 31;
+	page.time_mult = 123456789;
+	page.time_zero = 0x1122334455667788ull;
+	page.time_cycles = 42;
+	page.time_mask = 0xffff;
+	page.cap_user_time_zero = 1;
+	page.cap_user_time_short = 1;
+	rec_ring ring = {.fd = -1, .cpu = 0, .base = &page, .data_size = 4096};
+	rec_session s;
+	memset(&s, 0, sizeof s);
+	s.rings = &ring;
+	s.n_rings = 1;
+	for (int with = 1; with >= 0; with--) {
+		page.cap_user_time_zero = (unsigned)with;
+		perfw_out o;
+		tk_error err;
+		assert_int_equal(perfw_out_open(&o, NULL, false, false, &err), TK_OK);
+		assert_int_equal(rec_synth_time_conv(&s, &o, &err), TK_OK);
+		assert_int_equal(perfw_out_finish(&o, NULL, 0, 128, &err), TK_OK);
+		size_t n;
+		const char *bytes = tk_writer_data(o.result, &n);
+		tk_perf_file *f;
+		assert_int_equal(tk_perf_open_memory(bytes, n, "t", NULL, &f, &err), TK_OK);
+		const tk_perf_record *rec;
+		int seen = 0;
+		while (tk_perf_next(f, &rec, &err) == TK_OK) {
+			if (rec->type != TK_PERF_RECORD_TIME_CONV)
+				continue;
+			tk_perf_event e;
+			assert_int_equal(tk_perf_parse_event(f, rec, &e, &err), TK_OK);
+			assert_int_equal(rec->size, 56);
+			assert_int_equal(e.u.time_conv.time_shift, 31);
+			assert_int_equal(e.u.time_conv.time_mult, 123456789);
+			assert_true(e.u.time_conv.time_zero == 0x1122334455667788ull);
+			assert_int_equal(e.u.time_conv.time_cycles, 42);
+			assert_int_equal(e.u.time_conv.time_mask, 0xffff);
+			assert_true(e.u.time_conv.cap_user_time_zero &&
+				    e.u.time_conv.cap_user_time_short);
+			seen++;
+		}
+		assert_int_equal(seen, with);
+		tk_perf_close(f);
+		tk_writer_abort(o.result);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +256,7 @@ int main(void)
 	    cmocka_unit_test(mmap_pages),
 	    cmocka_unit_test(epochs),
 	    cmocka_unit_test(modules_list),
+	    cmocka_unit_test(time_conv_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
