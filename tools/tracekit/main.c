@@ -66,6 +66,8 @@ const char tk_usage_text[] =
     "      --all-cpus, --duration SECS  record: every CPU (-a); stop after SECS\n"
     "      --switch-events       record: context switch records\n"
     "      --call-graph fp|dwarf[,SIZE]  record: call graphs, DWARF: stack copies\n"
+    "      --mmap-pages N, --clockid CLOCK  record: ring pages (-m), sample clock (-k)\n"
+    "      --profile-db DIR, --epoch T  record: DCPI profile database, epochs (10m)\n"
     "  -q, --quiet               no warnings\n"
     "  -v, --verbose             more detail\n"
     "  -h, --help                this text (COMMAND --help: that command's options)\n"
