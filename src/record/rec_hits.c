@@ -6,7 +6,7 @@
  * sample's file and, for kernel samples, the kernel marked. */
 #include <linux/perf_event.h>
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "record/record.h"
 
 tk_status rec_hit_files(const char *path, rec_dsos *hit, bool *kernel_hit, tk_error *err)
