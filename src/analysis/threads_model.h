@@ -125,6 +125,7 @@ typedef struct tk_threads {
 	const tk_symtab *kernel_syms; /* NULL: perf finds no kernel symbols */
 	const char *kernel_notes;     /* running kernel's build id; NULL = /sys/kernel/notes */
 	tk_demangler demangler;
+	struct tk_unwinder *unwinder; /* DWARF unwinder (perf_unwind.h), made on first use */
 } tk_threads;
 
 /* Resolved address: map and symbol for one ip. */

@@ -319,7 +319,7 @@ static inline __attribute__((always_inline)) const char *lookup(tk_line_cache *c
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, bool lbr_callstack,
-				 const uint64_t *unwound_ip, tk_writer *w)
+				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
 {
 	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
 		return;
@@ -401,6 +401,18 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				miss(c, t, th, TK_CPUMODE_USER, user, ip, w);
 		}
 	}
-	if (unwound_ip && *unwound_ip)
-		miss(c, t, th, TK_CPUMODE_USER, 0, *unwound_ip, w); /* rare: uncached */
+	if (n_unwound) {
+		/* DWARF-unwound user frames (perf skips a zero entry) */
+		uint32_t user = space_id(c, th ? th->maps : NULL);
+		for (size_t k = 0; k < n_unwound; k++) {
+			uint64_t ip = unwound[k];
+			if (!ip)
+				continue;
+			const char *line = c->mask && user ? lookup(c, user, ip) : NULL;
+			if (line)
+				put_cached(w, line);
+			else
+				miss(c, t, th, TK_CPUMODE_USER, user, ip, w);
+		}
+	}
 }

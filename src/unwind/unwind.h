@@ -1,0 +1,90 @@
+/* DWARF unwinding of the user stacks perf samples with `--call-graph
+ * dwarf` (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER), done with
+ * elfutils' libdwfl the way perf's util/unwind-libdw.c does it: a Dwfl per
+ * address space, dwfl_attach_state() with callbacks that give the sampled
+ * registers and read memory from the sampled stack copy (then from the
+ * mapped ELF files), and dwfl_getthread_frames() walking .eh_frame /
+ * .debug_frame (debuglink and build-id debug files are found by libdwfl's
+ * standard callbacks under /usr/lib/debug).
+ *
+ * Independent of any thread model: the caller gives the registers, the
+ * stack bytes and a callback that finds the map holding an address.
+ *
+ * Caches: one Dwfl per address space (up to TK_UNWIND_SPACES, least
+ * recently used dropped), each keeping the images reported into it and
+ * the CFI libdw parsed from them, so the DWARF is read once per image and
+ * process, not once per sample (perf builds and drops a Dwfl per sample).
+ * Our code allocates nothing per sample; libdwfl allocates one small
+ * state per frame it unwinds, freed before tk_unwind returns.
+ *
+ * Bounds: at most `max` frames (perf's max_stack, 127 by default) are
+ * produced whatever the stack holds; memory reads are checked against the
+ * stack copy and the mapped file's size. A damaged stack or register dump
+ * gives a short (or empty) stack, never a crash or a loop.
+ *
+ * Without libdw at build time (TK_HAVE_LIBDW 0) tk_unwind() returns 0
+ * frames and tk_unwind_available() says so. Not thread-safe: one
+ * tk_unwinder per thread. */
+#ifndef TK_UNWIND_UNWIND_H
+#define TK_UNWIND_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TK_UNWIND_SPACES 32
+
+/* The map holding an address, as the recording's MMAP records give it. */
+typedef struct tk_unwind_map {
+	uint64_t start, end; /* [start, end) */
+	uint64_t pgoff;      /* file offset of start */
+	const char *path;    /* the image file; NULL or "" when there is none */
+} tk_unwind_map;
+
+/* false: no map holds addr. */
+typedef bool (*tk_unwind_find_map_fn)(void *user, uint64_t addr, tk_unwind_map *out);
+
+/* perf's PERF_SAMPLE_REGS_ABI_* */
+enum { TK_UNWIND_ABI_NONE = 0, TK_UNWIND_ABI_32 = 1, TK_UNWIND_ABI_64 = 2 };
+
+typedef struct tk_unwind_input {
+	/* Identity of the address space (e.g. the process's maps): the key
+	 * of the Dwfl cache. Two samples with the same key must see the same
+	 * images at the same addresses (or addresses the other never used). */
+	const void *space;
+	int32_t pid;
+	uint16_t machine; /* ELF e_machine of the recording (EM_X86_64) */
+	uint64_t regs_abi;
+	uint64_t regs_mask;   /* attr.sample_regs_user */
+	const uint8_t *regs;  /* popcount(regs_mask) u64s, in file byte order */
+	size_t regs_n;        /* u64s available at regs */
+	bool swap;            /* regs and stack in the other byte order */
+	const uint8_t *stack; /* the stack copy, from the sampled sp up */
+	uint64_t stack_size;  /* bytes valid at stack (perf's dyn_size) */
+	tk_unwind_find_map_fn find_map;
+	void *find_user;
+} tk_unwind_input;
+
+typedef struct tk_unwinder tk_unwinder;
+
+/* NULL when out of memory. */
+tk_unwinder *tk_unwinder_new(void);
+/* NULL is fine. */
+void tk_unwinder_free(tk_unwinder *u);
+
+/* Drops the cached Dwfl of one address space (its maps changed so that
+ * an address now holds another image). */
+void tk_unwinder_forget(tk_unwinder *u, const void *space);
+
+/* false when built without libdw (or for a machine with no register
+ * mapping): tk_unwind then gives nothing. */
+bool tk_unwind_available(uint16_t machine);
+
+/* Unwinds one sample into pcs (callee first): pcs[0] is the sampled
+ * instruction pointer, each caller's entry its return address minus one
+ * (dwfl_frame_pc's non-activation rule, as perf prints them). Returns the
+ * number of frames written (0..max); 0 when nothing could be unwound
+ * (no registers, ip outside any readable image, no libdw). */
+size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max);
+
+#endif
