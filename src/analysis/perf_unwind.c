@@ -62,3 +62,23 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 	};
 	return tk_unwind(t->unwinder, &in, pcs, max);
 }
+
+size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_loc *loc,
+			      uint64_t ip, tk_perf_inline_frame *out, size_t max)
+{
+	if (!t->unwinder || !th || !th->maps || !loc->map || !loc->sym || !loc->name)
+		return 0;
+	const char *names[TK_UNWIND_INLINE_MAX];
+	if (max > TK_UNWIND_INLINE_MAX)
+		max = TK_UNWIND_INLINE_MAX;
+	size_t n = tk_unwind_inlines(t->unwinder, th->maps, ip, names, max);
+	for (size_t i = 0; i < n; i++) {
+		/* perf's new_inline_sym(): the real symbol when the names match */
+		const char *name = tk_demangle(&t->demangler, names[i]);
+		size_t len = strlen(name);
+		bool own = len == loc->name_len && memcmp(name, loc->name, len) == 0;
+		out[i] = (tk_perf_inline_frame){
+		    .name = own ? loc->name : name, .name_len = len, .inlined = !own};
+	}
+	return n;
+}

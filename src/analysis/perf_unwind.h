@@ -21,4 +21,22 @@ bool tk_perf_unwind_wanted(const tk_perf_file *f);
 size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
 			     const tk_perf_sample *s, uint64_t *pcs, size_t max);
 
+/* Most frames one unwound address expands to. */
+#define TK_PERF_INLINE_MAX 16
+
+/* One frame of perf's append_inlines() list. */
+typedef struct tk_perf_inline_frame {
+	const char *name; /* demangled, as perf prints it */
+	size_t name_len;
+	bool inlined; /* a function inlined there: printed "(inlined)"; else loc's own symbol */
+} tk_perf_inline_frame;
+
+/* perf's append_inlines() for an unwound frame ip of th resolved to loc
+ * (which has a map and a symbol): the functions DWARF places there,
+ * innermost first; one whose name is loc's symbol's is loc itself, any
+ * other a fake "(inlined)" symbol at loc's offset. 0: no DWARF there,
+ * the frame prints as loc alone. Names valid until the next unwind. */
+size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_loc *loc,
+			      uint64_t ip, tk_perf_inline_frame *out, size_t max);
+
 #endif

@@ -69,6 +69,7 @@ void tk_unwinder_free(tk_unwinder *u)
 		return;
 	for (size_t i = 0; i < TK_UNWIND_SPACES; i++)
 		tk_unwind_space_drop(&u->spaces[i]);
+	free(u->inlines);
 	free(u);
 }
 
@@ -150,6 +151,17 @@ bool tk_unwind_available(uint16_t machine)
 {
 	(void)machine;
 	return false;
+}
+
+size_t tk_unwind_inlines(tk_unwinder *u, const void *space, uint64_t pc, const char **names,
+			 size_t max)
+{
+	(void)u;
+	(void)space;
+	(void)pc;
+	(void)names;
+	(void)max;
+	return 0;
 }
 
 size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max)

@@ -87,4 +87,16 @@ bool tk_unwind_available(uint16_t machine);
  * (no registers, ip outside any readable image, no libdw). */
 size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max);
 
+/* Most inline levels reported for one pc (deeper ones are dropped). */
+#define TK_UNWIND_INLINE_MAX 16
+
+/* The functions DWARF places at an unwound pc of `space`, innermost first:
+ * the inlined functions, then the one containing them (what perf's
+ * append_inlines() gets from addr2line -i -f: linkage names preferred,
+ * still mangled). 0 when no DWARF covers pc or the space is not cached.
+ * The names are libdw's, valid until the next tk_unwind() call. Results
+ * are cached per (space, pc). */
+size_t tk_unwind_inlines(tk_unwinder *u, const void *space, uint64_t pc, const char **names,
+			 size_t max);
+
 #endif

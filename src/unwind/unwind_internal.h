@@ -18,12 +18,24 @@ typedef struct tk_unwind_space {
 	bool attached; /* dwfl_attach_state done */
 	bool stale;    /* an image conflicted: drop after the current walk */
 	uint64_t last_used;
+	uint64_t gen; /* unique per Dwfl made: inline cache entries key on it */
 	uint64_t failed_base[TK_UNWIND_FAILED];
 	const char *failed_path[TK_UNWIND_FAILED];
 	unsigned n_failed;
 } tk_unwind_space;
 
+/* Inline lists of pcs already looked up (direct mapped). */
+#define TK_UNWIND_INLINE_SLOTS 4096
+
+typedef struct tk_unwind_inline_slot {
+	uint64_t gen; /* 0: empty */
+	uint64_t pc;
+	uint8_t n;
+	const char *names[TK_UNWIND_INLINE_MAX];
+} tk_unwind_inline_slot;
+
 struct tk_unwinder {
+	tk_unwind_inline_slot *inlines; /* TK_UNWIND_INLINE_SLOTS, made on first use */
 	tk_unwind_space spaces[TK_UNWIND_SPACES];
 	uint64_t clock;
 	/* the walk in progress, read by the libdwfl callbacks */

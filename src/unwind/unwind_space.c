@@ -40,6 +40,7 @@ tk_unwind_space *tk_unwind_space_get(tk_unwinder *u, const void *key)
 	lru->dwfl = dwfl_begin(&offline_callbacks);
 	lru->key = lru->dwfl ? key : NULL;
 	lru->last_used = ++u->clock;
+	lru->gen = u->clock;
 	return lru;
 }
 
