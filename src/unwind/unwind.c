@@ -1,6 +1,7 @@
 /* The frame walk: dwfl_attach_state() once per space, then one
  * dwfl_getthread_frames() per sample (perf's unwind__get_entries and
  * frame_callback in util/unwind-libdw.c). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "unwind/unwind.h"
@@ -110,8 +111,14 @@ size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_
 		if (r == TK_UNWIND_REPORTED && !s->attached)
 			s->attached =
 			    dwfl_attach_state(s->dwfl, NULL, UNWIND_TID, &thread_callbacks, u);
-		if (s->attached)
-			dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u);
+		u->last_read_frame = SIZE_MAX;
+		if (s->attached && dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0 &&
+		    u->n && u->n < u->max && u->last_read_frame + 1 == u->n && u->last_read_zero) {
+			/* the walk ended on a return address read as 0: libdwfl
+			 * stops there, perf's libunwind unwinder gives one more
+			 * frame, pc 0 minus one */
+			u->pcs[u->n++] = UINT64_MAX;
+		}
 		if (s->stale)
 			tk_unwind_space_drop(s);
 	}

@@ -24,6 +24,31 @@ static const char *die_function_name(Dwarf_Die *die)
 	return NULL;
 }
 
+/* Aliases: assembly files describe one body under several names (glibc's
+ * memmove and memcpy variants). binutils' addr2line takes, among the
+ * functions of the smallest range holding the address, the one read
+ * last; libdw gives the first. The later siblings with the same range
+ * decide. */
+static const char *last_alias_name(Dwarf_Die *fn, const char *name)
+{
+	Dwarf_Addr lo, hi;
+	if (dwarf_lowpc(fn, &lo) != 0 || dwarf_highpc(fn, &hi) != 0)
+		return name;
+	Dwarf_Die cur = *fn, next;
+	/* bounded by the compilation unit's size */
+	while (dwarf_siblingof(&cur, &next) == 0) {
+		Dwarf_Addr l2, h2;
+		if (dwarf_tag(&next) == DW_TAG_subprogram && dwarf_lowpc(&next, &l2) == 0 &&
+		    dwarf_highpc(&next, &h2) == 0 && l2 == lo && h2 == hi) {
+			const char *n2 = die_function_name(&next);
+			if (n2)
+				name = n2;
+		}
+		cur = next;
+	}
+	return name;
+}
+
 static size_t lookup(tk_unwind_space *s, uint64_t pc, const char **names, size_t max)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
@@ -58,6 +83,8 @@ static size_t lookup(tk_unwind_space *s, uint64_t pc, const char **names, size_t
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		const char *name = die_function_name(&chain[i]);
+		if (tag == DW_TAG_subprogram && name)
+			name = last_alias_name(&chain[i], name);
 		names[out++] = name ? name : "??";
 		if (tag == DW_TAG_subprogram)
 			break; /* the function that holds the inlined ones */

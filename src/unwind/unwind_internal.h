@@ -44,6 +44,12 @@ struct tk_unwinder {
 	tk_unwind_regs regs;
 	uint64_t *pcs;
 	size_t n, max;
+	/* the last memory read: frames produced before it (libdwfl unwinds
+	 * frame k's caller inside the callback for frame k, when asked
+	 * whether k is an activation), and whether it gave 0 (the return
+	 * address of a walk that ended on pc 0) */
+	size_t last_read_frame;
+	bool last_read_zero;
 };
 
 /* The space for key, made (or recycled, least recently used first) when

@@ -25,21 +25,29 @@ static bool image_read(tk_unwinder *u, uint64_t addr, uint64_t *out)
 	return true;
 }
 
+/* perf's libunwind access_mem(), which Debian's perf uses: the last 8
+ * bytes of the copy count as outside it, and an address neither in the
+ * copy nor in a file reads as 0 rather than failing (so a return address
+ * past a truncated copy unwinds to pc 0, which tk_unwind turns into
+ * perf's 0 - 1 frame). */
 bool tk_unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	(void)dwfl;
 	tk_unwinder *u = arg;
-	uint64_t sp = u->regs.sp, size = u->in->stack_size;
-	if (addr >= sp && size >= 8 && addr - sp <= size - 8) {
-		uint64_t v;
-		memcpy(&v, u->in->stack + (addr - sp), 8);
-		*result = u->in->swap ? __builtin_bswap64(v) : v;
-		return true;
-	}
-	uint64_t v;
-	if (addr > UINT64_MAX - 8 || !image_read(u, addr, &v))
+	uint64_t sp = u->regs.sp, size = u->in->stack_size, v = 0;
+	if (addr > UINT64_MAX - 8)
 		return false;
-	*result = v; /* the file is in the machine's byte order: x86_64 only so far */
+	if (addr >= sp && size > 8 && addr - sp < size - 8) {
+		memcpy(&v, u->in->stack + (addr - sp), 8);
+		if (u->in->swap)
+			v = __builtin_bswap64(v);
+	} else if (!image_read(u, addr, &v)) {
+		v = 0;
+	}
+	/* the file is in the machine's byte order: x86_64 only so far */
+	*result = v;
+	u->last_read_frame = u->n;
+	u->last_read_zero = v == 0;
 	return true;
 }
 #else
