@@ -9,21 +9,32 @@
 #include "analysis/threads_model.h"
 
 #define TK_CALLCHAIN_MAX 127
+/* Room for the sampled chain and DWARF-unwound user frames after it
+ * (perf allows TK_CALLCHAIN_MAX of each; inline frames count too). */
+#define TK_CALLCHAIN_CAP (2 * TK_CALLCHAIN_MAX)
 
 typedef struct tk_callchain_frame {
 	uint64_t ip;
-	tk_addr_loc loc;
+	tk_addr_loc loc; /* an inline frame: loc.name is the inlined function's */
+	bool inlined;    /* perf prints "(inlined)" instead of the image */
 } tk_callchain_frame;
 
 typedef struct tk_callchain {
 	size_t n;
-	tk_callchain_frame frames[TK_CALLCHAIN_MAX];
+	tk_callchain_frame frames[TK_CALLCHAIN_CAP];
 } tk_callchain;
 
 /* Resolves s's callchain for thread th into out (out->n = 0 when the
  * sample has none). */
 void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s,
 			  tk_callchain *out);
+
+/* perf's thread__resolve_callchain_unwind() after the sampled chain: the
+ * sample's DWARF-unwound user frames (perf_unwind.h), each expanded into
+ * its inline frames, appended to out (up to TK_CALLCHAIN_CAP frames).
+ * Nothing for a sample without user registers and stack. */
+void tk_callchain_append_unwound(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
+				 const tk_perf_sample *s, tk_callchain *out);
 
 /* dso name as perf prints it: the image's name or "[unknown]". */
 static inline const char *tk_addr_loc_dso_name(const tk_addr_loc *loc)

@@ -2,6 +2,7 @@
 #include <elf.h>
 #include <string.h>
 
+#include "analysis/perf_callchain.h"
 #include "analysis/perf_unwind.h"
 #include "unwind/unwind.h"
 
@@ -42,6 +43,9 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 	    !s->stack_user_size || !s->stack_user_dyn_size || !th || !th->maps ||
 	    !th->maps->unwind_ready)
 		return 0;
+	const char *arch = t->features ? t->features->arch : NULL;
+	if (arch && *arch && strcmp(arch, "x86_64") != 0)
+		return 0; /* only x86_64's registers are mapped so far */
 	if (!t->unwinder && !(t->unwinder = tk_unwinder_new()))
 		return 0;
 	uint64_t size = s->stack_user_dyn_size < s->stack_user_size ? s->stack_user_dyn_size
@@ -81,4 +85,30 @@ size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_
 		    .name = own ? loc->name : name, .name_len = len, .inlined = !own};
 	}
 	return n;
+}
+
+void tk_callchain_append_unwound(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
+				 const tk_perf_sample *s, tk_callchain *out)
+{
+	uint64_t pcs[TK_CALLCHAIN_MAX];
+	size_t n = tk_perf_unwind_sample(t, th, a, s, pcs, TK_CALLCHAIN_MAX);
+	for (size_t i = 0; i < n && out->n < TK_CALLCHAIN_CAP; i++) {
+		if (!pcs[i])
+			continue; /* perf skips a zero entry */
+		tk_addr_loc loc;
+		tk_threads_resolve(t, th, TK_CPUMODE_USER, pcs[i], &loc);
+		tk_perf_inline_frame inl[TK_PERF_INLINE_MAX];
+		size_t k = tk_perf_unwind_inlines(t, th, &loc, pcs[i], inl, TK_PERF_INLINE_MAX);
+		if (!k) {
+			out->frames[out->n++] = (tk_callchain_frame){.ip = pcs[i], .loc = loc};
+			continue;
+		}
+		for (size_t j = 0; j < k && out->n < TK_CALLCHAIN_CAP; j++) {
+			tk_callchain_frame *fr = &out->frames[out->n++];
+			*fr = (tk_callchain_frame){
+			    .ip = pcs[i], .loc = loc, .inlined = inl[j].inlined};
+			fr->loc.name = inl[j].name;
+			fr->loc.name_len = inl[j].name_len;
+		}
+	}
 }

@@ -238,6 +238,7 @@ static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_
 	chain->n = 0;
 	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
 		tk_callchain_resolve(c->th, t, s, chain);
+	tk_callchain_append_unwound(c->th, t, rec->attr, s, chain);
 	/* the chain normally starts with the IP itself */
 	size_t first = chain->n && chain->frames[0].ip == ip ? 1 : 0;
 	for (size_t i = first; ok && i < chain->n; i++) {
@@ -261,7 +262,7 @@ static tk_status collect(const char *in, const tk_render_options *opt, pprof_sta
 	tk_threads th;
 	collect_ctx c = {.p = p, .th = &th};
 	c.chain = malloc(sizeof *c.chain);
-	c.key = malloc((TK_CALLCHAIN_MAX + 2) * sizeof *c.key);
+	c.key = malloc((TK_CALLCHAIN_CAP + 2) * sizeof *c.key);
 	if (!tk_threads_init(&th, NULL) || !c.chain || !c.key) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;

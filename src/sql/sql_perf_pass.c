@@ -148,6 +148,7 @@ static tk_status on_sample(perf_pass *p, tk_perf_file *f, const tk_perf_record *
 	cc->n = 0;
 	if (s.callchain_nr)
 		tk_callchain_resolve(&p->th, t, &s, cc);
+	tk_callchain_append_unwound(&p->th, t, rec->attr, &s, cc);
 	if (cc->n == 0 && (s.sample_type & TK_PERF_SAMPLE_IP)) {
 		cc->frames[0].ip = s.ip;
 		tk_threads_resolve(&p->th, t, rec->misc & 7u, s.ip, &cc->frames[0].loc);
