@@ -57,7 +57,6 @@ typedef struct state {
 	size_t n_tables;
 	tk_threads th;
 	tk_callchain chain;
-	uint32_t frame_rows[TK_CALLCHAIN_CAP + 1];
 	uint32_t order_rows[TK_CALLCHAIN_CAP + 1];
 	uint64_t order_ips[TK_CALLCHAIN_CAP + 1];
 } state;
@@ -100,7 +99,8 @@ static bool grow_slots(table *t)
 /* The row of a frame resolved to loc (fr_name: an inline frame's name),
  * made when new; UINT32_MAX when out of memory. */
 static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_loc *loc,
-		       bool self_entry, uint64_t ip, const char *inl_name, size_t inl_len)
+		       bool self_entry, char *level, uint64_t ip, const char *inl_name,
+		       size_t inl_len)
 {
 	row_key k = {0};
 	const tk_dso *dso = loc->map ? loc->map->dso : NULL;
@@ -111,8 +111,18 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 		k = (row_key){
 		    .kind = KEY_SYM, .dso = dso, .a = loc->sym->start, .b = loc->sym->size};
 	} else {
-		k = (row_key){.kind = KEY_ADDR, .a = self_entry && loc->map ? loc->addr : ip};
+		/* a kernel module's al->addr is relative to its map (perf maps
+		 * modules with pgoff 0), as report_perf.c keys it */
+		uint64_t rel = !loc->map                              ? ip
+			       : loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
+								      : loc->addr;
+		k = (row_key){.kind = KEY_ADDR, .a = self_entry ? rel : ip};
 	}
+	/* fill_callchain_info() sets the level only for a frame with a map;
+	 * without one the entry keeps the one before it (perf reuses its
+	 * addr_location), the sample's own entry its cpumode's */
+	if (dso)
+		*level = dso->kind == TK_DSO_KERNEL || dso->kind == TK_DSO_MODULE ? 'k' : '.';
 	if ((t->n_rows + 1) * 2 > t->mask && !grow_slots(t))
 		return UINT32_MAX;
 	size_t j = hash_key(&k) & t->mask;
@@ -129,9 +139,7 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 	}
 	row *r = &t->rows[t->n_rows];
 	memset(r, 0, sizeof *r);
-	bool kernel = dso ? dso->kind == TK_DSO_KERNEL || dso->kind == TK_DSO_MODULE
-			  : ip >= 0xffff800000000000ull;
-	r->level = kernel ? 'k' : '.';
+	r->level = *level;
 	r->thread = th;
 	r->dso = dso;
 	char buf[24];
@@ -145,7 +153,10 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 		name = loc->name;
 		len = loc->name_len;
 	} else {
-		len = (size_t)snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)k.a);
+		/* "%-#.*llx": no 0x for zero */
+		len = (size_t)snprintf(buf, sizeof buf, "%#018llx", (unsigned long long)k.a);
+		if (!k.a)
+			len = (size_t)snprintf(buf, sizeof buf, "%016llx", 0ull);
 		name = buf;
 	}
 	/* inline names are libdw's and do not outlive the next unwind */
@@ -234,7 +245,8 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	tk_addr_loc loc = {0};
 	if (smp->sample_type & TK_PERF_SAMPLE_IP)
 		tk_threads_resolve(&s->th, th, rec->misc & 7u, smp->ip, &loc);
-	uint32_t self = row_of(s, t, th, &loc, true, smp->ip, NULL, 0);
+	char level = (rec->misc & 7u) == TK_CPUMODE_KERNEL ? 'k' : '.';
+	uint32_t self = row_of(s, t, th, &loc, true, &level, smp->ip, NULL, 0);
 	if (self == UINT32_MAX)
 		return false;
 	t->total += period;
@@ -242,18 +254,6 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	t->rows[self].self += period;
 	t->rows[self].children += period;
 	/* rows of the chain, callee first; without a chain, the sample's own */
-	uint32_t *rows = s->frame_rows;
-	size_t n = 0;
-	for (size_t i = 0; i < ch->n; i++) {
-		const tk_callchain_frame *fr = &ch->frames[i];
-		uint32_t r = row_of(s, t, th, &fr->loc, false, fr->ip,
-				    fr->inlined ? fr->loc.name : NULL, fr->loc.name_len);
-		if (r == UINT32_MAX)
-			return false;
-		rows[n++] = r;
-	}
-	if (!n)
-		rows[n++] = self;
 	bool graph = s->opt->graph != TK_REPORT_GRAPH_NONE;
 	bool caller = s->opt->graph == TK_REPORT_GRAPH_CALLER;
 	/* perf walks the cursor in the graph's order (caller: root first):
@@ -261,10 +261,18 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	 * its own position (callchain_cursor_snapshot) */
 	uint32_t *ord = s->order_rows;
 	uint64_t *ips = s->order_ips;
+	size_t n = ch->n;
 	for (size_t i = 0; i < n; i++) {
-		size_t j = caller ? n - 1 - i : i;
-		ord[i] = rows[j];
-		ips[i] = ch->n ? ch->frames[j].ip : smp->ip;
+		const tk_callchain_frame *fr = &ch->frames[caller ? n - 1 - i : i];
+		ord[i] = row_of(s, t, th, &fr->loc, false, &level, fr->ip,
+				fr->inlined ? fr->loc.name : NULL, fr->loc.name_len);
+		ips[i] = fr->ip;
+		if (ord[i] == UINT32_MAX)
+			return false;
+	}
+	if (!n) {
+		ord[n] = self;
+		ips[n++] = smp->ip;
 	}
 	if (graph && !graph_add(t, self, ord, ips, 0, n, period))
 		return false;
@@ -399,11 +407,18 @@ static void print_graph(tk_writer *w, const table *t, const row *r, double limit
 	if (!r->graph || !t->nodes[r->graph - 1].child)
 		return;
 	uint32_t root = r->graph;
-	/* only the skipped entry: nothing at all */
+	/* nothing to show past the skipped entry (or only branches under
+	 * the limit): no graph at all */
 	uint32_t first = t->nodes[root - 1].child;
-	if (!t->nodes[first - 1].sibling && !t->nodes[first - 1].child &&
-	    t->nodes[first - 1].period == t->nodes[root - 1].period)
-		return;
+	if (!t->nodes[first - 1].sibling &&
+	    t->nodes[first - 1].period == t->nodes[root - 1].period) {
+		bool any = false;
+		for (uint32_t c = t->nodes[first - 1].child; c && !any; c = t->nodes[c - 1].sibling)
+			any = t->nodes[c - 1].period == t->nodes[first - 1].period ||
+			      pct(t->nodes[c - 1].period, t->total) >= limit;
+		if (!any)
+			return;
+	}
 	tk_put_lit(w, "            |\n");
 	/* callchain__fprintf_graph: the chain all paths share is printed
 	 * after "---", less its first entry (with --sort sym it is the row's
