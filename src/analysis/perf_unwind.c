@@ -33,6 +33,11 @@ static bool find_map(void *user, uint64_t addr, tk_unwind_map *out)
 	return true;
 }
 
+static void free_unwinder(void *u)
+{
+	tk_unwinder_free(u);
+}
+
 size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
 			     const tk_perf_sample *s, uint64_t *pcs, size_t max)
 {
@@ -46,8 +51,11 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 	const char *arch = t->features ? t->features->arch : NULL;
 	if (arch && *arch && strcmp(arch, "x86_64") != 0)
 		return 0; /* only x86_64's registers are mapped so far */
-	if (!t->unwinder && !(t->unwinder = tk_unwinder_new()))
-		return 0;
+	if (!t->unwinder) {
+		if (!(t->unwinder = tk_unwinder_new()))
+			return 0;
+		t->unwinder_free = free_unwinder;
+	}
 	uint64_t size = s->stack_user_dyn_size < s->stack_user_size ? s->stack_user_dyn_size
 								    : s->stack_user_size;
 	tk_unwind_input in = {

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "analysis/threads_model.h"
-#include "unwind/unwind.h"
 #include "symbols/kernel_syms.h"
 
 #define MISC_CPUMODE_MASK  7u
@@ -328,7 +327,8 @@ void tk_threads_free(tk_threads *t)
 	tk_hashmap_free(&t->dso_by_hash);
 	tk_symcache_free(t->symbols);
 	tk_demangler_free(&t->demangler);
-	tk_unwinder_free(t->unwinder);
+	if (t->unwinder_free)
+		t->unwinder_free(t->unwinder);
 	tk_arena_free(&t->arena);
 	memset(t, 0, sizeof *t);
 }

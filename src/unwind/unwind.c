@@ -11,7 +11,8 @@
 #include <elf.h>
 #include <string.h>
 
-#include "unwind/unwind_internal.h"
+#include "unwind/unwind_memory.h"
+#include "unwind/unwind_space.h"
 
 /* The attached "process" has one thread: the sample's. Its id only has
  * to be non-zero (0 ends libdwfl's thread iteration). */

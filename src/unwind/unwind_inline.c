@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind/unwind_internal.h"
+#include "unwind/unwind.h"
+#include "unwind/unwind_space.h"
 
 /* addr2line's function name: the linkage name when there is one (C++),
  * else DW_AT_name, following abstract origins and specifications. */

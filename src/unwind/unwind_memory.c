@@ -6,7 +6,7 @@
 #if TK_HAVE_LIBDW
 #include <string.h>
 
-#include "unwind/unwind_internal.h"
+#include "unwind/unwind_memory.h"
 
 static bool image_read(tk_unwinder *u, uint64_t addr, uint64_t *out)
 {

@@ -4,7 +4,7 @@
 #ifndef TK_UNWIND_UNWIND_REGS_H
 #define TK_UNWIND_UNWIND_REGS_H
 
-#include "unwind/unwind.h"
+#include "unwind/unwind_types.h"
 
 /* DWARF registers handed to dwfl_thread_state_registers(), from 0. */
 #define TK_UNWIND_DWARF_REGS_MAX 33

@@ -2,7 +2,7 @@
 #if TK_HAVE_LIBDW
 #include <string.h>
 
-#include "unwind/unwind_internal.h"
+#include "unwind/unwind_space.h"
 
 static char *debuginfo_path;
 

@@ -1,11 +1,14 @@
-/* The unwinder's private state, shared by its files (libdw builds only). */
-#ifndef TK_UNWIND_UNWIND_INTERNAL_H
-#define TK_UNWIND_UNWIND_INTERNAL_H
+/* The unwinder's private state, shared by its files, and the Dwfl cache
+ * (one per address space) with module reporting (libdw builds only). */
+#ifndef TK_UNWIND_UNWIND_SPACE_H
+#define TK_UNWIND_UNWIND_SPACE_H
 
 #include <elfutils/libdwfl.h>
 
-#include "unwind/unwind.h"
 #include "unwind/unwind_regs.h"
+#include "unwind/unwind_types.h"
+
+typedef struct tk_unwinder tk_unwinder;
 
 /* Images whose file could not be opened, remembered per space so a
  * missing binary costs one open() per space, not one per sample. */
@@ -70,8 +73,5 @@ typedef enum tk_unwind_report {
  * *map are filled when it is. */
 tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Module **mod,
 					 tk_unwind_map *map);
-
-/* libdwfl's memory_read callback: the stack copy, else the mapped file. */
-bool tk_unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
 
 #endif
