@@ -125,7 +125,6 @@ static void decide_callchain(script *s)
 	if (hdr &&
 	    (hdr->features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1)
 		s->event_desc = true;
-	uint64_t combined = 0;
 	size_t n = tk_perf_attr_count(s->f);
 	for (size_t i = 0; i < n; i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(s->f, i);
@@ -136,7 +135,6 @@ static void decide_callchain(script *s)
 			s->name_width = (unsigned)len;
 		if (has_callchain(a))
 			s->use_callchain = true;
-		combined |= a->sample_type;
 	}
 	/* script__setup_sample_type: user regs and stack in the combined
 	 * sample type make the callchains DWARF-unwound */
