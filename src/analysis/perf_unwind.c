@@ -1,5 +1,7 @@
 /* Feeds src/unwind from a sample and the thread model (see perf_unwind.h). */
 #include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
@@ -17,25 +19,63 @@ bool tk_perf_unwind_wanted(const tk_perf_file *f)
 	return (combined & dwarf) == dwarf && (!arch || !*arch || strcmp(arch, "x86_64") == 0);
 }
 
+/* What the thread model keeps for unwinding (t->unwinder). */
+typedef struct unwind_state {
+	tk_unwinder *u;
+	tk_hashmap vdso_paths; /* tk_dso pointer -> its cache path (char *) */
+	tk_arena paths;
+	const tk_maps *maps; /* the sample's address space, for find_map */
+} unwind_state;
+
+static void free_state(void *p)
+{
+	unwind_state *st = p;
+	if (!st)
+		return;
+	tk_unwinder_free(st->u);
+	tk_hashmap_free(&st->vdso_paths);
+	tk_arena_free(&st->paths);
+	free(st);
+}
+
+/* perf's copy of a recorded [vdso], ~/.debug/[vdso]/<build id>/vdso (what
+ * dso__build_id_filename() gives perf's unwinder), kept per image. */
+static const char *vdso_path(unwind_state *st, const tk_dso *d)
+{
+	const char *home = getenv("HOME");
+	if (!d->build_id_len || !home)
+		return NULL;
+	uint64_t *v = tk_hashmap_get(&st->vdso_paths, (uint64_t)(uintptr_t)d);
+	if (v)
+		return (const char *)(uintptr_t)*v;
+	char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
+	tk_build_id_hex(d->build_id, d->build_id_len, hex);
+	snprintf(path, sizeof path, "%s/.debug/[vdso]/%s/vdso", home, hex);
+	char *copy = tk_arena_strdup(&st->paths, path);
+	if (!copy || !tk_hashmap_put(&st->vdso_paths, (uint64_t)(uintptr_t)d, (uintptr_t)copy))
+		return NULL;
+	return copy;
+}
+
 /* The user map holding addr, as perf's thread__find_map(MISC_USER). */
 static bool find_map(void *user, uint64_t addr, tk_unwind_map *out)
 {
-	const tk_maps *maps = user;
-	const tk_map *m = tk_maps_find(maps, addr);
+	unwind_state *st = user;
+	const tk_map *m = tk_maps_find(st->maps, addr);
 	if (!m)
 		return false;
 	out->start = m->start;
 	out->end = m->end;
 	out->pgoff = m->pgoff;
-	/* only ELF files can be unwound through; others (perf maps, [vdso]
-	 * without a cached copy) end the walk */
-	out->path = m->dso->kind == TK_DSO_FILE && m->dso->name[0] == '/' ? m->dso->name : NULL;
+	/* only ELF files can be unwound through; others (perf maps) end
+	 * the walk */
+	const tk_dso *d = m->dso;
+	out->path = NULL;
+	if (d->kind == TK_DSO_FILE && d->name[0] == '/')
+		out->path = d->name;
+	else if (d->kind == TK_DSO_FILE && strcmp(d->name, "[vdso]") == 0)
+		out->path = vdso_path(st, d);
 	return true;
-}
-
-static void free_unwinder(void *u)
-{
-	tk_unwinder_free(u);
 }
 
 size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
@@ -52,10 +92,18 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 	if (arch && *arch && strcmp(arch, "x86_64") != 0)
 		return 0; /* only x86_64's registers are mapped so far */
 	if (!t->unwinder) {
-		if (!(t->unwinder = tk_unwinder_new()))
+		unwind_state *st = calloc(1, sizeof *st);
+		if (!st || !(st->u = tk_unwinder_new())) {
+			free(st);
 			return 0;
-		t->unwinder_free = free_unwinder;
+		}
+		tk_hashmap_init(&st->vdso_paths);
+		tk_arena_init(&st->paths, 4096);
+		t->unwinder = st;
+		t->unwinder_free = free_state;
 	}
+	unwind_state *st = t->unwinder;
+	st->maps = th->maps;
 	uint64_t size = s->stack_user_dyn_size < s->stack_user_size ? s->stack_user_dyn_size
 								    : s->stack_user_size;
 	tk_unwind_input in = {
@@ -70,9 +118,9 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 	    .stack = s->stack_user,
 	    .stack_size = size,
 	    .find_map = find_map,
-	    .find_user = th->maps,
+	    .find_user = st,
 	};
-	return tk_unwind(t->unwinder, &in, pcs, max);
+	return tk_unwind(st->u, &in, pcs, max);
 }
 
 size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_loc *loc,
@@ -83,7 +131,7 @@ size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_
 	const char *names[TK_UNWIND_INLINE_MAX];
 	if (max > TK_UNWIND_INLINE_MAX)
 		max = TK_UNWIND_INLINE_MAX;
-	size_t n = tk_unwind_inlines(t->unwinder, th->maps, ip, names, max);
+	size_t n = tk_unwind_inlines(((unwind_state *)t->unwinder)->u, th->maps, ip, names, max);
 	for (size_t i = 0; i < n; i++) {
 		/* perf's new_inline_sym(): the real symbol when the names match */
 		const char *name = tk_demangle(&t->demangler, names[i]);

@@ -66,7 +66,7 @@ check() { # name command...
   deep=$(awk '/cpu-clock:u:/ {n=0; s=1; next} /^\t/ {n++; next} /^$/ && s {if (n > 2) d++; s=0} END {print d+0}' "$work/$name.want")
   if [ "$deep" -lt $((samples / 2)) ]; then fail "$name: only $deep of $samples samples unwound past 2 frames"; fi
   if cmp -s "$work/$name.want" "$work/$name.got"; then
-    echo "ok   $name: perf script == tracekit ($samples samples, $deep unwound, $(grep -c '(inlined)' "$work/$name.want") inline frames)"
+    echo "ok   $name: perf script == tracekit ($samples samples, $deep unwound, $(grep -c '(inlined)' "$work/$name.want") inline frames, $(grep -c '(\[vdso\])' "$work/$name.want") vdso frames)"
   else
     fail "$name: differs from perf script ($(diff "$work/$name.want" "$work/$name.got" | grep -c '^>') lines):"
     diff "$work/$name.want" "$work/$name.got" | head -10
@@ -101,12 +101,15 @@ if command -v c++ >/dev/null && c++ -g -O2 -fomit-frame-pointer -o "$work/calls-
   check cpp-O2 "$work/calls-cpp" 3000000
 fi
 if [ -x /usr/bin/python3 ]; then
+  # time.time() spends its time in the [vdso] (unwound through perf's
+  # copy under ~/.debug/[vdso]) and libc's clock_gettime
   check python3 /usr/bin/python3 -c '
-import json
+import json, time
 def f(n):
     return sum(i * i for i in range(n))
 for k in range(20):
-    f(100000); json.dumps(list(range(20000)))'
+    f(100000); json.dumps(list(range(20000)))
+    for i in range(20000): time.time()'
 fi
 
 if [ "$checked" -eq 0 ]; then echo "SKIP: no recording could be checked"; exit 77; fi
