@@ -29,13 +29,6 @@ typedef struct tk_callchain {
 void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s,
 			  tk_callchain *out);
 
-/* perf's thread__resolve_callchain_unwind() after the sampled chain: the
- * sample's DWARF-unwound user frames (perf_unwind.h), each expanded into
- * its inline frames, appended to out (up to TK_CALLCHAIN_CAP frames).
- * Nothing for a sample without user registers and stack. */
-void tk_callchain_append_unwound(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
-				 const tk_perf_sample *s, tk_callchain *out);
-
 /* dso name as perf prints it: the image's name or "[unknown]". */
 static inline const char *tk_addr_loc_dso_name(const tk_addr_loc *loc)
 {

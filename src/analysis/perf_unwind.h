@@ -5,6 +5,7 @@
 #ifndef TK_ANALYSIS_PERF_UNWIND_H
 #define TK_ANALYSIS_PERF_UNWIND_H
 
+#include "analysis/perf_callchain.h"
 #include "analysis/threads_model.h"
 
 /* true when the recording's attrs make perf unwind with DWARF: some event
@@ -38,5 +39,12 @@ typedef struct tk_perf_inline_frame {
  * the frame prints as loc alone. Names valid until the next unwind. */
 size_t tk_perf_unwind_inlines(tk_threads *t, const tk_thread *th, const tk_addr_loc *loc,
 			      uint64_t ip, tk_perf_inline_frame *out, size_t max);
+
+/* perf's thread__resolve_callchain_unwind() after the sampled chain: the
+ * sample's DWARF-unwound user frames (perf_unwind.h), each expanded into
+ * its inline frames, appended to out (up to TK_CALLCHAIN_CAP frames).
+ * Nothing for a sample without user registers and stack. */
+void tk_callchain_append_unwound(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
+				 const tk_perf_sample *s, tk_callchain *out);
 
 #endif

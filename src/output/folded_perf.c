@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"

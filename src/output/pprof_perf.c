@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "analysis/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/intern.h"
 #include "base/pb.h"
 #include "model/filter.h"

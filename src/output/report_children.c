@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "model/filter.h"
 #include "output/report_children.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "analysis/threads_model.h"
 #include "sql/sql_internal.h"
 
