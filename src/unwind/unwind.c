@@ -113,8 +113,11 @@ size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_
 			s->attached =
 			    dwfl_attach_state(s->dwfl, NULL, UNWIND_TID, &thread_callbacks, u);
 		u->last_read_frame = SIZE_MAX;
-		if (s->attached && dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0 &&
-		    u->n && u->n < u->max && u->last_read_frame + 1 == u->n && u->last_read_zero) {
+		/* as perf's unwind__get_entries(): no walk when the sampled ip
+		 * is in no readable image (whatever an earlier sample attached) */
+		if (r == TK_UNWIND_REPORTED && s->attached &&
+		    dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0 && u->n &&
+		    u->n < u->max && u->last_read_frame + 1 == u->n && u->last_read_zero) {
 			/* the walk ended on a return address read as 0: libdwfl
 			 * stops there, perf's libunwind unwinder gives one more
 			 * frame, pc 0 minus one */
