@@ -14,13 +14,14 @@
 # - test data with frame-pointer call chains: the Children/Self table
 #   equals `perf report --children --sort sym -g none` row for row (rows
 #   compared as a set: perf orders equal rows by its tree's key order).
-# Note, C++: perf's sort__sym_cmp orders inline entries by name and the
-# others by address, which is not a total order, so its hist rbtree can
-# hold one symbol twice (a second "work::driver" row taking one sample of
-# the first, depending on the tree's shape). For the C++ recording the
-# tables are compared with the rows of one name summed (on both sides:
-# two images can each have a "_start"); the trees are
-# compared only when perf printed no such duplicate.
+# Note, C++ and python3: perf's sort__sym_cmp orders inline entries by
+# name, symbols by address and unresolved entries by ip, which is not a
+# total order, so its hist rbtree can hold one entry twice (a second
+# "work::driver" or "0x00007f...c98" row taking some samples of the
+# first, depending on the tree's shape). For those recordings the tables
+# are compared with the rows of one name summed (on both sides: two
+# images can each have a "_start"), whole and in a --time slice; the C++
+# trees are compared only when perf printed no duplicate.
 # Skipped (77) where perf cannot record.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}" "${TK_TESTDATA:?}"
@@ -67,6 +68,34 @@ else
       fi
     done
   }
+  summed() { # name data [perf/tracekit options...]: tables with the rows of one name summed
+    local name=$1 data=$2; shift 2
+    perf report -i "$data" --children --stdio --sort sym -g none "$@" 2>/dev/null | rows >"$work/want"
+    "$TK" report --children "$@" "$data" | rows >"$work/got"
+    checked=$((checked+1))
+    if /usr/bin/python3 - "$work/want" "$work/got" <<'PY'; then
+import re, sys
+def load(path):
+    rows = {}
+    for l in open(path):
+        m = re.match(r"^ *([0-9.]+)% +([0-9.]+)%  (.*)$", l.rstrip())
+        c, s, name = float(m.group(1)), float(m.group(2)), m.group(3)
+        if name in rows:
+            c, s = c + rows[name][0], s + rows[name][1]
+        rows[name] = (c, s)
+    return rows
+want, got = load(sys.argv[1]), load(sys.argv[2])
+bad = [n for n in set(want) | set(got) if n not in want or n not in got or
+       abs(want[n][0] - got[n][0]) > 0.011 or abs(want[n][1] - got[n][1]) > 0.011]
+for n in bad[:5]:
+    print("  %s: perf %s, tracekit %s" % (n, want.get(n), got.get(n)))
+sys.exit(1 if bad else 0)
+PY
+      echo "ok   $name: Children/Self equal to perf report's ($(wc -l <"$work/got") rows, rows of one name summed)"
+    else
+      fail "$name: Children/Self differ from perf report's (rows of one name summed)"
+    fi
+  }
   if cc -g -O2 -fomit-frame-pointer -o "$work/calls" "$src/calls.c" && record c "$work/calls" 8000000; then
     graphs c
     # the known structure: the share of samples through mid_b and
@@ -91,28 +120,20 @@ else
     if [ "$(sed 's/^ *[0-9.]*% *[0-9.]*%  //' "$work/want" | sort | uniq -d | wc -l)" -eq 0 ]; then
       graphs cpp
     else
-      # sum perf's duplicate rows (same level and name)
-      "$TK" report --children "$work/cpp.data" | rows >"$work/got"
-      /usr/bin/python3 - "$work/want" "$work/got" <<'PY' || fail "cpp: Children/Self differ from perf report's (duplicates summed)"
-import re, sys
-def load(path, merge):
-    rows = {}
-    for l in open(path):
-        m = re.match(r"^ *([0-9.]+)% +([0-9.]+)%  (.*)$", l.rstrip())
-        c, s, name = float(m.group(1)), float(m.group(2)), m.group(3)
-        if name in rows and merge:
-            c, s = c + rows[name][0], s + rows[name][1]
-        rows[name] = (c, s)
-    return rows
-want, got = load(sys.argv[1], True), load(sys.argv[2], True)
-bad = [n for n in set(want) | set(got) if n not in want or n not in got or
-       abs(want[n][0] - got[n][0]) > 0.011 or abs(want[n][1] - got[n][1]) > 0.011]
-for n in bad[:5]:
-    print("  %s: perf %s, tracekit %s" % (n, want.get(n), got.get(n)))
-sys.exit(1 if bad else 0)
-PY
-      checked=$((checked+1)); echo "ok   cpp: Children/Self equal to perf report's (its duplicate rows summed)"
+      summed cpp "$work/cpp.data"
     fi
+  fi
+  if [ -x /usr/bin/python3 ] && record python3 /usr/bin/python3 -c '
+import json
+def f(n):
+    return sum(i * i for i in range(n))
+for k in range(25):
+    f(100000); json.dumps(list(range(20000)))'; then
+    summed python3 "$work/python3.data"
+    # a time slice: the samples between the 20th and the 120th
+    b=$(perf script -i "$work/python3.data" -F time 2>/dev/null | sed -n 20p | tr -d ' :')
+    e=$(perf script -i "$work/python3.data" -F time 2>/dev/null | sed -n 120p | tr -d ' :')
+    [ -n "$b" ] && [ -n "$e" ] && summed "python3 --time $b,$e" "$work/python3.data" --time "$b,$e"
   fi
 fi
 if [ "$checked" -eq 0 ]; then echo "SKIP: nothing could be checked"; exit 77; fi
