@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/perf_callchain.h"
+#include "analysis/perf_samples.h"
 #include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "model/filter.h"
@@ -496,51 +497,37 @@ static void print_table(tk_writer *w, const state *s, const table *t)
 	free(order);
 }
 
+/* tk_perf_samples_run's callback: one kept sample into its event's table. */
+static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *smp,
+			     tk_error *err)
+{
+	state *s = user;
+	table *t = table_for(s, rec->attr->name);
+	if (!t || !add_sample(s, t, rec, smp, tk_perf_sample_thread(&s->th, smp)))
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	return TK_OK;
+}
+
 tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
 				  tk_writer *out, tk_error *err)
 {
-	tk_perf_open_options po = {0};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(path, &po, &f, err);
-	if (st != TK_OK)
-		return st;
 	state *s = calloc(1, sizeof *s);
 	if (!s || !tk_threads_init(&s->th, NULL)) {
 		if (s)
 			tk_threads_free(&s->th);
 		free(s);
-		tk_perf_close(f);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
 	s->opt = opt;
 	tk_arena_init(&s->names, 64 * 1024);
-	const tk_filter *filter = opt->base ? opt->base->filter : NULL;
-	const char *events = opt->base ? opt->base->events : NULL;
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			if ((st = tk_threads_process(&s->th, f, rec, err)) != TK_OK)
-				break;
-			continue;
-		}
-		if (!rec->attr || (events && !tk_filter_name_matches(events, rec->attr->name)))
-			continue;
-		tk_perf_sample smp;
-		if ((st = tk_perf_parse_sample(f, rec, &smp, err)) != TK_OK)
-			break;
-		if (filter && !tk_perf_sample_matches(filter, &smp))
-			continue;
-		bool has_tid = (smp.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *th = tk_threads_findnew(&s->th, has_tid ? (int32_t)smp.pid : -1,
-						   has_tid ? (int32_t)smp.tid : -1);
-		table *t = table_for(s, rec->attr->name);
-		if (!t || !add_sample(s, t, rec, &smp, th)) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-			break;
-		}
-	}
-	if (st == TK_END)
-		st = TK_OK;
+	/* the samples report keeps: attr, event globs, decoded, filters */
+	tk_perf_samples_options so = {
+	    .filter = opt->base ? opt->base->filter : NULL,
+	    .threads = &s->th,
+	    .log = opt->base ? opt->base->log : NULL,
+	    .log_user = opt->base ? opt->base->log_user : NULL,
+	};
+	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
 	if (st == TK_OK)
 		for (size_t i = 0; i < s->n_tables; i++)
 			print_table(out, s, &s->tables[i]);
@@ -555,6 +542,5 @@ tk_status tk_perf_report_children(const char *path, const tk_report_children_opt
 	tk_arena_free(&s->names);
 	tk_threads_free(&s->th);
 	free(s);
-	tk_perf_close(f);
 	return st;
 }
