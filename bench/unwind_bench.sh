@@ -4,8 +4,10 @@
 # in its callers' libraries) and of tests/oracle/unwind/calls.c built
 # -O2 -fomit-frame-pointer; then, with hyperfine (3 runs, 1 warm-up),
 # `tracekit print --format perf-script` vs `perf script` on each file,
-# after checking that both print the same bytes. Also the unwinding rate
-# (samples per second of tracekit) and tracekit's peak RSS.
+# after checking that both print the same bytes; and the CPU time
+# (user+sys, /usr/bin/time, best of 3: addr2line children included,
+# steadier than wall time on a loaded machine). Also the unwinding rate
+# (samples per CPU second of tracekit) and tracekit's peak RSS.
 # Usage: bench/unwind_bench.sh [SECONDS] (default 5 s of python3 at -F 2000).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +27,8 @@ while time.time() < end:
 perf record -q --call-graph dwarf -e cpu-clock:u -F 2000 -o "$work/c.data" -- "$work/calls" 60000000 >/dev/null 2>&1
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| file | samples | identical | tracekit | perf script | ratio | tracekit samples/s | tracekit peak RSS |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| file | samples | identical | tracekit wall | perf script wall | ratio | tracekit CPU | perf script CPU | ratio | tracekit samples/CPU s | tracekit peak RSS |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for name in py c; do
   data="$work/$name.data"
   perf script -i "$data" >"$work/$name.want" 2>/dev/null
@@ -39,6 +41,18 @@ for name in py c; do
 import json; r = json.load(open('$work/$name.json'))['results']
 print(r[0]['mean'], r[1]['mean'])")"
   /usr/bin/time -f %M -o "$work/rss" "$TK" print --format perf-script "$data" >/dev/null
-  printf '| %s | %s | %s | %.3f s | %.3f s | %.1fx | %.0f | %s MB |\n' "$name" "$n" "$same" "$tk" "$pf" \
-    "$(echo "$pf / $tk" | bc -l)" "$(echo "$n / $tk" | bc -l)" "$(( $(cat "$work/rss") / 1024 ))"
+  cpu() { # best user+sys of 3 runs
+    local best=999 i t
+    for i in 1 2 3; do
+      /usr/bin/time -f "%U %S" -o "$work/t" "$@" >/dev/null 2>&1
+      t=$(awk '{print $1 + $2}' "$work/t")
+      best=$(echo "if ($t < $best) $t else $best" | bc -l)
+    done
+    echo "$best"
+  }
+  tc=$(cpu "$TK" print --format perf-script "$data")
+  pc=$(cpu perf script -i "$data")
+  printf '| %s | %s | %s | %.3f s | %.3f s | %.1fx | %.2f s | %.2f s | %.1fx | %.0f | %s MB |\n' "$name" "$n" \
+    "$same" "$tk" "$pf" "$(echo "$pf / $tk" | bc -l)" "$tc" "$pc" "$(echo "$pc / $tc" | bc -l)" \
+    "$(echo "$n / $tc" | bc -l)" "$(( $(cat "$work/rss") / 1024 ))"
 done
