@@ -314,6 +314,12 @@ static int cmp_rows(const void *pa, const void *pb)
 	}
 	if (a->self != b->self)
 		return a->self > b->self ? -1 : 1;
+	/* sort__sym_sort: by name, rows without a symbol after (cmp_null) */
+	bool ua = a->key.kind == KEY_ADDR, ub = b->key.kind == KEY_ADDR;
+	if (ua != ub)
+		return ua ? 1 : -1;
+	if (ua)
+		return a->key.a < b->key.a ? -1 : a->key.a > b->key.a;
 	return strcmp(a->name, b->name);
 }
 
@@ -464,6 +470,10 @@ static void print_table(tk_writer *w, const state *s, const table *t)
 	sort_opt = o;
 	qsort(order, t->n_rows, sizeof *order, cmp_rows);
 	size_t n = t->n_rows;
+	/* without Children, rows met only in chains are no entries (perf
+	 * adds hist entries for sample ips only): they sort last */
+	while (!o->children && n && !t->rows[order[n - 1]].self)
+		n--;
 	if (o->base && o->base->top && o->base->top < n)
 		n = (size_t)o->base->top;
 	size_t width = 6;
@@ -475,8 +485,8 @@ static void print_table(tk_writer *w, const state *s, const table *t)
 	}
 	tk_put_fmt(w, "# Samples: %llu  of event '%s'\n", (unsigned long long)t->samples, t->event);
 	tk_put_fmt(w, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
-	tk_put_fmt(w, "# %s%-*s\n", o->children ? "Children      Self  " : " Overhead  ",
-		   (int)width, "Symbol");
+	tk_put_fmt(w, "# %s%-*s\n", o->children ? "Children      Self  " : "Overhead  ", (int)width,
+		   "Symbol");
 	tk_put_fmt(w, "# %s", o->children ? "........  ........  " : "........  ");
 	for (size_t i = 0; i < width; i++)
 		tk_put_char(w, '.');
