@@ -5,7 +5,8 @@
 #   mid_b -> mid_a -> leaf and top -> leaf, spin inlined in leaf) and of
 #   a C++ program with deep inlining: `tracekit report --children -g
 #   caller` and `-g callee` print exactly what `perf report --children
-#   --stdio --sort sym -g caller|callee` prints (lines after perf's '#'
+#   --stdio --sort sym -g caller|callee` prints, and without --children
+#   what `perf report --no-children ...` prints (lines after perf's '#'
 #   header, trailing blanks dropped): rows, Children/Self percentages,
 #   the trees and their branch percentages (C++: see the note below);
 # - the known structure shows in our tree: under leaf, the branches
@@ -55,17 +56,19 @@ else
     perf record -q --call-graph dwarf -e cpu-clock:u -F 2000 -o "$work/$name.data" -- "$@" \
       >/dev/null 2>"$work/$name.rec.err" && [ -s "$work/$name.data" ]
   }
-  graphs() { # name
-    local name=$1 m
-    for m in caller callee; do
-      perf report -i "$work/$name.data" --children --stdio --sort sym -g $m 2>/dev/null | grep -v '^#' | sed 's/ *$//' >"$work/want"
-      "$TK" report --children -g $m "$work/$name.data" 2>"$work/err" | grep -v '^#' | sed 's/ *$//' >"$work/got"
-      checked=$((checked+1))
-      if cmp -s "$work/want" "$work/got"; then
-        echo "ok   $name -g $m: identical to perf report ($(grep -c '%--' "$work/want") branches)"
-      else
-        fail "$name -g $m: differs from perf report:"; diff "$work/want" "$work/got" | head -8
-      fi
+  graphs() { # name: --children and --no-children, -g caller and callee
+    local name=$1 m c
+    for c in --children --no-children; do
+      for m in caller callee; do
+        perf report -i "$work/$name.data" $c --stdio --sort sym -g $m 2>/dev/null | grep -v '^#' | sed 's/ *$//' >"$work/want"
+        "$TK" report ${c#--no-children} -g $m "$work/$name.data" 2>"$work/err" | grep -v '^#' | sed 's/ *$//' >"$work/got"
+        checked=$((checked+1))
+        if cmp -s "$work/want" "$work/got"; then
+          echo "ok   $name $c -g $m: identical to perf report ($(grep -c '%--' "$work/want") branches)"
+        else
+          fail "$name $c -g $m: differs from perf report:"; diff "$work/want" "$work/got" | head -8
+        fi
+      done
     done
   }
   summed() { # name data [perf/tracekit options...]: tables with the rows of one name summed
