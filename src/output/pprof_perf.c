@@ -40,6 +40,7 @@ typedef struct loc_key {
 typedef struct frame_key {
 	const void *dso, *sym; /* sym NULL: unresolved, start is the address */
 	uint64_t start, map_start, map_end, pgoff;
+	uint64_t name_hash; /* the name shown: inline frames share their function's symbol */
 } frame_key;
 
 typedef struct frame_val {
@@ -129,6 +130,12 @@ static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, 
 	k.start = named                                              ? loc->sym->start
 		  : loc->map && loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
 								     : loc->addr;
+	if (named) {
+		uint64_t h = 1469598103934665603ull;
+		for (size_t i = 0; i < loc->name_len; i++)
+			h = (h ^ (uint8_t)loc->name[i]) * 1099511628211ull;
+		k.name_hash = h;
+	}
 	if (loc->map) {
 		k.dso = loc->map->dso;
 		k.map_start = loc->map->start;
@@ -240,8 +247,13 @@ static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_
 	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
 		tk_callchain_resolve(c->th, t, s, chain);
 	tk_callchain_append_unwound(c->th, t, rec->attr, s, chain);
-	/* the chain normally starts with the IP itself */
+	/* the chain normally starts with the IP itself; an unwound leaf
+	 * comes with its inline frames (same address), which report's leaf
+	 * stands for */
 	size_t first = chain->n && chain->frames[0].ip == ip ? 1 : 0;
+	while (first && first < chain->n && chain->frames[first - 1].inlined &&
+	       chain->frames[first].ip == ip)
+		first++;
 	for (size_t i = first; ok && i < chain->n; i++) {
 		ok = frame_location(p, &chain->frames[i].loc, chain->frames[i].ip, &li);
 		key[n++] = li;

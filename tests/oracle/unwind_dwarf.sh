@@ -9,6 +9,10 @@
 #   (spin inlined into leaf) is found in our output;
 # - `convert --to folded` equals stackcollapse-perf.pl's fold of perf
 #   script's text, weighted by period (rule below);
+# - `convert --to pprof`: go tool pprof -top -cum gives each function the
+#   share of perf script's period whose stacks hold it (inline frames are
+#   functions of their own, except at the leaf, which is report's symbol
+#   so that pprof's flat column stays report's; skipped without go);
 # Skipped (77) where perf cannot record.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
@@ -80,7 +84,65 @@ check() { # name command...
   else
     echo "ok   $name: convert --to folded == fold(perf script) ($(wc -l <"$work/$name.fold.want") stacks)"
   fi
+  # pprof: each function's cumulative share (go tool pprof -top -cum)
+  # is the share of perf script's period whose stack holds it
+  if [ -n "$have_pprof" ]; then
+    if ! "$TK" convert --to pprof -o "$work/$name.pb.gz" "$data" 2>"$work/$name.perr"; then
+      fail "$name: convert --to pprof: $(head -2 "$work/$name.perr")"
+    elif ! HOME="$work/home" GOCACHE="$work/gocache" GOFLAGS=-mod=mod GOTOOLCHAIN=local PPROF_TMPDIR="$work" \
+         go tool pprof -top -cum -nodecount=100000 "$work/$name.pb.gz" >"$work/$name.top" 2>"$work/$name.perr"; then
+      fail "$name: go tool pprof: $(head -2 "$work/$name.perr")"
+    elif /usr/bin/python3 - "$work/$name.want" "$work/$name.top" <<'PY'; then
+import re, sys
+# perf script's samples: period and frames (name, inlined), leaf first
+samples, cur = [], None
+for l in open(sys.argv[1]):
+    l = l.rstrip("\n")
+    if not l:
+        if cur: samples.append(cur)
+        cur = None
+    elif l.startswith("\t"):
+        m = re.match(r"^\s*[0-9a-f]+ (.*?)(?:\+0x[0-9a-f]+)? \((.*)\)$", l)
+        cur[1].append((m.group(1), m.group(2) == "inlined"))
+    else:
+        m = re.search(r"(\d+) \S+: *$", l)
+        cur = [int(m.group(1)), []]
+if cur: samples.append(cur)
+# pprof's leaf is report's: the sample ip's own symbol, without the
+# inline frames perf script prints at it; those names are not compared
+total, cum, skip = 0, {}, set()
+for w, frames in samples:
+    total += w
+    i = 0
+    while i < len(frames) and frames[i][1]:
+        skip.add(frames[i][0]); i += 1
+    for f in set(n for n, _ in frames[i:]):
+        cum[f] = cum.get(f, 0) + w
+bad = n = 0
+for l in open(sys.argv[2]):
+    m = re.match(r"^\s*\S+\s+[0-9.]+%\s+[0-9.]+%\s+\S+\s+([0-9.]+)%\s+(.*)$", l.rstrip())
+    if not m or m.group(2) in skip or m.group(2) not in cum or m.group(2).startswith("0x"):
+        continue  # unresolved (pprof names them by address), leaf aliases
+    n += 1
+    want = 100.0 * cum[m.group(2)] / total
+    if abs(float(m.group(1)) - want) > 0.011:
+        bad += 1
+        print("  %s: pprof cum %s%%, perf script %.2f%%" % (m.group(2), m.group(1), want))
+sys.exit(1 if bad or not n else 0)
+PY
+      echo "ok   $name: go tool pprof -top -cum == the stacks of perf script"
+    else
+      fail "$name: pprof's cumulative shares differ from perf script's stacks"
+    fi
+  fi
 }
+have_pprof=
+if command -v go >/dev/null && go tool -n pprof >/dev/null 2>&1; then
+  have_pprof=1
+  # go's caches go there; HOME itself stays: perf and tracekit read
+  # ~/.debug (the [vdso] copies, perf's build-id cache)
+  mkdir -p "$work/home"
+fi
 
 chain_found() { # name: the known chain, leaf first, in our output
   awk -v want="leaf;mid_a;mid_b;top;main" '
