@@ -257,7 +257,8 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	t->rows[self].children += period;
 	/* rows of the chain, callee first; without a chain, the sample's own */
 	bool graph = s->opt->graph != TK_REPORT_GRAPH_NONE;
-	bool caller = s->opt->graph == TK_REPORT_GRAPH_CALLER;
+	/* perf report's default order is caller (graph,0.5,caller), -g none too */
+	bool caller = s->opt->graph != TK_REPORT_GRAPH_CALLEE;
 	/* perf walks the cursor in the graph's order (caller: root first):
 	 * the self entry gets the whole chain, each new entry the chain from
 	 * its own position (callchain_cursor_snapshot) */

@@ -12,9 +12,12 @@
 # - the known structure shows in our tree: under leaf, the branches
 #   mid_b and leaf whose shares are the fractions of samples perf script
 #   shows through top -> mid_b and top -> leaf;
-# - test data with frame-pointer call chains: the Children/Self table
-#   equals `perf report --children --sort sym -g none` row for row (rows
-#   compared as a set: perf orders equal rows by its tree's key order).
+# - test data with frame-pointer call chains (13 files): the Children/Self
+#   table equals `perf report --children --sort sym -g none` to 0.01%
+#   (rows compared as a set: perf orders equal rows by its tree's key
+#   order; rows of one name summed, see the note). Not listed: LBR call
+#   stacks, PERF_SAMPLE_READ groups, Intel PT and a file with lost
+#   samples, where the rows still differ.
 # Note, C++ and python3: perf's sort__sym_cmp orders inline entries by
 # name, symbols by address and unresolved entries by ip, which is not a
 # total order, so its hist rbtree can hold one entry twice (a second
@@ -33,18 +36,47 @@ failed=0; checked=0
 fail() { echo "FAIL $*"; failed=$((failed+1)); }
 rows() { grep -E '^ +[0-9.]+% +[0-9.]+% ' | sed 's/ *$//' | LC_ALL=C sort; }
 
-# test data first: needs perf report only
-for f in perfparser/fork_static_gcc__perf.data.zstd perfparser/vector_static_gcc__perf.data \
-         perfparser/vector_static_clang__perf.data simpleperf/perf_with_kernel_symbols_available_true.data \
+summed() { # name data [perf/tracekit options...]: tables with the rows of one name summed
+  local name=$1 data=$2; shift 2
+  perf report -i "$data" --children --stdio --sort sym -g none "$@" 2>/dev/null | rows >"$work/want"
+  "$TK" report --children "$@" "$data" | rows >"$work/got"
+  checked=$((checked+1))
+  if /usr/bin/python3 - "$work/want" "$work/got" <<'PY'; then
+import re, sys
+def load(path):
+  rows = {}
+  for l in open(path):
+      m = re.match(r"^ *([0-9.]+)% +([0-9.]+)%  (.*)$", l.rstrip())
+      c, s, name = float(m.group(1)), float(m.group(2)), m.group(3)
+      if name in rows:
+          c, s = c + rows[name][0], s + rows[name][1]
+      rows[name] = (c, s)
+  return rows
+want, got = load(sys.argv[1]), load(sys.argv[2])
+bad = [n for n in set(want) | set(got) if n not in want or n not in got or
+     abs(want[n][0] - got[n][0]) > 0.011 or abs(want[n][1] - got[n][1]) > 0.011]
+for n in bad[:5]:
+  print("  %s: perf %s, tracekit %s" % (n, want.get(n), got.get(n)))
+sys.exit(1 if bad else 0)
+PY
+    echo "ok   $name: Children/Self equal to perf report's ($(wc -l <"$work/got") rows, rows of one name summed)"
+  else
+    fail "$name: Children/Self differ from perf report's (rows of one name summed)"
+  fi
+}
+
+# test data first (frame-pointer chains, kernel and user, several
+# producers): needs perf report only
+for f in pdc/with-callchain.perf.data perfparser/fork_static_gcc__perf.data.zstd \
+         perfparser/parallel_static_gcc__perf.data.zstd perfparser/vector_static_gcc__perf.data \
+         perfparser/vector_static_clang__perf.data quipper/perf.data.callgraph-3.8 \
+         simpleperf/generated_by_linux_perf.data simpleperf/perf_g_fp.data \
+         simpleperf/perf_with_kernel_symbols_available_true.data \
+         simpleperf/perf_with_kernel_symbols_available_false.data \
+         simpleperf/wrong_ip_callchain_perf.data simpleperf/perf_with_ip_zero_in_callchain.data \
          simpleperf/perf_no_unwind.data; do
   data="$TK_TESTDATA/perf/$f"
-  [ -f "$data" ] || continue
-  perf report -i "$data" --children --stdio --sort sym -g none 2>/dev/null | rows >"$work/want"
-  [ -s "$work/want" ] || continue
-  "$TK" report --children "$data" 2>"$work/err" | rows >"$work/got"
-  checked=$((checked+1))
-  if cmp -s "$work/want" "$work/got"; then echo "ok   $f: $(wc -l <"$work/want") rows equal"
-  else fail "$f: rows differ:"; diff "$work/want" "$work/got" | head -6; fi
+  [ -f "$data" ] && summed "$f" "$data"
 done
 
 if ! perf record -q -o "$work/probe.data" -- true >/dev/null 2>"$work/probe.err"; then
@@ -70,34 +102,6 @@ else
         fi
       done
     done
-  }
-  summed() { # name data [perf/tracekit options...]: tables with the rows of one name summed
-    local name=$1 data=$2; shift 2
-    perf report -i "$data" --children --stdio --sort sym -g none "$@" 2>/dev/null | rows >"$work/want"
-    "$TK" report --children "$@" "$data" | rows >"$work/got"
-    checked=$((checked+1))
-    if /usr/bin/python3 - "$work/want" "$work/got" <<'PY'; then
-import re, sys
-def load(path):
-    rows = {}
-    for l in open(path):
-        m = re.match(r"^ *([0-9.]+)% +([0-9.]+)%  (.*)$", l.rstrip())
-        c, s, name = float(m.group(1)), float(m.group(2)), m.group(3)
-        if name in rows:
-            c, s = c + rows[name][0], s + rows[name][1]
-        rows[name] = (c, s)
-    return rows
-want, got = load(sys.argv[1]), load(sys.argv[2])
-bad = [n for n in set(want) | set(got) if n not in want or n not in got or
-       abs(want[n][0] - got[n][0]) > 0.011 or abs(want[n][1] - got[n][1]) > 0.011]
-for n in bad[:5]:
-    print("  %s: perf %s, tracekit %s" % (n, want.get(n), got.get(n)))
-sys.exit(1 if bad else 0)
-PY
-      echo "ok   $name: Children/Self equal to perf report's ($(wc -l <"$work/got") rows, rows of one name summed)"
-    else
-      fail "$name: Children/Self differ from perf report's (rows of one name summed)"
-    fi
   }
   if cc -g -O2 -fomit-frame-pointer -o "$work/calls" "$src/calls.c" && record c "$work/calls" 8000000; then
     graphs c
