@@ -50,6 +50,7 @@ typedef struct table {
 	size_t mask;
 	gnode *nodes;
 	size_t n_nodes, cap_nodes;
+	bool over_limit; /* GRAPH_MAX_NODES reached */
 } table;
 
 typedef struct state {
@@ -190,8 +191,17 @@ static table *table_for(state *s, const char *event)
 	return t;
 }
 
+/* Call-graph nodes of one table at most (32 bytes each: 256 MiB); a
+ * recording with more distinct paths is refused rather than exhausting
+ * memory (perf report would need as much). */
+#define GRAPH_MAX_NODES ((size_t)8 << 20)
+
 static uint32_t new_node(table *t, uint32_t row_idx, uint64_t ip)
 {
+	if (t->n_nodes >= GRAPH_MAX_NODES) {
+		t->over_limit = true;
+		return 0;
+	}
 	if (t->n_nodes == t->cap_nodes) {
 		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 1024;
 		gnode *nn = realloc(t->nodes, cap * sizeof *nn);
@@ -514,8 +524,13 @@ static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_per
 {
 	state *s = user;
 	table *t = table_for(s, rec->attr->name);
-	if (!t || !add_sample(s, t, rec, smp, tk_perf_sample_thread(&s->th, smp)))
+	if (!t || !add_sample(s, t, rec, smp, tk_perf_sample_thread(&s->th, smp))) {
+		if (t && t->over_limit)
+			return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
+					    "call graphs: more than %zu tree nodes for event %s",
+					    GRAPH_MAX_NODES, t->event);
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	}
 	return TK_OK;
 }
 
