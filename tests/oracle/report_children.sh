@@ -107,10 +107,11 @@ else
     graphs c
     # the known structure: the share of samples through mid_b and
     # directly from top, from perf script's stacks, in leaf's caller tree
+    # (weighted by period, as report's percentages are)
     perf script -i "$work/c.data" 2>/dev/null | awk '
-      /cpu-clock:u:/ {s = ""; next}
+      /cpu-clock:u:/ {s = ""; p = $(NF - 1); next}
       /^\t/ {sym = $2; sub(/\+0x.*/, "", sym); s = s ";" sym; next}
-      /^$/ { if (s ~ /^;spin;leaf;mid_a;mid_b;top;main/) b++; else if (s ~ /^;spin;leaf;top;main/) d++; n++ }
+      /^$/ { if (s ~ /^;spin;leaf;mid_a;mid_b;top;main/) b += p; else if (s ~ /^;spin;leaf;top;main/) d += p; n += p }
       END { printf "%.2f %.2f\n", 100 * b / n, 100 * d / n }' >"$work/shares"
     read -r via_mid via_top <"$work/shares"
     "$TK" report --children -g caller "$work/c.data" >"$work/tree"
