@@ -426,6 +426,10 @@ static void print_graph(tk_writer *w, const table *t, const row *r, double limit
 	if (!r->graph || !t->nodes[r->graph - 1].child)
 		return;
 	uint32_t root = r->graph;
+	/* perf drops callchain nodes under --percent-limit of the total
+	 * (min_percent), the row's whole tree when it is under it */
+	if (pct(t->nodes[root - 1].period, t->total) < limit)
+		return;
 	/* nothing to show past the skipped entry (or only branches under
 	 * the limit): no graph at all */
 	uint32_t first = t->nodes[root - 1].child;
