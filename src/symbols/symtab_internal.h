@@ -57,6 +57,19 @@ struct tk_symtab {
 	size_t n_late, cap_late;
 	int tree_state; /* 0 not built, 1 built, -1 out of memory */
 	tk_symtree tree;
+	/* A table read from the persistent cache (symcache_file.c): the
+	 * arrays below point into the file's bytes, syms (zeroed) gets entry
+	 * i filled on first use (name NULL: not yet), so a warm load touches
+	 * only the symbols the output names; clean, top, order_* and late
+	 * come from the file too (order_* and late only if the tree is
+	 * needed). map_len != 0: map_base is an mmap the table unmaps. */
+	bool mapped;
+	const unsigned char *m_start, *m_size, *m_name, *m_module, *m_type, *m_clean, *m_top;
+	const unsigned char *m_order, *m_late;
+	const char *m_str;
+	size_t m_str_len, m_order_n, m_late_n;
+	void *map_base;
+	size_t map_len;
 };
 
 typedef enum tk_symtab_mode {
@@ -89,5 +102,8 @@ const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *t, uint64_t addr);
  * Nothing when t has no symbols (perf skips the PLT then). t may equal
  * from. false: out of memory. */
 bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from);
+
+/* Start of symbol i (either kind of table). */
+uint64_t tk_symtab_start_at(const tk_symtab *t, size_t i);
 
 #endif
