@@ -303,15 +303,21 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 	 * a rebuilt image makes a new table. */
 	tk_symkey pkey;
 	bool keyed = c->disk && build_id_len;
-	char fname[2 * TK_BUILD_ID_MAX + 16];
+	char fname[2 * TK_BUILD_ID_MAX + 32];
 	if (keyed) {
 		char idhex[2 * TK_BUILD_ID_MAX + 1];
 		tk_build_id_hex(build_id, build_id_len, idhex);
-		snprintf(fname, sizeof fname, "elf-%s.sym", idhex);
 		tk_symkey_init(&pkey, c->disk, "elf");
 		tk_symkey_add(&pkey, "build-id", idhex);
-		for (size_t i = 0; i < cd->n; i++)
+		/* one file per (build id, candidate paths): one image reached
+		 * by two paths (/bin and /usr/bin) must not evict itself */
+		uint64_t ph = 0xcbf29ce484222325ull;
+		for (size_t i = 0; i < cd->n; i++) {
 			tk_symkey_add_file(&pkey, "candidate", cd->path[i]);
+			ph = fnv1a(cd->path[i], ph ^ 0x0a);
+		}
+		snprintf(fname, sizeof fname, "elf-%s-%08llx.sym", idhex,
+			 (unsigned long long)(ph & 0xffffffffu));
 		if (cd->old_layout[0])
 			tk_symkey_add_file(&pkey, "old-layout", cd->old_layout);
 		t = tk_symdisk_load(c->disk, fname, &pkey);
