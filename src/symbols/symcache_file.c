@@ -288,6 +288,8 @@ out:
 
 /* ---- decoding ---- */
 
+static bool unpack_order(tk_symtab *t);
+
 static tk_status bad(tk_error *err, uint64_t off, const char *what)
 {
 	return tk_error_set(err, TK_ERR_FORMAT, off, "symbol cache file: %s", what);
@@ -429,6 +431,7 @@ tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_
 	t->m_late_n = h.n_late;
 	t->m_str = (const char *)str;
 	t->m_str_len = str_len;
+	t->unpack_order = unpack_order;
 	*out = t;
 	return TK_OK;
 }
@@ -443,7 +446,10 @@ static void get_rec(const tk_symtab *t, const unsigned char *p, tk_symbol *s, ui
 		*bind = p[21];
 }
 
-bool tk_symfile_unpack_order(tk_symtab *t)
+/* Fills t->order_syms/order_bind/late of a mapped ELF table from the
+ * file, for building perf's tree (tk_symtab.unpack_order). false: out of
+ * memory. */
+static bool unpack_order(tk_symtab *t)
 {
 	if (!t->mapped || t->order_syms || t->late)
 		return true;

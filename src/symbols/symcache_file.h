@@ -44,10 +44,6 @@ bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void
 tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_t key_len,
 			    bool check_sum, tk_symtab **out, tk_error *err);
 
-/* Fills t->order_syms/order_bind/late of a mapped ELF table from the file,
- * for building perf's tree. false: out of memory. */
-bool tk_symfile_unpack_order(tk_symtab *t);
-
 /* The checksum the format uses (64-bit, four multiply-rotate lanes). */
 uint64_t tk_symfile_checksum(const void *data, size_t len);
 

@@ -5,7 +5,6 @@
 #include <sys/mman.h>
 
 #include "symbols/kernel_syms.h"
-#include "symbols/symcache_file.h"
 #include "symbols/symdemangle.h"
 #include "symbols/symtab_internal.h"
 
@@ -416,7 +415,7 @@ const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *ct, uint64_t addr)
 	 * like the rest of the symbols layer, not thread-safe). */
 	tk_symtab *t = (tk_symtab *)ct;
 	if (t->tree_state == 0) {
-		t->tree_state = tk_symfile_unpack_order(t) && build_tree(t) ? 1 : -1;
+		t->tree_state = (!t->unpack_order || t->unpack_order(t)) && build_tree(t) ? 1 : -1;
 		if (t->tree_state < 0)
 			tk_symtree_free(&t->tree);
 		free(t->order_syms);

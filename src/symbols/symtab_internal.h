@@ -70,6 +70,9 @@ struct tk_symtab {
 	size_t m_str_len, m_order_n, m_late_n;
 	void *map_base;
 	size_t map_len;
+	/* fills order_* and late from the file before the tree is built
+	 * (set by the reader, which symtab.c does not depend on) */
+	bool (*unpack_order)(tk_symtab *t);
 };
 
 typedef enum tk_symtab_mode {
