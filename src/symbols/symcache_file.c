@@ -386,10 +386,8 @@ tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_
 			return bad(err, at + 16, "string outside the pool");
 	}
 	tk_symtab *t = tk_symtab_new((const char *)str + h.name_off);
-	tk_symbol *syms = t ? calloc(n ? n : 1, sizeof *syms) : NULL;
-	tk_elf_segment *segs = syms ? calloc(h.n_segs ? h.n_segs : 1, sizeof *segs) : NULL;
+	tk_elf_segment *segs = t ? calloc(h.n_segs ? h.n_segs : 1, sizeof *segs) : NULL;
 	if (!segs) {
-		free(syms);
 		tk_symtab_free(t);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
@@ -398,7 +396,6 @@ tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_
 		segs[i] = (tk_elf_segment){ld64(g), ld64(g + 8), ld64(g + 16), ld64(g + 24),
 					   ld64(g + 32) != 0};
 	}
-	t->syms = syms;
 	t->n = t->cap = n;
 	t->segs = segs;
 	t->n_segs = h.n_segs;
