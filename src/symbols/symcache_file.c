@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hashmap.h"
 #include "symbols/symcache_file.h"
 #include "symbols/symtab_internal.h"
 
@@ -107,38 +106,81 @@ uint64_t tk_symfile_checksum(const void *data, size_t len)
 
 /* ---- encoding ---- */
 
+/* The string pool being built. Names are appended as they come (each
+ * symbol has its own); ELF tables also keep a pointer -> offset table so
+ * that their table-order and PLT symbols, which share the name pointers of
+ * the sorted ones, reuse those strings. */
 typedef struct pool {
 	char *buf;
 	size_t n, cap;
-	tk_hashmap at; /* string pointer -> offset + 1 */
+	const char **keys; /* open addressing, NULL = free */
+	uint32_t *vals;
+	size_t mask;
+	bool oom;
 } pool;
 
-/* The offset of s in the pool (added once per distinct pointer);
- * UINT32_MAX + 1 (not a valid offset) when out of memory or too large. */
-static uint64_t pool_add(pool *p, const char *s)
+#define POOL_BAD ((uint64_t)UINT32_MAX + 1)
+
+static uint64_t pool_append(pool *p, const char *s)
 {
-	uint64_t *v = tk_hashmap_get(&p->at, (uint64_t)(uintptr_t)s);
-	if (v)
-		return *v - 1;
 	size_t len = strlen(s) + 1;
-	if (p->n + len >= UINT32_MAX)
-		return (uint64_t)UINT32_MAX + 1;
+	if (p->oom || p->n + len >= UINT32_MAX)
+		return POOL_BAD;
 	if (p->n + len > p->cap) {
 		size_t cap = p->cap ? p->cap : 64 * 1024;
 		while (cap < p->n + len)
 			cap *= 2;
 		char *nb = realloc(p->buf, cap);
-		if (!nb)
-			return (uint64_t)UINT32_MAX + 1;
+		if (!nb) {
+			p->oom = true;
+			return POOL_BAD;
+		}
 		p->buf = nb;
 		p->cap = cap;
 	}
 	memcpy(p->buf + p->n, s, len);
 	uint64_t off = p->n;
 	p->n += len;
-	if (!tk_hashmap_put(&p->at, (uint64_t)(uintptr_t)s, off + 1))
-		return (uint64_t)UINT32_MAX + 1;
 	return off;
+}
+
+static size_t pool_slot(const pool *p, const char *s)
+{
+	size_t h = (size_t)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull) >> 32) & p->mask;
+	while (p->keys[h] && p->keys[h] != s)
+		h = (h + 1) & p->mask;
+	return h;
+}
+
+/* Room for n pointers (at most half full). */
+static bool pool_index_init(pool *p, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	p->keys = calloc(cap, sizeof *p->keys);
+	p->vals = malloc(cap * sizeof *p->vals);
+	p->mask = cap - 1;
+	return p->keys && p->vals;
+}
+
+/* Appends s and, with an index, remembers where. */
+static uint64_t pool_add(pool *p, const char *s)
+{
+	uint64_t off = pool_append(p, s);
+	if (p->keys && off != POOL_BAD) {
+		size_t h = pool_slot(p, s);
+		p->keys[h] = s;
+		p->vals[h] = (uint32_t)off;
+	}
+	return off;
+}
+
+/* The offset of a string pool_add() saw, else appended. */
+static uint64_t pool_find(pool *p, const char *s)
+{
+	size_t h = pool_slot(p, s);
+	return p->keys[h] ? p->vals[h] : pool_append(p, s);
 }
 
 static size_t align8(size_t x)
@@ -172,30 +214,34 @@ bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void
 	size_t n = t->n, n_top = top_count(n);
 	size_t n_order = t->use_tree ? t->order_n : 0, n_late = t->use_tree ? t->n_late : 0;
 	pool p = {0};
-	tk_hashmap_init(&p.at);
 	bool ok = true;
 	uint32_t *names = malloc((n ? n : 1) * sizeof *names);
 	uint32_t *mods = malloc((n ? n : 1) * sizeof *mods);
 	uint32_t *onames = malloc((n_order + n_late + 1) * sizeof *onames);
 	unsigned char *buf = NULL;
-	ok = names && mods && onames;
-	uint64_t name_off = ok ? pool_add(&p, t->name ? t->name : "") : 0;
-	ok = ok && name_off <= UINT32_MAX;
+	ok = names && mods && onames && (!t->use_tree || pool_index_init(&p, n + n_late));
+	uint64_t name_off = ok ? pool_append(&p, t->name ? t->name : "") : 0;
+	ok = ok && name_off < UINT32_MAX;
+	const char *last_mod = NULL; /* kallsyms: runs of one module pointer */
+	uint64_t last_mod_off = NO_MODULE;
 	for (size_t i = 0; ok && i < n; i++) {
-		uint64_t a = pool_add(&p, t->syms[i].name);
-		uint64_t b = t->syms[i].module ? pool_add(&p, t->syms[i].module) : NO_MODULE;
+		const tk_symbol *s = &t->syms[i];
+		uint64_t a = pool_add(&p, s->name);
+		uint64_t b = NO_MODULE;
+		if (s->module && s->module == last_mod)
+			b = last_mod_off;
+		else if (s->module)
+			b = last_mod_off = pool_append(&p, last_mod = s->module);
 		ok = a < UINT32_MAX && b <= UINT32_MAX;
 		names[i] = (uint32_t)a;
 		mods[i] = (uint32_t)b;
 	}
 	for (size_t i = 0; ok && i < n_order + n_late; i++) {
 		const tk_symbol *s = i < n_order ? &t->order_syms[i] : &t->late[i - n_order];
-		uint64_t a = pool_add(&p, s->name);
+		uint64_t a = pool_find(&p, s->name);
 		ok = a < UINT32_MAX;
 		onames[i] = (uint32_t)a;
 	}
-	if (ok && p.n == 0)
-		ok = pool_add(&p, "") == 0;
 	size_t sizes[N_SEC] = {
 	    [SEC_KEY] = key_len,
 	    [SEC_START] = n * 8,
@@ -282,7 +328,8 @@ out:
 	free(mods);
 	free(onames);
 	free(p.buf);
-	tk_hashmap_free(&p.at);
+	free(p.keys);
+	free(p.vals);
 	return *out != NULL;
 }
 
