@@ -39,8 +39,8 @@ record() { # record SIZE_MB FILE
       workload; done" >/dev/null 2>&1
 }
 
-min_of() { # min_of JSON INDEX: best run of that command, seconds
-  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.4f %.4f" % (min(r["times"]), r["mean"]))' "$1" "$2"
+min_of() { # min_of JSON INDEX: best wall, mean wall, mean CPU (user+sys), seconds
+  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.4f %.4f %.4f" % (min(r["times"]), r["mean"], r["user"] + r["system"]))' "$1" "$2"
 }
 
 echo "tracekit: $TK ($(git -C "$(dirname "$0")/.." rev-parse --short HEAD))"
@@ -68,23 +68,26 @@ for mb in "${sizes[@]}"; do
   sync
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   hyperfine -N -w 2 -r "$RUNS" --export-json "$work/sizes.json" \
+    --prepare true --prepare "rm -rf $cache_root" --prepare true --prepare true --prepare true \
     -n "perf script" "perf script -i $data" \
-    -n "tracekit cold" --prepare "rm -rf $cache_root" \
+    -n "tracekit cold" \
     "env XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
-    -n "tracekit warm" --prepare "true" \
+    -n "tracekit warm" \
     "env XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
-    -n "tracekit no cache" --prepare "true" \
+    -n "tracekit no cache" \
     "env TRACEKIT_NO_SYMCACHE=1 $TK print --format perf-script $data" \
     -n "perf script start-up" "perf script -i $tiny" \
     >/dev/null 2>&1 </dev/null
   echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-  read -r p pm < <(min_of "$work/sizes.json" 0)
-  read -r c cm < <(min_of "$work/sizes.json" 1)
-  read -r w wm < <(min_of "$work/sizes.json" 2)
-  read -r n nm < <(min_of "$work/sizes.json" 3)
-  read -r s sm < <(min_of "$work/sizes.json" 4)
-  printf '%-26s best %8.4f s  mean %8.4f s\n' "perf script" "$p" "$pm" \
-    "tracekit, cold cache" "$c" "$cm" "tracekit, warm cache" "$w" "$wm" \
-    "tracekit, cache off" "$n" "$nm" "perf script start-up" "$s" "$sm"
-  echo "speed-up (best): cold $(echo "scale=1; $p / $c" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x, off $(echo "scale=1; $p / $n" | bc)x"
+  read -r p pm pc < <(min_of "$work/sizes.json" 0)
+  read -r c cm cc < <(min_of "$work/sizes.json" 1)
+  read -r w wm wc < <(min_of "$work/sizes.json" 2)
+  read -r n nm nc < <(min_of "$work/sizes.json" 3)
+  read -r s sm sc < <(min_of "$work/sizes.json" 4)
+  printf '%-26s best %8.4f s  mean %8.4f s  CPU mean %8.4f s\n' "perf script" "$p" "$pm" "$pc" \
+    "tracekit, cold cache" "$c" "$cm" "$cc" "tracekit, warm cache" "$w" "$wm" "$wc" \
+    "tracekit, cache off" "$n" "$nm" "$nc" "perf script start-up" "$s" "$sm" "$sc"
+  echo "speed-up, best wall: cold $(echo "scale=1; $p / $c" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x, off $(echo "scale=1; $p / $n" | bc)x"
+  echo "speed-up, mean CPU:  cold $(echo "scale=1; $pc / $cc" | bc)x, warm $(echo "scale=1; $pc / $wc" | bc)x, off $(echo "scale=1; $pc / $nc" | bc)x"
+  echo "vs perf script start-up (best wall): cold $(echo "scale=2; $s / $c" | bc)x, warm $(echo "scale=2; $s / $w" | bc)x"
 done

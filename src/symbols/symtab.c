@@ -436,11 +436,6 @@ static uint64_t ld64(const unsigned char *p)
 	return v;
 }
 
-uint64_t tk_symtab_start_at(const tk_symtab *t, size_t i)
-{
-	return t->mapped ? ld64(t->m_start + 8 * i) : t->syms[i].start;
-}
-
 /* Symbol i of a table read from the cache, made on first use (the file
  * was checked whole when it was opened: offsets are in the pool). Entries
  * live in the table's arena, found through a map by index: a warm run

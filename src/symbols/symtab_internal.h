@@ -108,7 +108,4 @@ const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *t, uint64_t addr);
  * from. false: out of memory. */
 bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from);
 
-/* Start of symbol i (either kind of table). */
-uint64_t tk_symtab_start_at(const tk_symtab *t, size_t i);
-
 #endif
