@@ -5,7 +5,8 @@
 # prints with the cache cold (empty), warm (second run: nothing rewritten),
 # damaged (each file truncated, a byte flipped, emptied, or replaced by
 # garbage: ignored and rewritten to the same bytes, never fatal), and off
-# (TRACEKIT_NO_SYMCACHE=1: nothing written). The cache lives in the test's
+# (TRACEKIT_NO_SYMCACHE=1: nothing written), and with four concurrent
+# cold runs (each file left whole and then used). The cache lives in the test's
 # own directory (XDG_CACHE_HOME), never the user's.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
@@ -77,5 +78,31 @@ fi
 rm -rf "$XDG_CACHE_HOME"
 run off TRACEKIT_NO_SYMCACHE=1
 if [ -e "$cache" ]; then echo "FAIL off: TRACEKIT_NO_SYMCACHE=1 still wrote $cache"; failed=$((failed+1)); fi
+# concurrent writers: four cold runs at once on an empty cache, then a
+# warm run that must find every file whole (nothing rewritten, no temps)
+rm -rf "$XDG_CACHE_HOME"
+for k in 1 2 3 4; do
+  "$TK" print --format perf-script "$data" >"$work/got.conc$k" 2>"$work/err.conc$k" &
+done
+wait
+for k in 1 2 3 4; do
+  if ! cmp -s "$work/want" "$work/got.conc$k"; then
+    echo "FAIL concurrent run $k: output differs"; failed=$((failed+1))
+  fi
+done
+if [ "$n" -gt 0 ]; then
+  snapshot >"$work/snap.conc"
+  ls -l --time-style=+%s.%N "$cache" >"$work/ls.conc1"
+  run after-concurrent
+  ls -l --time-style=+%s.%N "$cache" >"$work/ls.conc2"
+  if ! cmp -s "$work/snap.cold" "$work/snap.conc" || ! cmp -s "$work/ls.conc1" "$work/ls.conc2"; then
+    echo "FAIL concurrent: the cache the concurrent runs left is not the cold run's, or was rewritten"
+    failed=$((failed+1))
+  elif ls -A "$cache" | grep -q '\.tmp\.'; then
+    echo "FAIL concurrent: temporary files left in $cache"; failed=$((failed+1))
+  else
+    echo "ok concurrent: 4 writers at once left $n whole files, used as they are"
+  fi
+fi
 [ "$failed" -eq 0 ] || { echo "$failed failure(s)"; exit 1; }
-echo "cache cold, warm, damaged and off: output identical"
+echo "cache cold, warm, damaged, off and concurrent: output identical"
