@@ -32,11 +32,14 @@ record() { # record SIZE_MB FILE
   local mb=$1 data=$2
   [ -x "$work/workload" ] ||
     cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" examples/workload.c
-  export -f workload
-  export work
+  # -a records the whole machine: the workload runs beside perf, which
+  # stops once its file has reached the size (checked every 20 ms)
+  (while :; do workload; done) &
+  local loop=$!
   perf record -q -F 10000 -g -a -o "$data" -- bash -c "
     while [ \$(stat -c %s '$data' 2>/dev/null || echo 0) -lt $((mb * 1000000)) ]; do
-      workload; done" >/dev/null 2>&1
+      sleep 0.02; done" >/dev/null 2>&1
+  kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null || true
 }
 
 min_of() { # min_of JSON INDEX: best wall, mean wall, mean CPU (user+sys), seconds
@@ -48,6 +51,7 @@ echo "date: $(date -u +%FT%TZ)"
 # perf script's start-up: a recording of `true` (a few samples)
 tiny=$work/perfscript-sizes-tiny.data
 [ -s "$tiny" ] || perf record -q -o "$tiny" -- true >/dev/null 2>&1
+status=0
 for mb in "${sizes[@]}"; do
   data=$work/perfscript-sizes-${mb}mb.data
   [ -s "$data" ] || record "$mb" "$data"
@@ -60,8 +64,9 @@ for mb in "${sizes[@]}"; do
     if cmp -s "$work/sizes.want" "$work/sizes.$k"; then
       echo "output ($k cache): identical ($(wc -l <"$work/sizes.$k") lines)"
     else
-      echo "output ($k cache): DIFFERS"
-      exit 1
+      echo "output ($k cache): DIFFERS in $(diff "$work/sizes.want" "$work/sizes.$k" | grep -c '^>') of $(wc -l <"$work/sizes.$k") lines:"
+      diff "$work/sizes.want" "$work/sizes.$k" | head -4 | cut -c1-200
+      status=1
     fi
   done
   rm -f "$work/sizes.want" "$work/sizes.cold" "$work/sizes.warm"
@@ -91,3 +96,4 @@ for mb in "${sizes[@]}"; do
   echo "speed-up, mean CPU:  cold $(echo "scale=1; $pc / $cc" | bc)x, warm $(echo "scale=1; $pc / $wc" | bc)x, off $(echo "scale=1; $pc / $nc" | bc)x"
   echo "vs perf script start-up (best wall): cold $(echo "scale=2; $s / $c" | bc)x, warm $(echo "scale=2; $s / $w" | bc)x"
 done
+exit $status
