@@ -2,11 +2,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "symbols/kernel_syms.h"
@@ -222,6 +224,31 @@ static void hash_file(const char *path, char *out, size_t room)
 	snprintf(out, room, "%016llx %llu", (unsigned long long)h, (unsigned long long)total);
 }
 
+/* The loaded BPF programs' ids (never reused while the kernel runs), as
+ * a hash: their JITed images are kallsyms lines ("[bpf]") that come and go
+ * within one boot. "unknown" without the right to list them. */
+static void bpf_ids(char *out, size_t room)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t id = 0;
+	unsigned long n = 0;
+	for (;;) {
+		union bpf_attr attr;
+		memset(&attr, 0, sizeof attr);
+		attr.start_id = id;
+		if (syscall(SYS_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof attr) != 0)
+			break;
+		id = attr.next_id;
+		h = (h ^ id) * 0x100000001b3ull;
+		if (++n > (1ul << 20))
+			break;
+	}
+	if (errno == ENOENT) /* the end of the list */
+		snprintf(out, room, "%lu %016llx", n, (unsigned long long)h);
+	else
+		snprintf(out, room, "unknown");
+}
+
 bool tk_symkey_add_running_kernel(tk_symkey *k)
 {
 	uint8_t id[TK_BUILD_ID_MAX];
@@ -240,6 +267,8 @@ bool tk_symkey_add_running_kernel(tk_symkey *k)
 	/* modules loaded or unloaded since change the symbols */
 	hash_file("/proc/modules", v, sizeof v);
 	tk_symkey_add(k, "modules", v);
+	bpf_ids(v, sizeof v);
+	tk_symkey_add(k, "bpf-programs", v);
 	return true;
 }
 

@@ -45,7 +45,7 @@ void tk_symkey_add(tk_symkey *k, const char *label, const char *value);
 /* "label path dev ino size mtime ctime" or "label path absent". */
 void tk_symkey_add_file(tk_symkey *k, const char *label, const char *path);
 /* The running kernel's inputs of /proc/kallsyms: its build id, the boot
- * id, the user, kptr_restrict and /proc/modules. false when the kernel's
+ * id, the user, kptr_restrict, /proc/modules and the BPF programs' ids. false when the kernel's
  * build id or the boot id cannot be read (then nothing is cached). */
 bool tk_symkey_add_running_kernel(tk_symkey *k);
 
