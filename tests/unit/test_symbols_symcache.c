@@ -388,6 +388,37 @@ static void test_image_through_symcache(void **state)
 	tk_symtab_free(fresh);
 }
 
+/* A rebuilt or replaced image (here: the same bytes, a new mtime) is a
+ * new input: the table is built again, once, then read. */
+static void test_image_inputs_change(void **state)
+{
+	(void)state;
+	char cdir[128], ddir[128], copy[128], cmd[512];
+	snprintf(cdir, sizeof cdir, "%s/cache-stale", dir);
+	snprintf(ddir, sizeof ddir, "%s/debug-stale", dir);
+	snprintf(copy, sizeof copy, "%s/exe-copy", dir);
+	snprintf(cmd, sizeof cmd, "cp /proc/self/exe %s && touch -d '2020-01-01' %s", copy, copy);
+	assert_int_equal(system(cmd), 0);
+	uint64_t want_hits[4] = {0, 1, 0, 1}, want_writes[4] = {1, 0, 1, 0};
+	for (int pass = 0; pass < 4; pass++) {
+		if (pass == 2) {
+			snprintf(cmd, sizeof cmd, "touch -d '2021-01-01' %s", copy);
+			assert_int_equal(system(cmd), 0);
+		}
+		tk_symcache_options o = {.cache_dir = cdir, .debug_dir = ddir};
+		tk_symcache *c = tk_symcache_new(&o);
+		assert_non_null(c);
+		assert_non_null(tk_symcache_image(c, copy, NULL, 0));
+		if (pass == 0 && tk_symcache_persistent_writes(c) == 0) {
+			tk_symcache_free(c);
+			skip(); /* no persistent cache in this build */
+		}
+		assert_int_equal(tk_symcache_persistent_hits(c), want_hits[pass]);
+		assert_int_equal(tk_symcache_persistent_writes(c), want_writes[pass]);
+		tk_symcache_free(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +427,7 @@ int main(void)
 	    cmocka_unit_test(test_damaged_files),
 	    cmocka_unit_test(test_cache_through_symcache),
 	    cmocka_unit_test(test_image_through_symcache),
+	    cmocka_unit_test(test_image_inputs_change),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
