@@ -23,6 +23,7 @@ struct tk_symdisk {
 	char *dir;
 	char self_id[2 * TK_BUILD_ID_MAX + 1]; /* tracekit's own build id */
 	bool dir_made;
+	bool no_write; /* the directory cannot be written: stop trying */
 	uint64_t hits, writes;
 };
 
@@ -346,28 +347,29 @@ static bool write_all(int fd, const unsigned char *p, size_t n)
 
 void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t)
 {
-	if (!d || k->oom || !t || !make_dir(d))
-		return;
-	void *buf;
-	size_t len;
-	if (!tk_symfile_encode(t, k->buf, k->n, &buf, &len))
+	if (!d || d->no_write || k->oom || !t)
 		return;
 	char path[4096], tmp[4096 + 32];
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path) {
-		free(buf);
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path)
 		return;
-	}
 	/* a unique temporary name beside the target: concurrent writers
-	 * never share one, and rename() replaces the target whole */
+	 * never share one, and rename() replaces the target whole. Made
+	 * before encoding, so a read-only cache costs no encoding (and is
+	 * not tried again by this process). */
 	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-	int fd = mkostemp(tmp, O_CLOEXEC);
+	int fd = make_dir(d) ? mkostemp(tmp, O_CLOEXEC) : -1;
 	if (fd < 0) {
-		free(buf);
+		d->no_write = true;
 		return;
 	}
-	bool ok = write_all(fd, buf, len);
+	void *buf;
+	size_t len;
+	bool ok = tk_symfile_encode(t, k->buf, k->n, &buf, &len);
+	if (ok) {
+		ok = write_all(fd, buf, len);
+		free(buf);
+	}
 	ok = close(fd) == 0 && ok;
-	free(buf);
 	if (ok && rename(tmp, path) == 0)
 		d->writes++;
 	else
