@@ -104,6 +104,14 @@ typedef struct tk_symcache_options {
 	bool no_debug_cache;      /* ignore the build-id cache */
 	tk_log_fn log;            /* one warning per image that cannot be loaded */
 	void *log_user;
+	/* The persistent symbol cache: parsed kallsyms and ELF symbol tables
+	 * kept as files that later runs map instead of parsing again (keyed
+	 * by build id and by what else the table was made from; checked
+	 * before use; safe to delete). cache_dir NULL = $XDG_CACHE_HOME/
+	 * tracekit, else ~/.cache/tracekit. Off with no_symbol_cache or the
+	 * environment variable TRACEKIT_NO_SYMCACHE=1. */
+	const char *cache_dir;
+	bool no_symbol_cache;
 } tk_symcache_options;
 
 tk_symcache *tk_symcache_new(const tk_symcache_options *opt); /* NULL: out of memory */
@@ -123,7 +131,10 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 const tk_symtab *tk_symcache_kernel(tk_symcache *c);
 /* perf-PID.map of a JIT process, loaded once per pid; NULL when absent. */
 const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid);
-/* Counters, for stats and tests. */
+/* Counters, for stats and tests: tables parsed from their files, tables
+ * read from the persistent cache, tables written to it. */
 uint64_t tk_symcache_loads(const tk_symcache *c);
+uint64_t tk_symcache_persistent_hits(const tk_symcache *c);
+uint64_t tk_symcache_persistent_writes(const tk_symcache *c);
 
 #endif

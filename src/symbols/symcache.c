@@ -8,6 +8,7 @@
 
 #include "base/hashmap.h"
 #include "symbols/kernel_syms.h"
+#include "symbols/symcache_disk.h"
 #include "symbols/symtab_internal.h"
 
 typedef struct entry {
@@ -25,6 +26,7 @@ struct tk_symcache {
 	bool kernel_tried;
 	tk_hashmap maps; /* pid -> entry index + 1 */
 	uint64_t loads;
+	tk_symdisk *disk; /* the persistent cache; NULL = off */
 };
 
 static uint64_t fnv1a(const char *s, uint64_t h)
@@ -55,6 +57,8 @@ tk_symcache *tk_symcache_new(const tk_symcache_options *opt)
 	c->opt.kallsyms = dup_or_null(c->opt.kallsyms);
 	c->opt.perf_map_dir = dup_or_null(c->opt.perf_map_dir);
 	c->opt.debug_dir = NULL;
+	c->disk = tk_symdisk_open(c->opt.cache_dir, c->opt.no_symbol_cache);
+	c->opt.cache_dir = NULL;
 	tk_hashmap_init(&c->index);
 	tk_hashmap_init(&c->maps);
 	return c;
@@ -72,6 +76,7 @@ void tk_symcache_free(tk_symcache *c)
 	tk_hashmap_free(&c->index);
 	tk_hashmap_free(&c->maps);
 	tk_symtab_free(c->kernel);
+	tk_symdisk_free(c->disk);
 	free(c->debug_dir);
 	free((char *)c->opt.root);
 	free((char *)c->opt.kallsyms);
@@ -163,43 +168,56 @@ static tk_symtab *try_candidate(tk_symcache *c, const char *path, const uint8_t 
 	return t;
 }
 
-/* Candidates in perf's order (binary_type_symtab[] in perf's symbol.c):
- * the build-id cache's copy of the image, its "debug" file, the system
- * debuginfo by build id, then the path itself. Like perf, the first one
- * with a .symtab gives the symbols; program headers (for address mapping)
- * come from the first loadable image when the symbol file lacks them. */
-static tk_symtab *load_image(tk_symcache *c, const char *path, const uint8_t *id, size_t id_len,
-			     tk_error *err)
+/* Where an image's symbols may come from, in perf's order
+ * (binary_type_symtab[] in perf's symbol.c): the build-id cache's copy of
+ * the image, its "debug" file, the system debuginfo by build id, then the
+ * path itself; old_layout: the older build-id cache layout, where the
+ * link is the file (tried when the first candidate is missing). */
+typedef struct candidates {
+	char path[4][4096];
+	size_t n;
+	char old_layout[4096]; /* "" = none */
+} candidates;
+
+static void image_candidates(const tk_symcache *c, const char *path, const uint8_t *id,
+			     size_t id_len, candidates *cd)
 {
 	char hex[2 * TK_BUILD_ID_MAX + 1];
-	char cand[4][4096];
 	size_t n = 0;
+	cd->old_layout[0] = '\0';
 	if (id_len) {
 		tk_build_id_hex(id, id_len, hex);
 		if (c->debug_dir && !c->opt.no_debug_cache) {
 			/* .build-id/xx/rest links to DIR/<id>/ holding "elf" and
 			 * "debug" (perf >= 4.5), or straight to the file (older). */
-			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/elf",
+			snprintf(cd->path[n++], sizeof cd->path[0], "%s/.build-id/%.2s/%s/elf",
 				 c->debug_dir, hex, hex + 2);
-			snprintf(cand[n++], sizeof cand[0], "%s/.build-id/%.2s/%s/debug",
+			snprintf(cd->path[n++], sizeof cd->path[0], "%s/.build-id/%.2s/%s/debug",
+				 c->debug_dir, hex, hex + 2);
+			snprintf(cd->old_layout, sizeof cd->old_layout, "%s/.build-id/%.2s/%s",
 				 c->debug_dir, hex, hex + 2);
 		}
-		snprintf(cand[n++], sizeof cand[0], "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
-			 hex + 2);
+		snprintf(cd->path[n++], sizeof cd->path[0],
+			 "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	}
 	if (path && *path)
-		snprintf(cand[n++], sizeof cand[0], "%s%s", c->opt.root ? c->opt.root : "", path);
+		snprintf(cd->path[n++], sizeof cd->path[0], "%s%s", c->opt.root ? c->opt.root : "",
+			 path);
+	cd->n = n;
+}
+
+/* Like perf, the first candidate with a .symtab gives the symbols;
+ * program headers (for address mapping) come from the first loadable
+ * image when the symbol file lacks them. */
+static tk_symtab *load_image(tk_symcache *c, const candidates *cd, const uint8_t *id, size_t id_len,
+			     tk_error *err)
+{
 	tk_symtab *syms = NULL, *runtime = NULL;
 	seen_files seen = {.n = 0};
-	for (size_t i = 0; i < n && !(syms && syms->from_symtab); i++) {
-		tk_symtab *t = try_candidate(c, cand[i], id, id_len, &seen, err);
-		if (!t && i == 0 && id_len && c->debug_dir && !c->opt.no_debug_cache) {
-			/* the older cache layout: the link is the file */
-			char old[4096];
-			snprintf(old, sizeof old, "%s/.build-id/%.2s/%s", c->debug_dir, hex,
-				 hex + 2);
-			t = try_candidate(c, old, id, id_len, &seen, err);
-		}
+	for (size_t i = 0; i < cd->n && !(syms && syms->from_symtab); i++) {
+		tk_symtab *t = try_candidate(c, cd->path[i], id, id_len, &seen, err);
+		if (!t && i == 0 && cd->old_layout[0])
+			t = try_candidate(c, cd->old_layout, id, id_len, &seen, err);
 		if (!t)
 			continue;
 		/* Loadable: an executable segment with bytes in the file (a
@@ -273,9 +291,47 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 		build_id_len = tk_elf_build_id(full, file_id);
 		build_id = file_id;
 	}
-	tk_symtab *t = load_image(c, path, build_id, build_id_len, &err);
-	if (!t)
-		warn(c, &err, path && *path ? path : hex);
+	candidates *cd = malloc(sizeof *cd);
+	if (!cd) {
+		free(key);
+		return NULL;
+	}
+	image_candidates(c, path, build_id, build_id_len, cd);
+	tk_symtab *t = NULL;
+	/* The persistent cache, for images with a build id: the key names
+	 * every candidate file as it is now, so an installed debug file or
+	 * a rebuilt image makes a new table. */
+	tk_symkey pkey;
+	bool keyed = c->disk && build_id_len;
+	char fname[2 * TK_BUILD_ID_MAX + 32];
+	if (keyed) {
+		char idhex[2 * TK_BUILD_ID_MAX + 1];
+		tk_build_id_hex(build_id, build_id_len, idhex);
+		tk_symkey_init(&pkey, c->disk, "elf");
+		tk_symkey_add(&pkey, "build-id", idhex);
+		/* one file per (build id, candidate paths): one image reached
+		 * by two paths (/bin and /usr/bin) must not evict itself */
+		uint64_t ph = 0xcbf29ce484222325ull;
+		for (size_t i = 0; i < cd->n; i++) {
+			tk_symkey_add_file(&pkey, "candidate", cd->path[i]);
+			ph = fnv1a(cd->path[i], ph ^ 0x0a);
+		}
+		snprintf(fname, sizeof fname, "elf-%s-%08llx.sym", idhex,
+			 (unsigned long long)(ph & 0xffffffffu));
+		if (cd->old_layout[0])
+			tk_symkey_add_file(&pkey, "old-layout", cd->old_layout);
+		t = tk_symdisk_load(c->disk, fname, &pkey);
+	}
+	if (!t) {
+		t = load_image(c, cd, build_id, build_id_len, &err);
+		if (!t)
+			warn(c, &err, path && *path ? path : hex);
+		else if (keyed)
+			tk_symdisk_store(c->disk, fname, &pkey, t);
+	}
+	if (keyed)
+		tk_symkey_free(&pkey);
+	free(cd);
 	if (!add_entry(c, key, t, hash)) {
 		/* Out of memory for the cache: handing the table out would
 		 * leak it; report nothing instead. */
@@ -286,16 +342,54 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 	return t;
 }
 
+/* A kallsyms table through the persistent cache. The running kernel's
+ * (/proc/...) is keyed by what /proc/kallsyms depends on (its build id,
+ * the boot, the user's view, the modules), a file by its identity. */
+static tk_status load_kallsyms(tk_symcache *c, const char *path, tk_symtab **out, tk_error *err)
+{
+	tk_symkey key;
+	char fname[64];
+	bool keyed = false;
+	*out = NULL;
+	if (c->disk) {
+		tk_symkey_init(&key, c->disk, "kallsyms");
+		if (!path || strncmp(path, "/proc/", 6) == 0) {
+			tk_symkey_add(&key, "path", path ? path : "/proc/kallsyms");
+			keyed = tk_symkey_add_running_kernel(&key);
+			snprintf(
+			    fname, sizeof fname, "kallsyms-running-%016llx.sym",
+			    (unsigned long long)fnv1a(path ? path : "", 0xcbf29ce484222325ull));
+		} else {
+			tk_symkey_add_file(&key, "file", path);
+			keyed = true;
+			snprintf(fname, sizeof fname, "kallsyms-file-%016llx.sym",
+				 (unsigned long long)fnv1a(path, 0xcbf29ce484222325ull));
+		}
+		if (keyed)
+			*out = tk_symdisk_load(c->disk, fname, &key);
+	}
+	tk_status st = TK_OK;
+	if (!*out) {
+		st = tk_symtab_load_kallsyms(path, out, err);
+		if (st == TK_OK) {
+			c->loads++;
+			if (keyed)
+				tk_symdisk_store(c->disk, fname, &key, *out);
+		}
+	}
+	if (c->disk)
+		tk_symkey_free(&key);
+	return st;
+}
+
 const tk_symtab *tk_symcache_kernel(tk_symcache *c)
 {
 	if (!c->kernel_tried) {
 		c->kernel_tried = true;
 		tk_error err;
 		tk_error_clear(&err);
-		if (tk_symtab_load_kallsyms(c->opt.kallsyms, &c->kernel, &err) != TK_OK)
+		if (load_kallsyms(c, c->opt.kallsyms, &c->kernel, &err) != TK_OK)
 			warn(c, &err, "the kernel");
-		else
-			c->loads++;
 	}
 	return c->kernel;
 }
@@ -320,10 +414,8 @@ static const tk_symtab *kallsyms_file(tk_symcache *c, const char *path)
 	tk_symtab *t = NULL;
 	tk_error err;
 	tk_error_clear(&err);
-	if (tk_symtab_load_kallsyms(path, &t, &err) != TK_OK)
+	if (load_kallsyms(c, path, &t, &err) != TK_OK)
 		warn(c, &err, path);
-	else
-		c->loads++;
 	if (!add_entry(c, key, t, hash)) {
 		free(key);
 		tk_symtab_free(t);
@@ -437,4 +529,14 @@ const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid)
 uint64_t tk_symcache_loads(const tk_symcache *c)
 {
 	return c->loads;
+}
+
+uint64_t tk_symcache_persistent_hits(const tk_symcache *c)
+{
+	return tk_symdisk_hits(c->disk);
+}
+
+uint64_t tk_symcache_persistent_writes(const tk_symcache *c)
+{
+	return tk_symdisk_writes(c->disk);
 }

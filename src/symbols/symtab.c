@@ -2,6 +2,7 @@
  * them, so symbol names and offsets agree with perf's) and lookup. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "symbols/kernel_syms.h"
 #include "symbols/symdemangle.h"
@@ -13,6 +14,7 @@ tk_symtab *tk_symtab_new(const char *name)
 	if (!t)
 		return NULL;
 	tk_arena_init(&t->names, 64 * 1024);
+	tk_hashmap_init(&t->m_made);
 	t->name = strdup(name ? name : "");
 	if (!t->name) {
 		free(t);
@@ -38,6 +40,9 @@ void tk_symtab_free(tk_symtab *t)
 	tk_symtree_free(&t->tree);
 	free(t->name);
 	tk_arena_free(&t->names);
+	tk_hashmap_free(&t->m_made);
+	if (t->map_len)
+		munmap(t->map_base, t->map_len);
 	free(t);
 }
 
@@ -412,7 +417,7 @@ const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *ct, uint64_t addr)
 	 * like the rest of the symbols layer, not thread-safe). */
 	tk_symtab *t = (tk_symtab *)ct;
 	if (t->tree_state == 0) {
-		t->tree_state = build_tree(t) ? 1 : -1;
+		t->tree_state = (!t->unpack_order || t->unpack_order(t)) && build_tree(t) ? 1 : -1;
 		if (t->tree_state < 0)
 			tk_symtree_free(&t->tree);
 		free(t->order_syms);
@@ -424,18 +429,51 @@ const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *ct, uint64_t addr)
 	return t->tree_state > 0 ? tk_symtree_find(&t->tree, addr) : NULL;
 }
 
-static const tk_symbol *tk_symtab_lookup_n(const tk_symtab *t, uint64_t addr, uint64_t *offset,
-					   size_t *index)
+static uint64_t ld64(const unsigned char *p)
 {
-	/* Last symbol with start <= addr: first the block through the index
-	 * (small, cached), then within the block. */
-	const tk_symbol *syms = t->syms;
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Symbol i of a table read from the cache, made on first use (the file
+ * was checked whole when it was opened: offsets are in the pool). Entries
+ * live in the table's arena, found through a map by index: a warm run
+ * names a few thousand of 120 k kernel symbols, and a zeroed array for all
+ * of them cost a page fault per 100 symbols touched. NULL: out of memory. */
+static const tk_symbol *mapped_sym(const tk_symtab *ct, size_t i)
+{
+	tk_symtab *t = (tk_symtab *)ct; /* logically unchanged (not thread-safe) */
+	uint64_t *v = tk_hashmap_get(&t->m_made, i);
+	if (v)
+		return (const tk_symbol *)(uintptr_t)*v;
+	tk_symbol *s = tk_arena_alloc(&t->names, sizeof *s);
+	if (!s)
+		return NULL;
+	uint32_t name, mod;
+	memcpy(&name, t->m_name + 4 * i, 4);
+	memcpy(&mod, t->m_module + 4 * i, 4);
+	*s = (tk_symbol){.name = t->m_str + name,
+			 .start = ld64(t->m_start + 8 * i),
+			 .size = ld64(t->m_size + 8 * i),
+			 .module = mod == UINT32_MAX ? NULL : t->m_str + mod,
+			 .type = (char)t->m_type[i]};
+	if (!tk_hashmap_put(&t->m_made, i, (uint64_t)(uintptr_t)s))
+		return NULL;
+	return s;
+}
+
+/* Index of the first symbol starting above addr: first the block through
+ * the index (small, cached), then within the block. */
+static size_t upper_bound(const tk_symtab *t, uint64_t addr)
+{
 	size_t lo = 0, hi = t->n;
-	if (t->top) {
+	if (t->n_top) {
 		size_t a = 0, b = t->n_top;
 		while (a < b) {
 			size_t mid = a + (b - a) / 2;
-			if (t->top[mid] <= addr)
+			uint64_t top = t->mapped ? ld64(t->m_top + 8 * mid) : t->top[mid];
+			if (top <= addr)
 				a = mid + 1;
 			else
 				b = mid;
@@ -444,6 +482,17 @@ static const tk_symbol *tk_symtab_lookup_n(const tk_symtab *t, uint64_t addr, ui
 		if (a * TK_SYMTAB_BLOCK < hi)
 			hi = a * TK_SYMTAB_BLOCK;
 	}
+	if (t->mapped) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ld64(t->m_start + 8 * mid) <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
+	const tk_symbol *syms = t->syms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (syms[mid].start <= addr)
@@ -451,10 +500,25 @@ static const tk_symbol *tk_symtab_lookup_n(const tk_symtab *t, uint64_t addr, ui
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static const tk_symbol *tk_symtab_lookup_n(const tk_symtab *t, uint64_t addr, uint64_t *offset,
+					   size_t *index)
+{
+	size_t lo = upper_bound(t, addr);
 	*index = lo;
 	if (lo == 0)
 		return NULL;
-	const tk_symbol *s = &syms[lo - 1];
+	if (t->mapped) {
+		uint64_t start = ld64(t->m_start + 8 * (lo - 1));
+		if (addr - start >= ld64(t->m_size + 8 * (lo - 1)))
+			return NULL;
+		if (offset)
+			*offset = addr - start;
+		return mapped_sym(t, lo - 1);
+	}
+	const tk_symbol *s = &t->syms[lo - 1];
 	if (addr - s->start >= s->size)
 		return NULL;
 	if (offset)
@@ -468,7 +532,7 @@ const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *o
 		return NULL;
 	size_t after;
 	const tk_symbol *s = tk_symtab_lookup_n(t, addr, offset, &after);
-	if (!t->use_tree || after == 0 || t->clean[after - 1])
+	if (!t->use_tree || after == 0 || (t->mapped ? t->m_clean : t->clean)[after - 1])
 		return s;
 	s = tk_symtab_lookup_tree(t, addr);
 	if (s && offset)
@@ -482,7 +546,9 @@ size_t tk_symtab_count(const tk_symtab *t)
 }
 const tk_symbol *tk_symtab_at(const tk_symtab *t, size_t i)
 {
-	return t && i < t->n ? &t->syms[i] : NULL;
+	if (!t || i >= t->n)
+		return NULL;
+	return t->mapped ? mapped_sym(t, i) : &t->syms[i];
 }
 const char *tk_symtab_name(const tk_symtab *t)
 {
@@ -561,6 +627,8 @@ bool tk_symtab_merge_plt(tk_symtab *t, const tk_symtab *from)
 	/* perf synthesizes PLT entries only when the DSO had symbols */
 	if (from->n_plt == 0 || t->n == 0 || t->bind || !t->use_tree)
 		return true;
+	if (t->mapped)
+		return false; /* a finished table from the cache: never merged into */
 	size_t m = from->n_plt;
 	if (t->n_late + m > t->cap_late) {
 		size_t cap = t->n_late + m;

@@ -4,6 +4,7 @@
 #define TK_SYMTAB_INTERNAL_H
 
 #include "base/arena.h"
+#include "base/hashmap.h"
 #include "symbols/symtree.h"
 #include "tracekit/tracekit.h"
 
@@ -57,6 +58,23 @@ struct tk_symtab {
 	size_t n_late, cap_late;
 	int tree_state; /* 0 not built, 1 built, -1 out of memory */
 	tk_symtree tree;
+	/* A table read from the persistent cache (symcache_file.c): the
+	 * arrays below point into the file's bytes, syms is NULL and entry i
+	 * is made on first use (m_made), so a warm load touches only the
+	 * symbols the output names; clean, top, order_* and late
+	 * come from the file too (order_* and late only if the tree is
+	 * needed). map_len != 0: map_base is an mmap the table unmaps. */
+	bool mapped;
+	tk_hashmap m_made; /* symbol index -> its tk_symbol (in names) */
+	const unsigned char *m_start, *m_size, *m_name, *m_module, *m_type, *m_clean, *m_top;
+	const unsigned char *m_order, *m_late;
+	const char *m_str;
+	size_t m_str_len, m_order_n, m_late_n;
+	void *map_base;
+	size_t map_len;
+	/* fills order_* and late from the file before the tree is built
+	 * (set by the reader, which symtab.c does not depend on) */
+	bool (*unpack_order)(tk_symtab *t);
 };
 
 typedef enum tk_symtab_mode {

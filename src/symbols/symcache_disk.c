@@ -1,0 +1,377 @@
+/* The persistent symbol cache on disk; see symcache_disk.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "symbols/kernel_syms.h"
+#include "symbols/symcache_disk.h"
+#include "symbols/symcache_file.h"
+#include "symbols/symtab_internal.h"
+
+/* A cache file larger than this is not ours (kallsyms makes ~6 MB). */
+#define SYMFILE_LIMIT ((size_t)1 << 30)
+
+struct tk_symdisk {
+	char *dir;
+	char self_id[2 * TK_BUILD_ID_MAX + 1]; /* tracekit's own build id */
+	bool dir_made;
+	bool no_write; /* the directory cannot be written: stop trying */
+	uint64_t hits, writes;
+};
+
+/* ---- tracekit's own build id, from its loaded notes ---- */
+
+typedef struct self_search {
+	uintptr_t addr; /* an address inside tracekit's code */
+	char *hex;
+	bool found;
+} self_search;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *user)
+{
+	(void)size;
+	self_search *s = user;
+	bool inside = false;
+	for (int i = 0; i < info->dlpi_phnum && !inside; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		inside = ph->p_type == PT_LOAD && s->addr >= lo && s->addr - lo < ph->p_memsz;
+	}
+	if (!inside)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t pos = 0, n = ph->p_memsz;
+		while (n - pos >= 12) {
+			uint32_t namesz, descsz, type;
+			memcpy(&namesz, p + pos, 4);
+			memcpy(&descsz, p + pos + 4, 4);
+			memcpy(&type, p + pos + 8, 4);
+			pos += 12;
+			size_t nroom = ((size_t)namesz + 3) & ~(size_t)3;
+			size_t droom = ((size_t)descsz + 3) & ~(size_t)3;
+			if (nroom > n - pos || droom > n - pos - nroom)
+				break;
+			if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+			    memcmp(p + pos, "GNU", 4) == 0 && descsz > 0 &&
+			    descsz <= TK_BUILD_ID_MAX) {
+				tk_build_id_hex(p + pos + nroom, descsz, s->hex);
+				s->found = true;
+				return 1;
+			}
+			pos += nroom + droom;
+		}
+	}
+	return 1; /* our object, without a build id */
+}
+
+tk_symdisk *tk_symdisk_open(const char *cache_dir, bool disabled)
+{
+	const char *env = getenv("TRACEKIT_NO_SYMCACHE");
+	if (disabled || (env && *env && strcmp(env, "0") != 0))
+		return NULL;
+	tk_symdisk *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	self_search s = {(uintptr_t)&tk_symdisk_open, d->self_id, false};
+	dl_iterate_phdr(find_self, &s);
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	size_t room = 64 + (cache_dir ? strlen(cache_dir) : 0) + (xdg ? strlen(xdg) : 0) +
+		      (home ? strlen(home) : 0);
+	d->dir = s.found ? malloc(room) : NULL;
+	if (!d->dir) {
+		free(d);
+		return NULL;
+	}
+	if (cache_dir && *cache_dir)
+		snprintf(d->dir, room, "%s", cache_dir);
+	else if (xdg && xdg[0] == '/') /* the XDG spec ignores relative paths */
+		snprintf(d->dir, room, "%s/tracekit", xdg);
+	else if (home && home[0] == '/')
+		snprintf(d->dir, room, "%s/.cache/tracekit", home);
+	else {
+		free(d->dir);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void tk_symdisk_free(tk_symdisk *d)
+{
+	if (!d)
+		return;
+	free(d->dir);
+	free(d);
+}
+
+uint64_t tk_symdisk_hits(const tk_symdisk *d)
+{
+	return d ? d->hits : 0;
+}
+
+uint64_t tk_symdisk_writes(const tk_symdisk *d)
+{
+	return d ? d->writes : 0;
+}
+
+/* ---- keys ---- */
+
+static void key_put(tk_symkey *k, const char *s, size_t len)
+{
+	if (k->oom)
+		return;
+	if (k->n + len > k->cap) {
+		size_t cap = k->cap ? k->cap : 512;
+		while (cap < k->n + len)
+			cap *= 2;
+		char *nb = realloc(k->buf, cap);
+		if (!nb) {
+			k->oom = true;
+			return;
+		}
+		k->buf = nb;
+		k->cap = cap;
+	}
+	memcpy(k->buf + k->n, s, len);
+	k->n += len;
+}
+
+void tk_symkey_add(tk_symkey *k, const char *label, const char *value)
+{
+	key_put(k, label, strlen(label));
+	key_put(k, " ", 1);
+	key_put(k, value, strlen(value));
+	key_put(k, "\n", 1);
+}
+
+void tk_symkey_init(tk_symkey *k, const tk_symdisk *d, const char *kind)
+{
+	memset(k, 0, sizeof *k);
+	char v[32];
+	snprintf(v, sizeof v, "%u", TK_SYMFILE_VERSION);
+	tk_symkey_add(k, "tracekit-symbol-cache", v);
+	tk_symkey_add(k, "tracekit", d ? d->self_id : "");
+	tk_symkey_add(k, "kind", kind);
+}
+
+void tk_symkey_free(tk_symkey *k)
+{
+	free(k->buf);
+	memset(k, 0, sizeof *k);
+}
+
+void tk_symkey_add_file(tk_symkey *k, const char *label, const char *path)
+{
+	/* Everything that changes when the file is replaced, rewritten in
+	 * place or (re)linked: a stale table is never used. */
+	struct stat sb;
+	char v[4096 + 160];
+	if (stat(path, &sb) == 0)
+		snprintf(v, sizeof v, "%s %llu %llu %llu %lld.%09ld %lld.%09ld", path,
+			 (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
+			 (unsigned long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
+			 sb.st_mtim.tv_nsec, (long long)sb.st_ctim.tv_sec, sb.st_ctim.tv_nsec);
+	else
+		snprintf(v, sizeof v, "%s absent", path);
+	tk_symkey_add(k, label, v);
+}
+
+/* A small text file's content, trimmed; false when unreadable. */
+static bool read_small(const char *path, char *buf, size_t room)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t r = read(fd, buf, room - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	size_t n = (size_t)r;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return n > 0;
+}
+
+/* FNV-1a of a file's whole content ("absent" when it cannot be opened). */
+static void hash_file(const char *path, char *out, size_t room)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(out, room, "absent");
+		return;
+	}
+	uint64_t h = 0xcbf29ce484222325ull, total = 0;
+	unsigned char buf[16384];
+	ssize_t r;
+	while ((r = read(fd, buf, sizeof buf)) > 0 && total < ((uint64_t)64 << 20)) {
+		for (ssize_t i = 0; i < r; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+		total += (uint64_t)r;
+	}
+	close(fd);
+	snprintf(out, room, "%016llx %llu", (unsigned long long)h, (unsigned long long)total);
+}
+
+/* The loaded BPF programs' ids (never reused while the kernel runs), as
+ * a hash: their JITed images are kallsyms lines ("[bpf]") that come and go
+ * within one boot. "unknown" without the right to list them. */
+static void bpf_ids(char *out, size_t room)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t id = 0;
+	unsigned long n = 0;
+	for (;;) {
+		union bpf_attr attr;
+		memset(&attr, 0, sizeof attr);
+		attr.start_id = id;
+		if (syscall(SYS_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof attr) != 0)
+			break;
+		id = attr.next_id;
+		h = (h ^ id) * 0x100000001b3ull;
+		if (++n > (1ul << 20))
+			break;
+	}
+	if (errno == ENOENT) /* the end of the list */
+		snprintf(out, room, "%lu %016llx", n, (unsigned long long)h);
+	else
+		snprintf(out, room, "unknown");
+}
+
+bool tk_symkey_add_running_kernel(tk_symkey *k)
+{
+	uint8_t id[TK_BUILD_ID_MAX];
+	size_t id_len = tk_sysfs_build_id(NULL, id);
+	char hex[2 * TK_BUILD_ID_MAX + 1], boot[128], v[128];
+	if (!id_len || !read_small("/proc/sys/kernel/random/boot_id", boot, sizeof boot))
+		return false;
+	tk_build_id_hex(id, id_len, hex);
+	tk_symkey_add(k, "kernel-build-id", hex);
+	tk_symkey_add(k, "boot-id", boot);
+	snprintf(v, sizeof v, "%lu", (unsigned long)geteuid());
+	tk_symkey_add(k, "euid", v);
+	if (!read_small("/proc/sys/kernel/kptr_restrict", v, sizeof v))
+		snprintf(v, sizeof v, "unknown");
+	tk_symkey_add(k, "kptr_restrict", v);
+	/* modules loaded or unloaded since change the symbols */
+	hash_file("/proc/modules", v, sizeof v);
+	tk_symkey_add(k, "modules", v);
+	bpf_ids(v, sizeof v);
+	tk_symkey_add(k, "bpf-programs", v);
+	return true;
+}
+
+/* ---- files ---- */
+
+tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k)
+{
+	if (!d || k->oom)
+		return NULL;
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path)
+		return NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return NULL;
+	struct stat sb;
+	void *map = MAP_FAILED;
+	size_t len = 0;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size <= SYMFILE_LIMIT) {
+		len = (size_t)sb.st_size;
+		/* populated: every page is read by the checksum anyway */
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	}
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	tk_symtab *t;
+	if (tk_symfile_decode(map, len, k->buf, k->n, true, &t, NULL) != TK_OK) {
+		munmap(map, len);
+		return NULL;
+	}
+	t->map_base = map;
+	t->map_len = len;
+	d->hits++;
+	return t;
+}
+
+/* mkdir -p of d->dir, private to the user (0700) where it creates. */
+static bool make_dir(tk_symdisk *d)
+{
+	if (d->dir_made)
+		return true;
+	char path[4096];
+	size_t n = strlen(d->dir);
+	if (n >= sizeof path)
+		return false;
+	memcpy(path, d->dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		char c = path[i];
+		path[i] = '\0';
+		if (mkdir(path, 0700) != 0 && errno != EEXIST)
+			return false;
+		path[i] = c;
+	}
+	d->dir_made = true;
+	return true;
+}
+
+static bool write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t)
+{
+	if (!d || d->no_write || k->oom || !t)
+		return;
+	char path[4096], tmp[4096 + 32];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path)
+		return;
+	/* a unique temporary name beside the target: concurrent writers
+	 * never share one, and rename() replaces the target whole. Made
+	 * before encoding, so a read-only cache costs no encoding (and is
+	 * not tried again by this process). */
+	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+	int fd = make_dir(d) ? mkostemp(tmp, O_CLOEXEC) : -1;
+	if (fd < 0) {
+		d->no_write = true;
+		return;
+	}
+	void *buf;
+	size_t len;
+	bool ok = tk_symfile_encode(t, k->buf, k->n, &buf, &len);
+	if (ok) {
+		ok = write_all(fd, buf, len);
+		free(buf);
+	}
+	ok = close(fd) == 0 && ok;
+	if (ok && rename(tmp, path) == 0)
+		d->writes++;
+	else
+		unlink(tmp);
+}

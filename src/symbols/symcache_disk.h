@@ -1,0 +1,63 @@
+/* The persistent symbol cache on disk: where it lives, what a table's key
+ * is, and reading/writing one file (format: symcache_file.h).
+ *
+ * Directory: tk_symcache_options.cache_dir, else $XDG_CACHE_HOME/tracekit
+ * (an absolute XDG_CACHE_HOME), else $HOME/.cache/tracekit; none (no
+ * persistent cache) when TRACEKIT_NO_SYMCACHE is set to anything but "" or
+ * "0", when tk_symcache_options.no_symbol_cache is set, or when tracekit
+ * has no build id of its own (the key must change with the code that
+ * builds the tables).
+ * One file per image: elf-<build id>.sym, kallsyms-<build id>.sym (the
+ * build-id cache's copy of a recorded kernel's kallsyms), kallsyms-running
+ * .sym (/proc/kallsyms), kallsyms-file-<hash>.sym (a user-given file). The
+ * key inside says what it was built from; a file whose key differs is
+ * rebuilt and replaced, so the directory holds at most one file per image.
+ * Writers write a temporary file beside the target and rename it into
+ * place: readers see a whole old file or a whole new one, never a mix, and
+ * the cache may be deleted at any time.
+ *
+ * Internal to src/symbols. Not thread-safe. */
+#ifndef TK_SYMCACHE_DISK_H
+#define TK_SYMCACHE_DISK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracekit/tracekit.h"
+
+typedef struct tk_symdisk tk_symdisk;
+
+/* NULL when the persistent cache is off (or out of memory). */
+tk_symdisk *tk_symdisk_open(const char *cache_dir, bool disabled);
+void tk_symdisk_free(tk_symdisk *d);
+
+/* A key under construction: text lines, each naming one input. */
+typedef struct tk_symkey {
+	char *buf;
+	size_t n, cap;
+	bool oom;
+} tk_symkey;
+
+void tk_symkey_init(tk_symkey *k, const tk_symdisk *d, const char *kind);
+void tk_symkey_free(tk_symkey *k);
+void tk_symkey_add(tk_symkey *k, const char *label, const char *value);
+/* "label path dev ino size mtime ctime" or "label path absent". */
+void tk_symkey_add_file(tk_symkey *k, const char *label, const char *path);
+/* The running kernel's inputs of /proc/kallsyms: its build id, the boot
+ * id, the user, kptr_restrict, /proc/modules and the BPF programs' ids. false when the kernel's
+ * build id or the boot id cannot be read (then nothing is cached). */
+bool tk_symkey_add_running_kernel(tk_symkey *k);
+
+/* The table in file `name` when it exists, is sound and has key k; NULL
+ * otherwise (a damaged file is rebuilt by the caller's store). */
+tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k);
+/* Writes t (just loaded, no lookup yet) as file `name`; failures are
+ * silent (the cache is an optimization). */
+void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t);
+
+/* Counters for tests: tables read from files, tables written. */
+uint64_t tk_symdisk_hits(const tk_symdisk *d);
+uint64_t tk_symdisk_writes(const tk_symdisk *d);
+
+#endif

@@ -1,0 +1,513 @@
+/* The persistent symbol cache's file format (symcache_file.h): encoding a
+ * finished table, and checking a file before any of it is used. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symcache_file.h"
+#include "symbols/symtab_internal.h"
+
+enum {
+	SEC_KEY,
+	SEC_START,  /* u64 per symbol */
+	SEC_SIZE,   /* u64 per symbol, after the fix-ups */
+	SEC_NAME,   /* u32 string offset per symbol */
+	SEC_MODULE, /* u32 string offset per symbol, NO_MODULE for none */
+	SEC_TYPE,   /* u8 per symbol */
+	SEC_CLEAN,  /* u8 per symbol (ELF): overlaps no other symbol */
+	SEC_TOP,    /* u64 per TK_SYMTAB_BLOCK symbols: the lookup index */
+	SEC_ORDER,  /* rec per symbol in ELF table order (perf's tree input) */
+	SEC_LATE,   /* rec per PLT symbol added after the fix-ups */
+	SEC_SEGS,   /* seg per PT_LOAD */
+	SEC_STR,    /* NUL-terminated strings, the last byte NUL */
+	N_SEC
+};
+
+/* rec: u64 start, u64 size, u32 name, u8 type, u8 bind, u16 0 */
+#define REC_SIZE 24
+/* seg: u64 vaddr, memsz, offset, filesz, exec */
+#define SEG_SIZE        40
+#define NO_MODULE       UINT32_MAX
+#define BYTE_ORDER_MARK 0x0102030405060708ull
+/* the checksum covers everything after its own field */
+#define SUM_FROM 40
+
+enum {
+	F_RELOCATABLE = 1,
+	F_FROM_SYMTAB = 2,
+	F_HAS_TEXT = 4,
+	F_REF_TEXT = 8,
+	F_REF_STEXT = 16,
+	F_ELF = 32,
+	F_ALL = 63,
+};
+
+typedef struct symfile_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t header_size;
+	uint64_t byte_order;
+	uint64_t file_size;
+	uint64_t checksum;
+	uint32_t kind, flags;
+	uint64_t n_syms, n_top, n_order, n_late, n_segs;
+	uint64_t text_vaddr, text_size, text_offset, ref_text, ref_stext;
+	uint32_t build_id_len, name_off;
+	uint8_t build_id[TK_BUILD_ID_MAX];
+	uint64_t sec[N_SEC][2]; /* offset, size in bytes */
+} symfile_header;
+
+_Static_assert(sizeof(symfile_header) == 200 + 16 * N_SEC, "no padding in the header");
+_Static_assert(offsetof(symfile_header, checksum) + 8 == SUM_FROM, "checksum field");
+
+static uint64_t ld64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static uint32_t ld32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static uint64_t rotl(uint64_t x, unsigned r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+uint64_t tk_symfile_checksum(const void *data, size_t len)
+{
+	/* Each lane's step is a bijection of its state (xor, rotate, odd
+	 * multiply), so a change confined to one lane always shows; four
+	 * independent lanes run at about a cycle per 8 bytes. */
+	const unsigned char *p = data;
+	const uint64_t m = 0x9fb21c651e98df25ull;
+	uint64_t h0 = 0x9e3779b97f4a7c15ull, h1 = 0xc2b2ae3d27d4eb4full;
+	uint64_t h2 = 0x165667b19e3779f9ull, h3 = 0x27d4eb2f165667c5ull;
+	size_t i = 0;
+	for (; len - i >= 32; i += 32) {
+		h0 = rotl(h0 ^ ld64(p + i), 29) * m;
+		h1 = rotl(h1 ^ ld64(p + i + 8), 29) * m;
+		h2 = rotl(h2 ^ ld64(p + i + 16), 29) * m;
+		h3 = rotl(h3 ^ ld64(p + i + 24), 29) * m;
+	}
+	uint64_t h = h0 ^ rotl(h1, 17) ^ rotl(h2, 31) ^ rotl(h3, 47);
+	for (; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	h ^= (uint64_t)len;
+	h ^= h >> 33;
+	h *= m;
+	h ^= h >> 29;
+	return h;
+}
+
+/* ---- encoding ---- */
+
+/* The string pool being built. Names are appended as they come (each
+ * symbol has its own); ELF tables also keep a pointer -> offset table so
+ * that their table-order and PLT symbols, which share the name pointers of
+ * the sorted ones, reuse those strings. */
+typedef struct pool {
+	char *buf;
+	size_t n, cap;
+	const char **keys; /* open addressing, NULL = free */
+	uint32_t *vals;
+	size_t mask;
+	bool oom;
+} pool;
+
+#define POOL_BAD ((uint64_t)UINT32_MAX + 1)
+
+static uint64_t pool_append(pool *p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	if (p->oom || p->n + len >= UINT32_MAX)
+		return POOL_BAD;
+	if (p->n + len > p->cap) {
+		size_t cap = p->cap ? p->cap : 64 * 1024;
+		while (cap < p->n + len)
+			cap *= 2;
+		char *nb = realloc(p->buf, cap);
+		if (!nb) {
+			p->oom = true;
+			return POOL_BAD;
+		}
+		p->buf = nb;
+		p->cap = cap;
+	}
+	memcpy(p->buf + p->n, s, len);
+	uint64_t off = p->n;
+	p->n += len;
+	return off;
+}
+
+static size_t pool_slot(const pool *p, const char *s)
+{
+	size_t h = (size_t)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull) >> 32) & p->mask;
+	while (p->keys[h] && p->keys[h] != s)
+		h = (h + 1) & p->mask;
+	return h;
+}
+
+/* Room for n pointers (at most half full). */
+static bool pool_index_init(pool *p, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	p->keys = calloc(cap, sizeof *p->keys);
+	p->vals = malloc(cap * sizeof *p->vals);
+	p->mask = cap - 1;
+	return p->keys && p->vals;
+}
+
+/* Appends s and, with an index, remembers where. */
+static uint64_t pool_add(pool *p, const char *s)
+{
+	uint64_t off = pool_append(p, s);
+	if (p->keys && off != POOL_BAD) {
+		size_t h = pool_slot(p, s);
+		p->keys[h] = s;
+		p->vals[h] = (uint32_t)off;
+	}
+	return off;
+}
+
+/* The offset of a string pool_add() saw, else appended. */
+static uint64_t pool_find(pool *p, const char *s)
+{
+	size_t h = pool_slot(p, s);
+	return p->keys[h] ? p->vals[h] : pool_append(p, s);
+}
+
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+static size_t top_count(size_t n)
+{
+	/* as symtab.c's build_index() */
+	return n < 4 * TK_SYMTAB_BLOCK ? 0 : (n + TK_SYMTAB_BLOCK - 1) / TK_SYMTAB_BLOCK;
+}
+
+static void put_rec(unsigned char *p, const tk_symbol *s, uint32_t name, uint8_t bind)
+{
+	memset(p, 0, REC_SIZE);
+	memcpy(p, &s->start, 8);
+	memcpy(p + 8, &s->size, 8);
+	memcpy(p + 16, &name, 4);
+	p[20] = (uint8_t)s->type;
+	p[21] = bind;
+}
+
+bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void **out,
+		       size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	if (t->mapped || t->bind || t->tree_state != 0 || (t->use_tree && t->n && !t->order_syms))
+		return false;
+	size_t n = t->n, n_top = top_count(n);
+	size_t n_order = t->use_tree ? t->order_n : 0, n_late = t->use_tree ? t->n_late : 0;
+	pool p = {0};
+	bool ok = true;
+	uint32_t *names = malloc((n ? n : 1) * sizeof *names);
+	uint32_t *mods = malloc((n ? n : 1) * sizeof *mods);
+	uint32_t *onames = malloc((n_order + n_late + 1) * sizeof *onames);
+	unsigned char *buf = NULL;
+	ok = names && mods && onames && (!t->use_tree || pool_index_init(&p, n + n_late));
+	uint64_t name_off = ok ? pool_append(&p, t->name ? t->name : "") : 0;
+	ok = ok && name_off < UINT32_MAX;
+	const char *last_mod = NULL; /* kallsyms: runs of one module pointer */
+	uint64_t last_mod_off = NO_MODULE;
+	for (size_t i = 0; ok && i < n; i++) {
+		const tk_symbol *s = &t->syms[i];
+		uint64_t a = pool_add(&p, s->name);
+		uint64_t b = NO_MODULE;
+		if (s->module && s->module == last_mod)
+			b = last_mod_off;
+		else if (s->module)
+			b = last_mod_off = pool_append(&p, last_mod = s->module);
+		ok = a < UINT32_MAX && b <= UINT32_MAX;
+		names[i] = (uint32_t)a;
+		mods[i] = (uint32_t)b;
+	}
+	for (size_t i = 0; ok && i < n_order + n_late; i++) {
+		const tk_symbol *s = i < n_order ? &t->order_syms[i] : &t->late[i - n_order];
+		uint64_t a = pool_find(&p, s->name);
+		ok = a < UINT32_MAX;
+		onames[i] = (uint32_t)a;
+	}
+	size_t sizes[N_SEC] = {
+	    [SEC_KEY] = key_len,
+	    [SEC_START] = n * 8,
+	    [SEC_SIZE] = n * 8,
+	    [SEC_NAME] = n * 4,
+	    [SEC_MODULE] = n * 4,
+	    [SEC_TYPE] = n,
+	    [SEC_CLEAN] = t->use_tree ? n : 0,
+	    [SEC_TOP] = n_top * 8,
+	    [SEC_ORDER] = n_order * REC_SIZE,
+	    [SEC_LATE] = n_late * REC_SIZE,
+	    [SEC_SEGS] = t->n_segs * SEG_SIZE,
+	    [SEC_STR] = p.n,
+	};
+	symfile_header h;
+	memset(&h, 0, sizeof h);
+	size_t pos = sizeof h;
+	for (int s = 0; s < N_SEC; s++) {
+		pos = align8(pos);
+		h.sec[s][0] = pos;
+		h.sec[s][1] = sizes[s];
+		pos += sizes[s];
+	}
+	size_t total = align8(pos);
+	if (ok)
+		buf = calloc(1, total);
+	if (!buf)
+		goto out;
+	memcpy(h.magic, TK_SYMFILE_MAGIC, 8);
+	h.version = TK_SYMFILE_VERSION;
+	h.header_size = sizeof h;
+	h.byte_order = BYTE_ORDER_MARK;
+	h.file_size = total;
+	h.kind = t->is_elf ? TK_SYMFILE_ELF : TK_SYMFILE_KALLSYMS;
+	h.flags = (t->relocatable ? F_RELOCATABLE : 0) | (t->from_symtab ? F_FROM_SYMTAB : 0) |
+		  (t->has_text ? F_HAS_TEXT : 0) | (t->has_ref_text ? F_REF_TEXT : 0) |
+		  (t->has_ref_stext ? F_REF_STEXT : 0) | (t->is_elf ? F_ELF : 0);
+	h.n_syms = n;
+	h.n_top = n_top;
+	h.n_order = n_order;
+	h.n_late = n_late;
+	h.n_segs = t->n_segs;
+	h.text_vaddr = t->text_vaddr;
+	h.text_size = t->text_size;
+	h.text_offset = t->text_offset;
+	h.ref_text = t->ref_text;
+	h.ref_stext = t->ref_stext;
+	h.build_id_len = (uint32_t)t->build_id_len;
+	h.name_off = (uint32_t)name_off;
+	memcpy(h.build_id, t->build_id, sizeof h.build_id);
+	if (key_len)
+		memcpy(buf + h.sec[SEC_KEY][0], key, key_len);
+	for (size_t i = 0; i < n; i++) {
+		const tk_symbol *s = &t->syms[i];
+		memcpy(buf + h.sec[SEC_START][0] + 8 * i, &s->start, 8);
+		memcpy(buf + h.sec[SEC_SIZE][0] + 8 * i, &s->size, 8);
+		memcpy(buf + h.sec[SEC_NAME][0] + 4 * i, &names[i], 4);
+		memcpy(buf + h.sec[SEC_MODULE][0] + 4 * i, &mods[i], 4);
+		buf[h.sec[SEC_TYPE][0] + i] = (unsigned char)s->type;
+		if (t->use_tree)
+			buf[h.sec[SEC_CLEAN][0] + i] = t->clean ? t->clean[i] : 0;
+	}
+	for (size_t k = 0; k < n_top; k++)
+		memcpy(buf + h.sec[SEC_TOP][0] + 8 * k, &t->syms[k * TK_SYMTAB_BLOCK].start, 8);
+	for (size_t i = 0; i < n_order; i++)
+		put_rec(buf + h.sec[SEC_ORDER][0] + REC_SIZE * i, &t->order_syms[i], onames[i],
+			t->order_bind[i]);
+	for (size_t i = 0; i < n_late; i++)
+		put_rec(buf + h.sec[SEC_LATE][0] + REC_SIZE * i, &t->late[i], onames[n_order + i],
+			TK_BIND_GLOBAL);
+	for (size_t i = 0; i < t->n_segs; i++) {
+		const tk_elf_segment *g = &t->segs[i];
+		uint64_t v[5] = {g->vaddr, g->memsz, g->offset, g->filesz, g->exec};
+		memcpy(buf + h.sec[SEC_SEGS][0] + SEG_SIZE * i, v, sizeof v);
+	}
+	memcpy(buf + h.sec[SEC_STR][0], p.buf, p.n);
+	memcpy(buf, &h, sizeof h);
+	h.checksum = tk_symfile_checksum(buf + SUM_FROM, total - SUM_FROM);
+	memcpy(buf + offsetof(symfile_header, checksum), &h.checksum, 8);
+	*out = buf;
+	*out_len = total;
+out:
+	free(names);
+	free(mods);
+	free(onames);
+	free(p.buf);
+	free(p.keys);
+	free(p.vals);
+	return *out != NULL;
+}
+
+/* ---- decoding ---- */
+
+static bool unpack_order(tk_symtab *t);
+
+static tk_status bad(tk_error *err, uint64_t off, const char *what)
+{
+	return tk_error_set(err, TK_ERR_FORMAT, off, "symbol cache file: %s", what);
+}
+
+tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_t key_len,
+			    bool check_sum, tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	const unsigned char *d = data;
+	symfile_header h;
+	if (((uintptr_t)d & 7) != 0)
+		return bad(err, 0, "buffer not 8-byte aligned");
+	if (len < sizeof h)
+		return bad(err, len, "shorter than its header");
+	memcpy(&h, d, sizeof h);
+	if (memcmp(h.magic, TK_SYMFILE_MAGIC, 8) != 0)
+		return bad(err, 0, "bad magic");
+	if (h.version != TK_SYMFILE_VERSION)
+		return bad(err, offsetof(symfile_header, version), "unknown version");
+	if (h.header_size != sizeof h)
+		return bad(err, offsetof(symfile_header, header_size), "bad header size");
+	if (h.byte_order != BYTE_ORDER_MARK)
+		return bad(err, offsetof(symfile_header, byte_order), "other byte order");
+	if (h.file_size != len)
+		return bad(err, offsetof(symfile_header, file_size),
+			   "size differs from the header's (truncated?)");
+	if (check_sum && tk_symfile_checksum(d + SUM_FROM, len - SUM_FROM) != h.checksum)
+		return bad(err, offsetof(symfile_header, checksum), "checksum mismatch");
+	bool elf = h.kind == TK_SYMFILE_ELF;
+	if ((h.kind != TK_SYMFILE_KALLSYMS && !elf) || (h.flags & ~(uint32_t)F_ALL) ||
+	    elf != ((h.flags & F_ELF) != 0))
+		return bad(err, offsetof(symfile_header, kind), "bad kind or flags");
+	if (h.build_id_len > TK_BUILD_ID_MAX)
+		return bad(err, offsetof(symfile_header, build_id_len), "bad build id length");
+	for (int s = 0; s < N_SEC; s++) {
+		uint64_t off = h.sec[s][0], size = h.sec[s][1];
+		if (off % 8 || off < sizeof h || off > len || size > len - off)
+			return bad(err, offsetof(symfile_header, sec) + 16 * (size_t)s,
+				   "section outside the file");
+	}
+	/* counts first bounded by the file, so the products cannot wrap */
+	uint64_t n = h.n_syms;
+	if (n > len / 8 || h.n_order > len / REC_SIZE || h.n_late > len / REC_SIZE ||
+	    h.n_segs > len / SEG_SIZE)
+		return bad(err, offsetof(symfile_header, n_syms), "implausible counts");
+	uint64_t want[N_SEC] = {
+	    [SEC_KEY] = h.sec[SEC_KEY][1],
+	    [SEC_START] = n * 8,
+	    [SEC_SIZE] = n * 8,
+	    [SEC_NAME] = n * 4,
+	    [SEC_MODULE] = n * 4,
+	    [SEC_TYPE] = n,
+	    [SEC_CLEAN] = elf ? n : 0,
+	    [SEC_TOP] = (uint64_t)top_count(n) * 8,
+	    [SEC_ORDER] = h.n_order * REC_SIZE,
+	    [SEC_LATE] = h.n_late * REC_SIZE,
+	    [SEC_SEGS] = h.n_segs * SEG_SIZE,
+	    [SEC_STR] = h.sec[SEC_STR][1],
+	};
+	for (int s = 0; s < N_SEC; s++)
+		if (h.sec[s][1] != want[s])
+			return bad(err, offsetof(symfile_header, sec) + 16 * (size_t)s + 8,
+				   "section size does not match its count");
+	if (h.n_top != top_count(n) || (!elf && (h.n_order || h.n_late || h.n_segs)))
+		return bad(err, offsetof(symfile_header, n_top), "bad counts");
+	const unsigned char *str = d + h.sec[SEC_STR][0];
+	uint64_t str_len = h.sec[SEC_STR][1];
+	if (str_len == 0 || str_len >= UINT32_MAX || str[str_len - 1] != '\0')
+		return bad(err, h.sec[SEC_STR][0], "string pool not NUL-terminated");
+	if (h.name_off >= str_len)
+		return bad(err, offsetof(symfile_header, name_off), "name outside the pool");
+	if (h.sec[SEC_KEY][1] != key_len ||
+	    (key_len && memcmp(d + h.sec[SEC_KEY][0], key, key_len) != 0))
+		return tk_error_set(err, TK_ERR_NOT_FOUND, h.sec[SEC_KEY][0],
+				    "symbol cache file: made for other inputs");
+	/* every reference checked once here, so lookups need no checks */
+	const unsigned char *st = d + h.sec[SEC_START][0];
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t a = ld32(d + h.sec[SEC_NAME][0] + 4 * i);
+		uint32_t b = ld32(d + h.sec[SEC_MODULE][0] + 4 * i);
+		if (a >= str_len || (b != NO_MODULE && b >= str_len))
+			return bad(err, h.sec[SEC_NAME][0] + 4 * i, "string outside the pool");
+		if (i && ld64(st + 8 * i) < ld64(st + 8 * (i - 1)))
+			return bad(err, h.sec[SEC_START][0] + 8 * i, "symbols not sorted");
+	}
+	for (uint64_t k = 0; k < h.n_top; k++)
+		if (ld64(d + h.sec[SEC_TOP][0] + 8 * k) != ld64(st + 8 * k * TK_SYMTAB_BLOCK))
+			return bad(err, h.sec[SEC_TOP][0] + 8 * k, "bad lookup index");
+	for (uint64_t i = 0; i < h.n_order + h.n_late; i++) {
+		uint64_t at = i < h.n_order ? h.sec[SEC_ORDER][0] + REC_SIZE * i
+					    : h.sec[SEC_LATE][0] + REC_SIZE * (i - h.n_order);
+		if (ld32(d + at + 16) >= str_len)
+			return bad(err, at + 16, "string outside the pool");
+	}
+	tk_symtab *t = tk_symtab_new((const char *)str + h.name_off);
+	tk_elf_segment *segs = t ? calloc(h.n_segs ? h.n_segs : 1, sizeof *segs) : NULL;
+	if (!segs) {
+		tk_symtab_free(t);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	for (uint64_t i = 0; i < h.n_segs; i++) {
+		const unsigned char *g = d + h.sec[SEC_SEGS][0] + SEG_SIZE * i;
+		segs[i] = (tk_elf_segment){ld64(g), ld64(g + 8), ld64(g + 16), ld64(g + 24),
+					   ld64(g + 32) != 0};
+	}
+	t->n = t->cap = n;
+	t->segs = segs;
+	t->n_segs = h.n_segs;
+	t->is_elf = elf;
+	t->use_tree = elf;
+	t->relocatable = h.flags & F_RELOCATABLE;
+	t->from_symtab = h.flags & F_FROM_SYMTAB;
+	t->has_text = h.flags & F_HAS_TEXT;
+	t->has_ref_text = h.flags & F_REF_TEXT;
+	t->has_ref_stext = h.flags & F_REF_STEXT;
+	t->text_vaddr = h.text_vaddr;
+	t->text_size = h.text_size;
+	t->text_offset = h.text_offset;
+	t->ref_text = h.ref_text;
+	t->ref_stext = h.ref_stext;
+	t->build_id_len = h.build_id_len;
+	memcpy(t->build_id, h.build_id, sizeof t->build_id);
+	t->mapped = true;
+	t->m_start = st;
+	t->m_size = d + h.sec[SEC_SIZE][0];
+	t->m_name = d + h.sec[SEC_NAME][0];
+	t->m_module = d + h.sec[SEC_MODULE][0];
+	t->m_type = d + h.sec[SEC_TYPE][0];
+	t->m_clean = elf ? d + h.sec[SEC_CLEAN][0] : NULL;
+	t->m_top = h.n_top ? d + h.sec[SEC_TOP][0] : NULL;
+	t->n_top = h.n_top;
+	t->m_order = d + h.sec[SEC_ORDER][0];
+	t->m_order_n = h.n_order;
+	t->m_late = d + h.sec[SEC_LATE][0];
+	t->m_late_n = h.n_late;
+	t->m_str = (const char *)str;
+	t->m_str_len = str_len;
+	t->unpack_order = unpack_order;
+	*out = t;
+	return TK_OK;
+}
+
+static void get_rec(const tk_symtab *t, const unsigned char *p, tk_symbol *s, uint8_t *bind)
+{
+	*s = (tk_symbol){.name = t->m_str + ld32(p + 16),
+			 .start = ld64(p),
+			 .size = ld64(p + 8),
+			 .type = (char)p[20]};
+	if (bind)
+		*bind = p[21];
+}
+
+/* Fills t->order_syms/order_bind/late of a mapped ELF table from the
+ * file, for building perf's tree (tk_symtab.unpack_order). false: out of
+ * memory. */
+static bool unpack_order(tk_symtab *t)
+{
+	if (!t->mapped || t->order_syms || t->late)
+		return true;
+	size_t no = t->m_order_n, nl = t->m_late_n;
+	t->order_syms = malloc((no ? no : 1) * sizeof *t->order_syms);
+	t->order_bind = malloc(no ? no : 1);
+	t->late = malloc((nl ? nl : 1) * sizeof *t->late);
+	if (!t->order_syms || !t->order_bind || !t->late)
+		return false;
+	for (size_t i = 0; i < no; i++)
+		get_rec(t, t->m_order + REC_SIZE * i, &t->order_syms[i], &t->order_bind[i]);
+	for (size_t i = 0; i < nl; i++)
+		get_rec(t, t->m_late + REC_SIZE * i, &t->late[i], NULL);
+	t->order_n = no;
+	t->n_late = t->cap_late = nl;
+	return true;
+}
