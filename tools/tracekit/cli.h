@@ -95,6 +95,8 @@ int tk_cmd_sql(int argc, char **argv);
 bool tk_cli_sqlite_output(const tk_cli *cli);
 int tk_cmd_convert_sqlite(const tk_cli *cli);
 
+int tk_cmd_view(int argc, char **argv); /* cmd_view.c */
+
 extern const char tk_usage_text[];
 
 #endif

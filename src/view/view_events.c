@@ -1,0 +1,283 @@
+/* One model event into the view: which track it goes to, its name, its
+ * fields (as a JSON object, interned), its stack and weight when it is a
+ * sample, and the counters it carries. */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/model_print.h"
+#include "view/view_internal.h"
+
+#define MAX_COUNTER_TRACKS 64
+#define MAX_FRAMES         512
+/* perf's callchain context markers (PERF_CONTEXT_*) are not frames */
+#define PERF_CONTEXT_MAX ((uint64_t)-4095)
+
+static const tk_value *member_sem(const tk_value *s, tk_semantic sem, const char **name)
+{
+	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
+		return NULL;
+	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++)
+		if (s->cls->members[i].cls && s->cls->members[i].cls->semantic == sem) {
+			if (name)
+				*name = s->cls->members[i].name;
+			return &s->v.list.items[i];
+		}
+	return NULL;
+}
+
+static const tk_value *member_named(const tk_value *s, const char *name)
+{
+	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
+		return NULL;
+	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++)
+		if (strcmp(s->cls->members[i].name, name) == 0)
+			return &s->v.list.items[i];
+	return NULL;
+}
+
+/* Fields worth showing: not the ones the view already has as columns
+ * (perf's perf_* sample members, values with a meaning the tracks carry). */
+static bool shown_member(const tk_member *m)
+{
+	if (!m->cls || strncmp(m->name, "perf_", 5) == 0)
+		return false;
+	return m->cls->semantic == TK_SEM_NONE || m->cls->semantic == TK_SEM_ADDR ||
+	       m->cls->semantic == TK_SEM_COMM;
+}
+
+static void put_members(tk_writer *w, const tk_value *s, bool *first)
+{
+	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
+		return;
+	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++) {
+		const tk_member *m = &s->cls->members[i];
+		if (!shown_member(m))
+			continue;
+		if (!*first)
+			tk_put_char(w, ',');
+		*first = false;
+		tk_put_json_str(w, m->name, strlen(m->name));
+		tk_put_char(w, ':');
+		tk_value_write_json(w, &s->v.list.items[i]);
+	}
+}
+
+/* The event's fields as a JSON object, interned; 0 when it has none or the
+ * details budget is spent. */
+static uint32_t details_of(view_builder *b, const tk_event *ev)
+{
+	tk_writer *w = b->scratch;
+	w->pos = 0;
+	bool first = true;
+	tk_put_char(w, '{');
+	put_members(w, ev->context, &first);
+	put_members(w, ev->payload, &first);
+	tk_put_char(w, '}');
+	if (first)
+		return 0;
+	size_t len;
+	const char *text = tk_writer_data(w, &len);
+	/* the page holds at most ~8 bytes of distinct details per event (plus
+	 * a first megabyte): repeated field sets cost nothing, unique ones
+	 * past that are left out */
+	if (b->details_bytes > b->details_budget + 8 * b->n_events) {
+		b->details_dropped++;
+		return 0;
+	}
+	size_t idx;
+	bool added;
+	if (!tk_intern_get(&b->details, text, len, &idx, &added) || idx >= UINT32_MAX) {
+		b->details_dropped++;
+		return 0;
+	}
+	if (added)
+		b->details_bytes += len;
+	return (uint32_t)idx;
+}
+
+static uint32_t frame_of(view_builder *b, uint64_t addr)
+{
+	char buf[24] = "0x";
+	size_t n = 2 + tk_fmt_hex(buf + 2, addr);
+	return view_string(b, buf, n);
+}
+
+/* The stack of a sample: callchain (leaf first in perf's order) walked from
+ * the root; a sample without one has its ip as a one-frame stack. */
+static uint32_t stack_of(view_builder *b, const tk_event *ev)
+{
+	const tk_value *chain = member_sem(ev->payload, TK_SEM_CALLCHAIN, NULL);
+	uint32_t node = 0;
+	if (chain && chain->v.list.n) {
+		size_t n = chain->v.list.n;
+		for (size_t k = n; k-- > 0;) {
+			uint64_t a = chain->v.list.items[k].v.u;
+			if (a >= PERF_CONTEXT_MAX)
+				continue;
+			if (n - k > MAX_FRAMES)
+				break;
+			uint32_t f = frame_of(b, a);
+			if (f == UINT32_MAX)
+				return UINT32_MAX;
+			node = view_stack_child(b, node, f);
+			if (node == UINT32_MAX)
+				return node;
+		}
+		return node;
+	}
+	const tk_value *ip = member_sem(ev->payload, TK_SEM_IP, NULL);
+	if (!ip)
+		return 0;
+	uint32_t f = frame_of(b, ip->v.u);
+	return f == UINT32_MAX ? f : view_stack_child(b, 0, f);
+}
+
+static bool counter_member(const tk_member *m)
+{
+	const tk_field_class *c = m->cls;
+	if (!c || c->semantic != TK_SEM_NONE || c->mappings || c->is_char || c->is_bool)
+		return false;
+	if (c->kind == TK_TYPE_FLOAT)
+		return true;
+	if (c->kind != TK_TYPE_INT || c->base != 10)
+		return false;
+	/* ids are not quantities */
+	size_t n = strlen(m->name);
+	static const char *const ids[] = {"id", "pid", "tid", "cpu", "prio", "fd", "state"};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		size_t k = strlen(ids[i]);
+		if (n >= k && strcmp(m->name + n - k, ids[i]) == 0)
+			return false;
+	}
+	return true;
+}
+
+static bool add_counters(view_builder *b, uint32_t input, const tk_event *ev, uint64_t t)
+{
+	const tk_value *s = ev->payload;
+	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
+		return true;
+	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++) {
+		const tk_member *m = &s->cls->members[i];
+		if (!counter_member(m))
+			continue;
+		uint64_t key = ((uint64_t)(uintptr_t)m->cls) ^ ((uint64_t)input << 56);
+		uint64_t *v = tk_hashmap_get(&b->counter_by_key, key);
+		uint32_t track;
+		if (v) {
+			track = (uint32_t)*v;
+		} else {
+			if (b->n_counter_tracks >= MAX_COUNTER_TRACKS)
+				continue;
+			uint32_t g = view_group_get(b, VIEW_GROUP_COUNTER, input, -1, "counters");
+			char name[512];
+			snprintf(name, sizeof name, "%s %s", ev->cls->name ? ev->cls->name : "?",
+				 m->name);
+			track = g == UINT32_MAX
+				    ? g
+				    : view_track_get(b, g, key, name, VIEW_ROW_COUNTER, -1, -1);
+			if (track == UINT32_MAX || !tk_hashmap_put(&b->counter_by_key, key, track))
+				return false;
+			b->n_counter_tracks++;
+		}
+		const tk_value *x = &s->v.list.items[i];
+		double d = m->cls->kind == TK_TYPE_FLOAT ? x->v.f
+			   : m->cls->is_signed           ? (double)x->v.i
+							 : (double)x->v.u;
+		view_row *r = view_track_row(b, track, 0);
+		if (!r || !view_row_counter(b, r, t, d))
+			return false;
+	}
+	return true;
+}
+
+/* The track an event is drawn on. */
+static uint32_t track_of(view_builder *b, uint32_t input, tk_format fmt, const tk_event *ev)
+{
+	char name[320];
+	uint32_t g;
+	if (fmt == TK_FORMAT_CPEL || fmt == TK_FORMAT_ELOG || fmt == TK_FORMAT_TKLOG) {
+		const tk_value *tr = member_named(ev->payload, "track");
+		if (tr && tr->cls && tr->cls->kind == TK_TYPE_STRING) {
+			size_t n = tr->v.str.len < 300 ? tr->v.str.len : 300;
+			memcpy(name, tr->v.str.ptr, n);
+			name[n] = 0;
+			uint64_t key = 1469598103934665603ULL;
+			for (size_t i = 0; i < n; i++)
+				key = (key ^ (unsigned char)name[i]) * 1099511628211ULL;
+			g = view_group_get(b, VIEW_GROUP_CPEL, input, 0, "tracks");
+			return g == UINT32_MAX
+				   ? g
+				   : view_track_get(b, g, key, name, VIEW_ROW_EVENTS, -1, -1);
+		}
+	}
+	if (ev->tid >= 0 || ev->pid >= 0) {
+		int64_t pid = ev->pid >= 0 ? ev->pid : ev->tid;
+		snprintf(name, sizeof name, "process %lld", (long long)pid);
+		g = view_group_get(b, VIEW_GROUP_PROCESS, input, pid, name);
+		if (g == UINT32_MAX)
+			return g;
+		if (ev->tid >= 0) {
+			snprintf(name, sizeof name, "thread %d", ev->tid);
+			return view_track_get(b, g, (uint64_t)ev->tid, name, VIEW_ROW_EVENTS,
+					      ev->tid, -1);
+		}
+		return view_track_get(b, g, UINT64_MAX, "process events", VIEW_ROW_EVENTS, -1, -1);
+	}
+	if (fmt == TK_FORMAT_DCPI) {
+		g = view_group_get(b, VIEW_GROUP_PROFILE, input, 0, "profile");
+		const char *n = ev->cls && ev->cls->name ? ev->cls->name : "samples";
+		return g == UINT32_MAX ? g
+				       : view_track_get(b, g, ev->cls ? ev->cls->id : 0, n,
+							VIEW_ROW_EVENTS, -1, -1);
+	}
+	if (fmt == TK_FORMAT_CTF || ev->cpu < 0) {
+		g = view_group_get(b, VIEW_GROUP_STREAM, input, 0, "streams");
+		snprintf(name, sizeof name, "stream %llu/%llu", (unsigned long long)ev->stream_id,
+			 (unsigned long long)ev->stream_instance);
+		return g == UINT32_MAX
+			   ? g
+			   : view_track_get(b, g, ev->stream_id << 32 ^ ev->stream_instance, name,
+					    VIEW_ROW_EVENTS, -1, -1);
+	}
+	g = view_group_get(b, VIEW_GROUP_CPU, input, 0, "CPUs");
+	snprintf(name, sizeof name, "CPU %d", ev->cpu);
+	return g == UINT32_MAX
+		   ? g
+		   : view_track_get(b, g, (uint64_t)ev->cpu, name, VIEW_ROW_EVENTS, -1, ev->cpu);
+}
+
+tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk_error *err)
+{
+	tk_format fmt = TK_FORMAT_UNKNOWN;
+	if (b->input_formats && b->input_formats[input])
+		fmt = tk_format_from_name(b->input_formats[input]);
+	uint64_t t = ev->has_time ? ev->time_ns : 0;
+	if (!ev->has_time)
+		b->n_untimed++;
+	const char *cname = ev->cls && ev->cls->name ? ev->cls->name : "?";
+	uint32_t name = view_string(b, cname, strlen(cname));
+	uint32_t track = track_of(b, input, fmt, ev);
+	if (name == UINT32_MAX || track == UINT32_MAX)
+		goto nomem;
+	uint32_t arg = details_of(b, ev);
+	uint32_t stack = 0;
+	uint64_t weight = 0;
+	const tk_value *period = member_sem(ev->payload, TK_SEM_PERIOD, NULL);
+	const tk_value *count = fmt == TK_FORMAT_DCPI ? member_named(ev->payload, "count") : NULL;
+	if (period || count) {
+		weight = period ? period->v.u : count->v.u;
+		stack = stack_of(b, ev);
+		if (stack == UINT32_MAX)
+			goto nomem;
+	}
+	view_row *r = view_track_row(b, track, 0);
+	if (!r || !view_row_event(b, r, t, name, arg, ev->cpu, stack, weight))
+		goto nomem;
+	if (fmt != TK_FORMAT_PERF && !add_counters(b, input, ev, t))
+		goto nomem;
+	b->n_events++;
+	return TK_OK;
+nomem:
+	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory building the view");
+}
