@@ -417,7 +417,11 @@
     var r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
     var d = drag;
     drag = null;
-    if (d.moved) { saveFragment(); refreshPanels(); showTab('stats'); return; }
+    if (d.moved) {
+      /* whole ns, so the bounds shown are the bounds used */
+      st.sel = {a: Math.round(st.sel.a), b: Math.round(st.sel.b)};
+      saveFragment(); refreshPanels(); showTab('stats'); draw(); return;
+    }
     setPicked(pick(x, y), false);
   });
   canvas.addEventListener('wheel', function (e) {
@@ -427,7 +431,7 @@
     else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan((e.shiftKey ? e.deltaY : e.deltaX) / dataWidth());
     else { st.scrollY += e.deltaY; clampScroll(); draw(); }
   }, {passive: false});
-  canvas.addEventListener('mouseleave', function () { $('tooltip').hidden = true; });
+  canvas.addEventListener('mouseleave', function () { $('tooltip').hidden = true; mouseT = undefined; });
 
   /* ---- keys ---- */
   var mouseT;

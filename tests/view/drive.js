@@ -95,7 +95,8 @@ async function main() {
   await page.screenshot({ path: path.join(outdir, 'details.png') });
   // keys: whole trace, then W x5 (zoom in around the centre: the mouse is
   // moved onto the ruler's label, outside the data), D (pan), Home
-  await page.mouse.move(5, 5);
+  const tl = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top }; });
+  await page.mouse.move(tl.x + 5, tl.y + 5);
   await page.focus('#timeline');
   await page.keyboard.press('0');
   out.keys = { start: await page.evaluate(() => window.tkView.window()) };
