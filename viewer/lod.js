@@ -37,7 +37,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       var lv = row.lod[i];
       if (lv.bucket >= npp && (!best || lv.bucket < best.bucket)) best = lv;
     }
-    if (best && best.bucket <= npp * 64) {
+    if (best && best.bucket <= npp * 4) {
       var q = TK.visibleRange(best.t, best.end, v0, v1);
       if (q.hi - q.lo <= budget * 2) return {mode: 'lod', lo: q.lo, hi: q.hi, level: best};
     }

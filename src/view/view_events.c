@@ -143,7 +143,7 @@ static bool counter_member(const tk_member *m)
 		return false;
 	/* ids are not quantities */
 	size_t n = strlen(m->name);
-	static const char *const ids[] = {"id", "pid", "tid", "cpu", "prio", "fd", "state"};
+	static const char *const ids[] = {"id", "pid", "tid", "cpu", "prio", "fd", "state", "code"};
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
 		size_t k = strlen(ids[i]);
 		if (n >= k && strcmp(m->name + n - k, ids[i]) == 0)
@@ -274,7 +274,7 @@ tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk
 	view_row *r = view_track_row(b, track, 0);
 	if (!r || !view_row_event(b, r, t, name, arg, ev->cpu, stack, weight))
 		goto nomem;
-	if (fmt != TK_FORMAT_PERF && !add_counters(b, input, ev, t))
+	if (fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI && !add_counters(b, input, ev, t))
 		goto nomem;
 	b->n_events++;
 	return TK_OK;

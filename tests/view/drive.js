@@ -67,6 +67,7 @@ async function main() {
     Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
   out.whole = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
+  out.title = await page.title();
   out.wholeFlame = await page.evaluate(() => ({ samples: window.tkView.flame().samples, weight: window.tkView.flame().weight }));
   // click an event: the track with most events, its middle entry
   const target = await page.evaluate(() => {

@@ -46,8 +46,14 @@ check_keys() {
 }
 
 # check_details: the clicked event is the one picked and shown, at its time.
+# check_details [same-time]: with same-time (entries that all share one
+# time, as a profile's), any entry of the track at that time will do.
 check_details() {
-  check '.picked.track == .clicked.track and .picked.i == .clicked.i' "a click picks the event under the mouse"
+  if [ "${1:-}" = same-time ]; then
+    check '.picked.track == .clicked.track' "a click picks an event at the mouse's time on its track"
+  else
+    check '.picked.track == .clicked.track and .picked.i == .clicked.i' "a click picks the event under the mouse"
+  fi
   check '.details.name == .clicked.name' "details show the clicked event's name"
   check '. as $d | .tooltip != null and (.tooltip | startswith($d.clicked.name))' "hovering shows a tooltip with its name"
 }
