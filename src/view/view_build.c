@@ -101,6 +101,8 @@ void view_builder_free(view_builder *b)
 			free(b->input_formats[i]);
 	free(b->input_formats);
 	tk_writer_abort(b->scratch);
+	free(b->class_cache);
+	free(b->track_cache);
 	memset(b, 0, sizeof *b);
 }
 

@@ -2,6 +2,7 @@
  * fields (as a JSON object, interned), its stack and weight when it is a
  * sample, and the counters it carries. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/model_print.h"
@@ -22,16 +23,6 @@ static const tk_value *member_sem(const tk_value *s, tk_semantic sem, const char
 				*name = s->cls->members[i].name;
 			return &s->v.list.items[i];
 		}
-	return NULL;
-}
-
-static const tk_value *member_named(const tk_value *s, const char *name)
-{
-	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
-		return NULL;
-	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++)
-		if (strcmp(s->cls->members[i].name, name) == 0)
-			return &s->v.list.items[i];
 	return NULL;
 }
 
@@ -66,6 +57,10 @@ static void put_members(tk_writer *w, const tk_value *s, bool *first)
  * details budget is spent. */
 static uint32_t details_of(view_builder *b, const tk_event *ev)
 {
+	if (b->details_bytes > b->details_budget + 8 * b->n_events) {
+		b->details_dropped++;
+		return 0;
+	}
 	tk_writer *w = b->scratch;
 	w->pos = 0;
 	bool first = true;
@@ -192,12 +187,12 @@ static bool add_counters(view_builder *b, uint32_t input, const tk_event *ev, ui
 }
 
 /* The track an event is drawn on. */
-static uint32_t track_of(view_builder *b, uint32_t input, tk_format fmt, const tk_event *ev)
+static uint32_t track_lookup(view_builder *b, uint32_t input, tk_format fmt, const tk_event *ev,
+			     const tk_value *tr)
 {
 	char name[320];
 	uint32_t g;
 	if (fmt == TK_FORMAT_CPEL || fmt == TK_FORMAT_ELOG || fmt == TK_FORMAT_TKLOG) {
-		const tk_value *tr = member_named(ev->payload, "track");
 		if (tr && tr->cls && tr->cls->kind == TK_TYPE_STRING) {
 			size_t n = tr->v.str.len < 300 ? tr->v.str.len : 300;
 			memcpy(name, tr->v.str.ptr, n);
@@ -247,6 +242,106 @@ static uint32_t track_of(view_builder *b, uint32_t input, tk_format fmt, const t
 		   : view_track_get(b, g, (uint64_t)ev->cpu, name, VIEW_ROW_EVENTS, -1, ev->cpu);
 }
 
+/* The same track as a recent event with the same key: a direct-mapped
+ * cache in front of track_lookup() (which formats names and hashes twice). */
+#define TRACK_CACHE 4096
+typedef struct track_slot {
+	uint64_t key;
+	uint32_t track;
+	bool used;
+} track_slot;
+
+static uint32_t track_of(view_builder *b, uint32_t input, tk_format fmt, const tk_event *ev,
+			 const tk_value *tr)
+{
+	uint64_t key = 0x9e3779b97f4a7c15ULL * (input + 1);
+	if ((fmt == TK_FORMAT_CPEL || fmt == TK_FORMAT_ELOG || fmt == TK_FORMAT_TKLOG) && tr &&
+	    tr->cls && tr->cls->kind == TK_TYPE_STRING) {
+		key ^= 1;
+		for (size_t i = 0; i < tr->v.str.len && i < 300; i++)
+			key = (key ^ (unsigned char)tr->v.str.ptr[i]) * 1099511628211ULL;
+	} else if (ev->tid >= 0 || ev->pid >= 0) {
+		key = (key ^ 2) * 1099511628211ULL ^
+		      ((uint64_t)(uint32_t)ev->pid << 32 | (uint32_t)ev->tid);
+	} else if (fmt == TK_FORMAT_DCPI) {
+		key = (key ^ 3) * 1099511628211ULL ^ (ev->cls ? ev->cls->id : 0);
+	} else {
+		key = ((key ^ 4) * 1099511628211ULL ^ ev->stream_id) * 1099511628211ULL ^
+		      ev->stream_instance;
+		key = (key * 1099511628211ULL) ^ (uint32_t)ev->cpu;
+	}
+	key ^= key >> 29;
+	if (!b->track_cache && !(b->track_cache = calloc(TRACK_CACHE, sizeof(track_slot))))
+		return UINT32_MAX;
+	track_slot *slot = &((track_slot *)b->track_cache)[key % TRACK_CACHE];
+	if (slot->used && slot->key == key)
+		return slot->track;
+	uint32_t t = track_lookup(b, input, fmt, ev, tr);
+	if (t != UINT32_MAX)
+		*slot = (track_slot){.key = key, .track = t, .used = true};
+	return t;
+}
+
+/* What the view needs of an event class, worked out once per class (a
+ * direct-mapped cache keyed by the class pointer, which the source keeps
+ * for its lifetime): its name's string id, where its period / count /
+ * track members are, whether it has counter fields. */
+typedef struct class_info {
+	const tk_event_class *cls;
+	const tk_field_class *payload;
+	uint32_t input;
+	uint32_t name;
+	int period, count, track;
+	bool counters;
+} class_info;
+
+#define CLASS_CACHE 1024
+static int member_index(const tk_field_class *s, const char *name, tk_semantic sem)
+{
+	if (!s || s->kind != TK_TYPE_STRUCT)
+		return -1;
+	for (size_t i = 0; i < s->n_members; i++)
+		if (name ? strcmp(s->members[i].name, name) == 0
+			 : s->members[i].cls && s->members[i].cls->semantic == sem)
+			return (int)i;
+	return -1;
+}
+
+static const class_info *class_of(view_builder *b, uint32_t input, tk_format fmt,
+				  const tk_event *ev)
+{
+	if (!b->class_cache && !(b->class_cache = calloc(CLASS_CACHE, sizeof(class_info))))
+		return NULL;
+	class_info *cache = b->class_cache;
+	uintptr_t h = ((uintptr_t)ev->cls >> 4) ^ input;
+	class_info *ci = &cache[(h ^ (h >> 10)) % CLASS_CACHE];
+	const tk_field_class *payload = ev->payload ? ev->payload->cls : NULL;
+	if (ci->cls == ev->cls && ci->input == input && ci->payload == payload && ev->cls)
+		return ci;
+	const char *cname = ev->cls && ev->cls->name ? ev->cls->name : "?";
+	ci->cls = ev->cls;
+	ci->input = input;
+	ci->payload = payload;
+	ci->name = view_string(b, cname, strlen(cname));
+	ci->period = member_index(payload, NULL, TK_SEM_PERIOD);
+	ci->count = fmt == TK_FORMAT_DCPI ? member_index(payload, "count", TK_SEM_NONE) : -1;
+	ci->track = member_index(payload, "track", TK_SEM_NONE);
+	ci->counters = false;
+	if (fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI && payload &&
+	    payload->kind == TK_TYPE_STRUCT)
+		for (size_t i = 0; i < payload->n_members; i++)
+			if (counter_member(&payload->members[i]))
+				ci->counters = true;
+	return ci;
+}
+
+static const tk_value *item(const tk_event *ev, int i)
+{
+	return i >= 0 && ev->payload && (size_t)i < ev->payload->v.list.n
+		   ? &ev->payload->v.list.items[i]
+		   : NULL;
+}
+
 tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk_error *err)
 {
 	tk_format fmt = TK_FORMAT_UNKNOWN;
@@ -255,16 +350,18 @@ tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk
 	uint64_t t = ev->has_time ? ev->time_ns : 0;
 	if (!ev->has_time)
 		b->n_untimed++;
-	const char *cname = ev->cls && ev->cls->name ? ev->cls->name : "?";
-	uint32_t name = view_string(b, cname, strlen(cname));
-	uint32_t track = track_of(b, input, fmt, ev);
+	const class_info *ci = class_of(b, input, fmt, ev);
+	if (!ci)
+		goto nomem;
+	uint32_t name = ci->name;
+	uint32_t track = track_of(b, input, fmt, ev, ci->track >= 0 ? item(ev, ci->track) : NULL);
 	if (name == UINT32_MAX || track == UINT32_MAX)
 		goto nomem;
 	uint32_t arg = details_of(b, ev);
 	uint32_t stack = 0;
 	uint64_t weight = 0;
-	const tk_value *period = member_sem(ev->payload, TK_SEM_PERIOD, NULL);
-	const tk_value *count = fmt == TK_FORMAT_DCPI ? member_named(ev->payload, "count") : NULL;
+	const tk_value *period = ci->period >= 0 ? item(ev, ci->period) : NULL;
+	const tk_value *count = ci->count >= 0 ? item(ev, ci->count) : NULL;
 	if (period || count) {
 		weight = period ? period->v.u : count->v.u;
 		stack = stack_of(b, ev);
@@ -274,7 +371,7 @@ tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk
 	view_row *r = view_track_row(b, track, 0);
 	if (!r || !view_row_event(b, r, t, name, arg, ev->cpu, stack, weight))
 		goto nomem;
-	if (fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI && !add_counters(b, input, ev, t))
+	if (ci->counters && !add_counters(b, input, ev, t))
 		goto nomem;
 	b->n_events++;
 	return TK_OK;

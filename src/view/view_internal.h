@@ -150,6 +150,8 @@ typedef struct view_builder {
 	size_t n_inputs;
 	char **input_formats;
 	tk_writer *scratch; /* a memory writer for field text */
+	void *class_cache;  /* view_events.c: per event class */
+	void *track_cache;  /* view_events.c: recent tracks */
 } view_builder;
 
 bool view_builder_init(view_builder *b);

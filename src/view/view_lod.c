@@ -5,6 +5,11 @@
  * level whose buckets are about a pixel wide, so it never draws more
  * primitives than pixels, whatever the zoom.
  *
+ * Buckets nest (a level-l bucket is four of level l-1), so an entry only
+ * touches level 0 until its bucket changes; a closed bucket is folded into
+ * the level above, whose bucket is then checked, and so on. Most entries
+ * cost one level, not all of them.
+ *
  * A level that gets more entries than a quarter of the row's (plus a
  * floor) is dropped while reading: it would cost more bytes than it saves
  * draws, and the page aggregates raw entries per pixel at those zooms. */
@@ -13,22 +18,6 @@
 #include "view/view_internal.h"
 
 #define LOD_FLOOR 4096 /* entries a level may always have */
-
-static void level_close(view_lod_level *lv)
-{
-	if (!lv->open || lv->dropped)
-		return;
-	/* entry starts are sorted; their deltas go in as row times do */
-	uint64_t prev = lv->n ? lv->last_start : lv->start;
-	bool ok = view_put_time(&lv->t, &lv->tovf, prev, lv->start) &&
-		  view_put_u32e(&lv->dur, &lv->durovf, lv->end - lv->start) &&
-		  view_col_u32(&lv->count, lv->cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)lv->cnt) &&
-		  view_col_u32(&lv->name, lv->best_name);
-	lv->last_start = lv->start;
-	lv->n++;
-	if (!ok)
-		lv->dropped = true;
-}
 
 static void level_drop(view_lod_level *lv)
 {
@@ -41,44 +30,80 @@ static void level_drop(view_lod_level *lv)
 	lv->dropped = true;
 }
 
+/* Writes level l's open entry and folds it into level l + 1's. */
+static void level_close(view_lod *lod, int l, uint64_t total)
+{
+	view_lod_level *lv = &lod->lv[l];
+	if (!lv->open)
+		return;
+	if (!lv->dropped) {
+		uint64_t prev = lv->n ? lv->last_start : lv->start;
+		bool ok = view_put_time(&lv->t, &lv->tovf, prev, lv->start) &&
+			  view_put_u32e(&lv->dur, &lv->durovf, lv->end - lv->start) &&
+			  view_col_u32(&lv->count,
+				       lv->cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)lv->cnt) &&
+			  view_col_u32(&lv->name, lv->best_name);
+		lv->last_start = lv->start;
+		lv->n++;
+		if (!ok || (lv->n > LOD_FLOOR && lv->n * 4 > total))
+			level_drop(lv);
+	}
+	if (l + 1 < VIEW_LOD_LEVELS) {
+		view_lod_level *up = &lod->lv[l + 1];
+		up->cnt += lv->cnt;
+		if (lv->end > up->end)
+			up->end = lv->end;
+		if (lv->best_dur > up->best_dur) {
+			up->best_dur = lv->best_dur;
+			up->best_name = lv->best_name;
+		}
+	}
+	lv->open = false;
+}
+
 void view_lod_add(view_lod *lod, uint64_t base, uint64_t start, uint64_t end, uint32_t name,
 		  uint64_t total)
 {
 	if (lod->invalid || start < base)
 		return;
 	uint64_t rel = start - base;
-	for (int l = 0; l < VIEW_LOD_LEVELS; l++) {
+	int l = 0;
+	/* close the levels whose bucket this entry leaves, finest first */
+	for (; l < VIEW_LOD_LEVELS; l++) {
 		view_lod_level *lv = &lod->lv[l];
 		uint64_t bucket = rel >> (VIEW_LOD_SHIFT0 + 2 * l);
-		if (!lv->open || bucket != lv->bucket) {
-			level_close(lv);
-			lv->open = true;
-			lv->bucket = bucket;
-			lv->start = start;
-			lv->end = end;
-			lv->cnt = 0;
-			lv->best_dur = end - start;
-			lv->best_name = name;
-		}
-		lv->cnt++;
-		if (end > lv->end)
-			lv->end = end;
-		if (end - start > lv->best_dur) {
-			lv->best_dur = end - start;
-			lv->best_name = name;
-		}
-		if (!lv->dropped && lv->n > LOD_FLOOR && lv->n * 4 > total)
-			level_drop(lv);
+		if (lv->open && bucket == lv->bucket)
+			break;
+		level_close(lod, l, total);
+	}
+	/* open new buckets below, starting with this entry */
+	for (int k = 0; k < l; k++) {
+		view_lod_level *lv = &lod->lv[k];
+		lv->open = true;
+		lv->bucket = rel >> (VIEW_LOD_SHIFT0 + 2 * k);
+		lv->start = start;
+		lv->end = start;
+		lv->cnt = 0;
+		lv->best_dur = 0;
+		lv->best_name = name;
+	}
+	view_lod_level *lv = &lod->lv[0];
+	lv->cnt++;
+	if (end > lv->end)
+		lv->end = end;
+	if (end - start > lv->best_dur || lv->cnt == 1) {
+		lv->best_dur = end - start;
+		lv->best_name = name;
 	}
 }
 
 void view_lod_finish(view_lod *lod, uint64_t base, uint64_t n_entries)
 {
 	(void)base;
+	for (int l = 0; l < VIEW_LOD_LEVELS; l++)
+		level_close(lod, l, UINT64_MAX / 8);
 	for (int l = 0; l < VIEW_LOD_LEVELS; l++) {
 		view_lod_level *lv = &lod->lv[l];
-		level_close(lv);
-		lv->open = false;
 		/* worth writing only when it is much smaller than the row */
 		if (!lv->dropped && (lod->invalid || n_entries < 256 || lv->n * 8 > n_entries))
 			level_drop(lv);
