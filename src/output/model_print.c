@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "model/filter.h"
+#include "output/context_json.h"
 #include "output/model_print.h"
 
 static const tk_enum_mapping *next_label(const tk_field_class *c, uint64_t raw, size_t *i)
@@ -248,10 +249,12 @@ void tk_event_write_json(tk_writer *w, const tk_event *ev)
 		tk_put_str(w, ",\"tid\":");
 		tk_put_json_i64(w, ev->tid);
 	}
+	tk_context_json_names(w, ev);
 	json_scope(w, "packet_context", ev->packet_context);
 	json_scope(w, "stream_context", ev->stream_context);
 	json_scope(w, "context", ev->context);
 	json_scope(w, "payload", ev->payload);
+	tk_context_json_stack(w, ev);
 	tk_put_str(w, "}\n");
 }
 
@@ -289,7 +292,7 @@ void tk_event_write_text(tk_writer *w, const tk_event *ev)
 	tk_put_char(w, '\n');
 }
 
-tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cli_options *opt,
+tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_render_options *opt,
 			 tk_writer *out, tk_error *err)
 {
 	tk_open_options oo = {
@@ -300,12 +303,24 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	};
-	tk_filter filter = tk_cli_filter(opt);
+	tk_filter filter = tk_render_filter(opt);
 	bool json = strcmp(opt->style, "json") == 0;
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, err);
 	if (st != TK_OK)
 		return st;
+	/* JSON lines name threads and symbolize stacks from the model context */
+	tk_context *ctx = NULL;
+	if (json) {
+		tk_context_options co = {.flags = TK_CTX_THREADS | TK_CTX_SYMBOLS,
+					 .log = opt->log,
+					 .log_user = opt->log_user};
+		if ((st = tk_context_new(&co, &ctx, err)) != TK_OK) {
+			tk_source_close(src);
+			return st;
+		}
+		tk_source_set_context(src, ctx);
+	}
 	uint64_t n = 0;
 	const tk_event *ev;
 	while ((st = tk_source_next(src, &ev, err)) == TK_OK) {
@@ -319,5 +334,6 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 			break;
 	}
 	tk_source_close(src);
+	tk_context_free(ctx);
 	return st == TK_END ? TK_OK : st;
 }

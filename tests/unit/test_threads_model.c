@@ -1,12 +1,12 @@
-/* The thread / map model (src/analysis/threads_model.c) on crafted
+/* The thread / map model (src/context/threads_model.c) on crafted
  * COMM / FORK / MMAP records, checked against perf's machine rules, plus
- * perf-style demangling (src/analysis/perf_demangle.c). */
+ * perf-style demangling (src/context/perf_demangle.c). */
 #include <stdio.h>
 
 #include "test_support.h"
 
-#include "analysis/perf_demangle.h"
-#include "analysis/threads_model.h"
+#include "context/perf_demangle.h"
+#include "context/threads_model.h"
 #include "perf_craft.h"
 
 static void put_str_padded(pc_buf *b, const char *s)
