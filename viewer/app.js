@@ -237,7 +237,8 @@
     st.lastStats = s;
     var h = '<p>' + (st.sel ? 'selection ' : 'whole trace ') + '<span class="mono" id="stats-range">' +
       E(TK.fmtTime(model.t0, r.a, 'abs', model.epoch)) + ' .. ' + E(TK.fmtTime(model.t0, r.b, 'abs', model.epoch)) +
-      '</span> (' + TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events and spans</p><div class="stats-cols">';
+      '</span> (' + TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events, <b id="stats-spans">' +
+      s.spans + '</b> spans</p><div class="stats-cols">';
     function table(id, title, rows, label) {
       h += '<table id="' + id + '"><tr><th>' + title + '</th><th class="num">count</th><th class="num">total duration</th></tr>';
       rows.slice(0, 500).forEach(function (e) {
@@ -246,9 +247,11 @@
       });
       h += '</table>';
     }
-    table('stats-names', 'name', s.byName, function (k) { return k; });
-    table('stats-tracks', 'thread / track', s.byTrack, trackLabel);
-    table('stats-cpus', 'CPU', s.byCpu, function (k) { return 'CPU ' + k; });
+    table('stats-names', 'event', s.byName, function (k) { return k; });
+    table('stats-tracks', 'events per thread / track', s.byTrack, trackLabel);
+    table('stats-cpus', 'events per CPU', s.byCpu, function (k) { return 'CPU ' + k; });
+    table('stats-span-names', 'span', s.spanNames, function (k) { return k; });
+    table('stats-span-tracks', 'spans per track', s.spanTracks, trackLabel);
     el('tab-stats').innerHTML = h + '</div>';
   }
   function el(id) { return $(id); }
@@ -309,7 +312,7 @@
         (st.collapsed.has(it.group) ? '\u25b6 ' : '\u25bc ') + E(model.groups[it.group].name) + '</div>';
       else {
         var tr = model.tracks[it.track];
-        h += '<div class="trk" data-track="' + it.track + '"><span class="tname">' + E(tr.name) +
+        h += '<div class="trk" data-track="' + it.track + '" data-tid="' + tr.tid + '"><span class="tname">' + E(tr.name) +
           '</span> <span class="tkind">' + tr.kind + '</span> <span class="tcount">' + tr.n + '</span></div>';
       }
     });

@@ -15,8 +15,12 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] <= x) lo = m + 1; else hi = m; }
     return lo;
   }
+  /* Events and spans are kept apart: byName / byTrack / byCpu count the
+   * events, spanNames / spanTracks the spans (with their durations, so a
+   * CPU track's total is its busy time in the range). */
   TK.rangeStats = function (model, v0, v1) {
     var byName = new Map(), byTrack = new Map(), byCpu = new Map(), total = 0;
+    var spanNames = new Map(), spanTracks = new Map(), spans = 0;
     function add(map, key, dur) {
       var e = map.get(key);
       if (!e) map.set(key, e = {key: key, count: 0, dur: 0});
@@ -32,6 +36,12 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
         var d = 0;
         if (row.dur) d = Math.min(row.end[i], v1) - Math.max(row.t[i], v0);
         if (d < 0) d = 0;
+        if (row.dur) {
+          add(spanNames, names[row.name[i]], d);
+          add(spanTracks, row.track, d);
+          spans++;
+          continue;
+        }
         add(byName, names[row.name[i]], d);
         add(byTrack, row.track, d);
         if (row.cpu && row.cpu[i]) add(byCpu, row.cpu[i] - 1, d);
@@ -44,6 +54,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       out.sort(function (a, b) { return b.count - a.count || b.dur - a.dur || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0); });
       return out;
     }
-    return {byName: list(byName), byTrack: list(byTrack), byCpu: list(byCpu), total: total};
+    return {byName: list(byName), byTrack: list(byTrack), byCpu: list(byCpu), total: total,
+      spanNames: list(spanNames), spanTracks: list(spanTracks), spans: spans};
   };
 })(TK);

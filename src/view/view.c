@@ -5,7 +5,8 @@
 
 #include "view/view_internal.h"
 
-static tk_status read_all(view_builder *b, tk_source **src, size_t n, tk_error *err)
+static tk_status read_all(view_builder *b, tk_source **src, tk_context **ctx, size_t n,
+			  tk_error *err)
 {
 	const tk_event **pending = calloc(n ? n : 1, sizeof *pending);
 	bool *done = calloc(n ? n : 1, sizeof *done);
@@ -42,7 +43,9 @@ static tk_status read_all(view_builder *b, tk_source **src, size_t n, tk_error *
 		}
 		if (best == n)
 			break;
-		st = view_add_event(b, (uint32_t)best, pending[best], err);
+		st = view_add_event(b, (uint32_t)best, ctx[best], pending[best], err);
+		if (st == TK_OK)
+			st = view_add_spans(b, (uint32_t)best, ctx[best], err);
 		if (st != TK_OK)
 			goto out;
 		tk_error_set_file(err, b->inputs[best]);
@@ -51,6 +54,13 @@ static tk_status read_all(view_builder *b, tk_source **src, size_t n, tk_error *
 			done[best] = true;
 			st = TK_OK;
 		}
+		if (st != TK_OK)
+			goto out;
+	}
+	/* spans still open end with the trace */
+	for (size_t i = 0; i < n; i++) {
+		tk_context_finish(ctx[i], b->t1);
+		st = view_add_spans(b, (uint32_t)i, ctx[i], err);
 		if (st != TK_OK)
 			goto out;
 	}
@@ -65,9 +75,10 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 {
 	view_builder b;
 	tk_source **src = calloc(n_inputs ? n_inputs : 1, sizeof *src);
+	tk_context **ctx = calloc(n_inputs ? n_inputs : 1, sizeof *ctx);
 	tk_writer *w = NULL;
 	tk_status st = TK_OK;
-	if (!view_builder_init(&b) || !src) {
+	if (!view_builder_init(&b) || !src || !ctx) {
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 		goto out;
 	}
@@ -96,10 +107,20 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 			tk_error_set_file(err, inputs[i]);
 			goto out;
 		}
+		/* threads, symbols, spans and counters come from the model
+		 * context, derived once as the source is read */
+		tk_context_options co = {.flags = TK_CTX_ALL,
+					 .log = opt ? opt->log : NULL,
+					 .log_user = opt ? opt->log_user : NULL};
+		st = tk_context_new(&co, &ctx[i], err);
+		if (st != TK_OK)
+			goto out;
+		tk_source_set_context(src[i], ctx[i]);
 	}
-	st = read_all(&b, src, n_inputs, err);
+	st = read_all(&b, src, ctx, n_inputs, err);
 	if (st != TK_OK)
 		goto out;
+	view_name_tracks(&b, ctx);
 	tk_error_clear(err);
 	st = tk_writer_open_atomic(out, &w, err);
 	if (st != TK_OK)
@@ -113,7 +134,10 @@ out:
 	tk_writer_abort(w);
 	for (size_t i = 0; src && i < n_inputs; i++)
 		tk_source_close(src[i]);
+	for (size_t i = 0; ctx && i < n_inputs; i++)
+		tk_context_free(ctx[i]);
 	free(src);
+	free(ctx);
 	view_builder_free(&b);
 	return st;
 }

@@ -9,44 +9,6 @@
  * huge input must not grow them without end); the page says so. */
 #define STRINGS_LIMIT ((size_t)256 << 20)
 
-bool view_col_put(view_col *c, const void *p, size_t n)
-{
-	if (c->cap - c->n < n) {
-		size_t cap = c->cap ? c->cap : 256;
-		while (cap - c->n < n)
-			cap *= 2;
-		uint8_t *q = realloc(c->p, cap);
-		if (!q)
-			return false;
-		c->p = q;
-		c->cap = cap;
-	}
-	memcpy(c->p + c->n, p, n);
-	c->n += n;
-	return true;
-}
-
-void view_col_free(view_col *c)
-{
-	free(c->p);
-	memset(c, 0, sizeof *c);
-}
-
-bool view_put_u32e(view_col *c, view_col *ovf, uint64_t v)
-{
-	if (v < VIEW_ESCAPE)
-		return view_col_u32(c, (uint32_t)v);
-	return view_col_u32(c, VIEW_ESCAPE) && view_col_f64(ovf, (double)v);
-}
-
-bool view_put_time(view_col *t, view_col *ovf, uint64_t prev, uint64_t v)
-{
-	if (v >= prev && v - prev < VIEW_ESCAPE)
-		return view_col_u32(t, (uint32_t)(v - prev));
-	double d = v >= prev ? (double)(v - prev) : -(double)(prev - v);
-	return view_col_u32(t, VIEW_ESCAPE) && view_col_f64(ovf, d);
-}
-
 bool view_builder_init(view_builder *b)
 {
 	memset(b, 0, sizeof *b);
@@ -303,4 +265,25 @@ bool view_row_counter(view_builder *b, view_row *r, uint64_t t, double value)
 	r->n++;
 	b->tracks[r->track].n_events++;
 	return true;
+}
+
+#define MAX_SPAN_ROWS 64
+
+bool view_track_span(view_builder *b, uint32_t track, uint64_t start, uint64_t end, uint32_t name,
+		     uint32_t arg)
+{
+	view_track *t = &b->tracks[track];
+	uint32_t d = 0;
+	/* a row whose spans all ended (and started) before this one begins */
+	while (d < t->n_rows && d < MAX_SPAN_ROWS - 1) {
+		const view_row *r = &b->rows[t->rows[d]];
+		if (!r->n || (r->max_end <= start && r->last <= start))
+			break;
+		d++;
+	}
+	view_row *r = view_track_row(b, track, d);
+	if (!r)
+		return false;
+	r->kind = VIEW_ROW_SPANS;
+	return view_row_span(b, r, start, end, name, arg);
 }

@@ -10,21 +10,6 @@
 
 #define MAX_COUNTER_TRACKS 64
 #define MAX_FRAMES         512
-/* perf's callchain context markers (PERF_CONTEXT_*) are not frames */
-#define PERF_CONTEXT_MAX ((uint64_t)-4095)
-
-static const tk_value *member_sem(const tk_value *s, tk_semantic sem, const char **name)
-{
-	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
-		return NULL;
-	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++)
-		if (s->cls->members[i].cls && s->cls->members[i].cls->semantic == sem) {
-			if (name)
-				*name = s->cls->members[i].name;
-			return &s->v.list.items[i];
-		}
-	return NULL;
-}
 
 /* Fields worth showing: not the ones the view already has as columns
  * (perf's perf_* sample members, values with a meaning the tracks carry). */
@@ -97,93 +82,52 @@ static uint32_t frame_of(view_builder *b, uint64_t addr)
 	return view_string(b, buf, n);
 }
 
-/* The stack of a sample: callchain (leaf first in perf's order) walked from
- * the root; a sample without one has its ip as a one-frame stack. */
-static uint32_t stack_of(view_builder *b, const tk_event *ev)
+/* The stack of a sample, symbolized by the model context (leaf first:
+ * walked from the root into the stack trie). Frames are named by symbol,
+ * else by address. */
+static uint32_t stack_of(view_builder *b, tk_context *ctx, const tk_event *ev)
 {
-	const tk_value *chain = member_sem(ev->payload, TK_SEM_CALLCHAIN, NULL);
+	tk_frame frames[MAX_FRAMES];
+	size_t n = tk_context_stack(ctx, ev, frames, MAX_FRAMES);
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
 	uint32_t node = 0;
-	if (chain && chain->v.list.n) {
-		size_t n = chain->v.list.n;
-		for (size_t k = n; k-- > 0;) {
-			uint64_t a = chain->v.list.items[k].v.u;
-			if (a >= PERF_CONTEXT_MAX)
-				continue;
-			if (n - k > MAX_FRAMES)
-				break;
-			uint32_t f = frame_of(b, a);
-			if (f == UINT32_MAX)
-				return UINT32_MAX;
-			node = view_stack_child(b, node, f);
-			if (node == UINT32_MAX)
-				return node;
-		}
-		return node;
+	for (size_t k = n; k-- > 0;) {
+		const tk_frame *fr = &frames[k];
+		uint32_t f = fr->sym ? view_string(b, fr->sym, fr->sym_len) : frame_of(b, fr->ip);
+		if (f == UINT32_MAX)
+			return UINT32_MAX;
+		node = view_stack_child(b, node, f);
+		if (node == UINT32_MAX)
+			return node;
 	}
-	const tk_value *ip = member_sem(ev->payload, TK_SEM_IP, NULL);
-	if (!ip)
-		return 0;
-	uint32_t f = frame_of(b, ip->v.u);
-	return f == UINT32_MAX ? f : view_stack_child(b, 0, f);
+	return node;
 }
 
-static bool counter_member(const tk_member *m)
+/* A counter sample (the context's rule: a payload of one number besides
+ * ids) on the counter track of its "<event>.<field>" name. */
+static bool add_counter(view_builder *b, uint32_t input, const tk_counter *c, uint64_t t)
 {
-	const tk_field_class *c = m->cls;
-	if (!c || c->semantic != TK_SEM_NONE || c->mappings || c->is_char || c->is_bool)
-		return false;
-	if (c->kind == TK_TYPE_FLOAT)
-		return true;
-	if (c->kind != TK_TYPE_INT || c->base != 10)
-		return false;
-	/* ids are not quantities */
-	size_t n = strlen(m->name);
-	static const char *const ids[] = {"id", "pid", "tid", "cpu", "prio", "fd", "state", "code"};
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-		size_t k = strlen(ids[i]);
-		if (n >= k && strcmp(m->name + n - k, ids[i]) == 0)
+	uint64_t key = 1469598103934665603ULL ^ ((uint64_t)input << 56);
+	for (const char *p = c->name; *p; p++)
+		key = (key ^ (unsigned char)*p) * 1099511628211ULL;
+	uint64_t *v = tk_hashmap_get(&b->counter_by_key, key);
+	uint32_t track;
+	if (v) {
+		track = (uint32_t)*v;
+	} else {
+		if (b->n_counter_tracks >= MAX_COUNTER_TRACKS)
+			return true;
+		uint32_t g = view_group_get(b, VIEW_GROUP_COUNTER, input, -1, "counters");
+		track = g == UINT32_MAX
+			    ? g
+			    : view_track_get(b, g, key, c->name, VIEW_ROW_COUNTER, -1, -1);
+		if (track == UINT32_MAX || !tk_hashmap_put(&b->counter_by_key, key, track))
 			return false;
+		b->n_counter_tracks++;
 	}
-	return true;
-}
-
-static bool add_counters(view_builder *b, uint32_t input, const tk_event *ev, uint64_t t)
-{
-	const tk_value *s = ev->payload;
-	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
-		return true;
-	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++) {
-		const tk_member *m = &s->cls->members[i];
-		if (!counter_member(m))
-			continue;
-		uint64_t key = ((uint64_t)(uintptr_t)m->cls) ^ ((uint64_t)input << 56);
-		uint64_t *v = tk_hashmap_get(&b->counter_by_key, key);
-		uint32_t track;
-		if (v) {
-			track = (uint32_t)*v;
-		} else {
-			if (b->n_counter_tracks >= MAX_COUNTER_TRACKS)
-				continue;
-			uint32_t g = view_group_get(b, VIEW_GROUP_COUNTER, input, -1, "counters");
-			char name[512];
-			snprintf(name, sizeof name, "%s %s", ev->cls->name ? ev->cls->name : "?",
-				 m->name);
-			track = g == UINT32_MAX
-				    ? g
-				    : view_track_get(b, g, key, name, VIEW_ROW_COUNTER, -1, -1);
-			if (track == UINT32_MAX || !tk_hashmap_put(&b->counter_by_key, key, track))
-				return false;
-			b->n_counter_tracks++;
-		}
-		const tk_value *x = &s->v.list.items[i];
-		double d = m->cls->kind == TK_TYPE_FLOAT ? x->v.f
-			   : m->cls->is_signed           ? (double)x->v.i
-							 : (double)x->v.u;
-		view_row *r = view_track_row(b, track, 0);
-		if (!r || !view_row_counter(b, r, t, d))
-			return false;
-	}
-	return true;
+	view_row *r = view_track_row(b, track, 0);
+	return r && view_row_counter(b, r, t, c->value);
 }
 
 /* The track an event is drawn on. */
@@ -326,12 +270,7 @@ static const class_info *class_of(view_builder *b, uint32_t input, tk_format fmt
 	ci->period = member_index(payload, NULL, TK_SEM_PERIOD);
 	ci->count = fmt == TK_FORMAT_DCPI ? member_index(payload, "count", TK_SEM_NONE) : -1;
 	ci->track = member_index(payload, "track", TK_SEM_NONE);
-	ci->counters = false;
-	if (fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI && payload &&
-	    payload->kind == TK_TYPE_STRUCT)
-		for (size_t i = 0; i < payload->n_members; i++)
-			if (counter_member(&payload->members[i]))
-				ci->counters = true;
+	ci->counters = fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI;
 	return ci;
 }
 
@@ -342,7 +281,8 @@ static const tk_value *item(const tk_event *ev, int i)
 		   : NULL;
 }
 
-tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk_error *err)
+tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const tk_event *ev,
+			 tk_error *err)
 {
 	tk_format fmt = TK_FORMAT_UNKNOWN;
 	if (b->input_formats && b->input_formats[input])
@@ -354,7 +294,18 @@ tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk
 	if (!ci)
 		goto nomem;
 	uint32_t name = ci->name;
-	uint32_t track = track_of(b, input, fmt, ev, ci->track >= 0 ? item(ev, ci->track) : NULL);
+	/* LTTng names its threads in contexts (vtid, vpid): the model
+	 * context finds them */
+	tk_event thev;
+	const tk_event *tev = ev;
+	tk_ctx_thread th;
+	if (ev->tid < 0 && ctx && tk_context_event_thread(ctx, ev, &th)) {
+		thev = *ev;
+		thev.tid = th.tid;
+		thev.pid = th.pid;
+		tev = &thev;
+	}
+	uint32_t track = track_of(b, input, fmt, tev, ci->track >= 0 ? item(ev, ci->track) : NULL);
 	if (name == UINT32_MAX || track == UINT32_MAX)
 		goto nomem;
 	uint32_t arg = details_of(b, ev);
@@ -364,14 +315,16 @@ tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk
 	const tk_value *count = ci->count >= 0 ? item(ev, ci->count) : NULL;
 	if (period || count) {
 		weight = period ? period->v.u : count->v.u;
-		stack = stack_of(b, ev);
+		stack = stack_of(b, ctx, ev);
 		if (stack == UINT32_MAX)
 			goto nomem;
 	}
 	view_row *r = view_track_row(b, track, 0);
 	if (!r || !view_row_event(b, r, t, name, arg, ev->cpu, stack, weight))
 		goto nomem;
-	if (ci->counters && !add_counters(b, input, ev, t))
+	tk_counter counter;
+	if (ci->counters && ctx && tk_context_counter(ctx, ev, &counter) &&
+	    !add_counter(b, input, &counter, t))
 		goto nomem;
 	b->n_events++;
 	return TK_OK;

@@ -115,7 +115,8 @@ typedef struct view_group {
 typedef struct view_track {
 	uint32_t group;
 	char *name;
-	int64_t tid, cpu; /* -1 when not a thread / CPU track */
+	int64_t tid, cpu;   /* -1 when not a thread / CPU track */
+	const char *suffix; /* after the thread's name ("state", "syscalls"), or NULL */
 	uint64_t order;
 	uint32_t *rows;
 	size_t n_rows;
@@ -144,7 +145,7 @@ typedef struct view_builder {
 	size_t n_counter_tracks;
 	bool have_t0;
 	uint64_t t0, t1; /* first and last time (ns) */
-	uint64_t n_events, n_untimed;
+	uint64_t n_events, n_untimed, n_spans;
 	bool epoch_clock; /* times are ns since the epoch */
 	const char *const *inputs;
 	size_t n_inputs;
@@ -171,6 +172,11 @@ uint32_t view_track_get(view_builder *b, uint32_t g, uint64_t key, const char *n
 /* The track's row for span depth `depth` (created on demand). */
 view_row *view_track_row(view_builder *b, uint32_t track, uint32_t depth);
 
+/* A span on a span track: into the first depth row it fits after (rows
+ * never hold overlapping spans); false: out of memory. */
+bool view_track_span(view_builder *b, uint32_t track, uint64_t start, uint64_t end, uint32_t name,
+		     uint32_t arg);
+
 /* Appends to a row; times are absolute ns. false: out of memory. */
 bool view_row_event(view_builder *b, view_row *r, uint64_t t, uint32_t name, uint32_t arg,
 		    int32_t cpu, uint32_t stack, uint64_t weight);
@@ -191,8 +197,15 @@ bool view_put_u32e(view_col *c, view_col *ovf, uint64_t v);
 /* view_b64.c: standard base64 (with padding) of n bytes. */
 void view_put_base64(tk_writer *w, const uint8_t *p, size_t n);
 
-/* view_events.c: files one model event into the builder. */
-tk_status view_add_event(view_builder *b, uint32_t input, const tk_event *ev, tk_error *err);
+/* view_events.c: files one model event into the builder; ctx is the
+ * input's model context (threads, symbols, counters), or NULL. */
+tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const tk_event *ev,
+			 tk_error *err);
+/* view_spans.c: the spans the context completed so far, onto span tracks. */
+tk_status view_add_spans(view_builder *b, uint32_t input, tk_context *ctx, tk_error *err);
+/* view_names.c: processes and threads named from the contexts (their
+ * last names), before the page is written. */
+void view_name_tracks(view_builder *b, tk_context *const *ctx);
 
 /* view_html.c: writes the page. */
 tk_status view_write_html(view_builder *b, tk_writer *w, tk_error *err);

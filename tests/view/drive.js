@@ -60,12 +60,13 @@ async function main() {
   // what the track list shows
   out.tracks = await page.$$eval('#tab-tracks .trk', (els) => els.map((e) => ({
     name: e.querySelector('.tname').textContent, kind: e.querySelector('.tkind').textContent,
-    count: +e.querySelector('.tcount').textContent,
+    count: +e.querySelector('.tcount').textContent, tid: +e.dataset.tid,
     group: (() => { let p = e.previousElementSibling; while (p && !p.classList.contains('grp')) p = p.previousElementSibling; return p ? p.textContent.slice(2) : ''; })()
   })));
   const table = (id) => page.$$eval('#' + id + ' tr', (rows) => rows.slice(1).map((r) =>
     Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
   out.whole = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
+    spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
   out.title = await page.title();
   out.wholeFlame = await page.evaluate(() => ({ samples: window.tkView.flame().samples, weight: window.tkView.flame().weight }));
@@ -73,7 +74,12 @@ async function main() {
   const target = await page.evaluate(() => {
     const m = window.tkView.model;
     let best = -1;
-    m.tracks.forEach((t, i) => { if (t.kind !== 'counter' && (best < 0 || t.n > m.tracks[best].n)) best = i; });
+    // an events track (with samples, if any), else any but a counter
+    const rank = (t) => (t.kind === 'events' ? 2 : t.kind === 'spans' ? 1 : 0);
+    m.tracks.forEach((t, i) => {
+      if (t.kind === 'counter') return;
+      if (best < 0 || rank(t) > rank(m.tracks[best]) || (rank(t) === rank(m.tracks[best]) && t.n > m.tracks[best].n)) best = i;
+    });
     const row = m.tracks[best].rows[0];
     const i = Math.floor(row.n / 2);
     // zoom so the entry stands alone
@@ -122,6 +128,7 @@ async function main() {
   await page.mouse.up();
   out.selection = await page.evaluate(() => window.tkView.selection());
   out.sel = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
+    spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
   await page.screenshot({ path: path.join(outdir, 'selection.png') });
   await page.click('#tabs button[data-tab=flame]');

@@ -16,7 +16,7 @@ jq -r '.whole.names[] | "\(.[0]) \(.[1])"' "$J" | LC_ALL=C sort >"$work/names_go
 if diff -u "$work/names_want" "$work/names_got"; then echo "ok: events per code = tracekit stats"
 else echo "FAIL: events per code differ from tracekit stats"; fail=1; fi
 awk '/per track:/ {on=1; next} on && NF >= 3 {c=$1; $1=""; $2=""; sub(/^ +/, ""); print $0, c}' "$art/stats.txt" | LC_ALL=C sort >"$work/tracks_want"
-jq -r '.tracks[] | select(.kind != "counter") | "\(.name) \(.count)"' "$J" | LC_ALL=C sort >"$work/tracks_got"
+jq -r '.tracks[] | select(.kind == "events") | "\(.name) \(.count)"' "$J" | LC_ALL=C sort >"$work/tracks_got"
 if diff -u "$work/tracks_want" "$work/tracks_got"; then echo "ok: one track per CPEL track, counts = tracekit stats"
 else echo "FAIL: tracks differ from tracekit stats"; fail=1; fi
 check_details
@@ -34,4 +34,9 @@ awk 'NR > 2 && $1 != "all" {n=$NF; c=$(NF-5); $NF=""; for (i = NF - 5; i <= NF; 
 jq -r '.sel.tracks[] | "\(.[0] | sub("^tracks / "; "")) \(.[1])"' "$J" | LC_ALL=C sort >"$work/sel_got"
 if [ -s "$work/sel_want" ] && diff -u "$work/sel_want" "$work/sel_got"; then echo "ok: selection counts per track = tracekit report --state --begin/--end"
 else echo "FAIL: selection counts per track differ from tracekit report"; fail=1; fi
+# the model context's CPEL states (report --state's rule): one span per
+# event, until the next on its track
+check '[.tracks[] | select(.kind == "spans")] | length == 2' "a state track per CPEL track"
+check '([.whole.spanTracks[] | .[1] | tonumber] | add) == ([.tracks[] | select(.kind == "events") | .count] | add)' \
+  "state spans: one per event (each track's last ends with the trace)"
 finish

@@ -21,7 +21,7 @@ awk '/events per stream:/ {on=1; next} /^events:/ {on=0} on {print $1}' "$art/st
 jq -r '.tracks[] | select(.group == "streams") | .count' "$J" | LC_ALL=C sort >"$work/streams_got"
 if diff -u "$work/streams_want" "$work/streams_got"; then echo "ok: one track per stream, counts = tracekit stats"
 else echo "FAIL: stream tracks differ from tracekit stats"; fail=1; fi
-check '[.tracks[] | select(.kind == "counter" and .name == "my_app:current_temp temp")] | length == 1 and .[0].count == 400' \
+check '[.tracks[] | select(.kind == "counter" and .name == "my_app:current_temp.temp")] | length == 1 and .[0].count == 400' \
   "the temp field is a counter track of 400 points"
 check_details
 abs=$(jq -r .clicked.abs "$J")

@@ -61,7 +61,10 @@ test('rangeStats: counts per name, spans clipped to the range', () => {
   ev.end = ev.t;
   const s = S.rangeStats({ rows: [spans, ev], strings: names }, 20, 120);
   const by = Object.fromEntries(s.byName.map((e) => [e.key, e]));
-  assert.deepStrictEqual([by.x.count, by.run.count, by.run.dur], [2, 2, 30 + 20]);
+  const sp = Object.fromEntries(s.spanNames.map((e) => [e.key, e]));
+  assert.deepStrictEqual([by.x.count, sp.run.count, sp.run.dur], [2, 2, 30 + 20]);
+  assert.strictEqual(by.run, undefined);
   assert.deepStrictEqual(s.byCpu.map((e) => [e.key, e.count]), [[1, 1]]);
-  assert.strictEqual(s.total, 4);
+  assert.deepStrictEqual(s.spanTracks.map((e) => [e.key, e.count, e.dur]), [[1, 2, 50]]);
+  assert.deepStrictEqual([s.total, s.spans], [2, 2]);
 });
