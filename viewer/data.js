@@ -79,7 +79,8 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   TK.loadModel = function (getText) {
     var meta = JSON.parse(getText('tk-meta'));
     var arrays = meta.arrays.map(function (d, i) { return loadArray(d, i, getText); });
-    var A = function (i) { return arrays[i]; };
+    /* i < -1: a column of -2 - i zeros tracekit left out */
+    var A = function (i) { return i <= -2 ? new Uint32Array(-2 - i) : arrays[i]; };
     var model = {
       meta: meta, t0: BigInt(meta.t0), span: meta.span, epoch: meta.epoch,
       strings: meta.strings, groups: meta.groups, tracks: [], rows: [],

@@ -65,6 +65,7 @@ void view_builder_free(view_builder *b)
 	tk_writer_abort(b->scratch);
 	free(b->class_cache);
 	free(b->track_cache);
+	free(b->span_name_cache);
 	memset(b, 0, sizeof *b);
 }
 

@@ -42,7 +42,7 @@ static void put_members(tk_writer *w, const tk_value *s, bool *first)
  * details budget is spent. */
 static uint32_t details_of(view_builder *b, const tk_event *ev)
 {
-	if (b->details_bytes > b->details_budget + 8 * b->n_events) {
+	if (b->details_bytes > b->details_budget + VIEW_DETAILS_PER_EVENT * b->n_events) {
 		b->details_dropped++;
 		return 0;
 	}
@@ -57,10 +57,10 @@ static uint32_t details_of(view_builder *b, const tk_event *ev)
 		return 0;
 	size_t len;
 	const char *text = tk_writer_data(w, &len);
-	/* the page holds at most ~8 bytes of distinct details per event (plus
+	/* the page holds at most ~4 bytes of distinct details per event (plus
 	 * a first megabyte): repeated field sets cost nothing, unique ones
 	 * past that are left out */
-	if (b->details_bytes > b->details_budget + 8 * b->n_events) {
+	if (b->details_bytes > b->details_budget + VIEW_DETAILS_PER_EVENT * b->n_events) {
 		b->details_dropped++;
 		return 0;
 	}
@@ -270,7 +270,8 @@ static const class_info *class_of(view_builder *b, uint32_t input, tk_format fmt
 	ci->period = member_index(payload, NULL, TK_SEM_PERIOD);
 	ci->count = fmt == TK_FORMAT_DCPI ? member_index(payload, "count", TK_SEM_NONE) : -1;
 	ci->track = member_index(payload, "track", TK_SEM_NONE);
-	ci->counters = fmt != TK_FORMAT_PERF && fmt != TK_FORMAT_DCPI;
+	/* counter fields are LTTng's (a CPEL datum or code is no quantity) */
+	ci->counters = fmt == TK_FORMAT_CTF;
 	return ci;
 }
 

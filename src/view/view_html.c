@@ -32,9 +32,23 @@ typedef struct arrs {
 static const char *const type_names[] = {"u8", "u16", "u32", "f64", "u16"};
 static const size_t type_sizes[] = {1, 2, 4, 8, 4};
 
-/* Registers a column and writes its index into the JSON. */
+static bool all_zero(const view_col *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->p[i])
+			return false;
+	return true;
+}
+
+/* Registers a column and writes its index into the JSON; a column of
+ * zeros (no CPU known, no details kept) is written as -2 - its length,
+ * and the page makes the zeros itself. */
 static void put_arr(tk_writer *w, arrs *a, const view_col *c, arr_type type)
 {
+	if (c->n >= 64 && type != A_F64 && all_zero(c)) {
+		tk_put_i64(w, -2 - (int64_t)(c->n / type_sizes[type]));
+		return;
+	}
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
 		arr *v = realloc(a->v, cap * sizeof *v);

@@ -28,6 +28,10 @@
 #include "tracekit/view.h"
 
 #define VIEW_ESCAPE UINT32_C(0xFFFFFFFF)
+/* bytes of distinct event details the page may hold per event (beyond a
+ * first megabyte): repeated field sets cost nothing, unique ones past it
+ * are left out, so a page stays near its budget of bytes per event */
+#define VIEW_DETAILS_PER_EVENT 4
 
 /* A growable byte column. */
 typedef struct view_col {
@@ -150,9 +154,11 @@ typedef struct view_builder {
 	const char *const *inputs;
 	size_t n_inputs;
 	char **input_formats;
-	tk_writer *scratch; /* a memory writer for field text */
-	void *class_cache;  /* view_events.c: per event class */
-	void *track_cache;  /* view_events.c: recent tracks */
+	tk_writer *scratch;             /* a memory writer for field text */
+	void *class_cache;              /* view_events.c: per event class */
+	void *track_cache;              /* view_events.c: recent tracks */
+	void *span_name_cache;          /* view_spans.c */
+	uint32_t state_tracks[16][256]; /* view_spans.c: track + 1 per CPEL track */
 } view_builder;
 
 bool view_builder_init(view_builder *b);

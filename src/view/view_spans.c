@@ -5,6 +5,7 @@
  * context hands spans over in order of completion; view_track_span()
  * keeps each row free of overlaps. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "view/view_internal.h"
@@ -29,6 +30,8 @@ static uint32_t thread_track(view_builder *b, uint32_t input, int32_t pid, int32
 /* Details of a span: its thread and CPU, as a JSON object (interned). */
 static uint32_t span_details(view_builder *b, tk_context *ctx, const tk_span *sp)
 {
+	if (sp->tid < 0 && sp->cpu < 0 && !sp->truncated)
+		return 0;
 	char text[256];
 	int n = 0;
 	tk_ctx_thread th;
@@ -58,10 +61,31 @@ static uint32_t span_details(view_builder *b, tk_context *ctx, const tk_span *sp
 	return (uint32_t)idx;
 }
 
+/* Span names are few and their strings stay put for the context's life:
+ * their ids are cached by pointer. */
+#define NAME_CACHE 256
+typedef struct name_slot {
+	const char *p;
+	uint32_t id;
+} name_slot;
+
+static uint32_t span_name(view_builder *b, const char *p)
+{
+	if (!p)
+		p = "?";
+	if (!b->span_name_cache && !(b->span_name_cache = calloc(NAME_CACHE, sizeof(name_slot))))
+		return UINT32_MAX;
+	name_slot *slot = &((name_slot *)b->span_name_cache)[((uintptr_t)p >> 3) % NAME_CACHE];
+	if (slot->p != p) {
+		slot->id = view_string(b, p, strlen(p));
+		slot->p = slot->id == UINT32_MAX ? NULL : p;
+	}
+	return slot->id;
+}
+
 static tk_status add_span(view_builder *b, uint32_t input, tk_context *ctx, const tk_span *sp)
 {
-	const char *sname = sp->name ? sp->name : "?";
-	uint32_t name = view_string(b, sname, strlen(sname));
+	uint32_t name = span_name(b, sp->name);
 	uint32_t arg = span_details(b, ctx, sp);
 	char buf[320];
 	uint32_t t = UINT32_MAX;
@@ -99,6 +123,14 @@ static tk_status add_span(view_builder *b, uint32_t input, tk_context *ctx, cons
 			t = thread_track(b, input, sp->pid, sp->tid, "calls", 3);
 		break;
 	case TK_SPAN_STATE: {
+		/* the track's state track, cached by track index */
+		uint32_t *slot = sp->track >= 0 && sp->track < 256 && input < 16
+				     ? &b->state_tracks[input][sp->track]
+				     : NULL;
+		if (slot && *slot) {
+			t = *slot - 1;
+			break;
+		}
 		const char *tn =
 		    sp->track >= 0 ? tk_context_track_name(ctx, (size_t)sp->track) : NULL;
 		uint32_t g = view_group_get(b, VIEW_GROUP_CPEL, input, 0, "tracks");
@@ -107,6 +139,8 @@ static tk_status add_span(view_builder *b, uint32_t input, tk_context *ctx, cons
 		for (const char *c = buf; *c; c++)
 			key = (key ^ (unsigned char)*c) * 1099511628211ULL;
 		t = g == UINT32_MAX ? g : view_track_get(b, g, key, buf, VIEW_ROW_SPANS, -1, -1);
+		if (slot && t != UINT32_MAX)
+			*slot = t + 1;
 		break;
 	}
 	}
