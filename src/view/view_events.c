@@ -300,7 +300,7 @@ tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const
 	tk_event thev;
 	const tk_event *tev = ev;
 	tk_ctx_thread th;
-	if (ev->tid < 0 && ctx && tk_context_event_thread(ctx, ev, &th)) {
+	if (ev->tid < 0 && fmt == TK_FORMAT_CTF && ctx && tk_context_event_thread(ctx, ev, &th)) {
 		thev = *ev;
 		thev.tid = th.tid;
 		thev.pid = th.pid;
