@@ -301,7 +301,11 @@
       (100 * TK.flameSearch(tree, model.strings, re) / (flame.weight || 1)).toFixed(2) + '%)';
     $('flame-info').textContent = info;
   }
-  function refreshPanels() { showStats(); showFlame(); }
+  /* The statistics and flame graph of the whole trace wait for their tab
+   * on big traces (they read every entry); a selection computes them. */
+  var panelsStale = true;
+  function refreshPanels() { showStats(); showFlame(); panelsStale = false; }
+  var BIG = 2e6;
 
   /* ---- track list ---- */
   function showTrackList() {
@@ -376,6 +380,7 @@
   function showTab(name) {
     document.querySelectorAll('#tabs button').forEach(function (b) { b.classList.toggle('on', b.dataset.tab === name); });
     document.querySelectorAll('.tab').forEach(function (t) { t.classList.toggle('on', t.id === 'tab-' + name); });
+    if ((name === 'flame' || name === 'stats') && panelsStale) refreshPanels();
     if (name === 'flame') drawFlame();
   }
   $('tabs').addEventListener('click', function (e) { if (e.target.dataset.tab) showTab(e.target.dataset.tab); });
@@ -510,7 +515,7 @@
   resize();
   showTrackList();
   showBookmarks();
-  refreshPanels();
+  if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
   showTab('details');
   var firstPaint = null;
   requestAnimationFrame(function () { firstPaint = performance.now(); });

@@ -37,7 +37,16 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   function loadArray(desc, i, getText) {
     var bytes = new Uint8Array(desc.n * sizes[desc.type]);
     var off = 0;
-    for (var p = 0; p < desc.parts; p++) off += TK.decodeBase64Into(getText('tk-a' + i + '-' + p), bytes, off);
+    for (var p = 0; p < desc.parts; p++) {
+      var text = getText('tk-a' + i + '-' + p);
+      if (typeof Uint8Array.fromBase64 === 'function' && desc.parts === 1) {
+        /* the browser's own decoder, where it has one (much faster) */
+        bytes = Uint8Array.fromBase64(text);
+        if (bytes.length === desc.n * sizes[desc.type]) break;
+        bytes = new Uint8Array(desc.n * sizes[desc.type]);
+      }
+      off += TK.decodeBase64Into(text, bytes, off);
+    }
     return new ctors[desc.type](bytes.buffer, 0, desc.n);
   }
   /* u32 deltas with escapes + overflow doubles -> absolute times. */

@@ -20,9 +20,11 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   TK.trackOrder = function (tracks) {
     var idx = tracks.map(function (_, i) { return i; });
     function key(t) { return t.tid >= 0 ? t.tid : t.cpu >= 0 ? t.cpu : -1; }
+    /* a track's spans ("cpu 0 states") next to its events ("cpu 0") */
+    function base(t) { return t.name.replace(/ (states?|syscalls|calls)$/, ''); }
     idx.sort(function (a, b) {
-      var x = tracks[a], y = tracks[b];
-      return (x.group - y.group) || (key(x) - key(y)) ||
+      var x = tracks[a], y = tracks[b], bx = base(x), by = base(y);
+      return (x.group - y.group) || (key(x) - key(y)) || (bx < by ? -1 : bx > by ? 1 : 0) ||
         (TRACK_RANK[x.kind] - TRACK_RANK[y.kind]) ||
         (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || a - b;
     });

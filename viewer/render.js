@@ -28,7 +28,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     for (var t = first; t <= v1; t += step) {
       var x = x0 + (t - v0) / (v1 - v0) * w;
       ctx.moveTo(x + 0.5, TK.RULER_H - 8); ctx.lineTo(x + 0.5, TK.RULER_H);
-      ctx.fillText(TK.fmtTime(st.model.t0, t, st.mode, st.model.epoch).replace(/^.* /, ''), x + 3, 12);
+      ctx.fillText(TK.fmtTick(st.model.t0, t, st.mode, st.model.epoch, step).replace(/^.* /, ''), x + 3, 12);
     }
     ctx.stroke();
     ctx.fillStyle = '#555';

@@ -63,6 +63,15 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     }
     return sec.toString() + '.' + pad(nsec.toString(), 9);
   };
+  /* A ruler label: fmtTime with as many decimals as a tick step of
+   * `step` ns needs (so neighbouring labels do not run into each other). */
+  TK.fmtTick = function (t0, rel, mode, epoch, step) {
+    var full = TK.fmtTime(t0, rel, mode, epoch);
+    var dec = Math.max(0, Math.min(9, Math.ceil(9 - Math.log10(Math.max(step, 1)) - 1e-9)));
+    var dot = full.lastIndexOf('.');
+    if (dot < 0) return full;
+    return dec ? full.slice(0, dot + 1 + dec) : full.slice(0, dot);
+  };
   /* Parses a number of ns (BigInt) from decimal text. */
   TK.parseNs = function (s) { return BigInt(s); };
 })(TK);

@@ -172,6 +172,8 @@ static void put_meta(tk_writer *w, arrs *a, view_builder *b)
 	tk_put_u64(w, b->t1 - b->t0);
 	tk_put_lit(w, ",\"nEvents\":");
 	tk_put_u64(w, b->n_events);
+	tk_put_lit(w, ",\"nSpans\":");
+	tk_put_u64(w, b->n_spans);
 	tk_put_lit(w, ",\"nUntimed\":");
 	tk_put_u64(w, b->n_untimed);
 	tk_put_lit(w, ",\"detailsDropped\":");

@@ -47,5 +47,12 @@ read -r rs rp < <(awk '$1 == "sched:sched_switch" && NF == 3 {print $2, $3; exit
 check '.sel.names == [["sched:sched_switch", $s, ""]]' "selection count = tracekit report --begin/--end ($rs)" --arg s "${rs:-none}"
 check '.flame.samples == ($s | tonumber) and .flame.weight == ($p | tonumber)' \
   "flame graph of the selection: $rs samples, period $rp = tracekit report" --arg s "${rs:-0}" --arg p "${rp:-0}"
+# the per-symbol table beside the flame graph: self weight per symbol =
+# report's rows (its leaf symbols), for every symbol report resolves
+awk '/^=====/ {on=1; getline; next} on && NF >= 5 && $4 != "[unknown]" {print $4, $1}' "$art/report.txt" | LC_ALL=C sort >"$work/sym_want"
+jq -r '.flame.symbols[] | select(.self > 0) | "\(.name) \(.self)"' "$J" | LC_ALL=C sort >"$work/sym_got"
+if [ -s "$work/sym_want" ] && [ -z "$(LC_ALL=C comm -23 "$work/sym_want" "$work/sym_got")" ]; then
+  echo "ok: per-symbol self weights = tracekit report's rows ($(wc -l <"$work/sym_want") symbols)"
+else echo "FAIL: per-symbol weights differ from tracekit report:"; LC_ALL=C comm -23 "$work/sym_want" "$work/sym_got" | head -5; fail=1; fi
 check '.flameInfo | test("^[0-9]+ samples, weight [0-9]+")' "the flame graph tab shows its totals"
 finish

@@ -56,6 +56,13 @@ test('the filter keeps matching tracks and whole matching groups', () => {
   assert.strictEqual(l.items.length, 0);
 });
 
+test('a track\'s spans sort next to its events', () => {
+  const g = [{ kind: 'cpel', input: 0, id: 0, name: 'tracks' }];
+  const t = ['cpu 1', 'cpu 0 states', 'cpu 1 states', 'cpu 0'].map((name) => ({
+    group: 0, name, kind: name.endsWith('states') ? 'spans' : 'events', tid: -1, cpu: -1, rows: [{}] }));
+  assert.deepStrictEqual(TK.trackOrder(t).map((i) => t[i].name), ['cpu 0 states', 'cpu 0', 'cpu 1 states', 'cpu 1']);
+});
+
 test('hit testing and visible items', () => {
   const l = TK.buildLayout(groups, tracks, { rowH: 10, groupH: 20 });
   assert.strictEqual(TK.hitItem(l, 0).type, 'group');
