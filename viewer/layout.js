@@ -1,12 +1,12 @@
 /* tracekit view: the track tree and its vertical layout. Groups (a
  * process with its threads, the CPUs, CTF streams, CPEL tracks, a profile,
  * counters) are sorted by kind then id; each is a header row followed,
- * unless collapsed, by its tracks; a span track is one row per nesting
+ * unless collapsed, by its tracks (CPUs first, as Perfetto shows them); a span track is one row per nesting
  * depth, a counter track two rows. The search box filters by name. */
 var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
 (function (TK) {
   'use strict';
-  var GROUP_RANK = {process: 0, cpu: 1, stream: 2, cpel: 3, profile: 4, counter: 5};
+  var GROUP_RANK = {cpu: 0, process: 1, stream: 2, cpel: 3, profile: 4, counter: 5};
   var TRACK_RANK = {spans: 0, events: 1, counter: 2};
   TK.groupOrder = function (groups) {
     var idx = groups.map(function (_, i) { return i; });

@@ -91,6 +91,20 @@ static uint32_t stack_of(view_builder *b, tk_context *ctx, const tk_event *ev)
 	size_t n = tk_context_stack(ctx, ev, frames, MAX_FRAMES);
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
+	if (n == 0 && ev->payload && ev->payload->cls && ev->payload->cls->kind == TK_TYPE_STRUCT) {
+		/* a call chain of context markers only: the sample's ip, as
+		 * report counts it */
+		const tk_value *s = ev->payload;
+		for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++)
+			if (s->cls->members[i].cls &&
+			    s->cls->members[i].cls->semantic == TK_SEM_IP) {
+				if (!tk_context_symbolize(ctx, ev->pid, ev->tid, 0,
+							  s->v.list.items[i].v.u, &frames[0]))
+					frames[0] = (tk_frame){.ip = s->v.list.items[i].v.u};
+				n = 1;
+				break;
+			}
+	}
 	uint32_t node = 0;
 	for (size_t k = n; k-- > 0;) {
 		const tk_frame *fr = &frames[k];

@@ -131,6 +131,12 @@ async function main() {
     spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
   await page.screenshot({ path: path.join(outdir, 'selection.png') });
+  // Z zooms to the selection (the README's screenshot, docs/view.png, is
+  // this one from the perf test)
+  await page.focus('#timeline');
+  await page.keyboard.press('z');
+  out.zoomedToSelection = await page.evaluate(() => window.tkView.window());
+  await page.screenshot({ path: path.join(outdir, 'zoomed.png') });
   await page.click('#tabs button[data-tab=flame]');
   out.flameInfo = await page.$eval('#flame-info', (e) => e.textContent);
   out.flame = await page.evaluate(() => window.tkView.flame());

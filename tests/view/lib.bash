@@ -41,6 +41,8 @@ check_keys() {
     "D pans right by a tenth of the window"
   check '((.keys.home.v0 + 0.05 * .span) | fabs) < 1 and ((.keys.end.v1 - 1.05 * .span) | fabs) < 1' \
     "Home / End show the trace's start / end"
+  check '.zoomedToSelection.begin == .selection.begin and .zoomedToSelection.end == .selection.end' \
+    "Z zooms to the selection"
   check '.reopened.after.begin == .reopened.before.begin and .reopened.after.end == .reopened.before.end' \
     "reloading the page (URL fragment) restores the view"
 }

@@ -29,7 +29,7 @@ else echo "FAIL: samples per CPU differ from tracekit stats"; fail=1; fi
 jq -r '.tracks[] | select(.kind == "events") | if .tid < 0 then "process events \(.count)" else "thread \(.tid) \(.count)" end' "$J" |
   LC_ALL=C sort >"$work/tid_got"
 if diff -u "$work/tid_want" "$work/tid_got"; then echo "ok: one track per thread, counts = tracekit print"
-else echo "FAIL: threads/counts differ from tracekit print"; fail=1; fi
+else echo "FAIL: threads/counts differ from tracekit print"; cp "$work/tid_want" "$work/tid_got" "$art/"; fail=1; fi
 check_details
 abs=$(jq -r .clicked.abs "$J")
 check '.details.time == $t' "details show the event's time" --arg t "$(abs_time "$abs")"

@@ -21,8 +21,8 @@ const tracks = [
   { group: 3, name: 'x temp', kind: 'counter', tid: -1, cpu: -1, rows: [{}] },
 ];
 
-test('groups: processes by pid, then CPUs, then counters', () => {
-  assert.deepStrictEqual(TK.groupOrder(groups), [2, 1, 0, 3]);
+test('groups: CPUs, then processes by pid, then counters', () => {
+  assert.deepStrictEqual(TK.groupOrder(groups), [0, 2, 1, 3]);
 });
 
 test('tracks: by group, then tid / cpu', () => {
@@ -32,18 +32,18 @@ test('tracks: by group, then tid / cpu', () => {
 test('layout: group headers, one row per span depth, two for counters', () => {
   const l = TK.buildLayout(groups, tracks, { rowH: 10, groupH: 20 });
   const seq = l.items.map((it) => (it.type === 'group' ? 'g' + it.group : 't' + it.track));
-  assert.deepStrictEqual(seq, ['g2', 't4', 'g1', 't3', 't2', 'g0', 't1', 't0', 'g3', 't5']);
+  assert.deepStrictEqual(seq, ['g0', 't1', 't0', 'g2', 't4', 'g1', 't3', 't2', 'g3', 't5']);
   const byTrack = Object.fromEntries(l.items.filter((i) => i.type === 'track').map((i) => [i.track, i]));
   assert.strictEqual(byTrack[1].h, 20); // two depths
   assert.strictEqual(byTrack[5].h, 20); // counter
-  assert.strictEqual(byTrack[4].y, 20);
+  assert.strictEqual(byTrack[4].y, 20 + 20 + 10 + 20);
   assert.strictEqual(l.height, 4 * 20 + 10 + 10 + 10 + 20 + 10 + 20);
 });
 
 test('collapsed groups keep only their header', () => {
   const l = TK.buildLayout(groups, tracks, { rowH: 10, groupH: 20, collapsed: new Set([1, 0]) });
   const seq = l.items.map((it) => (it.type === 'group' ? 'g' + it.group : 't' + it.track));
-  assert.deepStrictEqual(seq, ['g2', 't4', 'g1', 'g0', 'g3', 't5']);
+  assert.deepStrictEqual(seq, ['g0', 'g2', 't4', 'g1', 'g3', 't5']);
   assert.ok(l.items.find((i) => i.group === 1).collapsed);
 });
 
@@ -66,8 +66,8 @@ test('a track\'s spans sort next to its events', () => {
 test('hit testing and visible items', () => {
   const l = TK.buildLayout(groups, tracks, { rowH: 10, groupH: 20 });
   assert.strictEqual(TK.hitItem(l, 0).type, 'group');
-  assert.strictEqual(TK.hitItem(l, 25).track, 4);
+  assert.strictEqual(TK.hitItem(l, 25).track, 1);
   assert.strictEqual(TK.hitItem(l, l.height + 5), null);
-  const vis = TK.visibleItems(l, 25, 60);
-  assert.deepStrictEqual(vis.map((i) => i.track), [4, -1, 3]);
+  const vis = TK.visibleItems(l, 25, 80);
+  assert.deepStrictEqual(vis.map((i) => i.track), [1, 0, -1, 4]);
 });
