@@ -50,6 +50,7 @@ void tk_context_free(tk_context *c)
 	ctx_classes_free(c);
 	ctx_sched_free(c);
 	ctx_tracks_free(c);
+	ctx_umaps_free(c);
 	ctx_spanq_free(c);
 	tk_hashmap_free(&c->sysname_by_id);
 	tk_arena_free(&c->strings);
@@ -137,6 +138,8 @@ tk_status tk_context_feed_event(tk_context *c, const tk_event *ev, tk_error *err
 		st = ctx_threads_event(c, k, ev, err);
 	if (st == TK_OK && (c->flags & (TK_CTX_SPAN_SYSCALL | TK_CTX_SPAN_CALL)))
 		ctx_pairs_event(c, k, ev);
+	if (st == TK_OK && k->role == CTX_ROLE_BIN_INFO && (c->flags & TK_CTX_SYMBOLS))
+		ctx_umaps_event(c, k, ev);
 	if (st == TK_OK && (k->f_track != CTX_NO_FIELD))
 		st = ctx_state_event(c, k, ev, err);
 	return st;

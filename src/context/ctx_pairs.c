@@ -24,6 +24,8 @@ static const char *raw_name(tk_context *c, const ctx_class *k, const tk_event *e
 	uint64_t *p = tk_hashmap_get(&c->sysname_by_id, (uint64_t)id);
 	if (p)
 		return (const char *)(uintptr_t)*p;
+	if (c->sysname_by_id.n >= CTX_MAX_SYSNAMES)
+		return "syscall"; /* hostile ids: no string per id */
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "sys_%" PRId64, id);
 	const char *s = ctx_intern(c, buf, (size_t)n);
@@ -50,6 +52,10 @@ static void emit(tk_context *c, const ctx_thread *th, const ctx_open *o, int32_t
 
 static void push(tk_context *c, ctx_thread *th, const char *name, uint64_t t, bool syscall)
 {
+	if (c->n_open >= c->opt.max_open_spans) {
+		c->stats.dropped_spans++;
+		return;
+	}
 	if (th->depth == th->cap) {
 		if (th->cap >= CTX_STACK_MAX) {
 			c->stats.dropped_spans++;
@@ -65,6 +71,7 @@ static void push(tk_context *c, ctx_thread *th, const char *name, uint64_t t, bo
 		th->cap = nc;
 	}
 	th->stack[th->depth++] = (ctx_open){name, t, syscall};
+	c->n_open++;
 }
 
 /* Ends the innermost open span matching (syscall, name) and those above it. */
@@ -77,9 +84,11 @@ static void pop(tk_context *c, ctx_thread *th, const char *name, bool syscall, i
 			continue;
 		while (th->depth > i + 1) {
 			th->depth--;
+			c->n_open--;
 			emit(c, th, &th->stack[th->depth], cpu, t, th->depth, true);
 		}
 		th->depth--;
+		c->n_open--;
 		emit(c, th, o, cpu, t, th->depth, truncated);
 		return;
 	}
@@ -123,6 +132,7 @@ void ctx_pairs_finish(tk_context *c, uint64_t end)
 		ctx_thread *th = &c->threads[i];
 		while (th->depth > 0) {
 			th->depth--;
+			c->n_open--;
 			emit(c, th, &th->stack[th->depth], TK_CPU_NONE, end, th->depth, true);
 		}
 	}

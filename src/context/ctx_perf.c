@@ -80,6 +80,8 @@ tk_status ctx_perf_feed(tk_context *c, const tk_perf_file *f, const tk_perf_reco
 	case TK_PERF_RECORD_NAMESPACES: break;
 	default: return TK_OK;
 	}
+	if (!f)
+		return TK_OK; /* typed parses need the file (byte order, attrs) */
 	tk_status st = tk_threads_process(c->perf, f, rec, err);
 	if (st != TK_OK)
 		return st;

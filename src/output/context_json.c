@@ -3,7 +3,8 @@
  * symbolized as `perf data convert --to-json` writes it ("callchain":
  * [{"ip": "0x...", "symbol": ..., "dso": ...}], leaf first; "symbol" and
  * "dso" only when known, as perf), with the offset into the symbol
- * ("sym_off") that perf's JSON leaves out. Nothing without a context. */
+ * ("sym_off") and into the image ("dso_off", hex) that perf's JSON leaves
+ * out. Nothing without a context. */
 #include <string.h>
 
 #include "output/context_json.h"
@@ -55,6 +56,8 @@ void tk_context_json_stack(tk_writer *w, const tk_event *ev)
 		if (fr[i].dso) {
 			tk_put_str(w, ",\"dso\":");
 			tk_put_json_str(w, fr[i].dso, strlen(fr[i].dso));
+			tk_put_str(w, ",\"dso_off\":");
+			tk_put_json_hex(w, fr[i].dso_off);
 		}
 		tk_put_char(w, '}');
 	}

@@ -6,7 +6,9 @@
 # sched_process_fork child_comm), and the running slices sum per cpu to the
 # span between its first and last switch minus the idle task's time. And
 # an LTTng-UST per-process trace (wk-heartbeat-u) gets its process named by
-# the trace environment's procname, as babeltrace2's details sink shows it.
+# the trace environment's procname, as babeltrace2's details sink shows it,
+# and a UST statedump's images place an event's ip as babeltrace2
+# --debug-info does.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}" "${TK_TESTDATA:?}"
 py=/usr/bin/python3
@@ -37,5 +39,14 @@ print(",".join(sorted({e["args"]["name"] for e in ev if e["ph"] == "M" and e["na
 ' "$work/u.json")
 if [ -n "$want" ] && [ "$got" = "$want" ]; then echo "ok lttng-ust process name: $got"
 else echo "FAIL lttng-ust process name: '$got', babeltrace2 says '$want'"; failed=$((failed+1)); fi
+# LTTng-UST bin_info statedump: an event's ip context in its process's
+# images, as babeltrace2's debug-info filter places it ("libhello-so+0x2349")
+d="$TK_TESTDATA/ctf/babeltrace/succeed/debug-info"
+if babeltrace2 --debug-info "$d" >"$work/d.bt" 2>/dev/null; then
+  "$TK" convert "$d" --to json -o "$work/d.jsonl" || failed=$((failed+1))
+  run "lttng-ust images (bin_info)" $check bt-bin "$work/d.bt" "$work/d.jsonl"
+else
+  echo "SKIP lttng-ust images: babeltrace2 has no debug-info filter"
+fi
 [ $failed -eq 0 ] && echo "model context agrees with babeltrace2"
 exit $((failed > 0))

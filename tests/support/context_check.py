@@ -18,6 +18,8 @@ stacks SCRIPT JSONL     every frame's symbol and dso (basename) of `perf
 bt-names BT CHROME      LTTng kernel: each thread's last name in babeltrace2's
                         sched_switch / sched_wakeup / fork text == Chrome's
 bt-running BT CHROME    LTTng kernel: as running, from babeltrace2's text
+bt-bin BT JSONL         LTTng-UST: babeltrace2 --debug-info's bin = "IMAGE+0xOFF"
+                        of each event == the JSON line's first frame dso+dso_off
 """
 import collections
 import json
@@ -243,8 +245,26 @@ def mode_bt_running(bt, chrome_path):
     compare_running(switches, chrome_path)
 
 
+def mode_bt_bin(bt, lines):
+    want = []
+    for line in open(bt, errors="replace"):
+        m = re.search(r'debug_info = \{ bin = "([^"]*)"', line)
+        if m:
+            want.append(m.group(1))
+    got = []
+    for e in jsonl(lines):
+        fr = (e.get("callchain") or [{}])[0]
+        got.append("%s+%s" % (fr["dso"], fr["dso_off"]) if "dso" in fr else "")
+    if len(want) != len(got) or not any(want):
+        die("%d events with debug_info in babeltrace2's text, %d JSON lines" % (len(want), len(got)))
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            die("event %d: babeltrace2 says bin %r, tracekit %r" % (i, w, g))
+    print("%d events, %d in an image: same image and offset" % (len(want), sum(1 for w in want if w)))
+
+
 def main():
-    modes = {"threads": mode_threads, "names": mode_names, "running": mode_running,
+    modes = {"bt-bin": mode_bt_bin, "threads": mode_threads, "names": mode_names, "running": mode_running,
              "stacks": mode_stacks, "bt-names": mode_bt_names, "bt-running": mode_bt_running}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
         die(__doc__)

@@ -322,6 +322,18 @@ static void test_flags_and_caps(void **state)
 		n++;
 	assert_true(n <= 4);
 	tk_context_free(c);
+
+	/* open entries of every thread together are capped too */
+	static const char *const f[] = {"i:addr"};
+	kls ent;
+	kls_init(&ent, "app:f_entry", f, 1);
+	assert_int_equal(tk_context_new(&o, &c, NULL), TK_OK);
+	tk_context_want(c, TK_CTX_SPAN_CALL);
+	for (int32_t i = 0; i < 10; i++)
+		feed(c, mk(&b, &ent, (uint64_t)i, 0, i % 3, (int64_t)0));
+	tk_context_get_stats(c, &st);
+	assert_int_equal(st.dropped_spans, 6);
+	tk_context_free(c);
 }
 
 int main(void)
