@@ -20,7 +20,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     ctx.fillRect(0, 0, W, TK.RULER_H);
     ctx.fillStyle = '#333';
     ctx.font = '11px system-ui, sans-serif';
-    ctx.fillText(st.mode === 'rel' ? 'time (s from start)' : (st.model.epoch ? 'time (UTC)' : 'time (s, trace clock)'), 6, 18);
+    ctx.fillText(st.mode === 'rel' ? 'time (s from start)' : (st.model.epoch ? 'time (UTC)' : 'time (s, trace clock)'), 6, 12);
     var step = TK.tickStep((v1 - v0) / w, 110);
     var first = Math.ceil(v0 / step) * step;
     ctx.strokeStyle = '#999';
@@ -32,7 +32,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     }
     ctx.stroke();
     ctx.fillStyle = '#555';
-    ctx.fillText('window ' + TK.fmtDur(v1 - v0), x0 + 4, TK.RULER_H - 2);
+    ctx.fillText('window ' + TK.fmtDur(v1 - v0), 6, TK.RULER_H - 4);
   }
   function drawRow(ctx, st, row, y, h, x0, w) {
     var model = st.model, v0 = st.v0, v1 = st.v1, names = model.strings;
