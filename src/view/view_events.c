@@ -219,8 +219,8 @@ static uint32_t track_of(view_builder *b, uint32_t input, tk_format fmt, const t
 		for (size_t i = 0; i < tr->v.str.len && i < 300; i++)
 			key = (key ^ (unsigned char)tr->v.str.ptr[i]) * 1099511628211ULL;
 	} else if (ev->tid >= 0 || ev->pid >= 0) {
-		key = (key ^ 2) * 1099511628211ULL ^
-		      ((uint64_t)(uint32_t)ev->pid << 32 | (uint32_t)ev->tid);
+		key = ((key ^ 2) * 1099511628211ULL) ^
+		      (((uint64_t)(uint32_t)ev->pid << 32) | (uint32_t)ev->tid);
 	} else if (fmt == TK_FORMAT_DCPI) {
 		key = (key ^ 3) * 1099511628211ULL ^ (ev->cls ? ev->cls->id : 0);
 	} else {
