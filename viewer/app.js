@@ -548,6 +548,10 @@
     },
     picked: function () { return st.picked ? {track: st.picked.row.track, i: st.picked.i, name: nameOf(st.picked)} : null; },
     flame: function () { return {samples: flame.samples, weight: flame.weight, symbols: flame.table}; },
+    flameFocus: function () {
+      return flame.tree ? {id: flame.focus, name: TK.frameName(flame.tree, model.strings, flame.focus),
+        total: flame.tree.total[flame.focus]} : null;
+    },
     stats: function () { return st.lastStats; },
     drawNow: drawNow
   };

@@ -100,6 +100,23 @@ async function main() {
     [r.children[0].textContent, r.children[1].textContent])));
   out.stack = await page.$$eval('#details-stack li', (els) => els.map((e) => e.textContent));
   await page.screenshot({ path: path.join(outdir, 'details.png') });
+  // g2's chase: ] the next event of the same name on the track, [ back
+  await page.focus('#timeline');
+  await page.keyboard.press(']');
+  out.chaseNext = await page.evaluate(() => window.tkView.picked());
+  await page.keyboard.press('[');
+  out.chaseBack = await page.evaluate(() => window.tkView.picked());
+  out.expectNext = await page.evaluate((a) => {
+    const m = window.tkView.model, row = m.tracks[a.track].rows[0];
+    for (let j = a.i + 1; j < row.n; j++) if (row.name[j] === row.name[a.i]) return j;
+    return a.i;
+  }, out.picked || target);
+  // search by name: Enter twice goes to the first then the second match
+  await page.fill('#search', target.name);
+  await page.focus('#search');
+  await page.keyboard.press('Enter');
+  out.search = { info: await page.$eval('#search-info', (e) => e.textContent),
+    matches: await page.evaluate(() => window.tkView.state.matches.length) };
   // keys: whole trace, then W x5 (zoom in around the centre: the mouse is
   // moved onto the ruler's label, outside the data), D (pan), Home
   const tl = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top }; });
@@ -142,6 +159,19 @@ async function main() {
   out.flame = await page.evaluate(() => window.tkView.flame());
   out.flame.symbols = (out.flame.symbols || []).slice(0, 50);
   await page.screenshot({ path: path.join(outdir, 'flame.png') });
+  // click-to-zoom: click the widest frame below the root
+  const rect = await page.evaluate(() => {
+    const c = document.getElementById('flame').getBoundingClientRect();
+    return { x: c.left, y: c.top, w: c.width, h: c.height };
+  });
+  if (out.flame.samples > 0) {
+    // as an icicle (root on top, in view): click depth 1 in the middle
+    await page.check('#flame-icicle');
+    await page.mouse.click(rect.x + rect.w / 2, rect.y + 16 + 8);
+    out.flameZoom = await page.$eval('#flame-info', (e) => e.textContent);
+    out.flameFocus = await page.evaluate(() => window.tkView.flameFocus());
+    await page.screenshot({ path: path.join(outdir, 'icicle.png') });
+  }
   // the URL fragment keeps the view: reload and compare
   await page.keyboard.press('b');
   await page.waitForTimeout(400);

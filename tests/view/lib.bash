@@ -57,7 +57,17 @@ check_details() {
     check '.picked.track == .clicked.track and .picked.i == .clicked.i' "a click picks the event under the mouse"
   fi
   check '.details.name == .clicked.name' "details show the clicked event's name"
+  check '.chaseNext.track == .picked.track and .chaseNext.i == .expectNext and .chaseBack.i == .picked.i' \
+    "] and [ chase the next / previous event of the same name on the track"
+  check '. as $d | .search.matches == ([$d.whole.names[], $d.whole.spanNames[] | select(.[0] == $d.clicked.name) | .[1] | tonumber] | add)
+         and (.search.info | test("^[0-9]+ / [0-9]+$"))' "searching the name finds every entry of that name"
   check '. as $d | .tooltip != null and (.tooltip | startswith($d.clicked.name))' "hovering shows a tooltip with its name"
+}
+
+# check_flame_zoom: a click in the flame graph zooms on a frame below the root.
+check_flame_zoom() {
+  check '.flameFocus.id > 0 and .flameFocus.total > 0 and .flameFocus.total <= .flame.weight' \
+    "a click in the flame graph zooms on that frame"
 }
 
 # abs_time NS: "SEC.NANOSEC" as the details show the trace clock.

@@ -56,5 +56,6 @@ jq -r '.flame.symbols[] | select(.self > 0) | "\(.name) \(.self)"' "$J" | LC_ALL
 if [ -s "$work/sym_want" ] && [ -z "$(LC_ALL=C comm -23 "$work/sym_want" "$work/sym_got")" ]; then
   echo "ok: per-symbol self weights = tracekit report's rows ($(wc -l <"$work/sym_want") symbols)"
 else echo "FAIL: per-symbol weights differ from tracekit report:"; LC_ALL=C comm -23 "$work/sym_want" "$work/sym_got" | head -5; fail=1; fi
+check_flame_zoom
 check '.flameInfo | test("^[0-9]+ samples, weight [0-9]+")' "the flame graph tab shows its totals"
 finish
