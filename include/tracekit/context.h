@@ -36,6 +36,7 @@
 
 #include "model.h"
 #include "perf.h"
+#include "session.h"
 #include "source.h"
 #include "status.h"
 #include "symbols.h"
@@ -78,6 +79,12 @@ unsigned tk_context_flags(const tk_context *ctx);
 void tk_source_set_context(tk_source *src, tk_context *ctx);
 /* The context of the source that returned ev, or NULL. */
 tk_context *tk_context_of(const tk_event *ev);
+
+/* A session observer (tk_session_add_observer(s, tk_context_observe, ctx,
+ * err)): feeds ctx every item of the session, native perf.data records
+ * (with their file) and model events. The session's consumers then query
+ * ctx themselves (tk_context_of is for events of tk_source_set_context). */
+tk_status tk_context_observe(void *ctx, tk_session *s, const tk_session_item *item, tk_error *err);
 
 /* Feeding (drivers). Errors only for out of memory; odd values in the
  * trace are ignored (a thread that never ran, an exit without entry). */

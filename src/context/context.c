@@ -97,20 +97,36 @@ static tk_status observe_event(void *user, const tk_event *ev, tk_error *err)
 
 static tk_status observe_native(void *user, const void *file, const void *record, tk_error *err)
 {
-	return tk_context_feed_perf(user, file, record, err);
+	tk_context *c = user;
+	/* whoever held the hook before (a session's observers) first */
+	if (c->chained_native) {
+		tk_status st = c->chained_native(c->chained_user, file, record, err);
+		if (st != TK_OK)
+			return st;
+	}
+	return tk_context_feed_perf(c, file, record, err);
 }
 
 void tk_source_set_context(tk_source *src, tk_context *c)
 {
 	if (!src)
 		return;
+	if (src->native == observe_native) { /* detach a previous context */
+		tk_context *old = src->native_user;
+		src->native = old->chained_native;
+		src->native_user = old->chained_user;
+	}
 	memset(&src->obs, 0, sizeof src->obs);
 	if (!c)
 		return;
 	src->obs.on_event = observe_event;
 	/* only perf.data has side-band records the model drops */
-	if (src->info.format == TK_FORMAT_PERF)
-		src->obs.on_native = observe_native;
+	if (src->info.format == TK_FORMAT_PERF) {
+		c->chained_native = src->native;
+		c->chained_user = src->native_user;
+		src->native = observe_native;
+		src->native_user = c;
+	}
 	src->obs.user = c;
 	src->obs.ctx = c;
 	ctx_env_process(c, &src->info);

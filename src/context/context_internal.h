@@ -160,6 +160,11 @@ struct tk_context {
 	size_t q_head, q_n, q_cap;
 	tk_span out; /* the span handed out last */
 
+	/* the source's native hook this context took over (tk_source_set_context) */
+	tk_status (*chained_native)(void *user, const void *file, const void *record,
+				    tk_error *err);
+	void *chained_user;
+
 	/* perf */
 	tk_threads *perf; /* perf's thread/maps model, created on the first record */
 	const tk_perf_file *perf_file;

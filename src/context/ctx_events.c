@@ -6,6 +6,8 @@
  *   sched_process_fork child_comm/child_pid, sched_process_exit,
  *   lttng_statedump_process_state tid/pid/name.
  * An event without a tid belongs to the thread running on its cpu. */
+#include <string.h>
+
 #include "context/context_internal.h"
 
 static int32_t int_of(const tk_event *ev, uint16_t idx, int32_t dflt)
@@ -33,7 +35,7 @@ tk_status ctx_threads_event(tk_context *c, const ctx_class *k, const tk_event *e
 		tid = (int32_t)v;
 	if (pid == TK_PID_NONE && ctx_value_int(ctx_ref_value(ev, k->vpid), &v))
 		pid = (int32_t)v;
-	if (tid == TK_PID_NONE && ev->cpu != TK_CPU_NONE)
+	if (tid == TK_PID_NONE && ev->cpu != TK_CPU_NONE && !c->perf)
 		tid = ctx_sched_current(c, ev->cpu); /* kernel events: who runs there */
 	c->cur_ev = ev;
 	c->cur_off = ev->offset;
@@ -98,6 +100,22 @@ bool tk_context_event_thread(const tk_context *c, const tk_event *ev, tk_ctx_thr
 {
 	if (!c || !ev)
 		return false;
+	if (c->perf) {
+		/* perf.data: perf's thread of the sample's pid/tid, as perf script
+		 * names it (":-1" for a sample of tid -1) */
+		const tk_thread *pt = tk_threads_findnew(c->perf, ev->pid, ev->tid);
+		if (!pt)
+			return false;
+		const ctx_thread *th = ctx_thread_get((tk_context *)c, pt->tid);
+		memset(out, 0, sizeof *out);
+		if (th)
+			ctx_thread_fill(th, out);
+		out->pid = pt->pid;
+		out->tid = pt->tid;
+		out->comm = pt->comm;
+		out->comm_len = strnlen(pt->comm, sizeof pt->comm);
+		return true;
+	}
 	int32_t tid = ev->tid;
 	if (tid == TK_PID_NONE && c->cur_ev == ev && c->cur_off == ev->offset) {
 		tid = c->cur_tid;

@@ -11,7 +11,8 @@
  *   them (LTTng: the thread running on their cpu), CPEL/elog events to
  *   their track (tid = track index, named by the track);
  * - derived spans are complete events ("ph":"X"): running slices on a
- *   "CPUs" process with one thread per cpu, named by the running thread;
+ *   "CPUs" process with one thread per cpu (tid 0x7fff0000 + cpu, "CPU N"),
+ *   named by the running thread;
  *   runnable slices, syscalls and *_entry/_exit calls on their thread;
  *   CPEL state intervals on their track;
  * - counters (an event of one number) are also "ph":"C" events;
@@ -29,10 +30,14 @@
 #include "output/sink_writer.h"
 #include "output/text_sinks.h"
 
-#define CHROME_CPU_PID  0x7ffffff0 /* the pseudo-process of cpu tracks */
-#define CHROME_MAX_CTXS 64         /* inputs whose names and spans are written */
-#define CHROME_FRAMES   127        /* perf's default max_stack */
-#define CHROME_CPUS     4096       /* cpu tracks named (the model's cap) */
+#define CHROME_CPU_PID 0x7ffffff0 /* the pseudo-process of cpu tracks */
+/* cpu N's track: a tid no kernel gives (pid_max <= 2^22), so readers that
+ * key threads by tid alone (Perfetto's JSON importer) never mix it with a
+ * real thread */
+#define CHROME_CPU_TID(cpu) (0x7fff0000 + (int64_t)(cpu))
+#define CHROME_MAX_CTXS     64   /* inputs whose names and spans are written */
+#define CHROME_FRAMES       127  /* perf's default max_stack */
+#define CHROME_CPUS         4096 /* cpu tracks named (the model's cap) */
 
 typedef struct frames {
 	tk_hashmap index;        /* mix(parent, addr, space) (+probe) -> id */
@@ -303,7 +308,7 @@ static void write_span(chrome_sink *c, size_t ci, tk_context *ctx, const tk_span
 	bool named = s->tid != TK_PID_NONE && tk_context_thread(ctx, s->tid, &th);
 	if (s->kind == TK_SPAN_RUNNING && s->cpu != TK_CPU_NONE) {
 		pid = CHROME_CPU_PID;
-		tid = s->cpu;
+		tid = CHROME_CPU_TID(s->cpu);
 		c->cpus_used = true;
 		if (s->cpu >= 0 && s->cpu < CHROME_CPUS)
 			c->cpu_bits[s->cpu / 64] |= 1ull << (s->cpu % 64);
@@ -513,13 +518,14 @@ static void write_names(chrome_sink *c)
 	}
 	tk_hashmap_free(&pids);
 	if (c->cpus_used) {
-		meta(c, "process_name", CHROME_CPU_PID, 0, "CPUs", 4);
+		meta(c, "process_name", CHROME_CPU_PID, CHROME_CPU_PID, "CPUs", 4);
 		for (int cpu = 0; cpu < CHROME_CPUS; cpu++) {
 			if (!(c->cpu_bits[cpu / 64] >> (cpu % 64) & 1))
 				continue;
 			char name[16];
 			int n = snprintf(name, sizeof name, "CPU %d", cpu);
-			meta(c, "thread_name", CHROME_CPU_PID, cpu, name, (size_t)n);
+			meta(c, "thread_name", CHROME_CPU_PID, CHROME_CPU_TID(cpu), name,
+			     (size_t)n);
 		}
 	}
 }

@@ -16,7 +16,7 @@ void tk_context_json_names(tk_writer *w, const tk_event *ev)
 	if (!ctx || !(tk_context_flags(ctx) & TK_CTX_THREADS) ||
 	    !tk_context_event_thread(ctx, ev, &th))
 		return;
-	if (ev->tid == TK_PID_NONE) {
+	if (ev->tid == TK_PID_NONE && th.tid >= 0) {
 		/* the context knows the thread (LTTng context, running on the cpu) */
 		tk_put_str(w, ",\"ctx_tid\":");
 		tk_put_json_i64(w, th.tid);
@@ -62,4 +62,10 @@ void tk_context_json_stack(tk_writer *w, const tk_event *ev)
 		tk_put_char(w, '}');
 	}
 	tk_put_char(w, ']');
+}
+
+void tk_context_json_event(tk_writer *w, const tk_event *ev)
+{
+	static const tk_json_extra extra = {tk_context_json_names, tk_context_json_stack};
+	tk_event_write_json_with(w, ev, tk_context_of(ev) ? &extra : NULL);
 }

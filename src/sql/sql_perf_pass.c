@@ -255,13 +255,39 @@ nomem:
 	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 }
 
-tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
+static tk_status pass_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
 {
-	tk_perf_open_options po = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(in->path, &po, &f, err);
+	if (!rec->attr)
+		return TK_OK;
+	return on_sample(user, tk_session_perf(ses), rec, err);
+}
+
+static tk_status pass_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	perf_pass *p = user;
+	tk_status st = tk_threads_process(&p->th, tk_session_perf(ses), rec, err);
 	if (st != TK_OK)
 		return st;
+	if (rec->type == TK_PERF_RECORD_COMM || rec->type == TK_PERF_RECORD_FORK ||
+	    rec->type == TK_PERF_RECORD_EXIT) {
+		tk_thread *t =
+		    tk_threads_findnew(&p->th, (int32_t)rec->sid.pid, (int32_t)rec->sid.tid);
+		if (t && (rec->sid.present & TK_PERF_SAMPLE_TID) &&
+		    !thread_row(p, t, rec->has_time, rec->sid.time))
+			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	}
+	return TK_OK;
+}
+
+tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
+{
+	tk_open_options oo = {
+	    .format = TK_FORMAT_PERF, .log = ctx->opt.log, .log_user = ctx->opt.log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(in->path, &oo, TK_SESSION_NATIVE, &ses, err);
+	if (st != TK_OK)
+		return st;
+	tk_perf_file *f = tk_session_perf(ses);
 	perf_pass p = {.d = &in->d};
 	tk_symcache_options so = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
 	tk_hashmap_init(&p.row_of_thread);
@@ -269,40 +295,18 @@ tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 	p.cc = malloc(sizeof *p.cc);
 	if (!p.cc || !tk_threads_init(&p.th, &so)) {
 		free(p.cc);
-		tk_perf_close(f);
+		tk_session_close(ses);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	p.th.features = tk_perf_get_features(f);
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			if ((st = tk_threads_process(&p.th, f, rec, err)) != TK_OK)
-				break;
-			if (rec->type == TK_PERF_RECORD_COMM || rec->type == TK_PERF_RECORD_FORK ||
-			    rec->type == TK_PERF_RECORD_EXIT) {
-				tk_thread *t = tk_threads_findnew(&p.th, (int32_t)rec->sid.pid,
-								  (int32_t)rec->sid.tid);
-				if (t && (rec->sid.present & TK_PERF_SAMPLE_TID) &&
-				    !thread_row(&p, t, rec->has_time, rec->sid.time)) {
-					st = tk_error_set(err, TK_ERR_NOMEM, rec->offset,
-							  "out of memory");
-					break;
-				}
-			}
-			continue;
-		}
-		if (!rec->attr)
-			continue;
-		if ((st = on_sample(&p, f, rec, err)) != TK_OK)
-			break;
-	}
-	if (st == TK_END)
+	tk_session_tool tool = {.perf_sample = pass_sample, .perf_other = pass_other};
+	if ((st = tk_session_run(ses, &tool, &p, err)) == TK_OK)
 		st = finish(&p, f, err);
 	free(p.cc);
 	tk_hashmap_free(&p.row_of_thread);
 	tk_hashmap_free(&p.event_of_attr);
 	tk_threads_free(&p.th);
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return st;
 }
 

@@ -62,7 +62,8 @@ def us_to_ns(v):
 
 def mode_threads(script, lines):
     want = script_samples(script)
-    got = [(e.get("comm", ""), e.get("pid"), e.get("tid")) for e in jsonl(lines)]
+    # JSON lines leave out a pid/tid of -1 (the model's "none"), perf prints -1
+    got = [(e.get("comm", ""), e.get("pid", -1), e.get("tid", -1)) for e in jsonl(lines)]
     if len(want) != len(got):
         die("%d samples in perf script, %d JSON lines" % (len(want), len(got)))
     for i, (w, g) in enumerate(zip(want, got)):
@@ -116,7 +117,7 @@ def running_sums(ev):
         if e["ph"] == "X" and e["args"].get("kind") == "running" and not e["args"].get("truncated"):
             if e["pid"] != CPU_PID:
                 die("running slice outside the CPUs process: %r" % e)
-            got[e["tid"]] += us_to_ns(e["dur"])
+            got[e["tid"] - 0x7fff0000] += us_to_ns(e["dur"])
     return got
 
 

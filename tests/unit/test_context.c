@@ -2,6 +2,8 @@
  * span rule (sched running/runnable, perf switch records, syscalls,
  * *_entry/_exit nesting, CPEL state intervals), thread names from
  * payloads and LTTng contexts, counters, and the caps that bound memory. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_support.h"
@@ -336,13 +338,59 @@ static void test_flags_and_caps(void **state)
 	tk_context_free(c);
 }
 
+/* The same perf.data fed through a session observer (native and model
+ * mode) and through tk_source_set_context gives the same threads. */
+static void test_session_observer(void **state)
+{
+	(void)state;
+	char path[4096];
+	const char *src_dir = getenv("TK_SOURCE_DIR");
+	snprintf(path, sizeof path, "%s/examples/demo.perf.data", src_dir ? src_dir : ".");
+	size_t n[3] = {0};
+	char comm[3][64] = {{0}};
+	for (int way = 0; way < 3; way++) {
+		tk_context *c = new_ctx(TK_CTX_THREADS | TK_CTX_SYMBOLS);
+		if (way < 2) {
+			tk_session *s;
+			assert_int_equal(tk_session_open(path, NULL,
+							 way ? TK_SESSION_MODEL : TK_SESSION_NATIVE,
+							 &s, NULL),
+					 TK_OK);
+			assert_int_equal(tk_session_add_observer(s, tk_context_observe, c, NULL),
+					 TK_OK);
+			assert_int_equal(tk_session_run(s, NULL, NULL, NULL), TK_OK);
+			tk_session_close(s);
+		} else {
+			tk_source *src;
+			assert_int_equal(tk_source_open(path, NULL, &src, NULL), TK_OK);
+			tk_source_set_context(src, c);
+			const tk_event *ev;
+			tk_status st;
+			while ((st = tk_source_next(src, &ev, NULL)) == TK_OK)
+				assert_ptr_equal(tk_context_of(ev), c);
+			assert_int_equal(st, TK_END);
+			tk_source_close(src);
+		}
+		n[way] = tk_context_n_threads(c);
+		tk_ctx_thread th;
+		assert_true(tk_context_thread_at(c, n[way] - 1, &th));
+		snprintf(comm[way], sizeof comm[way], "%s", th.comm);
+		tk_context_free(c);
+	}
+	assert_true(n[0] > 0);
+	assert_int_equal(n[0], n[1]);
+	assert_int_equal(n[0], n[2]);
+	assert_string_equal(comm[0], comm[1]);
+	assert_string_equal(comm[0], comm[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sched_rule),     cmocka_unit_test(test_perf_switch_records),
 	    cmocka_unit_test(test_syscall_rule),   cmocka_unit_test(test_call_rule),
 	    cmocka_unit_test(test_state_rule),     cmocka_unit_test(test_names_and_counters),
-	    cmocka_unit_test(test_flags_and_caps),
+	    cmocka_unit_test(test_flags_and_caps), cmocka_unit_test(test_session_observer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
