@@ -77,6 +77,7 @@ typedef struct view_lod_level {
 typedef struct view_lod {
 	view_lod_level lv[VIEW_LOD_LEVELS];
 	bool invalid; /* times went backwards: no levels */
+	int live;     /* the finest level not dropped */
 } view_lod;
 
 typedef enum view_row_kind { VIEW_ROW_EVENTS, VIEW_ROW_SPANS, VIEW_ROW_COUNTER } view_row_kind;

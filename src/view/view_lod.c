@@ -45,8 +45,13 @@ static void level_close(view_lod *lod, int l, uint64_t total)
 			  view_col_u32(&lv->name, lv->best_name);
 		lv->last_start = lv->start;
 		lv->n++;
-		if (!ok || (lv->n > LOD_FLOOR && lv->n * 4 > total))
+		if (!ok || (lv->n > LOD_FLOOR && lv->n * 4 > total)) {
 			level_drop(lv);
+			/* finer levels have more entries, so they went first:
+			 * from now on entries go straight to the level above */
+			if (l == lod->live)
+				lod->live = l + 1;
+		}
 	}
 	if (l + 1 < VIEW_LOD_LEVELS) {
 		view_lod_level *up = &lod->lv[l + 1];
@@ -67,7 +72,9 @@ void view_lod_add(view_lod *lod, uint64_t base, uint64_t start, uint64_t end, ui
 	if (lod->invalid || start < base)
 		return;
 	uint64_t rel = start - base;
-	int l = 0;
+	int live = lod->live, l = live;
+	if (live >= VIEW_LOD_LEVELS)
+		return;
 	/* close the levels whose bucket this entry leaves, finest first */
 	for (; l < VIEW_LOD_LEVELS; l++) {
 		view_lod_level *lv = &lod->lv[l];
@@ -76,8 +83,10 @@ void view_lod_add(view_lod *lod, uint64_t base, uint64_t start, uint64_t end, ui
 			break;
 		level_close(lod, l, total);
 	}
-	/* open new buckets below, starting with this entry */
-	for (int k = 0; k < l; k++) {
+	/* open new buckets below, starting with this entry (a level dropped
+	 * on the way is not reopened) */
+	live = lod->live;
+	for (int k = live; k < l; k++) {
 		view_lod_level *lv = &lod->lv[k];
 		lv->open = true;
 		lv->bucket = rel >> (VIEW_LOD_SHIFT0 + 2 * k);
@@ -87,7 +96,9 @@ void view_lod_add(view_lod *lod, uint64_t base, uint64_t start, uint64_t end, ui
 		lv->best_dur = 0;
 		lv->best_name = name;
 	}
-	view_lod_level *lv = &lod->lv[0];
+	if (live >= VIEW_LOD_LEVELS)
+		return;
+	view_lod_level *lv = &lod->lv[live];
 	lv->cnt++;
 	if (end > lv->end)
 		lv->end = end;
