@@ -197,6 +197,8 @@ view_row *view_track_row(view_builder *b, uint32_t track, uint32_t depth)
 
 static void note_time(view_builder *b, uint64_t t, uint64_t end)
 {
+	if (b->untimed_now)
+		return; /* an event without a time does not stretch the trace */
 	if (!b->have_t0 || t < b->t0)
 		b->t0 = t;
 	if (!b->have_t0 || end > b->t1)

@@ -335,7 +335,10 @@ tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const
 			goto nomem;
 	}
 	view_row *r = view_track_row(b, track, 0);
-	if (!r || !view_row_event(b, r, t, name, arg, ev->cpu, stack, weight))
+	b->untimed_now = !ev->has_time;
+	bool ok = r && view_row_event(b, r, t, name, arg, ev->cpu, stack, weight);
+	b->untimed_now = false;
+	if (!ok)
 		goto nomem;
 	tk_counter counter;
 	if (ci->counters && ctx && tk_context_counter(ctx, ev, &counter) &&

@@ -125,7 +125,8 @@ static void put_row(tk_writer *w, arrs *a, const view_builder *b, const view_row
 	tk_put_lit(w, ",\"n\":");
 	tk_put_u64(w, r->n);
 	tk_put_lit(w, ",\"first\":");
-	tk_put_u64(w, r->have_first ? r->first - b->t0 : 0);
+	/* rows of events without a time (all at 0) start with the trace */
+	tk_put_u64(w, r->have_first && r->first > b->t0 ? r->first - b->t0 : 0);
 	tk_put_lit(w, ",\"cols\":{");
 	bool first = true;
 	put_col(w, a, "t", &r->t, A_U32, &first);

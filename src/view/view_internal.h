@@ -151,6 +151,7 @@ typedef struct view_builder {
 	bool have_t0;
 	uint64_t t0, t1; /* first and last time (ns) */
 	uint64_t n_events, n_untimed, n_spans;
+	bool untimed_now; /* the event being filed has no time: drawn at the start */
 	bool epoch_clock; /* times are ns since the epoch */
 	const char *const *inputs;
 	size_t n_inputs;
