@@ -487,7 +487,7 @@
   $('timemode').onclick = function () {
     st.mode = st.mode === 'rel' ? 'abs' : 'rel';
     $('timemode').textContent = st.mode === 'rel' ? 'relative' : (model.epoch ? 'wall clock' : 'trace clock');
-    saveFragment(); showBookmarks(); draw();
+    saveFragment(); showBookmarks(); drawNow();
   };
   $('search-next').onclick = function () { searchStep(1); };
   $('search-prev').onclick = function () { searchStep(-1); };

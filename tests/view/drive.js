@@ -57,6 +57,13 @@ async function main() {
     return;
   }
   await page.screenshot({ path: path.join(outdir, 'initial.png') });
+  // the time toggle: trace-relative, then the trace's clock (wall clock
+  // when it counts from the epoch), then back
+  out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
+  await page.click('#timemode');
+  out.timeMode.abs = await page.$eval('#range', (e) => e.textContent);
+  out.timeMode.button = await page.$eval('#timemode', (e) => e.textContent);
+  await page.click('#timemode');
   // what the track list shows
   out.tracks = await page.$$eval('#tab-tracks .trk', (els) => els.map((e) => ({
     name: e.querySelector('.tname').textContent, kind: e.querySelector('.tkind').textContent,

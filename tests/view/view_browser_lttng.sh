@@ -23,6 +23,8 @@ if diff -u "$work/streams_want" "$work/streams_got"; then echo "ok: one track pe
 else echo "FAIL: stream tracks differ from tracekit stats"; fail=1; fi
 check '[.tracks[] | select(.kind == "counter" and .name == "my_app:current_temp.temp")] | length == 1 and .[0].count == 400' \
   "the temp field is a counter track of 400 points"
+check '.timeMode.button == "wall clock" and (.timeMode.abs | test("^2019-08-15 [0-9:.]+ \\.\\. 2019-08-15 ")) and (.timeMode.rel | test("^-?0\\.[0-9]{9} "))' \
+  "the time toggle shows wall-clock times (the trace's clock counts from the epoch)"
 check_details
 abs=$(jq -r .clicked.abs "$J")
 "$TK" print --format json --begin "${abs}ns" --end "${abs}ns" "$trace" 2>/dev/null | jq -c '.payload' | head -1 >"$work/fields"

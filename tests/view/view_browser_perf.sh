@@ -32,6 +32,8 @@ jq -r '.tracks[] | select(.kind == "events") | if .tid < 0 then "process events 
   awk -F'\t' '{n[$1] += $2} END {for (k in n) print k, n[k]}' | sed 's/  / /' | LC_ALL=C sort >"$work/tid_got"
 if diff -u "$work/tid_want" "$work/tid_got"; then echo "ok: one track per thread, counts = tracekit print"
 else echo "FAIL: threads/counts differ from tracekit print"; cp "$work/tid_want" "$work/tid_got" "$art/"; fail=1; fi
+check '.timeMode.button == "trace clock" and (.timeMode.abs | test("^[0-9]+\\.[0-9]{9} \\.\\. "))' \
+  "the time toggle shows the trace's clock (perf's seconds)"
 check_details
 abs=$(jq -r .clicked.abs "$J")
 check '.details.time == $t' "details show the event's time" --arg t "$(abs_time "$abs")"
