@@ -163,7 +163,8 @@ typedef enum tk_span_kind {
 	TK_SPAN_RUNNABLE, /* tid woken (or preempted) until it runs */
 	TK_SPAN_SYSCALL,  /* syscall entry to exit on one thread */
 	TK_SPAN_CALL,     /* NAME_entry to NAME_exit on one thread (nested) */
-	TK_SPAN_STATE,    /* CPEL/elog: an event until the next on its track */
+	TK_SPAN_STATE,    /* CPEL/elog: an event until its next occurrence on
+			   * its track (report --state); may overlap others */
 } tk_span_kind;
 
 typedef struct tk_span {

@@ -106,9 +106,6 @@ typedef struct ctx_class {
 
 typedef struct ctx_track {
 	const char *name;
-	const char *state; /* open state: the event name */
-	uint64_t since;
-	bool open;
 } ctx_track;
 
 struct tk_context {
@@ -145,6 +142,9 @@ struct tk_context {
 	ctx_track *tracks;
 	size_t n_tracks, cap_tracks;
 	tk_hashmap track_by_hash; /* FNV of the name (probed) -> index */
+	/* open states: (track << 32 | class index) -> time of the last
+	 * occurrence of that event on that track */
+	tk_hashmap state_open;
 
 	/* LTTng-UST images, sorted by (pid, start) */
 	ctx_umap *umaps;

@@ -225,6 +225,7 @@ static void event_ids(chrome_sink *c, const tk_event *ev, int64_t *pid, int64_t 
 		*track = tk_context_event_track(ctx, ev);
 		if (*track >= 0) {
 			*tid = *track;
+			*pid = 0; /* tracks are threads of one process, as their spans */
 		} else if (tk_context_event_thread(ctx, ev, &th)) {
 			*tid = th.tid;
 			if (*pid == TK_PID_NONE)
