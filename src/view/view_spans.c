@@ -30,7 +30,9 @@ static uint32_t thread_track(view_builder *b, uint32_t input, int32_t pid, int32
 /* Details of a span: its thread and CPU, as a JSON object (interned). */
 static uint32_t span_details(view_builder *b, tk_context *ctx, const tk_span *sp)
 {
-	if (sp->tid < 0 && sp->cpu < 0 && !sp->truncated)
+	/* spans of no thread and no CPU (CPEL states) carry no details: a
+	 * column of zeros costs the page nothing */
+	if (sp->tid < 0 && sp->cpu < 0)
 		return 0;
 	char text[256];
 	int n = 0;
