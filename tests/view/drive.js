@@ -160,6 +160,7 @@ async function main() {
   await page.focus('#timeline');
   await page.keyboard.press('z');
   out.zoomedToSelection = await page.evaluate(() => window.tkView.window());
+  await page.evaluate(() => { window.tkView.state.scrollY = 0; window.tkView.drawNow(); });
   await page.screenshot({ path: path.join(outdir, 'zoomed.png') });
   await page.click('#tabs button[data-tab=flame]');
   out.flameInfo = await page.$eval('#flame-info', (e) => e.textContent);
