@@ -99,8 +99,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 	    {"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
 	    {"convert", tk_cmd_convert}, {"report", tk_cmd_report}, {"diff", tk_cmd_diff},
-	    {"sql", tk_cmd_sql},         {"record", tk_cmd_record},
-	    {"view", tk_cmd_view},
+	    {"sql", tk_cmd_sql},         {"record", tk_cmd_record}, {"view", tk_cmd_view},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(verb, commands[i].name) == 0)
