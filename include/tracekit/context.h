@@ -64,6 +64,10 @@ typedef struct tk_context_options {
 	size_t max_open_spans;              /* 0: 1 << 20 (queued + open) */
 	tk_log_fn log;                      /* warnings; NULL: dropped */
 	void *log_user;
+	/* spans wholly outside [begin_ns, end_ns] are not queued (the consumer's
+	 * time window); has_*: false = unbounded on that side */
+	bool has_begin, has_end;
+	uint64_t begin_ns, end_ns;
 } tk_context_options;
 
 tk_status tk_context_new(const tk_context_options *opt, tk_context **out, tk_error *err);

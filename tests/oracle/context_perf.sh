@@ -5,6 +5,8 @@
 #   script -F comm,pid,tid`; Chrome JSON names every thread as perf last
 #   names it and has X events; the running slices sum, per cpu, to the span
 #   between its first and last switch minus the idle task's time;
+# - --switch-events -a: running slices per cpu equal the IN -> OUT times of
+#   perf script's SWITCH_CPU_WIDE records;
 # - raw_syscalls:sys_enter/sys_exit: the Chrome syscall spans per thread
 #   equal the enter -> exit pairs of perf script's text;
 # - `perf record -g`: the JSON lines' symbolized frames (symbol, dso) equal
@@ -48,6 +50,16 @@ if perf record -q -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o "$work/s
   run "syscall spans (raw_syscalls)" $check syscalls "$work/sc.txt" "$work/sc.json"
 else
   echo "SKIP syscalls: perf record -e raw_syscalls failed: $(head -1 "$work/sc.err")"
+fi
+
+# perf --switch-events -a: running slices from SWITCH_CPU_WIDE records
+if perf record -q -e cpu-clock -c 1000000 --switch-events -a -o "$work/sw.data" -- \
+     sh -c 'ls / >/dev/null; sleep 0.05' >/dev/null 2>"$work/sw.err"; then
+  perf script -i "$work/sw.data" --show-switch-events -F cpu,tid,time --ns 2>/dev/null >"$work/sw.txt"
+  "$TK" convert "$work/sw.data" --to chrome -o "$work/sw.json" || failed=$((failed+1))
+  run "running slices (--switch-events)" $check switches "$work/sw.txt" "$work/sw.json"
+else
+  echo "SKIP --switch-events: perf record failed: $(head -1 "$work/sw.err")"
 fi
 
 cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" || exit 1

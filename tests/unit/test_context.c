@@ -246,6 +246,34 @@ static void test_call_rule(void **state)
 	tk_context_free(c);
 }
 
+/* spans wholly outside the consumer's window are not queued */
+static void test_window(void **state)
+{
+	(void)state;
+	static const char *const f[] = {"i:ret"};
+	kls ent, ext;
+	kls_init(&ent, "syscall_entry_read", f, 1);
+	kls_init(&ext, "syscall_exit_read", f, 1);
+	tk_context_options o = {.flags = TK_CTX_SPAN_SYSCALL,
+				.has_begin = true,
+				.begin_ns = 100,
+				.has_end = true,
+				.end_ns = 200};
+	tk_context *c;
+	assert_int_equal(tk_context_new(&o, &c, NULL), TK_OK);
+	evb b;
+	uint64_t spans[][2] = {{10, 20}, {90, 110}, {150, 160}, {190, 300}, {250, 260}};
+	for (size_t i = 0; i < 5; i++) {
+		feed(c, mk(&b, &ent, spans[i][0], 0, 3, (int64_t)0));
+		feed(c, mk(&b, &ext, spans[i][1], 0, 3, (int64_t)0));
+	}
+	next(c, TK_SPAN_SYSCALL, "read", 90, 110);
+	next(c, TK_SPAN_SYSCALL, "read", 150, 160);
+	next(c, TK_SPAN_SYSCALL, "read", 190, 300);
+	assert_null(tk_context_next_span(c));
+	tk_context_free(c);
+}
+
 /* CPEL: report --state's rule, an event until its next occurrence on its track */
 static void test_state_rule(void **state)
 {
@@ -408,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(test_syscall_rule),   cmocka_unit_test(test_call_rule),
 	    cmocka_unit_test(test_state_rule),     cmocka_unit_test(test_names_and_counters),
 	    cmocka_unit_test(test_flags_and_caps), cmocka_unit_test(test_session_observer),
+	    cmocka_unit_test(test_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,7 +175,15 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 			rc = tk_cli_fail(&err, cli->inputs[i]);
 			goto out;
 		}
-		tk_context_options co = {.flags = want, .log = tk_cli_log, .log_user = &cli->opt};
+		/* spans outside --begin/--end are not written */
+		tk_filter window = tk_render_filter(&cli->opt);
+		tk_context_options co = {.flags = want,
+					 .log = tk_cli_log,
+					 .log_user = &cli->opt,
+					 .has_begin = window.has_begin,
+					 .has_end = window.has_end,
+					 .begin_ns = window.begin_ns,
+					 .end_ns = window.end_ns};
 		if (want && tk_context_new(&co, &ctxs[i], &err) != TK_OK) {
 			rc = tk_cli_fail(&err, cli->inputs[i]);
 			goto out;
