@@ -24,7 +24,10 @@
  * Memory: per thread, map, image and open span, grown amortized; nothing is
  * allocated per event. Tables are capped (options): beyond a cap new items
  * are dropped and counted (tk_context_stats), never an unbounded allocation.
- * Strings returned stay valid until tk_context_free() unless said otherwise.
+ * Strings returned stay valid until tk_context_free() unless said otherwise,
+ * also after the source is closed (names are interned copies). Event
+ * classes are recognised by address: feed one input's events only, while
+ * its source is open.
  * Not thread-safe: one context per reading thread. NULL ctx is accepted by
  * every query (answers "nothing known"). */
 #ifndef TRACEKIT_CONTEXT_H

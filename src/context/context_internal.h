@@ -90,6 +90,7 @@ typedef struct ctx_class {
 	const tk_field_class *payload_cls, *context_cls, *stream_cls; /* as resolved */
 	ctx_role role;
 	const char *stem; /* syscall / call name (interned); NULL: from the id */
+	const char *name; /* the class's name, interned: spans outlive the source */
 	/* role fields (payload) */
 	uint16_t f_prev_tid, f_next_tid, f_prev_state, f_prev_comm, f_next_comm;
 	uint16_t f_tid, f_pid, f_comm, f_id; /* wakeup, statedump, raw syscall id */

@@ -79,7 +79,7 @@ tk_status ctx_state_event(tk_context *c, const ctx_class *k, const tk_event *ev,
 	if (since) {
 		if (ev->time_ns >= *since) {
 			tk_span sp = {.kind = TK_SPAN_STATE,
-				      .name = k->cls && k->cls->name ? k->cls->name : "event",
+				      .name = k->name,
 				      .begin_ns = *since,
 				      .end_ns = ev->time_ns,
 				      .cpu = ev->cpu,
@@ -107,10 +107,11 @@ void ctx_state_finish(tk_context *c, uint64_t end)
 		if (!m->used[i])
 			continue;
 		uint64_t track = m->keys[i] >> 32, ci = m->keys[i] & 0xffffffffu;
-		const tk_event_class *cls = ci < c->n_classes ? c->classes[ci].cls : NULL;
+		/* the interned name: the classes may be gone with their source */
+		const char *name = ci < c->n_classes ? c->classes[ci].name : "event";
 		uint64_t since = m->vals[i];
 		tk_span sp = {.kind = TK_SPAN_STATE,
-			      .name = cls && cls->name ? cls->name : "event",
+			      .name = name,
 			      .begin_ns = since,
 			      .end_ns = end < since ? since : end,
 			      .cpu = TK_CPU_NONE,
