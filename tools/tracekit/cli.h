@@ -101,6 +101,8 @@ int tk_cmd_sql(int argc, char **argv);
 bool tk_cli_sqlite_output(const tk_cli *cli);
 int tk_cmd_convert_sqlite(const tk_cli *cli);
 
+int tk_cmd_view(int argc, char **argv); /* cmd_view.c */
+
 extern const char tk_usage_text[];
 /* cli_io.c: the usage text -h prints where a command has no own help (main()
  * sets it to tk_usage_text), and Ctrl-C handling (stdin_input: the first

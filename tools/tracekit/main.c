@@ -19,6 +19,7 @@ const char tk_usage_text[] =
     "  diff A B [options]        two profiles compared per symbol\n"
     "  sql FILE... [QUERY]       SQL over the files' tables (a prompt when no query)\n"
     "  record [opts] [-- CMD]    sample into perf.data (perf record's options)\n"
+    "  view FILE... -o OUT.html  a self-contained HTML timeline (--open: a browser)\n"
     "\n"
     "options:\n"
     "  -f, --format STYLE        print style: text, json (and per format: babeltrace,\n"
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 	    {"info", tk_cmd_info},       {"stats", tk_cmd_stats},   {"print", tk_cmd_print},
 	    {"convert", tk_cmd_convert}, {"report", tk_cmd_report}, {"diff", tk_cmd_diff},
-	    {"sql", tk_cmd_sql},         {"record", tk_cmd_record},
+	    {"sql", tk_cmd_sql},         {"record", tk_cmd_record}, {"view", tk_cmd_view},
 	};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(verb, commands[i].name) == 0)

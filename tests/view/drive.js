@@ -1,0 +1,197 @@
+// Drives one view.html in headless chromium (npm's playwright-core from the
+// build tree, Debian's chromium) and prints, as JSON, what the page shows:
+// the track list, the whole-trace statistics, the details of a clicked
+// event, the window before/after zoom and pan keys, a dragged selection
+// with its statistics and flame graph totals. Screenshots go to OUTDIR.
+// The shell tests compare the JSON with tracekit stats/report.
+// usage: node drive.js PAGE.html OUTDIR [--bench]
+'use strict';
+const path = require('path');
+const fs = require('fs');
+const modDir = path.join(process.env.TK_BUILD_DIR || '.', 'npm', 'node_modules', 'playwright-core');
+const { chromium } = require(modDir);
+
+async function main() {
+  const [page_path, outdir] = process.argv.slice(2);
+  const bench = process.argv.includes('--bench');
+  fs.mkdirSync(outdir, { recursive: true });
+  const exe = process.env.CHROMIUM || '/usr/bin/chromium';
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: exe, headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'] });
+  } catch (e) {
+    console.log(JSON.stringify({ skip: 'chromium cannot run here: ' + String(e.message).split('\n')[0] }));
+    process.exit(77);
+  }
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const t0 = Date.now();
+  await page.goto('file://' + path.resolve(page_path));
+  await page.waitForFunction(() => window.tkView && window.tkView.ready, null, { timeout: 120000 });
+  const out = { errors };
+  if (bench) {
+    // first paint: navigation start to the first frame after the data loaded
+    out.firstPaintMs = await page.evaluate(() => new Promise((res) => requestAnimationFrame(() =>
+      requestAnimationFrame(() => res(window.tkView.firstPaint())))));
+    out.wallMs = Date.now() - t0;
+    out.loadMs = await page.evaluate(() => window.tkView.loadMs);
+    // pan/zoom frames measured in the page
+    out.frames = await page.evaluate(() => {
+      const v = window.tkView, st = v.state, res = [];
+      const span = v.model.span;
+      const widths = [span, span / 10, span / 1000, span / 1e5];
+      for (const w of widths) for (let k = 0; k < 10; k++) {
+        const c = span * (0.1 + 0.08 * k);
+        const a = performance.now();
+        v.setWindow(c - w / 2, c + w / 2);
+        res.push({ width: w, ms: performance.now() - a, rows: st.frameStats.rows, rects: st.frameStats.rects });
+      }
+      return res;
+    });
+    await page.screenshot({ path: path.join(outdir, 'bench.png') });
+    console.log(JSON.stringify(out));
+    await browser.close();
+    return;
+  }
+  await page.screenshot({ path: path.join(outdir, 'initial.png') });
+  // the time toggle: trace-relative, then the trace's clock (wall clock
+  // when it counts from the epoch), then back
+  out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
+  await page.click('#timemode');
+  out.timeMode.abs = await page.$eval('#range', (e) => e.textContent);
+  out.timeMode.button = await page.$eval('#timemode', (e) => e.textContent);
+  await page.click('#timemode');
+  // what the track list shows
+  out.tracks = await page.$$eval('#tab-tracks .trk', (els) => els.map((e) => ({
+    name: e.querySelector('.tname').textContent, kind: e.querySelector('.tkind').textContent,
+    count: +e.querySelector('.tcount').textContent, tid: +e.dataset.tid,
+    group: (() => { let p = e.previousElementSibling; while (p && !p.classList.contains('grp')) p = p.previousElementSibling; return p ? p.textContent.slice(2) : ''; })()
+  })));
+  const table = (id) => page.$$eval('#' + id + ' tr', (rows) => rows.slice(1).map((r) =>
+    Array.from(r.querySelectorAll('td')).map((td) => td.textContent)));
+  out.whole = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
+    spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
+    total: await page.$eval('#stats-total', (e) => +e.textContent) };
+  out.title = await page.title();
+  out.wholeFlame = await page.evaluate(() => ({ samples: window.tkView.flame().samples, weight: window.tkView.flame().weight }));
+  // click an event: the track with most events, its middle entry
+  const target = await page.evaluate(() => {
+    const m = window.tkView.model;
+    let best = -1;
+    // an events track (with samples, if any), else any but a counter
+    const rank = (t) => (t.kind === 'events' ? 2 : t.kind === 'spans' ? 1 : 0);
+    m.tracks.forEach((t, i) => {
+      if (t.kind === 'counter') return;
+      if (best < 0 || rank(t) > rank(m.tracks[best]) || (rank(t) === rank(m.tracks[best]) && t.n > m.tracks[best].n)) best = i;
+    });
+    const row = m.tracks[best].rows[0];
+    const i = Math.floor(row.n / 2);
+    // zoom so the entry stands alone
+    const t = row.t[i];
+    const prev = i > 0 ? row.t[i - 1] : t - 1000, next = i + 1 < row.n ? row.t[i + 1] : t + 1000;
+    const w = Math.max(Math.min(t - prev, next - t) * 20, 100);
+    window.tkView.setWindow(t - w / 2, t + w / 2);
+    return { track: best, i, name: m.strings[row.name[i]], t, trackName: m.tracks[best].name,
+      abs: (m.t0 + BigInt(Math.round(t))).toString() };
+  });
+  const pos = await page.evaluate((a) => window.tkView.entryPosition(a.track, a.i), target);
+  await page.mouse.move(pos.x, pos.y);
+  out.tooltip = await page.$eval('#tooltip', (e) => (e.hidden ? null : e.textContent));
+  await page.mouse.click(pos.x, pos.y);
+  out.clicked = target;
+  out.picked = await page.evaluate(() => window.tkView.picked());
+  out.details = await page.$$eval('#details-table tr', (rows) => Object.fromEntries(rows.map((r) =>
+    [r.children[0].textContent, r.children[1].textContent])));
+  out.stack = await page.$$eval('#details-stack li', (els) => els.map((e) => e.textContent));
+  await page.screenshot({ path: path.join(outdir, 'details.png') });
+  // g2's chase: ] the next event of the same name on the track, [ back
+  await page.focus('#timeline');
+  await page.keyboard.press(']');
+  out.chaseNext = await page.evaluate(() => window.tkView.picked());
+  await page.keyboard.press('[');
+  out.chaseBack = await page.evaluate(() => window.tkView.picked());
+  out.expectNext = await page.evaluate((a) => {
+    const m = window.tkView.model, row = m.tracks[a.track].rows[0];
+    for (let j = a.i + 1; j < row.n; j++) if (row.name[j] === row.name[a.i]) return j;
+    return a.i;
+  }, out.picked || target);
+  // search by name: Enter twice goes to the first then the second match
+  await page.fill('#search', target.name);
+  await page.focus('#search');
+  await page.keyboard.press('Enter');
+  out.search = { info: await page.$eval('#search-info', (e) => e.textContent),
+    matches: await page.evaluate(() => window.tkView.state.matches.length) };
+  // keys: whole trace, then W x5 (zoom in around the centre: the mouse is
+  // moved onto the ruler's label, outside the data), D (pan), Home
+  const tl = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top }; });
+  await page.mouse.move(tl.x + 5, tl.y + 5);
+  await page.focus('#timeline');
+  await page.keyboard.press('0');
+  out.keys = { start: await page.evaluate(() => window.tkView.window()) };
+  for (let k = 0; k < 5; k++) await page.keyboard.press('w');
+  out.keys.zoomed = await page.evaluate(() => window.tkView.window());
+  await page.keyboard.press('d');
+  out.keys.panned = await page.evaluate(() => window.tkView.window());
+  await page.keyboard.press('Home');
+  out.keys.home = await page.evaluate(() => window.tkView.window());
+  await page.keyboard.press('End');
+  out.keys.end = await page.evaluate(() => window.tkView.window());
+  out.span = await page.evaluate(() => window.tkView.model.span);
+  // drag a selection over the middle half of the whole trace
+  await page.keyboard.press('0');
+  const box = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
+  const lw = await page.evaluate(() => TK.LABEL_W);
+  const xa = box.x + lw + (box.w - lw) * 0.25, xb = box.x + lw + (box.w - lw) * 0.75, y = box.y + 60;
+  await page.mouse.move(xa, y);
+  await page.mouse.down();
+  await page.mouse.move((xa + xb) / 2, y, { steps: 4 });
+  await page.mouse.move(xb, y, { steps: 4 });
+  await page.mouse.up();
+  out.selection = await page.evaluate(() => window.tkView.selection());
+  out.sel = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
+    spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
+    total: await page.$eval('#stats-total', (e) => +e.textContent) };
+  await page.screenshot({ path: path.join(outdir, 'selection.png') });
+  // Z zooms to the selection (the README's screenshot, docs/view.png, is
+  // this one from the perf test)
+  await page.focus('#timeline');
+  await page.keyboard.press('z');
+  out.zoomedToSelection = await page.evaluate(() => window.tkView.window());
+  await page.evaluate(() => { window.tkView.state.scrollY = 0; window.tkView.drawNow(); });
+  await page.screenshot({ path: path.join(outdir, 'zoomed.png') });
+  await page.click('#tabs button[data-tab=flame]');
+  out.flameInfo = await page.$eval('#flame-info', (e) => e.textContent);
+  out.flame = await page.evaluate(() => window.tkView.flame());
+  out.flame.symbols = (out.flame.symbols || []).slice(0, 50);
+  await page.screenshot({ path: path.join(outdir, 'flame.png') });
+  // click-to-zoom: click the widest frame below the root
+  const rect = await page.evaluate(() => {
+    const c = document.getElementById('flame').getBoundingClientRect();
+    return { x: c.left, y: c.top, w: c.width, h: c.height };
+  });
+  if (out.flame.samples > 0) {
+    // as an icicle (root on top, in view): click depth 1 in the middle
+    await page.check('#flame-icicle');
+    await page.mouse.click(rect.x + rect.w / 2, rect.y + 16 + 8);
+    out.flameZoom = await page.$eval('#flame-info', (e) => e.textContent);
+    out.flameFocus = await page.evaluate(() => window.tkView.flameFocus());
+    await page.screenshot({ path: path.join(outdir, 'icicle.png') });
+  }
+  // the URL fragment keeps the view: reload and compare
+  await page.keyboard.press('b');
+  await page.waitForTimeout(400);
+  const before = await page.evaluate(() => window.tkView.window());
+  await page.reload();
+  await page.waitForFunction(() => window.tkView && window.tkView.ready);
+  const after = await page.evaluate(() => window.tkView.window());
+  out.reopened = { before, after, hash: await page.evaluate(() => location.hash) };
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.click('#tabs button[data-tab=tracks]');
+  out.errors = errors;
+  console.log(JSON.stringify(out));
+  await browser.close();
+}
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,58 @@
+// Unit tests of viewer/data.js (node --test): the page's encodings as
+// tracekit writes them (src/view/view_col.c, view_b64.c): base64, u32 time
+// deltas with the 0xFFFFFFFF escape to doubles (negative deltas included),
+// columns of zeros, and the sort of a row read in file order.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('path');
+const TK = require(path.join(__dirname, '..', '..', '..', 'viewer', 'data.js'));
+
+test('base64 decodes with and without padding', () => {
+  for (const text of ['', 'f', 'fo', 'foo', 'foob', 'fooba', 'foobar', '\u0000\u00ff\u0080<>']) {
+    const b64 = Buffer.from(text, 'latin1').toString('base64');
+    const out = new Uint8Array(text.length);
+    assert.strictEqual(TK.decodeBase64Into(b64, out, 0), text.length);
+    assert.strictEqual(Buffer.from(out).toString('latin1'), text);
+  }
+});
+
+test('time deltas: escapes take the next overflow double, which may be negative', () => {
+  const E = 0xFFFFFFFF;
+  const t = TK.decodeTimes(Uint32Array.from([0, 5, E, 1, E]), Float64Array.from([1e12, -3]), 100);
+  assert.deepStrictEqual(Array.from(t), [100, 105, 105 + 1e12, 106 + 1e12, 103 + 1e12]);
+  const d = TK.decodeU32e(Uint32Array.from([7, E, 0]), Float64Array.from([2 ** 40]));
+  assert.deepStrictEqual(Array.from(d), [7, 2 ** 40, 0]);
+});
+
+test('a row out of time order is sorted, every column alike', () => {
+  const row = { t: Float64Array.from([30, 10, 20]), name: Uint16Array.from([3, 1, 2]),
+    arg: Uint32Array.from([33, 11, 22]), lod: [{}] };
+  row.end = row.t;
+  assert.strictEqual(TK.sortRowIfNeeded(row), true);
+  assert.deepStrictEqual(Array.from(row.t), [10, 20, 30]);
+  assert.deepStrictEqual(Array.from(row.name), [1, 2, 3]);
+  assert.deepStrictEqual(Array.from(row.arg), [11, 22, 33]);
+  assert.deepStrictEqual(row.lod, []); // levels no longer match: dropped
+  assert.strictEqual(TK.sortRowIfNeeded(row), false);
+});
+
+test('a model from page elements, with a column of zeros left out', () => {
+  const b64 = (ta) => Buffer.from(ta.buffer).toString('base64');
+  const arrays = [Uint32Array.from([0, 10, 10]), new Float64Array(0), Uint16Array.from([1, 1, 2])];
+  const meta = { version: 1, inputs: [], t0: '1000', span: 20, nEvents: 3, epoch: false,
+    strings: ['', 'a', 'b'], groups: [{ kind: 'cpu', input: 0, id: 0, name: 'CPUs' }],
+    tracks: [{ group: 0, name: 'CPU 0', kind: 'events', tid: -1, cpu: 0, n: 3,
+      rows: [{ depth: 0, n: 3, first: 5, cols: { t: 0, tovf: 1, name: 2, arg: -5, cpu: -5 }, lod: [] }] }],
+    stacks: { n: 0, parent: -2, frame: -2 },
+    arrays: [{ type: 'u32', n: 3, parts: 1 }, { type: 'f64', n: 0, parts: 0 }, { type: 'u16', n: 3, parts: 1 }] };
+  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '[""]' };
+  arrays.forEach((a, i) => { if (a.length) el['tk-a' + i + '-0'] = b64(a); });
+  const m = TK.loadModel((id) => el[id] || '');
+  const row = m.tracks[0].rows[0];
+  assert.deepStrictEqual(Array.from(row.t), [5, 15, 25]);
+  assert.deepStrictEqual(Array.from(row.name), [1, 1, 2]);
+  assert.deepStrictEqual(Array.from(row.arg), [0, 0, 0]);
+  assert.strictEqual(m.t0, 1000n);
+  assert.deepStrictEqual(m.getDetails(), ['']);
+});

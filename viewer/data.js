@@ -1,0 +1,141 @@
+/* tracekit view: the page's data. tracekit writes a JSON description
+ * (#tk-meta), the events' details (#tk-details, parsed on first use) and
+ * binary columns as base64 (#tk-a<array>-<part>). This decodes them into
+ * typed arrays: times become Float64Arrays of ns relative to the trace's
+ * first event (t0, a BigInt), exact up to 104 days. */
+var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
+(function (TK) {
+  'use strict';
+  var ESC = 0xFFFFFFFF;
+  var table = new Uint8Array(256);
+  (function () {
+    var a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    for (var i = 0; i < 64; i++) table[a.charCodeAt(i)] = i;
+  })();
+  /* Base64 text into out at offset; returns the bytes written. */
+  TK.decodeBase64Into = function (s, out, off) {
+    var n = s.length;
+    while (n > 0 && (s.charCodeAt(n - 1) === 61 || s.charCodeAt(n - 1) <= 32)) n--;
+    var o = off, i = 0;
+    for (; i + 4 <= n; i += 4) {
+      var v = table[s.charCodeAt(i)] << 18 | table[s.charCodeAt(i + 1)] << 12 |
+        table[s.charCodeAt(i + 2)] << 6 | table[s.charCodeAt(i + 3)];
+      out[o++] = v >>> 16; out[o++] = (v >>> 8) & 255; out[o++] = v & 255;
+    }
+    var rest = n - i;
+    if (rest >= 2) {
+      var w = table[s.charCodeAt(i)] << 18 | table[s.charCodeAt(i + 1)] << 12 |
+        (rest > 2 ? table[s.charCodeAt(i + 2)] << 6 : 0);
+      out[o++] = w >>> 16;
+      if (rest > 2) out[o++] = (w >>> 8) & 255;
+    }
+    return o - off;
+  };
+  var sizes = {u8: 1, u16: 2, u32: 4, f64: 8};
+  var ctors = {u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array};
+  /* Array i of the page (getText(id) gives an element's text). */
+  function loadArray(desc, i, getText) {
+    var bytes = new Uint8Array(desc.n * sizes[desc.type]);
+    var off = 0;
+    for (var p = 0; p < desc.parts; p++) {
+      var text = getText('tk-a' + i + '-' + p);
+      if (typeof Uint8Array.fromBase64 === 'function' && desc.parts === 1) {
+        /* the browser's own decoder, where it has one (much faster) */
+        bytes = Uint8Array.fromBase64(text);
+        if (bytes.length === desc.n * sizes[desc.type]) break;
+        bytes = new Uint8Array(desc.n * sizes[desc.type]);
+      }
+      off += TK.decodeBase64Into(text, bytes, off);
+    }
+    return new ctors[desc.type](bytes.buffer, 0, desc.n);
+  }
+  /* u32 deltas with escapes + overflow doubles -> absolute times. */
+  TK.decodeTimes = function (u32, ovf, first) {
+    var n = u32.length, out = new Float64Array(n), cur = first, k = 0;
+    for (var i = 0; i < n; i++) {
+      var v = u32[i];
+      cur += v === ESC ? ovf[k++] : v;
+      out[i] = cur;
+    }
+    return out;
+  };
+  /* u32 values with escapes + overflow doubles -> doubles. */
+  TK.decodeU32e = function (u32, ovf) {
+    var n = u32.length, out = new Float64Array(n), k = 0;
+    for (var i = 0; i < n; i++) { var v = u32[i]; out[i] = v === ESC ? ovf[k++] : v; }
+    return out;
+  };
+  /* Rows must be sorted by start for the binary searches; an input in
+   * file order may not be: sort every column by the same permutation. */
+  TK.sortRowIfNeeded = function (row) {
+    var t = row.t, sorted = true;
+    for (var i = 1; i < t.length; i++) if (t[i] < t[i - 1]) { sorted = false; break; }
+    if (sorted) return false;
+    var idx = new Uint32Array(t.length);
+    for (i = 0; i < idx.length; i++) idx[i] = i;
+    idx.sort(function (a, b) { return t[a] - t[b] || a - b; });
+    ['t', 'dur', 'end', 'name', 'arg', 'cpu', 'stack', 'weight', 'value'].forEach(function (k) {
+      var a = row[k];
+      if (!a) return;
+      var b = new a.constructor(a.length);
+      for (var j = 0; j < idx.length; j++) b[j] = a[idx[j]];
+      row[k] = b;
+    });
+    row.lod = [];
+    return true;
+  };
+  /* Builds the model from the page (or from a getText function in tests). */
+  TK.loadModel = function (getText) {
+    var meta = JSON.parse(getText('tk-meta'));
+    var arrays = meta.arrays.map(function (d, i) { return loadArray(d, i, getText); });
+    /* i < -1: a column of -2 - i zeros tracekit left out */
+    var A = function (i) { return i <= -2 ? new Uint32Array(-2 - i) : arrays[i]; };
+    var model = {
+      meta: meta, t0: BigInt(meta.t0), span: meta.span, epoch: meta.epoch,
+      strings: meta.strings, groups: meta.groups, tracks: [], rows: [],
+      stacks: {n: meta.stacks.n, parent: A(meta.stacks.parent), frame: A(meta.stacks.frame)},
+      details: null,
+      getDetails: function () {
+        if (!model.details) model.details = JSON.parse(getText('tk-details'));
+        return model.details;
+      }
+    };
+    meta.tracks.forEach(function (td, ti) {
+      var track = {id: ti, group: td.group, name: td.name, kind: td.kind, tid: td.tid, cpu: td.cpu,
+        n: td.n, rows: []};
+      td.rows.forEach(function (rd) {
+        var c = rd.cols;
+        var row = {track: ti, depth: rd.depth, n: rd.n, kind: td.kind, index: model.rows.length,
+          t: TK.decodeTimes(A(c.t), A(c.tovf), rd.first), lod: []};
+        if (c.name !== undefined) { row.name = A(c.name); row.arg = A(c.arg); }
+        if (c.value !== undefined) row.value = A(c.value);
+        if (c.cpu !== undefined) row.cpu = A(c.cpu);
+        if (c.dur !== undefined) {
+          row.dur = TK.decodeU32e(A(c.dur), A(c.durovf));
+          row.end = new Float64Array(row.n);
+          for (var i = 0; i < row.n; i++) row.end[i] = row.t[i] + row.dur[i];
+        }
+        if (c.stack !== undefined) {
+          row.stack = A(c.stack);
+          row.weight = TK.decodeU32e(A(c.weight), A(c.wovf));
+        }
+        (rd.lod || []).forEach(function (ld) {
+          var lc = ld.cols;
+          var lv = {shift: ld.shift, bucket: Math.pow(2, ld.shift), n: ld.n,
+            t: TK.decodeTimes(A(lc.t), A(lc.tovf), rd.first), count: A(lc.count), name: A(lc.name)};
+          lv.dur = TK.decodeU32e(A(lc.dur), A(lc.durovf));
+          lv.end = new Float64Array(lv.n);
+          for (var k = 0; k < lv.n; k++) lv.end[k] = lv.t[k] + lv.dur[k];
+          row.lod.push(lv);
+        });
+        if (!row.end) row.end = row.t; /* instants: end = start */
+        TK.sortRowIfNeeded(row);
+        if (row.dur) for (var j = 0; j < row.n; j++) row.end[j] = row.t[j] + row.dur[j];
+        track.rows.push(row);
+        model.rows.push(row);
+      });
+      model.tracks.push(track);
+    });
+    return model;
+  };
+})(TK);
