@@ -77,6 +77,7 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw);
 PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw);
 
 /* Reads the common filter keywords (begin, end, events, pid, tid, cpu,
  * limit) from kw into f; 0 on success, -1 with an exception set. */

@@ -230,6 +230,8 @@ static PyMethodDef module_methods[] = {
      "profile(path, by='symbol', events=None) -> list of (event, dso, symbol, samples, "
      "period)"},
     {"format_of", format_of, METH_VARARGS, "format_of(path) -> format name"},
+    {"sql", (PyCFunction)(void (*)(void))tkpy_sql, METH_VARARGS | METH_KEYWORDS,
+     "sql(paths, query, all_records=False) -> (column names, list of row tuples)"},
     {NULL, NULL, 0, NULL},
 };
 

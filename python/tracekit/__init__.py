@@ -24,7 +24,7 @@ from . import _tracekit
 from ._tracekit import Error, Event
 
 __all__ = ["Error", "Event", "Source", "open", "to_pandas", "convert", "profile",
-           "format_of", "COLUMN_TYPES"]
+           "format_of", "sql", "COLUMN_TYPES"]
 
 # Element types of Source.columns() (see python/tkpy_columns.c).
 COLUMN_TYPES = {
@@ -164,6 +164,23 @@ def profile(path, by="symbol", events=None):
     profile: (rows, samples) with rows (event, image, symbol, address,
     weight), weight the summed period as `tracekit report` counts."""
     return _tracekit.profile(os.fspath(path), by, events)
+
+
+def sql(paths, query, pandas=False, all_records=False):
+    """Runs one SQL statement over the tables of `tracekit sql` (event,
+    sample, stack_frame, callsite, thread, process, mapping, track, counter,
+    sched, thread_state, profile, event_<class>) for one path or a list of
+    paths. Returns a list of row tuples, or a pandas DataFrame with the
+    query's column names when pandas=True. A damaged input raises
+    tracekit.Error with .file and .offset."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    names, rows = _tracekit.sql([os.fspath(p) for p in paths], query,
+                                all_records=all_records)
+    if pandas:
+        import pandas as pd
+        return pd.DataFrame.from_records(rows, columns=list(names))
+    return rows
 
 
 def format_of(path):

@@ -6,6 +6,8 @@
     table = tracekit.cluster.profile(paths, client, by=("dso", "sym"))
     table.rows[:10]      # [(event, dso, sym, weight), ...] heaviest first
     tracekit.cluster.stats(paths, client)
+    tracekit.cluster.sql(paths, client,
+                         "SELECT name, count(*), sum(period), max(ts) FROM sample GROUP BY name")
 
 Each worker reads its files with tracekit (paths local to it or on shared
 storage) and returns a partial table; partial tables are merged pairwise on
@@ -19,6 +21,8 @@ run): python3 -m tracekit.cluster report [--scheduler ADDR | --workers N]
 """
 
 import argparse
+import functools
+import re
 import sys
 from collections import Counter
 
@@ -160,6 +164,123 @@ def check_aggregate(func):
     if func.lower() not in DECOMPOSABLE:
         raise tracekit.Error("aggregate %s() cannot be computed per file and merged; "
                              "use one of %s" % (func, ", ".join(DECOMPOSABLE)))
+
+
+# Aggregate functions SQLite knows; those outside DECOMPOSABLE are refused.
+_AGGREGATES = ("count", "sum", "min", "max", "avg", "total", "group_concat", "string_agg",
+               "median", "json_group_array", "json_group_object")
+_CALL = re.compile(r"^\s*(\w+)\s*\((.*)\)\s*(?:(?:AS\s+)?[\w\"`\[\]]+)?\s*$", re.I | re.S)
+
+
+def _top_level_split(text, sep=","):
+    parts, depth, cur, quote = [], 0, [], None
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def _balanced(text):
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _select_plan(query):
+    """For each result column: None (a group key) or the aggregate that
+    merges its per-file values. Refuses what cannot be merged exactly."""
+    m = re.match(r"^\s*SELECT\s+(.*?)\s+FROM\s", query, re.I | re.S)
+    if not m or re.search(r"\b(LIMIT|HAVING|OFFSET|UNION|INTERSECT|EXCEPT|WINDOW|OVER)\b",
+                          query, re.I):
+        raise tracekit.Error("a cluster query is one SELECT ... FROM ... [WHERE] [GROUP BY] "
+                             "without LIMIT, HAVING, compound or window parts")
+    plan = []
+    for item in _top_level_split(m.group(1)):
+        call = _CALL.match(item)
+        if call and not _balanced(call.group(2)):
+            call = None          # "f(a) / g(b)": not one call
+        func = call.group(1).lower() if call else None
+        if func in _AGGREGATES:
+            check_aggregate(func)
+            if re.match(r"\s*DISTINCT\b", call.group(2), re.I):
+                raise tracekit.Error("aggregate %s(DISTINCT ...) cannot be computed per file "
+                                     "and merged" % func)
+            plan.append(func)
+        elif re.search(r"\b(%s)\s*\(" % "|".join(_AGGREGATES), item, re.I):
+            raise tracekit.Error("an aggregate inside an expression (%s) cannot be merged "
+                                 "from partial results" % item.strip())
+        else:
+            plan.append(None)
+    return plan
+
+
+def _merge_keyed(plan, a, b):
+    out = dict(a)
+    for key, vals in b.items():
+        if key not in out:
+            out[key] = vals
+            continue
+        cur = list(out[key])
+        for i, (func, v) in enumerate(zip([f for f in plan if f], vals)):
+            w = cur[i]
+            if v is None:
+                continue
+            if w is None:
+                cur[i] = v
+            elif func in ("count", "sum"):
+                cur[i] = w + v
+            elif func == "min":
+                cur[i] = min(w, v)
+            else:
+                cur[i] = max(w, v)
+        out[key] = tuple(cur)
+    return out
+
+
+def _keyed(plan, rows):
+    out = {}
+    for r in rows:
+        key = tuple(v for f, v in zip(plan, r) if f is None)
+        out[key] = tuple(v for f, v in zip(plan, r) if f is not None)
+    return out
+
+
+def _sql_part(path, query, plan):
+    return _keyed(plan, tracekit.sql(path, query))
+
+
+def sql(paths, client, query):
+    """One SQL query over many files: run per file on the workers, rows
+    merged by their group keys (the non-aggregate columns). Only count,
+    sum, min and max merge exactly; other aggregates, DISTINCT inside an
+    aggregate, LIMIT and HAVING are refused with tracekit.Error. Returns
+    the rows sorted by their group keys."""
+    plan = _select_plan(query)
+    paths = list(paths)
+    if not paths:
+        return []
+    futures = [client.submit(_sql_part, p, query, plan, pure=False) for p in paths]
+    merged = _tree_reduce(client, futures, functools.partial(_merge_keyed, plan))
+    rows = []
+    for key in sorted(merged, key=lambda k: tuple((v is None, v) for v in k)):
+        ks, vs = iter(key), iter(merged[key])
+        rows.append(tuple(next(ks) if f is None else next(vs) for f in plan))
+    return rows
 
 
 def _client(args):

@@ -182,3 +182,25 @@ def test_non_decomposable_aggregate_refused():
     tracekit.cluster.check_aggregate("sum")
     with pytest.raises(tracekit.Error, match="cannot be computed per file"):
         tracekit.cluster.check_aggregate("median")
+
+
+def test_sql_decomposable_query_equals_one_process(cluster, recordings):
+    client, _, _ = cluster
+    files = recordings[:20]
+    q = ("SELECT event, cpu, count(*), sum(period), min(ts), max(ts) FROM sample "
+         "GROUP BY event, cpu")
+    got = tracekit.cluster.sql(files, client, q)
+    # the same query over all the files at once, in one process
+    want = tracekit.sql(files, q + " ORDER BY event, cpu IS NULL, cpu")
+    assert got == want and len(got) > 1
+    # no GROUP BY: one row of totals
+    (n,), = tracekit.cluster.sql(files, client, "SELECT count(*) FROM event")
+    assert n == tracekit.sql(files, "SELECT count(*) FROM event")[0][0]
+
+
+def test_sql_refuses_what_cannot_be_merged():
+    for q in ("SELECT avg(period) FROM sample", "SELECT count(DISTINCT tid) FROM sample",
+              "SELECT name, count(*) FROM event GROUP BY name LIMIT 3",
+              "SELECT sum(period) / count(*) FROM sample"):
+        with pytest.raises(tracekit.Error, match="cannot|LIMIT"):
+            tracekit.cluster.sql(["x.data"], None, q)
