@@ -254,7 +254,7 @@ PyTypeObject tkpy_event_type = {
 
 /* ---- Source ---- */
 
-static void on_log(void *user, int level, const char *msg)
+void tkpy_source_log(void *user, int level, const char *msg)
 {
 	tkpy_source *s = user;
 	if (level > 0)
@@ -320,6 +320,8 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (!s)
 		goto fail;
 	s->src = NULL;
+	s->lean = NULL;
+	s->lean_ok = !oo.all_records && !oo.raw_order;
 	s->path = strdup(PyBytes_AS_STRING(path_obj));
 	s->events = NULL;
 	s->count = 0;
@@ -338,7 +340,7 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		Py_DECREF(s);
 		goto fail;
 	}
-	oo.log = on_log;
+	oo.log = tkpy_source_log;
 	oo.log_user = s;
 	tk_error err;
 	tk_error_clear(&err);
@@ -366,6 +368,8 @@ static void source_close_now(tkpy_source *s)
 		tk_source_close(s->src);
 		s->src = NULL;
 	}
+	tkpy_lean_close(s->lean);
+	s->lean = NULL;
 	s->current = NULL;
 	s->generation++;
 }
@@ -404,6 +408,9 @@ static PyObject *source_next(tkpy_source *s)
 {
 	if (source_ready(s) < 0)
 		return NULL;
+	if (s->lean)
+		return tkpy_raise_msg("the source is being read by columns(): open the file again "
+				      "to iterate its events");
 	if (s->limit && s->count >= s->limit)
 		return NULL; /* StopIteration */
 	const tk_event *ev = NULL;
