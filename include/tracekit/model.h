@@ -181,6 +181,9 @@ typedef struct tk_event {
 	const tk_value *context;        /* event context or NULL */
 	const tk_value *payload;        /* struct value or NULL */
 	uint64_t offset;                /* byte offset of the event in its input */
+	/* The model context of the event's input (context.h), set by
+	 * tk_source_next(); NULL when none is attached. */
+	struct tk_context *model_ctx;
 } tk_event;
 
 /* Looks a member up by name in a struct value; NULL when absent. Not for

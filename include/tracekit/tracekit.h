@@ -19,6 +19,7 @@ extern "C" {
 #include "dcpi.h"
 #include "symbols.h"
 #include "sql.h"
+#include "context.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

@@ -1,34 +1,3 @@
-/* A sample's call chain resolved the way perf's resolve_callchain_sample()
- * does it (callee first): context markers switch the cpumode (starting in
- * user mode), every other entry is looked up in the thread's or the
- * kernel's maps; at most TK_CALLCHAIN_MAX frames (perf's default
- * max_stack, 127). No allocation: frames live in the caller's struct. */
-#ifndef TK_ANALYSIS_PERF_CALLCHAIN_H
-#define TK_ANALYSIS_PERF_CALLCHAIN_H
-
-#include "analysis/threads_model.h"
-
-#define TK_CALLCHAIN_MAX 127
-
-typedef struct tk_callchain_frame {
-	uint64_t ip;
-	tk_addr_loc loc;
-} tk_callchain_frame;
-
-typedef struct tk_callchain {
-	size_t n;
-	tk_callchain_frame frames[TK_CALLCHAIN_MAX];
-} tk_callchain;
-
-/* Resolves s's callchain for thread th into out (out->n = 0 when the
- * sample has none). */
-void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s,
-			  tk_callchain *out);
-
-/* dso name as perf prints it: the image's name or "[unknown]". */
-static inline const char *tk_addr_loc_dso_name(const tk_addr_loc *loc)
-{
-	return loc->map ? loc->map->dso->name : "[unknown]";
-}
-
-#endif
+/* Moved to src/context/ (the model context owns threads, maps and symbols);
+ * this forward stays while other branches still include the old path. */
+#include "context/perf_callchain.h"

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 #include "analysis/perf_to_dcpi.h"
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "model/filter.h"
 
 /* One profile being built: an (image, event) pair. */

@@ -5,7 +5,14 @@ tk_status tk_source_next(tk_source *src, const tk_event **out, tk_error *err)
 {
 	if (tk_interrupt_pending())
 		return tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
-	return src->ops->next(src, out, err);
+	tk_status st = src->ops->next(src, out, err);
+	if (st != TK_OK)
+		return st;
+	/* the event is the source's own (mutable) storage, returned const */
+	((tk_event *)*out)->model_ctx = src->obs.ctx;
+	if (src->obs.on_event)
+		st = src->obs.on_event(src->obs.user, *out, err);
+	return st;
 }
 
 const tk_trace_info *tk_source_info(const tk_source *src)

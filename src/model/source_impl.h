@@ -10,9 +10,23 @@ typedef struct tk_source_ops {
 	void (*close)(tk_source *src);
 } tk_source_ops;
 
+/* Who watches a source's reading (the model context, through
+ * tk_source_set_context): on_event sees every event before
+ * tk_source_next() returns it; on_native sees every native record of a
+ * format with side-band records (perf.data: tk_perf_file, tk_perf_record),
+ * in reading order, before the event made of it. A function table keeps
+ * this layer free of the context layer above it. Zeroed: nobody. */
+typedef struct tk_source_observer {
+	tk_status (*on_event)(void *user, const tk_event *ev, tk_error *err);
+	tk_status (*on_native)(void *user, const void *file, const void *record, tk_error *err);
+	void *user;
+	struct tk_context *ctx; /* stamped on every event (tk_event.model_ctx) */
+} tk_source_observer;
+
 struct tk_source {
 	const tk_source_ops *ops;
 	tk_trace_info info;
+	tk_source_observer obs; /* sources are calloc'ed: none by default */
 };
 
 typedef struct tk_sink_ops {

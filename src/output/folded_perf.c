@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/perf_callchain.h"
+#include "context/perf_callchain.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"

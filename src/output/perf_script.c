@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/perf_callchain.h"
+#include "context/perf_callchain.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script_bpf.h"

@@ -16,7 +16,7 @@
 #ifndef TK_OUTPUT_PERF_SCRIPT_EVENTS_H
 #define TK_OUTPUT_PERF_SCRIPT_EVENTS_H
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "base/writer.h"
 #include "convert/formats.h"
 

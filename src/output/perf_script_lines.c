@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "analysis/perf_callchain.h"
+#include "context/perf_callchain.h"
 #include "output/perf_script_lines.h"
 
 #define INITIAL_SLOTS ((size_t)1 << 14)

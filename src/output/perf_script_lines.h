@@ -22,7 +22,7 @@
 #ifndef TK_OUTPUT_PERF_SCRIPT_LINES_H
 #define TK_OUTPUT_PERF_SCRIPT_LINES_H
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "base/writer.h"
 
 #define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)

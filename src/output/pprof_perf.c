@@ -4,7 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "analysis/perf_callchain.h"
+#include "context/perf_callchain.h"
 #include "base/intern.h"
 #include "base/pb.h"
 #include "model/filter.h"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "model/filter.h"
 #include "output/report_columns.h"
 #include "output/report_perf.h"

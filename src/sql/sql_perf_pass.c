@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/perf_callchain.h"
-#include "analysis/threads_model.h"
+#include "context/perf_callchain.h"
+#include "context/threads_model.h"
 #include "sql/sql_internal.h"
 
 typedef struct perf_pass {

@@ -5,8 +5,8 @@
 
 #include "test_support.h"
 
-#include "analysis/perf_demangle.h"
-#include "analysis/threads_model.h"
+#include "context/perf_demangle.h"
+#include "context/threads_model.h"
 #include "perf_craft.h"
 
 static void put_str_padded(pc_buf *b, const char *s)

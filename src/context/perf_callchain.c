@@ -1,6 +1,6 @@
 /* perf's callchain walk (util/machine.c resolve_callchain_sample and
  * add_callchain_ip) over the thread model. */
-#include "analysis/perf_callchain.h"
+#include "context/perf_callchain.h"
 
 void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_sample *s,
 			  tk_callchain *out)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/perf_demangle.h"
+#include "context/perf_demangle.h"
 
 void tk_demangler_init(tk_demangler *d)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "symbols/kernel_syms.h"
 
 #define MISC_CPUMODE_MASK  7u

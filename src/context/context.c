@@ -1,0 +1,147 @@
+/* The model context's lifecycle, feeding and source attachment (context.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "context/context_internal.h"
+#include "model/source_impl.h"
+
+/* Spans need the thread table (per-thread span state) and the per-cpu
+ * running thread; symbols need the threads' address spaces. */
+static unsigned effective(unsigned flags)
+{
+	if (flags & (TK_CTX_SYMBOLS | TK_CTX_SPANS))
+		flags |= TK_CTX_THREADS;
+	return flags;
+}
+
+tk_status tk_context_new(const tk_context_options *opt, tk_context **out, tk_error *err)
+{
+	tk_context *c = calloc(1, sizeof *c);
+	if (!c)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	if (opt) {
+		c->opt = *opt;
+		if (opt->symbols) {
+			c->symopt = *opt->symbols;
+			c->have_symopt = true;
+		}
+	}
+	c->opt.symbols = NULL; /* the copy above is ours */
+	if (!c->opt.max_threads)
+		c->opt.max_threads = (size_t)1 << 20;
+	if (!c->opt.max_open_spans)
+		c->opt.max_open_spans = (size_t)1 << 20;
+	c->flags = effective(c->opt.flags);
+	tk_arena_init(&c->strings, 16 * 1024);
+	tk_hashmap_init(&c->by_tid);
+	tk_hashmap_init(&c->class_by_ptr);
+	tk_hashmap_init(&c->track_by_hash);
+	tk_hashmap_init(&c->sysname_by_id);
+	*out = c;
+	return TK_OK;
+}
+
+void tk_context_free(tk_context *c)
+{
+	if (!c)
+		return;
+	ctx_perf_free(c);
+	ctx_threads_free(c);
+	ctx_classes_free(c);
+	ctx_sched_free(c);
+	ctx_tracks_free(c);
+	ctx_spanq_free(c);
+	tk_hashmap_free(&c->sysname_by_id);
+	tk_arena_free(&c->strings);
+	free(c);
+}
+
+void tk_context_want(tk_context *c, unsigned flags)
+{
+	if (c)
+		c->flags = effective(c->flags | flags);
+}
+
+unsigned tk_context_flags(const tk_context *c)
+{
+	return c ? c->flags : 0;
+}
+
+static tk_status observe_event(void *user, const tk_event *ev, tk_error *err)
+{
+	return tk_context_feed_event(user, ev, err);
+}
+
+static tk_status observe_native(void *user, const void *file, const void *record, tk_error *err)
+{
+	return tk_context_feed_perf(user, file, record, err);
+}
+
+void tk_source_set_context(tk_source *src, tk_context *c)
+{
+	if (!src)
+		return;
+	memset(&src->obs, 0, sizeof src->obs);
+	if (!c)
+		return;
+	src->obs.on_event = observe_event;
+	/* only perf.data has side-band records the model drops */
+	if (src->info.format == TK_FORMAT_PERF)
+		src->obs.on_native = observe_native;
+	src->obs.user = c;
+	src->obs.ctx = c;
+}
+
+tk_context *tk_context_of(const tk_event *ev)
+{
+	return ev ? ev->model_ctx : NULL;
+}
+
+tk_status tk_context_feed_event(tk_context *c, const tk_event *ev, tk_error *err)
+{
+	if (!c || !ev || !(c->flags & (TK_CTX_THREADS | TK_CTX_COUNTERS)))
+		return TK_OK;
+	c->stats.events++;
+	const ctx_class *k = ctx_class_of(c, ev);
+	if (!k) {
+		c->stats.oom = true;
+		return tk_error_set(err, TK_ERR_NOMEM, ev->offset, "model context: out of memory");
+	}
+	tk_status st = TK_OK;
+	if (c->flags & TK_CTX_THREADS)
+		st = ctx_threads_event(c, k, ev, err);
+	if (st == TK_OK && (c->flags & (TK_CTX_SPAN_SYSCALL | TK_CTX_SPAN_CALL)))
+		ctx_pairs_event(c, k, ev);
+	if (st == TK_OK && (k->f_track != CTX_NO_FIELD))
+		st = ctx_state_event(c, k, ev, err);
+	return st;
+}
+
+tk_status tk_context_feed_perf(tk_context *c, const tk_perf_file *f, const tk_perf_record *rec,
+			       tk_error *err)
+{
+	if (!c || !rec || !(c->flags & TK_CTX_THREADS))
+		return TK_OK;
+	c->stats.perf_records++;
+	return ctx_perf_feed(c, f, rec, err);
+}
+
+void tk_context_finish(tk_context *c, uint64_t end_ns)
+{
+	if (!c)
+		return;
+	ctx_sched_finish(c, end_ns);
+	ctx_pairs_finish(c, end_ns);
+	ctx_state_finish(c, end_ns);
+}
+
+void tk_context_get_stats(const tk_context *c, tk_context_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!c)
+		return;
+	*out = c->stats;
+	out->threads = c->n_threads;
+	if (c->perf && c->perf->oom)
+		out->oom = true;
+}
