@@ -108,17 +108,3 @@ tk_status tk_sink_open(const char *path, tk_format fmt, const tk_trace_info *inf
 				    "no writer for format %s", tk_format_name(fmt));
 	return ops->sink_open(path, info, opt, out, err);
 }
-
-tk_filter tk_cli_filter(const tk_cli_options *opt)
-{
-	return (tk_filter){
-	    .has_begin = opt->has_begin,
-	    .has_end = opt->has_end,
-	    .begin_ns = opt->begin_ns,
-	    .end_ns = opt->end_ns,
-	    .events = opt->events,
-	    .pid = opt->pid,
-	    .tid = opt->tid,
-	    .cpu = opt->cpu,
-	};
-}

@@ -510,56 +510,6 @@ tk_status ctf_reader_open(const char *path, tk_log_fn log, void *log_user, ctf_r
 	return TK_OK;
 }
 
-/* ---- discarded items ---- */
-
-static void queue_discard(ctf_stream *s, const ctf_discard *d)
-{
-	if (s->n_pending < sizeof s->pending / sizeof s->pending[0])
-		s->pending[s->n_pending++] = *d;
-}
-
-void ctf_stream_report_discards(ctf_stream *s)
-{
-	ctf_reader *r = s->trace->reader;
-	if (!r || !r->on_discard)
-		return;
-	const ctf_trace_class *tc = s->trace->tc;
-	const ctf_clock *clk = s->sc->clock >= 0 ? &tc->clocks[s->sc->clock] : NULL;
-	ctf_discard d;
-	/* events: the counter is free-running, report the difference */
-	if (s->cur_disc != UINT64_MAX &&
-	    ((s->prev_disc == UINT64_MAX && s->cur_disc != 0) ||
-	     (s->prev_disc != UINT64_MAX && s->cur_disc != s->prev_disc))) {
-		memset(&d, 0, sizeof d);
-		d.stream = s;
-		uint64_t b, e;
-		if (s->prev_disc == UINT64_MAX) {
-			d.count = UINT64_MAX;
-			b = s->cur_begin;
-			e = s->cur_end;
-		} else {
-			d.count = s->cur_disc - s->prev_disc;
-			b = s->prev_end;
-			e = s->cur_end;
-		}
-		d.has_range = clk && s->sc->ts_begin_end && b != UINT64_MAX && e != UINT64_MAX &&
-			      ctf_clock_ns(clk, b, &d.begin_ns) && ctf_clock_ns(clk, e, &d.end_ns);
-		queue_discard(s, &d);
-	}
-	/* packets: a gap in packet_seq_num */
-	if (s->cur_seq != UINT64_MAX && s->prev_seq != UINT64_MAX && s->cur_seq > s->prev_seq + 1) {
-		memset(&d, 0, sizeof d);
-		d.stream = s;
-		d.packets = true;
-		d.count = s->cur_seq - s->prev_seq - 1;
-		d.has_range = clk && s->sc->ts_begin_end && s->prev_end != UINT64_MAX &&
-			      s->cur_begin != UINT64_MAX &&
-			      ctf_clock_ns(clk, s->prev_end, &d.begin_ns) &&
-			      ctf_clock_ns(clk, s->cur_begin, &d.end_ns);
-		queue_discard(s, &d);
-	}
-}
-
 /* ---- merge ---- */
 
 /* A stream's sort key: its first pending discard report, else its event. */

@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "base/bytes.h"
-#include "convert/formats.h"
+#include "model/format_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_reader.h"
 #include "cpel/safe_format.h"
@@ -16,7 +16,7 @@ static bool cpel_detect(const uint8_t *head, size_t n)
 	return tk_cpel_detect(head, n);
 }
 
-static tk_status cpel_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status cpel_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0)
@@ -43,7 +43,7 @@ static void put_date(tk_writer *out, uint32_t date)
 		tk_put_fmt(out, "%u", date);
 }
 
-static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status cpel_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
 	tk_cpel_file *f;
@@ -102,7 +102,7 @@ static tk_status cpel_info(const char *path, const tk_cli_options *opt, tk_write
 	return TK_OK;
 }
 
-static tk_status cpel_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status cpel_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	tk_cpel_file *f;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "convert/formats.h"
+#include "model/format_ops.h"
 #include "ctf/ctf_ids.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
@@ -14,7 +14,7 @@
 
 typedef struct discard_ctx {
 	ctf_pretty *pretty;
-	const tk_cli_options *opt;
+	const tk_render_options *opt;
 } discard_ctx;
 
 static void on_discard(void *user, const ctf_discard *d)
@@ -32,7 +32,7 @@ static void on_discard(void *user, const ctf_discard *d)
 	tk_writer_abort(w);
 }
 
-static bool in_window(const tk_cli_options *opt, const ctf_event_out *ev)
+static bool in_window(const tk_render_options *opt, const ctf_event_out *ev)
 {
 	if (!ev->has_clock)
 		return true;
@@ -56,7 +56,7 @@ static bool matches(const tk_filter *f, ctf_ids *ids, const ctf_event_out *e)
 	return tk_filter_match(f, &ev);
 }
 
-static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status print_babeltrace(const char *path, const tk_render_options *opt, tk_writer *out,
 				  tk_error *err)
 {
 	ctf_reader *r;
@@ -74,7 +74,7 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 		r->has_begin = true;
 		r->begin_ns = (int64_t)opt->begin_ns;
 	}
-	tk_filter f = tk_cli_filter(opt);
+	tk_filter f = tk_render_filter(opt);
 	f.has_begin = f.has_end = false;
 	bool filtered = !tk_filter_is_empty(&f);
 	ctf_ids ids;
@@ -102,7 +102,7 @@ static tk_status print_babeltrace(const char *path, const tk_cli_options *opt, t
 	return st;
 }
 
-static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status print_metadata(const char *path, const tk_render_options *opt, tk_writer *out,
 				tk_error *err)
 {
 	ctf_reader *r;
@@ -124,7 +124,7 @@ static tk_status print_metadata(const char *path, const tk_cli_options *opt, tk_
 	return TK_OK;
 }
 
-static tk_status ctf_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status ctf_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
 	if (!strcmp(opt->style, "babeltrace"))

@@ -98,7 +98,7 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 	}
 }
 
-static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status describe(const char *path, const tk_render_options *opt, tk_writer *out,
 			  tk_error *err, bool stats)
 {
 	ctf_reader *r;
@@ -167,12 +167,13 @@ static tk_status describe(const char *path, const tk_cli_options *opt, tk_writer
 	return TK_OK;
 }
 
-tk_status tk_ctf_info(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+tk_status tk_ctf_info(const char *path, const tk_render_options *opt, tk_writer *out, tk_error *err)
 {
 	return describe(path, opt, out, err, false);
 }
 
-tk_status tk_ctf_stats(const char *path, const tk_cli_options *opt, tk_writer *out, tk_error *err)
+tk_status tk_ctf_stats(const char *path, const tk_render_options *opt, tk_writer *out,
+		       tk_error *err)
 {
 	return describe(path, opt, out, err, true);
 }

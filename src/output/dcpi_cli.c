@@ -9,6 +9,7 @@
 
 #include "dcpi/dcpi_source.h"
 #include "model/filter.h"
+#include "model/format_ops.h"
 #include "output/dcpi_print.h"
 
 static bool dcpi_detect_file(const uint8_t *head, size_t n)
@@ -26,12 +27,12 @@ static bool dcpi_detect_dir(const char *path)
 	return tk_dcpi_db_detect(path);
 }
 
-typedef tk_status (*profile_fn)(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
-				void *state, tk_error *err);
+typedef tk_status (*profile_fn)(const tk_dcpi_profile *p, const tk_render_options *opt,
+				tk_writer *out, void *state, tk_error *err);
 
 /* Runs fn over every profile of path whose event matches --event. With
  * several profiles, each is introduced by "==> PATH <==" (as tail(1)). */
-static tk_status for_each_profile(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status for_each_profile(const char *path, const tk_render_options *opt, tk_writer *out,
 				  bool banners, profile_fn fn, void *state, tk_error *err)
 {
 	char **paths;
@@ -60,7 +61,7 @@ static tk_status for_each_profile(const char *path, const tk_cli_options *opt, t
 	return st;
 }
 
-static tk_status print_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+static tk_status print_one(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
 			   void *state, tk_error *err)
 {
 	(void)state;
@@ -69,7 +70,7 @@ static tk_status print_one(const tk_dcpi_profile *p, const tk_cli_options *opt, 
 	return tk_dcpi_print_listing(p, out, err);
 }
 
-tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	if (strcmp(opt->style, "text") != 0 && strcmp(opt->style, "dcpicat") != 0 &&
@@ -78,7 +79,7 @@ tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writ
 	return for_each_profile(path, opt, out, true, print_one, NULL, err);
 }
 
-static tk_status info_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+static tk_status info_one(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
 			  void *state, tk_error *err)
 {
 	(void)opt;
@@ -86,7 +87,7 @@ static tk_status info_one(const tk_dcpi_profile *p, const tk_cli_options *opt, t
 	return tk_dcpi_print_info(p, out, err);
 }
 
-tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
 	return for_each_profile(path, opt, out, true, info_one, NULL, err);
@@ -96,7 +97,7 @@ typedef struct stats_state {
 	uint64_t profiles, samples, addresses;
 } stats_state;
 
-static tk_status stats_one(const tk_dcpi_profile *p, const tk_cli_options *opt, tk_writer *out,
+static tk_status stats_one(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
 			   void *state, tk_error *err)
 {
 	(void)opt;
@@ -125,7 +126,7 @@ static tk_status stats_one(const tk_dcpi_profile *p, const tk_cli_options *opt, 
 	return TK_OK;
 }
 
-tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	stats_state s = {0};

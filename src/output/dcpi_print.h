@@ -5,7 +5,7 @@
 #define TK_OUTPUT_DCPI_PRINT_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
 /* Header lines as in the file, then "0x<address> <count>" per non-zero
  * address in address order. */
@@ -15,11 +15,11 @@ tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_err
 tk_status tk_dcpi_print_info(const tk_dcpi_profile *p, tk_writer *out, tk_error *err);
 
 /* The registry entry points (src/output/dcpi_cli.c). */
-tk_status tk_dcpi_cli_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err);
-tk_status tk_dcpi_cli_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err);
-tk_status tk_dcpi_cli_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_dcpi_cli_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err);
 
 #endif

@@ -4,7 +4,7 @@
  * then cpeldump would print), conversion to CPEL. */
 #include <string.h>
 
-#include "convert/formats.h"
+#include "model/format_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_convert.h"
 #include "cpel/cpel_reader.h"
@@ -17,7 +17,7 @@ static bool elog_detect(const uint8_t *head, size_t n)
 	return tk_elog_detect(head, n);
 }
 
-static tk_status elog_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status elog_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
 	(void)opt;
@@ -51,8 +51,8 @@ void tk_elog_info_file(const tk_elog_file *f, const char *path, tk_writer *out)
 }
 
 /* cpeldump of what c2cpel would make of the log, built in memory. */
-static tk_status elog_cpeldump(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
-			       tk_writer *out, tk_error *err)
+static tk_status elog_cpeldump(const tk_elog_file *f, const char *path,
+			       const tk_render_options *opt, tk_writer *out, tk_error *err)
 {
 	tk_status st;
 	tk_cpel_writer *cw = tk_cpel_writer_new();
@@ -95,7 +95,7 @@ static void put_seconds(tk_writer *out, double t)
 	tk_put_u64_pad(out, ns % 1000000000u, 9, '0');
 }
 
-static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status elog_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
@@ -109,7 +109,7 @@ static tk_status elog_print(const char *path, const tk_cli_options *opt, tk_writ
 	return st;
 }
 
-tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
+tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_render_options *opt,
 			     tk_writer *out, tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") == 0)

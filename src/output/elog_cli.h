@@ -3,13 +3,14 @@
 #ifndef TK_OUTPUT_ELOG_CLI_H
 #define TK_OUTPUT_ELOG_CLI_H
 
-#include "convert/formats.h"
+#include "base/writer.h"
+#include "model/render.h"
 #include "cpel/elog_reader.h"
 
 /* `tracekit info` text of an elog. */
 void tk_elog_info_file(const tk_elog_file *f, const char *path, tk_writer *out);
 /* Print styles "elog" and "cpeldump"; TK_ERR_UNSUPPORTED for others. */
-tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_cli_options *opt,
+tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_render_options *opt,
 			     tk_writer *out, tk_error *err);
 
 #endif

@@ -136,7 +136,7 @@ static void key_func(folder *fo, const tk_addr_loc *loc)
 			key_char(fo, *p == ';' ? ':' : *p);
 }
 
-static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo, tk_error *err)
+static tk_status fold_all(const char *in, const tk_render_options *opt, folder *fo, tk_error *err)
 {
 	tk_perf_open_options po = {
 	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
@@ -155,7 +155,7 @@ static tk_status fold_all(const char *in, const tk_cli_options *opt, folder *fo,
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	tk_filter filter = tk_cli_filter(opt);
+	tk_filter filter = tk_render_filter(opt);
 	const tk_perf_attr *first = NULL;
 	const tk_perf_record *rec;
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
@@ -233,12 +233,13 @@ static int cmp_entry(const void *pa, const void *pb)
 	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
-tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_folded_to(const char *in, const tk_render_options *opt, tk_writer *w,
+			    tk_error *err)
 {
 	return tk_perf_folded_to_event(in, opt, w, NULL, 0, err);
 }
 
-tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_folded_to_event(const char *in, const tk_render_options *opt, tk_writer *w,
 				  char *event, size_t event_cap, tk_error *err)
 {
 	folder *fo = calloc(1, sizeof *fo);
@@ -283,7 +284,7 @@ tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_
 	return st;
 }
 
-tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_render_options *opt,
 			       tk_error *err)
 {
 	tk_writer *w;

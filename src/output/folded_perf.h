@@ -16,15 +16,16 @@
 #define TK_OUTPUT_FOLDED_PERF_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
-tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_perf_folded_write(const char *in, const char *out_path, const tk_render_options *opt,
 			       tk_error *err);
 /* The same into an open writer (tests). */
-tk_status tk_perf_folded_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err);
+tk_status tk_perf_folded_to(const char *in, const tk_render_options *opt, tk_writer *w,
+			    tk_error *err);
 /* The same, also naming the event folded in event[0..event_cap) ("" when
  * none was). */
-tk_status tk_perf_folded_to_event(const char *in, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_folded_to_event(const char *in, const tk_render_options *opt, tk_writer *w,
 				  char *event, size_t event_cap, tk_error *err);
 
 #endif

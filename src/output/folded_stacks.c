@@ -24,7 +24,7 @@ static int cmp_stack(const void *pa, const void *pb)
 	return (a->n > b->n) - (a->n < b->n);
 }
 
-tk_status tk_folded_stacks_load(const char *in, const tk_cli_options *opt, tk_folded_stacks *out,
+tk_status tk_folded_stacks_load(const char *in, const tk_render_options *opt, tk_folded_stacks *out,
 				tk_error *err)
 {
 	memset(out, 0, sizeof *out);
@@ -93,7 +93,7 @@ tk_status tk_folded_stacks_load(const char *in, const tk_cli_options *opt, tk_fo
 	return TK_OK;
 }
 
-tk_status tk_folded_export_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_folded_export_write(const char *in, const char *out_path, const tk_render_options *opt,
 				 bool (*put)(tk_writer *, const tk_folded_stacks *, const char *),
 				 tk_error *err)
 {

@@ -7,7 +7,7 @@
 #define TK_OUTPUT_FOLDED_STACKS_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
 typedef struct tk_folded_stack {
 	const char **frames; /* root (comm) first; NUL-terminated names */
@@ -26,7 +26,7 @@ typedef struct tk_folded_stacks {
 	const char **frame_store;
 } tk_folded_stacks;
 
-tk_status tk_folded_stacks_load(const char *in, const tk_cli_options *opt, tk_folded_stacks *out,
+tk_status tk_folded_stacks_load(const char *in, const tk_render_options *opt, tk_folded_stacks *out,
 				tk_error *err);
 void tk_folded_stacks_free(tk_folded_stacks *s);
 
@@ -36,7 +36,7 @@ bool tk_speedscope_put(tk_writer *w, const tk_folded_stacks *s, const char *titl
 bool tk_flamegraph_svg_put(tk_writer *w, const tk_folded_stacks *s, const char *title);
 
 /* convert -o: load, write with `put` into out_path ("-": stdout). */
-tk_status tk_folded_export_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_folded_export_write(const char *in, const char *out_path, const tk_render_options *opt,
 				 bool (*put)(tk_writer *, const tk_folded_stacks *, const char *),
 				 tk_error *err);
 

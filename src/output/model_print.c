@@ -289,7 +289,7 @@ void tk_event_write_text(tk_writer *w, const tk_event *ev)
 	tk_put_char(w, '\n');
 }
 
-tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cli_options *opt,
+tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_render_options *opt,
 			 tk_writer *out, tk_error *err)
 {
 	tk_open_options oo = {
@@ -300,7 +300,7 @@ tk_status tk_model_print(const char *path, const tk_format_ops *ops, const tk_cl
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	};
-	tk_filter filter = tk_cli_filter(opt);
+	tk_filter filter = tk_render_filter(opt);
 	bool json = strcmp(opt->style, "json") == 0;
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, err);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "convert/formats.h"
+#include "model/format_ops.h"
 #include "output/perf_render.h"
 
 static bool perf_detect(const uint8_t *head, size_t n)

@@ -345,7 +345,7 @@ static tk_status count_records(tk_perf_file *f, type_count *counts, size_t cap, 
 	return st == TK_END ? TK_OK : st;
 }
 
-tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_render_info(const char *path, const tk_render_options *opt, tk_writer *w,
 			      tk_error *err)
 {
 	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};

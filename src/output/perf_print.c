@@ -571,7 +571,7 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 	return true;
 }
 
-tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
 	if (strcmp(opt->style, "perf-script") == 0)
@@ -585,7 +585,7 @@ tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_w
 	    .w = w,
 	    .json = json,
 	    .all = opt->all_records,
-	    .filter = tk_cli_filter(opt),
+	    .filter = tk_render_filter(opt),
 	};
 	tk_status st = tk_perf_open(path, &po, &p.f, err);
 	if (st != TK_OK)

@@ -4,13 +4,13 @@
 #define TK_OUTPUT_PERF_RENDER_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
-tk_status tk_perf_render_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_perf_render_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			      tk_error *err);
-tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_perf_render_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			       tk_error *err);
-tk_status tk_perf_render_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			       tk_error *err);
 
 /* Writes sample_type bits as perf names them: "IP|TID|TIME". */

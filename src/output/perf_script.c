@@ -576,7 +576,7 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	return true;
 }
 
-tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
 	tk_perf_open_options po = {

@@ -12,9 +12,9 @@
 #define TK_OUTPUT_PERF_SCRIPT_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
-tk_status tk_perf_script_print(const char *path, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err);
 
 #endif

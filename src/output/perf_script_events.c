@@ -486,7 +486,7 @@ static void record_task(const tk_perf_record *rec, const tk_perf_event *ev, int3
 
 /* print_event_with_time */
 static void print_record(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
-			 const tk_perf_event *ev, const tk_cli_options *opt, tk_writer *w)
+			 const tk_perf_event *ev, const tk_render_options *opt, tk_writer *w)
 {
 	sb_sample s = {
 	    .pid = (rec->sid.present & TK_PERF_SAMPLE_TID) ? (int32_t)rec->sid.pid : -1,
@@ -517,7 +517,7 @@ static void print_record(tk_threads *t, const tk_perf_file *f, const tk_perf_rec
 }
 
 tk_status tk_perf_script_side_band(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
-				   const tk_cli_options *opt, tk_writer *w, tk_error *err)
+				   const tk_render_options *opt, tk_writer *w, tk_error *err)
 {
 	if (!tk_perf_script_shows(opt->script_show, rec->type))
 		return tk_threads_process(t, f, rec, err);

@@ -18,9 +18,9 @@
 
 #include "context/threads_model.h"
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
-/* tk_cli_options.script_show bits: one per perf script option. */
+/* tk_render_options.script_show bits: one per perf script option. */
 enum {
 	TK_SHOW_TASK_EVENTS = 1u << 0,      /* --show-task-events: COMM FORK EXIT */
 	TK_SHOW_MMAP_EVENTS = 1u << 1,      /* --show-mmap-events: MMAP MMAP2 */
@@ -41,6 +41,6 @@ bool tk_perf_script_shows(unsigned show, uint32_t type);
  * type, prints it to w. Errors: a record too short for its type (with
  * its offset), out of memory. */
 tk_status tk_perf_script_side_band(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
-				   const tk_cli_options *opt, tk_writer *w, tk_error *err);
+				   const tk_render_options *opt, tk_writer *w, tk_error *err);
 
 #endif

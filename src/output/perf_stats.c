@@ -207,7 +207,7 @@ static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
 	}
 }
 
-tk_status tk_perf_render_stats(const char *path, const tk_cli_options *opt, tk_writer *w,
+tk_status tk_perf_render_stats(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
 	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};

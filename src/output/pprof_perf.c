@@ -208,7 +208,8 @@ static bool over_limit(const pprof_state *p)
 	       PPROF_MEMORY_LIMIT;
 }
 
-static tk_status collect(const char *in, const tk_cli_options *opt, pprof_state *p, tk_error *err)
+static tk_status collect(const char *in, const tk_render_options *opt, pprof_state *p,
+			 tk_error *err)
 {
 	tk_perf_open_options po = {
 	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
@@ -224,7 +225,7 @@ static tk_status collect(const char *in, const tk_cli_options *opt, pprof_state 
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	tk_filter filter = tk_cli_filter(opt);
+	tk_filter filter = tk_render_filter(opt);
 	const tk_perf_record *rec;
 	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
 		if (rec->type != TK_PERF_RECORD_SAMPLE) {
@@ -435,7 +436,8 @@ static tk_status put_gzip(tk_writer *w, const tk_pb *b, tk_error *err)
 	return TK_OK;
 }
 
-tk_status tk_perf_pprof_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err)
+tk_status tk_perf_pprof_to(const char *in, const tk_render_options *opt, tk_writer *w,
+			   tk_error *err)
 {
 	pprof_state *p = calloc(1, sizeof *p);
 	if (!p)
@@ -473,7 +475,7 @@ tk_status tk_perf_pprof_to(const char *in, const tk_cli_options *opt, tk_writer 
 	return st;
 }
 
-tk_status tk_perf_pprof_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_perf_pprof_write(const char *in, const char *out_path, const tk_render_options *opt,
 			      tk_error *err)
 {
 	tk_writer *w;

@@ -19,11 +19,12 @@
 #define TK_OUTPUT_PPROF_PERF_H
 
 #include "base/writer.h"
-#include "convert/formats.h"
+#include "model/render.h"
 
-tk_status tk_perf_pprof_write(const char *in, const char *out_path, const tk_cli_options *opt,
+tk_status tk_perf_pprof_write(const char *in, const char *out_path, const tk_render_options *opt,
 			      tk_error *err);
 /* The same into an open writer. */
-tk_status tk_perf_pprof_to(const char *in, const tk_cli_options *opt, tk_writer *w, tk_error *err);
+tk_status tk_perf_pprof_to(const char *in, const tk_render_options *opt, tk_writer *w,
+			   tk_error *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/input.h"
-#include "convert/formats.h"
+#include "model/format_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/elog_reader.h"
 #include "log/log_impl.h"
@@ -65,7 +65,7 @@ static tk_status tklog_source_open(const char *path, const tk_open_options *opt,
 	return tk_elog_source_wrap(f, path, TK_FORMAT_TKLOG, out, err);
 }
 
-static tk_status tklog_print(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status tklog_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			     tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
@@ -80,7 +80,7 @@ static tk_status tklog_print(const char *path, const tk_cli_options *opt, tk_wri
 }
 
 /* The rings as found (what a crash left), then the log as elog. */
-static tk_status tklog_info(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status tklog_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	(void)opt;
@@ -120,7 +120,7 @@ static tk_status tklog_info(const char *path, const tk_cli_options *opt, tk_writ
 }
 
 /* Events per type and per track, and what the rings dropped. */
-static tk_status tklog_stats(const char *path, const tk_cli_options *opt, tk_writer *out,
+static tk_status tklog_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			     tk_error *err)
 {
 	(void)opt;

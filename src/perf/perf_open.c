@@ -2,7 +2,6 @@
  * header, `perf record --threads` directories; accessors and close. */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +11,6 @@
 
 #define FILE_HEADER_SIZE 104
 #define PIPE_HEADER_SIZE 16
-
-void tk_perf_warn(tk_perf_file *f, const char *fmt, ...)
-{
-	if (!f->opt.log)
-		return;
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	f->opt.log(f->opt.log_user, 0, msg);
-}
 
 static tk_perf_file *file_new(const char *name, const tk_perf_open_options *opt)
 {

@@ -169,6 +169,7 @@ typedef struct tk_sql_ctx {
 
 /* The input for path, created on first use (NULL when out of memory). */
 tk_sql_input *tk_sql_input_get(tk_sql_ctx *ctx, const char *path);
+void tk_sql_input_free(tk_sql_input *in);
 /* Builds the groups a table needs; TK_OK or the (remembered) error. */
 tk_status tk_sql_input_build(tk_sql_ctx *ctx, tk_sql_input *in, tk_sql_kind kind, tk_error *err);
 /* Number of rows of a derived table for one input (after the build). */

@@ -1,4 +1,5 @@
-/* Interned strings of the SQL tables (see sql_internal.h): names repeat
+/* Interned strings of the SQL tables (see sql_internal.h), and the growable
+ * vectors the tables are made of. Names repeat
  * millions of times (event names, images, symbols), so each is stored once
  * and handed to SQLite without a copy. */
 #ifdef TK_HAVE_SQLITE
@@ -46,4 +47,19 @@ const char *tk_sql_intern(tk_sql_strings *s, const char *str, size_t len)
 	return copy;
 }
 
+void *tk_sql_vec_push(tk_sql_vec *vec, size_t elem)
+{
+	if (vec->n == vec->cap) {
+		size_t cap = vec->cap ? vec->cap * 2 : 64;
+		void *n = realloc(vec->v, cap * elem);
+		if (!n)
+			return NULL;
+		vec->v = n;
+		vec->cap = cap;
+	}
+	char *p = (char *)vec->v + vec->n * elem;
+	memset(p, 0, elem);
+	vec->n++;
+	return p;
+}
 #endif /* TK_HAVE_SQLITE */

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tk_writer *w = NULL;
 	if (!tk_threads_init(&t, &so) || tk_writer_open_memory(&w, NULL) != TK_OK)
 		goto out;
-	tk_cli_options opt = {.script_show = ~0u};
+	tk_render_options opt = {.script_show = ~0u};
 	if (knob & 2)
 		opt.cpu = tk_id_set_one((knob >> 2) & 3);
 	const tk_perf_record *r;

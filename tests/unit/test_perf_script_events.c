@@ -68,7 +68,7 @@ static const char *run(pc_buf *b, unsigned show, int64_t cpu, tk_status *st_out,
 	assert_true(tk_threads_init(&t, NULL));
 	tk_writer *w;
 	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
-	tk_cli_options opt = {.script_show = show};
+	tk_render_options opt = {.script_show = show};
 	if (cpu >= 0)
 		opt.cpu = tk_id_set_one(cpu);
 	const tk_perf_record *r;

@@ -8,9 +8,10 @@
 #include "convert/formats.h"
 
 enum { TK_EXIT_OK = 0, TK_EXIT_BAD_INPUT = 1, TK_EXIT_USAGE = 2 };
+enum { TK_EXIT_INTERRUPTED = 130 }; /* 128 + SIGINT, as shells report it */
 
 typedef struct tk_cli {
-	tk_cli_options opt;
+	tk_render_options opt;
 	tk_format input_format; /* --input-format, or UNKNOWN to detect */
 	const char *output;     /* -o */
 	const char *to;         /* --to */
@@ -96,5 +97,10 @@ bool tk_cli_sqlite_output(const tk_cli *cli);
 int tk_cmd_convert_sqlite(const tk_cli *cli);
 
 extern const char tk_usage_text[];
+/* cli_io.c: the usage text -h prints where a command has no own help (main()
+ * sets it to tk_usage_text), and Ctrl-C handling (stdin_input: the first
+ * SIGINT only notes the interruption, see cli_io.c). */
+extern const char *tk_cli_usage;
+void tk_cli_catch_interrupts(bool stdin_input);
 
 #endif

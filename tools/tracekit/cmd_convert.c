@@ -114,7 +114,7 @@ static tk_format output_format(const tk_cli *cli)
 	return TK_FORMAT_UNKNOWN;
 }
 
-static bool has_filters(const tk_cli_options *o)
+static bool has_filters(const tk_render_options *o)
 {
 	return o->has_begin || o->has_end || o->events || !tk_id_set_any(&o->pid) ||
 	       !tk_id_set_any(&o->tid) || !tk_id_set_any(&o->cpu) || o->limit;
@@ -165,7 +165,7 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	 * inputs from here on must not be reported against the output. */
 	tk_error_clear(&err);
 	tk_pipeline_options po = {
-	    .filter = tk_cli_filter(&cli->opt),
+	    .filter = tk_render_filter(&cli->opt),
 	    .limit = cli->opt.limit,
 	    .progress =
 		cli->progress < 0 ? isatty(STDERR_FILENO) && !cli->opt.quiet : cli->progress,
@@ -242,7 +242,7 @@ int tk_cmd_convert(int argc, char **argv)
 	 * events, which is what the model pipeline would make of them). */
 	if (cli.n_inputs == 1 && in_ops->format == TK_FORMAT_PERF && to == TK_FORMAT_PERF &&
 	    !cli.opt.limit) {
-		tk_filter f = tk_cli_filter(&cli.opt);
+		tk_filter f = tk_render_filter(&cli.opt);
 		if (tk_perf_copy_filtered(cli.inputs[0], cli.output, &cli.sink, &f, &err) != TK_OK)
 			return tk_cli_fail(&err, cli.inputs[0]);
 		return 0;

@@ -14,7 +14,7 @@
 static tk_profile_report_options report_options(const tk_cli *cli)
 {
 	static tk_filter filter;
-	filter = tk_cli_filter(&cli->opt);
+	filter = tk_render_filter(&cli->opt);
 	tk_profile_report_options o = {
 	    .filter = &filter,
 	    .sort = cli->sort,

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 
-typedef tk_status (*describe_fn)(const char *path, const tk_cli_options *opt, tk_writer *out,
+typedef tk_status (*describe_fn)(const char *path, const tk_render_options *opt, tk_writer *out,
 				 tk_error *err);
 
 static int run_describe(const char *verb, int argc, char **argv, bool stats)

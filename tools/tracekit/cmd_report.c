@@ -21,7 +21,7 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 			     "%s files have no events to report on", ops->name);
 		return tk_cli_fail(&err, path);
 	}
-	const tk_cli_options *opt = &cli->opt;
+	const tk_render_options *opt = &cli->opt;
 	tk_open_options oo = {
 	    .format = ops->format,
 	    .all_records = opt->all_records,
@@ -29,7 +29,7 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	};
-	tk_filter filter = tk_cli_filter(opt);
+	tk_filter filter = tk_render_filter(opt);
 	tk_source *src;
 	tk_status st = ops->source_open(path, &oo, &src, &err);
 	if (st != TK_OK)

@@ -78,6 +78,7 @@ const char tk_usage_text[] =
 
 int main(int argc, char **argv)
 {
+	tk_cli_usage = tk_usage_text;
 	if (argc < 2) {
 		fputs(tk_usage_text, stderr);
 		return TK_EXIT_USAGE;

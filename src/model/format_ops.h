@@ -1,0 +1,42 @@
+/* One entry of the format registry: what a format offers beyond the model
+ * adapter (detection, native renderers, lossless copy, writer). The type
+ * lives below the formats so each format can fill its own entry; the table
+ * that lists the entries is src/convert/formats.c.
+ *
+ * Every function pointer may be NULL when the format lacks the capability;
+ * callers then report "not supported for FORMAT". */
+#ifndef TK_MODEL_FORMAT_OPS_H
+#define TK_MODEL_FORMAT_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/writer.h"
+#include "model/render.h"
+#include "tracekit/tracekit.h"
+
+typedef struct tk_format_ops {
+	tk_format format;
+	const char *name;
+	/* Content detection. head: the first bytes of a file (n may be small). */
+	bool (*detect_file)(const uint8_t *head, size_t n);
+	/* A directory (or a file inside one) holding this format. */
+	bool (*detect_dir)(const char *path);
+	tk_status (*source_open)(const char *path, const tk_open_options *opt, tk_source **out,
+				 tk_error *err);
+	tk_status (*info)(const char *path, const tk_render_options *opt, tk_writer *out,
+			  tk_error *err);
+	tk_status (*stats)(const char *path, const tk_render_options *opt, tk_writer *out,
+			   tk_error *err);
+	/* Native print styles; TK_ERR_UNSUPPORTED when opt->style is not one of
+	 * this format's, so the caller falls back to the generic model printer. */
+	tk_status (*print)(const char *path, const tk_render_options *opt, tk_writer *out,
+			   tk_error *err);
+	/* Lossless native copy (perf -> perf, CPEL -> CPEL, DCPI -> DCPI). */
+	tk_status (*copy)(const char *in, const char *out, const tk_sink_options *opt,
+			  tk_error *err);
+	tk_status (*sink_open)(const char *path, const tk_trace_info *info,
+			       const tk_sink_options *opt, tk_sink **out, tk_error *err);
+} tk_format_ops;
+
+#endif
