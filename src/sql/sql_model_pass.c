@@ -10,8 +10,8 @@
  *   LTTng power_*), value `state` on the track "<event> cpu N"; perf
  *   counts: the running sum of the periods of each sampled event per CPU
  *   on "<event> cpu N" (Perfetto's perf counter tracks); LTTng perf
- *   counter contexts (perf_cpu_* / perf_thread_* fields) on "<field> cpu
- *   N"; the context's counters (an event whose payload is one number,
+ *   counter contexts on "<field> cpu N" (perf_cpu_*) or "<field> tid N"
+ *   (perf_thread_*); the context's counters (an event whose payload is one number,
  *   LTTng-UST counters) on "<event>.<field>".
  * - sched: running slices from sched_switch events (perf's
  *   sched:sched_switch with prev_pid/next_pid, LTTng's sched_switch with
@@ -346,8 +346,12 @@ static bool on_perf_context(model_pass *p, const tk_event *ev)
 			const tk_value *v = &sv->v.list.items[i];
 			if (strncmp(fn, "perf_", 5) != 0 || v->cls->kind != TK_TYPE_INT)
 				continue;
+			/* perf_thread_*: the thread's own count; perf_cpu_*: the CPU's */
 			char track[160];
-			int n = snprintf(track, sizeof track, "%s cpu %d", fn, (int)ev->cpu);
+			bool per_thread = strncmp(fn, "perf_thread_", 12) == 0 && ev->tid >= 0;
+			int n = per_thread
+				    ? snprintf(track, sizeof track, "%s tid %d", fn, (int)ev->tid)
+				    : snprintf(track, sizeof track, "%s cpu %d", fn, (int)ev->cpu);
 			double x = v->cls->is_signed ? (double)v->v.i : (double)v->v.u;
 			if (!counter_row(
 				p, track,
