@@ -36,8 +36,10 @@ typedef struct tkpy_lean tkpy_lean;
 
 typedef struct tkpy_source {
 	PyObject_HEAD tk_source *src;
-	tkpy_lean *lean; /* columns() reads through it once set (tkpy_lean.c) */
-	bool lean_ok;    /* opened in time order, from a file: lean may serve */
+	tkpy_lean *lean;          /* columns() reads through it once set (tkpy_lean.c) */
+	tk_context *ctx;          /* fed by src: threads + symbols (Event.frames) */
+	struct tkpy_whole *whole; /* threads()/spans()/symbolize() pass, or NULL */
+	bool lean_ok;             /* opened in time order, from a file: lean may serve */
 	char *path;
 	tk_filter filter;
 	char *events; /* owned copy of filter.events */
@@ -103,6 +105,15 @@ tk_status tkpy_lean_open(const char *path, tk_format format, tk_log_fn log, void
  * its period (0 when none). Valid until the next call. */
 tk_status tkpy_lean_next(tkpy_lean *l, const tk_event **out, uint64_t *period, tk_error *err);
 void tkpy_lean_close(tkpy_lean *l); /* NULL is fine */
+/* The model context (tkpy_context.c). */
+tk_status tkpy_context_attach(tkpy_source *s, tk_error *err);
+void tkpy_context_free(tkpy_source *s); /* after the source is closed */
+/* ev's stack as [(ip, symbol or None, offset, dso or None)], innermost first. */
+PyObject *tkpy_event_frames(tkpy_source *s, const tk_event *ev);
+PyObject *tkpy_source_threads(tkpy_source *s, PyObject *unused);
+PyObject *tkpy_source_spans(tkpy_source *s, PyObject *args, PyObject *kw);
+PyObject *tkpy_source_symbolize(tkpy_source *s, PyObject *args, PyObject *kw);
+
 /* The Source's warning collector (a tk_log_fn; user is the source). */
 void tkpy_source_log(void *user, int level, const char *msg);
 

@@ -185,6 +185,13 @@ static PyObject *event_get_stack(tkpy_event *e, void *closure)
 	return ev ? event_stack_of(ev) : NULL;
 }
 
+static PyObject *event_get_frames(tkpy_event *e, void *closure)
+{
+	(void)closure;
+	const tk_event *ev = event_live(e, "frames");
+	return ev ? tkpy_event_frames(e->owner, ev) : NULL;
+}
+
 static PyObject *event_get_name(tkpy_event *e, void *closure)
 {
 	(void)closure;
@@ -239,6 +246,10 @@ static PyGetSetDef event_getset[] = {
     {"tid", (getter)event_get_tid, NULL, "thread id or None", NULL},
     {"fields", (getter)event_get_fields, NULL, "context and payload fields as a dict", NULL},
     {"stack", (getter)event_get_stack, NULL, "call chain addresses, innermost first", NULL},
+    {"frames", (getter)event_get_frames, NULL,
+     "the stack symbolized: [(ip, symbol, offset, dso)], innermost first (symbol/dso None "
+     "when unknown)",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -321,6 +332,8 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		goto fail;
 	s->src = NULL;
 	s->lean = NULL;
+	s->ctx = NULL;
+	s->whole = NULL;
 	s->lean_ok = !oo.all_records && !oo.raw_order;
 	s->path = strdup(PyBytes_AS_STRING(path_obj));
 	s->events = NULL;
@@ -353,6 +366,11 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		Py_DECREF(s);
 		goto fail;
 	}
+	if (tkpy_context_attach(s, &err) != TK_OK) {
+		tkpy_raise(&err, s->path);
+		Py_DECREF(s);
+		goto fail;
+	}
 	Py_DECREF(filters);
 	Py_DECREF(path_obj);
 	return (PyObject *)s;
@@ -370,6 +388,7 @@ static void source_close_now(tkpy_source *s)
 	}
 	tkpy_lean_close(s->lean);
 	s->lean = NULL;
+	tkpy_context_free(s);
 	s->current = NULL;
 	s->generation++;
 }
@@ -569,6 +588,14 @@ static PyMethodDef source_methods[] = {
     {"_columns", (PyCFunction)(void (*)(void))tkpy_source_columns, METH_VARARGS | METH_KEYWORDS,
      "_columns(names, batch) -> dict of bytes columns, or None at the end (see "
      "Source.columns)"},
+    {"threads", (PyCFunction)tkpy_source_threads, METH_NOARGS,
+     "threads() -> [dict(tid, pid, name, process, first_ns, last_ns, exited)] of the whole "
+     "input"},
+    {"spans", (PyCFunction)(void (*)(void))tkpy_source_spans, METH_VARARGS | METH_KEYWORDS,
+     "spans(kind='sched') -> [(kind, name, begin_ns, end_ns, cpu, pid, tid, track, depth, "
+     "truncated)]"},
+    {"symbolize", (PyCFunction)(void (*)(void))tkpy_source_symbolize, METH_VARARGS | METH_KEYWORDS,
+     "symbolize(ips, pid, tid=None, kernel=None) -> [(ip, symbol, offset, dso)]"},
     {NULL, NULL, 0, NULL},
 };
 

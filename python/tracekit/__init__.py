@@ -19,12 +19,15 @@ tracekit.Error with .file, .offset (None when not tied to a position) and
 """
 
 import os
+from collections import namedtuple
 
 from . import _tracekit
 from ._tracekit import Error, Event
 
-__all__ = ["Error", "Event", "Source", "open", "to_pandas", "convert", "profile",
+__all__ = ["Error", "Event", "Source", "Span", "open", "to_pandas", "convert", "profile",
            "format_of", "sql", "COLUMN_TYPES"]
+
+Span = namedtuple("Span", "kind name begin_ns end_ns cpu pid tid track depth truncated")
 
 # Element types of Source.columns() (see python/tkpy_columns.c).
 COLUMN_TYPES = {
@@ -82,6 +85,30 @@ class Source:
     @property
     def path(self):
         return self._src.path
+
+    def threads(self):
+        """Every thread of the input as the model context derives it: dicts
+        of tid, pid (None when unknown), name (the latest), process (its
+        leader's name), first_ns, last_ns, exited. perf.data: perf's own
+        COMM/FORK/EXIT model; CTF: LTTng contexts, sched_* payloads and
+        statedumps. Reads the whole input once (kept for later calls);
+        the Source's filters do not apply."""
+        return self._src.threads()
+
+    def spans(self, kind="sched"):
+        """Spans the model context derives from the events: kind "sched"
+        (running + runnable), "running", "runnable", "syscall" (entry/exit
+        pairs), "call" (LTTng *_entry/*_exit), "state" (CPEL/elog states)
+        or "all". A list of Span(kind, name, begin_ns, end_ns, cpu, pid,
+        tid, track, depth, truncated) in order of completion."""
+        return [Span(*t) for t in self._src.spans(kind)]
+
+    def symbolize(self, ips, pid, tid=None, kernel=None):
+        """Addresses of process pid (thread tid) as [(ip, symbol, offset,
+        dso)] with the maps of the whole input (perf.data MMAP/MMAP2 and
+        the kernel's); symbol and dso are None where nothing is known.
+        kernel: True/False forces the address space, None guesses."""
+        return self._src.symbolize(list(ips), pid, tid if tid is not None else -1, kernel)
 
     def columns(self, names, batch=1_000_000):
         """Yields dicts of numpy arrays, at most `batch` events each.
