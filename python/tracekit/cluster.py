@@ -10,8 +10,9 @@
                          "SELECT name, count(*), sum(period), max(ts) FROM sample GROUP BY name")
 
 Each worker reads its files with tracekit (paths local to it or on shared
-storage) and returns a partial table; partial tables are merged pairwise on
-the workers (a tree reduction), so the client receives one small table.
+storage), a few tasks per worker each covering a share of the files, and
+returns a partial table; partial tables are merged pairwise on the workers
+(a tree reduction), so the client receives one small table.
 Dask reschedules the tasks of a worker that dies, and every task is a pure
 function of its file, so a lost worker does not change the result.
 
@@ -124,6 +125,37 @@ def _merge_counters(a, b):
     return c
 
 
+def _chunks(paths, client):
+    """The files cut into about 4 tasks per worker: each task reads its
+    files one after the other and merges them in place, so the scheduler
+    and the reduction handle tens of partial tables, not one per file
+    (on a small machine their work competes with the workers'). A lost
+    worker's tasks are rescheduled whole."""
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:          # a client without scheduler_info (tests' stand-ins)
+        workers = 1
+    n = max(1, min(len(paths), workers * 4))
+    size = -(-len(paths) // n)
+    return [paths[i:i + size] for i in range(0, len(paths), size)]
+
+
+def _profile_chunk(paths, key, events, one):
+    weights, samples = Counter(), Counter()
+    for p in paths:
+        w, n = one(p, key, events)
+        weights.update(w)
+        samples.update(n)
+    return weights, samples
+
+
+def _stats_chunk(paths, events):
+    acc = Counter()
+    for p in paths:
+        acc.update(_stats_one(p, events))
+    return acc
+
+
 def _tree_reduce(client, futures, merge):
     while len(futures) > 1:
         nxt = [client.submit(merge, futures[i], futures[i + 1], pure=False)
@@ -145,7 +177,8 @@ def profile(paths, client, by=("dso", "sym"), events=None, _one=None):
     if not paths:
         return ProfileTable(Counter(), Counter(), key)
     one = _one or _profile_one      # _one: a test's stand-in task
-    futures = [client.submit(one, p, key, events, pure=False) for p in paths]
+    futures = [client.submit(_profile_chunk, c, key, events, one, pure=False)
+               for c in _chunks(paths, client)]
     weights, samples = _tree_reduce(client, futures, _merge_profiles)
     return ProfileTable(weights, samples, key)
 
@@ -155,7 +188,8 @@ def stats(paths, client, events=None):
     paths = list(paths)
     if not paths:
         return Counter()
-    futures = [client.submit(_stats_one, p, events, pure=False) for p in paths]
+    futures = [client.submit(_stats_chunk, c, events, pure=False)
+               for c in _chunks(paths, client)]
     return _tree_reduce(client, futures, _merge_counters)
 
 
@@ -260,8 +294,11 @@ def _keyed(plan, rows):
     return out
 
 
-def _sql_part(path, query, plan):
-    return _keyed(plan, tracekit.sql(path, query))
+def _sql_part(paths, query, plan):
+    acc = {}
+    for p in paths:
+        acc = _merge_keyed(plan, acc, _keyed(plan, tracekit.sql(p, query)))
+    return acc
 
 
 def sql(paths, client, query):
@@ -274,7 +311,8 @@ def sql(paths, client, query):
     paths = list(paths)
     if not paths:
         return []
-    futures = [client.submit(_sql_part, p, query, plan, pure=False) for p in paths]
+    futures = [client.submit(_sql_part, c, query, plan, pure=False)
+               for c in _chunks(paths, client)]
     merged = _tree_reduce(client, futures, functools.partial(_merge_keyed, plan))
     rows = []
     for key in sorted(merged, key=lambda k: tuple((v is None, v) for v in k)):

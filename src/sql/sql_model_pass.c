@@ -25,7 +25,8 @@
  * - thread/process: the context's threads (for perf.data perf's own model
  *   of COMM/FORK/EXIT, elsewhere LTTng contexts, sched_* payloads and
  *   statedumps), in order of first sight; a process per pid, named by its
- *   leader. */
+ *   leader; perf.data: the recorded command's process gets its cmdline
+ *   from HEADER_CMDLINE (the only command line the formats carry). */
 #ifdef TK_HAVE_SQLITE
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,8 @@ typedef struct model_pass {
 	tk_sql_vec totals;      /* period_sum per (class, cpu) */
 	uint64_t *fixed_period; /* perf: per attr index, 0 when sampled by freq */
 	size_t n_fixed;
+	char **argv; /* perf: the recording's command line (HEADER_CMDLINE) */
+	size_t n_argv;
 	cpu_slice *cpus;
 	size_t n_cpus;
 	tk_hashmap track_of_cpu, track_of_stream;
@@ -327,7 +330,54 @@ static bool fixed_periods(model_pass *p, const char *path)
 			p->fixed_period[a->index] = a->sample_period;
 	}
 	p->n_fixed = n;
+	const tk_perf_features *ft = tk_perf_get_features(f);
+	if (ft && ft->n_cmdline && (p->argv = calloc(ft->n_cmdline, sizeof *p->argv))) {
+		for (size_t i = 0; i < ft->n_cmdline; i++)
+			if (ft->cmdline[i] && (p->argv[p->n_argv] = strdup(ft->cmdline[i])))
+				p->n_argv++;
+	}
 	tk_perf_close(f);
+	return true;
+}
+
+/* The recording's workload: perf record's command line ends with the
+ * command it ran ("perf record -g -o x.data ./app arg"), whose process
+ * perf names by the program's base name (15 characters, the kernel's
+ * comm). The first argument whose base name is a process's name starts
+ * that process's command line; options and their values name none. */
+static bool workload_cmdline(model_pass *p)
+{
+	tk_sql_derived *d = p->d;
+	for (size_t i = 1; i < p->n_argv; i++) {
+		const char *a = p->argv[i];
+		if (a[0] == '-' || !a[0])
+			continue;
+		const char *slash = strrchr(a, '/');
+		const char *base = slash ? slash + 1 : a;
+		size_t blen = strnlen(base, 15);
+		for (size_t k = 0; k < d->processes.n; k++) {
+			tk_sql_process *pr = TK_SQL_AT(d->processes, tk_sql_process, k);
+			if (!pr->name || strlen(pr->name) != blen ||
+			    memcmp(pr->name, base, blen) != 0)
+				continue;
+			size_t len = 0;
+			for (size_t j = i; j < p->n_argv; j++)
+				len += strlen(p->argv[j]) + 1;
+			char *text = malloc(len);
+			if (!text)
+				return false;
+			size_t at = 0;
+			for (size_t j = i; j < p->n_argv; j++) {
+				size_t n = strlen(p->argv[j]);
+				memcpy(text + at, p->argv[j], n);
+				at += n;
+				text[at++] = j + 1 < p->n_argv ? ' ' : '\0';
+			}
+			pr->cmdline = tk_sql_intern(&d->strings, text, at - 1);
+			free(text);
+			return pr->cmdline != NULL;
+		}
+	}
 	return true;
 }
 
@@ -561,12 +611,15 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 		tk_context_stats cs;
 		tk_context_get_stats(p.ctx, &cs);
 		if (!drain_spans(&p) || cs.oom || !threads_and_processes(&p, fmt) ||
-		    !thread_states(&p))
+		    !workload_cmdline(&p) || !thread_states(&p))
 			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	free(p.cpus);
 	free(p.totals.v);
 	free(p.fixed_period);
+	for (size_t i = 0; i < p.n_argv; i++)
+		free(p.argv[i]);
+	free(p.argv);
 	tk_hashmap_free(&p.sums);
 	tk_hashmap_free(&p.waiting);
 	tk_hashmap_free(&p.track_of_cpu);

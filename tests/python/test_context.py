@@ -117,3 +117,13 @@ def test_errors_closed_and_damaged():
     with tracekit.open(data_path("cpel", "vpp-small.cpel")) as src:
         with pytest.raises(ValueError, match="unknown span kind"):
             src.spans("nosuch")
+
+
+def test_sql_process_cmdline_of_the_recorded_command(tmp_path):
+    path = record(tmp_path, "-F", "500")
+    header = subprocess.run(["perf", "report", "-i", path, "--header-only"],
+                            capture_output=True, text=True).stdout
+    cmd = [l.split(":", 1)[1].split() for l in header.splitlines() if l.startswith("# cmdline")]
+    assert cmd and cmd[0][-1] == str(tmp_path / "workload")
+    rows = tracekit.sql(path, "SELECT name, cmdline FROM process WHERE cmdline IS NOT NULL")
+    assert rows == [("workload", str(tmp_path / "workload"))]
