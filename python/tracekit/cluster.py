@@ -141,6 +141,9 @@ def _chunks(paths, client):
 
 
 def _profile_chunk(paths, key, events, one):
+    # a worker lives for many tasks: the kernel formats /proc/kallsyms
+    # once for it, not once per file (most of a small profile's cost)
+    tracekit._tracekit.keep_kallsyms(True)
     weights, samples = Counter(), Counter()
     for p in paths:
         w, n = one(p, key, events)
