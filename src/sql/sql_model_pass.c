@@ -11,8 +11,8 @@
  *   counts: the running sum of the periods of each sampled event per CPU
  *   on "<event> cpu N" (Perfetto's perf counter tracks); LTTng perf
  *   counter contexts on "<field> cpu N" (perf_cpu_*) or "<field> tid N"
- *   (perf_thread_*); the context's counters (an event whose payload is one number,
- *   LTTng-UST counters) on "<event>.<field>".
+ *   (perf_thread_*); in LTTng-UST traces (env domain "ust") the context's
+ *   counters (an event whose payload is one number) on "<event>.<field>".
  * - sched: running slices from sched_switch events (perf's
  *   sched:sched_switch with prev_pid/next_pid, LTTng's sched_switch with
  *   prev_tid/next_tid): a slice starts when next_* is switched in on a CPU
@@ -109,6 +109,8 @@ typedef struct model_pass {
 	tk_hashmap waiting;     /* tid -> thread_state row + 1 of its open sleep */
 	tk_hashmap sums;        /* (class, cpu) key -> counter track + 1 */
 	tk_sql_vec totals;      /* period_sum per (class, cpu) */
+	bool ust;               /* an LTTng-UST trace: one-number events are counters (kernel
+				 * tracepoints with one field, such as irq numbers, are not) */
 	uint64_t *fixed_period; /* perf: per attr index, 0 when sampled by freq */
 	size_t n_fixed;
 	char **argv; /* perf: the recording's command line (HEADER_CMDLINE) */
@@ -453,7 +455,7 @@ static bool on_event(model_pass *p, const tk_event *ev, tk_format fmt)
 	} else if (fmt == TK_FORMAT_PERF) {
 		if (ev->has_time && period_of(p, ev, &period) && !on_period(p, ev, cn, period))
 			return false;
-	} else if (fmt == TK_FORMAT_CTF && ev->has_time && tk_context_counter(p->ctx, ev, &cnt)) {
+	} else if (p->ust && ev->has_time && tk_context_counter(p->ctx, ev, &cnt)) {
 		if (!counter_row(p, cnt.name, strlen(cnt.name), ev->time_ns, cnt.value))
 			return false;
 	}
@@ -588,7 +590,12 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 	tk_hashmap_init(&p.track_of_stream);
 	tk_hashmap_init(&p.waiting);
 	tk_hashmap_init(&p.sums);
-	tk_format fmt = tk_source_info(src)->format;
+	const tk_trace_info *ti = tk_source_info(src);
+	tk_format fmt = ti->format;
+	for (size_t i = 0; fmt == TK_FORMAT_CTF && i < ti->n_env; i++)
+		if (strcmp(ti->env[i].key, "domain") == 0 && !ti->env[i].is_int && ti->env[i].str &&
+		    strcmp(ti->env[i].str, "ust") == 0)
+			p.ust = true;
 	if (fmt == TK_FORMAT_PERF && !fixed_periods(&p, in->path))
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	const tk_event *ev;
