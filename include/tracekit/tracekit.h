@@ -20,6 +20,7 @@ extern "C" {
 #include "symbols.h"
 #include "sql.h"
 #include "context.h"
+#include "session.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

@@ -202,38 +202,50 @@ static void recording_epoch(const char *path, const tk_perf_features *ft, char b
 	tk_dcpi_format_epoch(t, buf);
 }
 
+typedef struct dcpi_run {
+	conv *c;
+	const char *events;
+	uint64_t total;
+} dcpi_run;
+
+static tk_status dcpi_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	dcpi_run *r = user;
+	if (!rec->attr || (r->events && !tk_filter_name_matches(r->events, rec->attr->name)))
+		return TK_OK;
+	r->total++;
+	return add_sample(r->c, tk_session_perf(ses), rec, err);
+}
+
+static tk_status dcpi_side_band(tk_session *ses, const tk_perf_record *rec, void *user,
+				tk_error *err)
+{
+	dcpi_run *r = user;
+	return tk_threads_process(&r->c->th, tk_session_perf(ses), rec, err);
+}
+
 tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_options *opt,
 			  tk_error *err)
 {
-	tk_perf_open_options po = {.log = opt ? opt->log : NULL,
-				   .log_user = opt ? opt->log_user : NULL};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(in, &po, &f, err);
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .log = opt ? opt->log : NULL,
+			      .log_user = opt ? opt->log_user : NULL};
+	tk_session *ses;
+	tk_status st = tk_session_open(in, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	tk_perf_file *f = tk_session_perf(ses);
 	conv c = {0};
 	tk_hashmap_init(&c.by_key);
 	if (!tk_threads_init(&c.th, NULL)) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	const tk_perf_record *rec;
-	uint64_t total = 0;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE)
-			st = tk_threads_process(&c.th, f, rec, err);
-		else if (rec->attr && (!opt || !opt->events ||
-				       tk_filter_name_matches(opt->events, rec->attr->name))) {
-			st = add_sample(&c, f, rec, err);
-			total++;
-		}
-		if (st != TK_OK)
-			break;
-	}
-	if (st != TK_END)
+	dcpi_run r = {.c = &c, .events = opt ? opt->events : NULL};
+	tk_session_tool tool = {.perf_sample = dcpi_sample, .perf_other = dcpi_side_band};
+	if ((st = tk_session_run(ses, &tool, &r, err)) != TK_OK)
 		goto out;
-	st = TK_OK;
-	if (total == 0) {
+	if (r.total == 0) {
 		st = tk_error_set(err, TK_ERR_NOT_FOUND, TK_NO_OFFSET, "no samples to write");
 		goto out;
 	}
@@ -278,6 +290,6 @@ out:
 	free(c.v);
 	tk_hashmap_free(&c.by_key);
 	tk_threads_free(&c.th);
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return st;
 }

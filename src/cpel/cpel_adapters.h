@@ -19,6 +19,13 @@ typedef struct tk_elog_file tk_elog_file;
 tk_status tk_elog_source_wrap(tk_elog_file *f, const char *path, tk_format fmt, tk_source **out,
 			      tk_error *err);
 
+/* A tracekit logger file recovered into elog bytes and opened as an elog
+ * (tklog_format.c): the rings checked and merged in memory. */
+tk_status tk_tklog_open_elog(const char *path, tk_elog_file **out, tk_error *err);
+/* The logger file itself, mapped (a regular file, not a stream). */
+typedef struct tk_input tk_input;
+tk_status tk_tklog_open_input(const char *path, tk_input **in, tk_error *err);
+
 /* Any events -> CPEL: a track per thread (opt->tracks "cpu": per CPU), an
  * event definition per event class (datum format "%s"), datum = the
  * event's payload as text in the string table, clock 1 GHz (time in ns). */

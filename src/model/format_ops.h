@@ -1,7 +1,9 @@
-/* One entry of the format registry: what a format offers beyond the model
- * adapter (detection, native renderers, lossless copy, writer). The type
- * lives below the formats so each format can fill its own entry; the table
- * that lists the entries is src/convert/formats.c.
+/* One entry of the format registry: how a format is detected, read (the
+ * model adapter), copied losslessly and written. The type lives below the
+ * formats so each format fills its own entry (src/<fmt>/<fmt>_format.c);
+ * the table that lists them is src/session/format_registry.c. Native
+ * renderers (info, stats, print styles) are consumers, registered apart
+ * (src/output/render_table.h).
  *
  * Every function pointer may be NULL when the format lacks the capability;
  * callers then report "not supported for FORMAT". */
@@ -11,8 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/writer.h"
-#include "model/render.h"
 #include "tracekit/tracekit.h"
 
 typedef struct tk_format_ops {
@@ -24,14 +24,6 @@ typedef struct tk_format_ops {
 	bool (*detect_dir)(const char *path);
 	tk_status (*source_open)(const char *path, const tk_open_options *opt, tk_source **out,
 				 tk_error *err);
-	tk_status (*info)(const char *path, const tk_render_options *opt, tk_writer *out,
-			  tk_error *err);
-	tk_status (*stats)(const char *path, const tk_render_options *opt, tk_writer *out,
-			   tk_error *err);
-	/* Native print styles; TK_ERR_UNSUPPORTED when opt->style is not one of
-	 * this format's, so the caller falls back to the generic model printer. */
-	tk_status (*print)(const char *path, const tk_render_options *opt, tk_writer *out,
-			   tk_error *err);
 	/* Lossless native copy (perf -> perf, CPEL -> CPEL, DCPI -> DCPI). */
 	tk_status (*copy)(const char *in, const char *out, const tk_sink_options *opt,
 			  tk_error *err);

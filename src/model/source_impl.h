@@ -22,11 +22,18 @@ typedef struct tk_source_observer {
 	void *user;
 	struct tk_context *ctx; /* stamped on every event (tk_event.model_ctx) */
 } tk_source_observer;
+/* A hook on the native records a source reads (perf.data: every
+ * tk_perf_record, before it is filtered or turned into an event), so a
+ * session's observers see them in model mode too. Sources that cannot
+ * offer their records ignore it. */
+typedef tk_status (*tk_source_native_fn)(void *user, const void *record, tk_error *err);
 
 struct tk_source {
 	const tk_source_ops *ops;
 	tk_trace_info info;
 	tk_source_observer obs; /* sources are calloc'ed: none by default */
+	tk_source_native_fn native; /* NULL = none (set by the session) */
+	void *native_user;
 };
 
 typedef struct tk_sink_ops {

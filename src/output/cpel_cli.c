@@ -5,16 +5,11 @@
 #include <time.h>
 
 #include "base/bytes.h"
-#include "model/format_ops.h"
+#include "output/render_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_reader.h"
 #include "cpel/safe_format.h"
 #include "output/cpel_dump.h"
-
-static bool cpel_detect(const uint8_t *head, size_t n)
-{
-	return tk_cpel_detect(head, n);
-}
 
 static tk_status cpel_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
@@ -167,14 +162,9 @@ static tk_status cpel_stats(const char *path, const tk_render_options *opt, tk_w
 	return st;
 }
 
-const tk_format_ops tk_cpel_format_ops = {
+const tk_render_ops tk_cpel_render_ops = {
     .format = TK_FORMAT_CPEL,
-    .name = "cpel",
-    .detect_file = cpel_detect,
-    .source_open = tk_cpel_source_open,
     .info = cpel_info,
     .stats = cpel_stats,
     .print = cpel_print,
-    .copy = tk_cpel_copy,
-    .sink_open = tk_cpel_sink_open,
 };

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/format_ops.h"
+#include "output/render_ops.h"
 #include "ctf/ctf_ids.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
@@ -134,18 +134,9 @@ static tk_status ctf_print(const char *path, const tk_render_options *opt, tk_wr
 	return TK_ERR_UNSUPPORTED;
 }
 
-static bool ctf_detect_dir(const char *path)
-{
-	return ctf_path_is_ctf(path);
-}
-
-const tk_format_ops tk_ctf_format_ops = {
+const tk_render_ops tk_ctf_render_ops = {
     .format = TK_FORMAT_CTF,
-    .name = "ctf",
-    .detect_dir = ctf_detect_dir,
-    .source_open = tk_ctf_source_open,
     .info = tk_ctf_info,
     .stats = tk_ctf_stats,
     .print = ctf_print,
-    .sink_open = tk_ctf_sink_open, /* the CTF writer (src/ctf/writer) */
 };

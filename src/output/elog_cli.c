@@ -4,18 +4,13 @@
  * then cpeldump would print), conversion to CPEL. */
 #include <string.h>
 
-#include "model/format_ops.h"
+#include "output/render_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_convert.h"
 #include "cpel/cpel_reader.h"
 #include "cpel/elog_reader.h"
 #include "output/cpel_dump.h"
 #include "output/elog_cli.h"
-
-static bool elog_detect(const uint8_t *head, size_t n)
-{
-	return tk_elog_detect(head, n);
-}
 
 static tk_status elog_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
@@ -130,11 +125,8 @@ tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_r
 	return TK_OK;
 }
 
-const tk_format_ops tk_elog_format_ops = {
+const tk_render_ops tk_elog_render_ops = {
     .format = TK_FORMAT_ELOG,
-    .name = "elog",
-    .detect_file = elog_detect,
-    .source_open = tk_elog_source_open,
     .info = elog_info,
     .print = elog_print,
 };

@@ -136,92 +136,77 @@ static void key_func(folder *fo, const tk_addr_loc *loc)
 			key_char(fo, *p == ';' ? ':' : *p);
 }
 
+/* What folding keeps across samples (the session's user pointer). */
+typedef struct fold_ctx {
+	folder *fo;
+	tk_threads *th;
+	tk_callchain *chain;
+	const tk_perf_attr *first;
+} fold_ctx;
+
+static tk_status fold_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
+			     tk_error *err)
+{
+	fold_ctx *c = user;
+	/* one event only, as the script folds (the first it meets, or
+	 * the one --event names): stacks of different events do not add */
+	if (!c->first) {
+		c->first = rec->attr;
+		snprintf(c->fo->event, sizeof c->fo->event, "%s", c->first->name);
+	} else if (rec->attr != c->first && strcmp(rec->attr->name, c->first->name) != 0) {
+		note_other(c->fo, rec->attr->name);
+		return TK_OK;
+	}
+	tk_thread *t = tk_perf_sample_thread(c->th, s);
+	c->fo->len = 0;
+	for (const char *p = t ? t->comm : ":-1"; *p; p++)
+		key_char(c->fo, *p == ' ' ? '_' : *p);
+	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
+		tk_callchain_resolve(c->th, t, s, c->chain);
+	if ((s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) && c->chain->n) {
+		for (size_t i = c->chain->n; i-- > 0;)
+			key_func(c->fo, &c->chain->frames[i].loc);
+	} else if (s->sample_type & TK_PERF_SAMPLE_IP) {
+		/* no call chain (not recorded, or empty: a user-mode sample
+		 * of --kernel-callchains, a failed unwind): the sample's own
+		 * IP is the leaf, so its time is not charged to the comm */
+		tk_addr_loc loc;
+		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+		key_func(c->fo, &loc);
+	}
+	if (c->fo->arena.total > FOLDED_MEMORY_LIMIT)
+		return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
+				    "folded stacks: more than %u MiB of distinct stacks",
+				    FOLDED_MEMORY_LIMIT >> 20);
+	if (!folder_count(c->fo, tk_perf_sample_weight(rec->attr, s)))
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");
+	return TK_OK;
+}
+
 static tk_status fold_all(const char *in, const tk_render_options *opt, folder *fo, tk_error *err)
 {
-	tk_perf_open_options po = {
-	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(in, &po, &f, err);
-	if (st != TK_OK)
-		return st;
 	tk_threads th;
 	if (!tk_threads_init(&th, NULL)) {
 		tk_threads_free(&th);
-		tk_perf_close(f);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
-	tk_callchain *chain = malloc(sizeof *chain);
-	if (!chain) {
+	fold_ctx c = {.fo = fo, .th = &th};
+	tk_status st;
+	c.chain = malloc(sizeof *c.chain);
+	if (!c.chain) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-		goto out;
-	}
-	tk_filter filter = tk_render_filter(opt);
-	const tk_perf_attr *first = NULL;
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			st = tk_threads_process(&th, f, rec, err);
-			if (st != TK_OK)
-				break;
-			continue;
-		}
-		if (!rec->attr)
-			continue;
-		if (opt->events && !tk_filter_name_matches(opt->events, rec->attr->name))
-			continue;
-		tk_perf_sample s;
-		st = tk_perf_parse_sample(f, rec, &s, err);
-		if (st != TK_OK)
-			break;
+	} else {
 		/* --begin/--end/--time, --pid/--tid/--cpu as report applies them */
-		if (!tk_perf_sample_matches(&filter, &s))
-			continue;
-		/* one event only, as the script folds (the first it meets, or
-		 * the one --event names): stacks of different events do not add */
-		if (!first) {
-			first = rec->attr;
-			snprintf(fo->event, sizeof fo->event, "%s", first->name);
-		} else if (rec->attr != first && strcmp(rec->attr->name, first->name) != 0) {
-			note_other(fo, rec->attr->name);
-			continue;
-		}
-		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1,
-						  has_tid ? (int32_t)s.tid : -1);
-		fo->len = 0;
-		for (const char *p = t ? t->comm : ":-1"; *p; p++)
-			key_char(fo, *p == ' ' ? '_' : *p);
-		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN)
-			tk_callchain_resolve(&th, t, &s, chain);
-		if ((s.sample_type & TK_PERF_SAMPLE_CALLCHAIN) && chain->n) {
-			for (size_t i = chain->n; i-- > 0;)
-				key_func(fo, &chain->frames[i].loc);
-		} else if (s.sample_type & TK_PERF_SAMPLE_IP) {
-			/* no call chain (not recorded, or empty: a user-mode sample
-			 * of --kernel-callchains, a failed unwind): the sample's own
-			 * IP is the leaf, so its time is not charged to the comm */
-			tk_addr_loc loc;
-			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
-			key_func(fo, &loc);
-		}
-		if (fo->arena.total > FOLDED_MEMORY_LIMIT) {
-			st = tk_error_set(err, TK_ERR_LIMIT, rec->offset,
-					  "folded stacks: more than %u MiB of distinct stacks",
-					  FOLDED_MEMORY_LIMIT >> 20);
-			break;
-		}
-		if (!folder_count(fo, tk_perf_sample_weight(rec->attr, &s))) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset,
-					  "out of memory folding stacks");
-			break;
-		}
+		tk_filter filter = tk_render_filter(opt);
+		tk_perf_samples_options so = {.raw_order = opt->raw_order,
+					      .log = opt->log,
+					      .log_user = opt->log_user,
+					      .filter = &filter,
+					      .threads = &th};
+		st = tk_perf_samples_run(in, &so, fold_sample, &c, err);
 	}
-	if (st == TK_END)
-		st = TK_OK;
-out:
-	free(chain);
+	free(c.chain);
 	tk_threads_free(&th);
-	tk_perf_close(f);
 	return st;
 }
 

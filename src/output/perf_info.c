@@ -322,42 +322,50 @@ typedef struct type_count {
 	uint64_t n;
 } type_count;
 
-static tk_status count_records(tk_perf_file *f, type_count *counts, size_t cap, size_t *n_counts,
-			       uint64_t *total, tk_error *err)
+typedef struct record_counts {
+	type_count counts[128];
+	size_t n_counts;
+	uint64_t total;
+} record_counts;
+
+static tk_status count_record(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
 {
-	const tk_perf_record *rec;
-	tk_status st;
-	*n_counts = 0;
-	*total = 0;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		(*total)++;
-		size_t i = 0;
-		while (i < *n_counts && counts[i].type != rec->type)
-			i++;
-		if (i == *n_counts && i < cap) {
-			counts[i].type = rec->type;
-			counts[i].n = 0;
-			(*n_counts)++;
-		}
-		if (i < cap)
-			counts[i].n++;
+	(void)s;
+	(void)err;
+	record_counts *c = user;
+	c->total++;
+	size_t i = 0;
+	while (i < c->n_counts && c->counts[i].type != rec->type)
+		i++;
+	if (i == c->n_counts && i < 128) {
+		c->counts[i].type = rec->type;
+		c->counts[i].n = 0;
+		c->n_counts++;
 	}
-	return st == TK_END ? TK_OK : st;
+	if (i < 128)
+		c->counts[i].n++;
+	return TK_OK;
 }
 
 tk_status tk_perf_render_info(const char *path, const tk_render_options *opt, tk_writer *w,
 			      tk_error *err)
 {
-	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(path, &po, &f, err);
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .raw_order = true,
+			      .log = opt->log,
+			      .log_user = opt->log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
-	type_count counts[128];
-	size_t n_counts;
-	uint64_t total;
+	tk_perf_file *f = tk_session_perf(ses);
+	record_counts rc = {.n_counts = 0};
 	/* Count first: in pipe mode the attrs and features arrive as records. */
-	tk_status walk = count_records(f, counts, 128, &n_counts, &total, err);
+	tk_session_tool count = {.perf_sample = count_record, .perf_other = count_record};
+	tk_status walk = tk_session_run(ses, &count, &rc, err);
+	const type_count *counts = rc.counts;
+	size_t n_counts = rc.n_counts;
+	uint64_t total = rc.total;
 	const tk_perf_header *h = tk_perf_get_header(f);
 	const tk_perf_features *ft = tk_perf_get_features(f);
 	tk_put_str(w, "# ========\n# format : perf.data (");
@@ -404,6 +412,6 @@ tk_status tk_perf_render_info(const char *path, const tk_render_options *opt, tk
 		tk_put_u64(w, counts[i].n);
 		tk_put_char(w, '\n');
 	}
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return walk;
 }

@@ -65,6 +65,7 @@ typedef struct printer {
 	tk_log_fn log;
 	void *log_user;
 	bool warned_tp;
+	uint64_t n, limit; /* samples printed, --limit (0 = none) */
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -571,6 +572,25 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 	return true;
 }
 
+static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	(void)s;
+	printer *p = user;
+	if (!sample_wanted(p, rec))
+		return TK_OK;
+	tk_status st = print_sample(p, rec, err);
+	p->n++;
+	if (st == TK_OK && p->limit && p->n >= p->limit)
+		return TK_END;
+	return st;
+}
+
+static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	(void)s;
+	return print_other(user, rec, err);
+}
+
 tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
@@ -579,43 +599,36 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	bool json = strcmp(opt->style, "json") == 0;
 	if (!json && strcmp(opt->style, "text") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_perf_open_options po = {
-	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .raw_order = opt->raw_order,
+			      .log = opt->log,
+			      .log_user = opt->log_user};
 	printer p = {
 	    .w = w,
 	    .json = json,
 	    .all = opt->all_records,
 	    .filter = tk_render_filter(opt),
+	    .limit = opt->limit,
 	};
-	tk_status st = tk_perf_open(path, &po, &p.f, err);
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	p.f = tk_session_perf(ses);
 	tk_hashmap_init(&p.comms.by_tid);
 	tk_hashmap_init(&p.attr_of_id);
 	tk_hashmap_init(&p.last_value);
 	p.log = opt->log;
 	p.log_user = opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
-	const tk_perf_record *rec;
-	uint64_t n = 0;
-	while ((st = tk_perf_next(p.f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			st = print_other(&p, rec, err);
-		} else if (sample_wanted(&p, rec)) {
-			st = print_sample(&p, rec, err);
-			n++;
-		}
-		if (st != TK_OK || (opt->limit && n >= opt->limit))
-			break;
-	}
-	if (st == TK_END || (st == TK_OK && opt->limit))
-		st = TK_OK;
+	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
+	st = tk_session_run(ses, &tool, &p, err);
 	tk_arena_free(&p.scratch);
 	free(p.tp_values);
 	free(p.comms.names);
 	tk_hashmap_free(&p.comms.by_tid);
 	tk_hashmap_free(&p.attr_of_id);
 	tk_hashmap_free(&p.last_value);
-	tk_perf_close(p.f);
+	tk_session_close(ses);
 	return st;
 }

@@ -64,6 +64,8 @@ typedef struct script {
 	tk_hashmap attr_of_id; /* sample id -> attr index + 1 (PERF_SAMPLE_READ) */
 	size_t attrs_mapped;
 	tk_hashmap last_value; /* sample id -> last counter value */
+	const tk_render_options *opt;
+	uint64_t n; /* samples printed */
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -576,13 +578,49 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	return true;
 }
 
+static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	(void)ses;
+	script *s = user;
+	if (!sample_wanted(s, rec))
+		return TK_OK;
+	tk_status st = print_sample(s, rec, err);
+	s->n++;
+	/* Hand the output over in small pieces: the lines copied into a 1 MiB
+	 * buffer would evict the cached lines they come from (the whole L2 of
+	 * a core); flush errors are sticky and reported when the output is
+	 * committed. */
+	tk_writer *w = s->w;
+	if (w->fd >= 0 && w->pos >= SCRIPT_FLUSH_BYTES)
+		tk_writer_flush(w, NULL);
+	if (st == TK_OK && s->opt->limit && s->n >= s->opt->limit)
+		return TK_END;
+	return st;
+}
+
+static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	(void)ses;
+	script *s = user;
+	s->last_th = NULL;
+	s->prefix_valid = false;
+	if (rec->type == TK_PERF_RECORD_HEADER_FEATURE && rec->size >= 16 &&
+	    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s->f)->swap) ==
+		TK_PERF_FEAT_EVENT_DESC)
+		s->event_desc = true; /* pipe mode: features come as records */
+	return tk_perf_script_side_band(&s->threads, s->f, rec, s->opt, s->w, err);
+}
+
 tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
-	tk_perf_open_options po = {
-	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .raw_order = opt->raw_order,
+			      .log = opt->log,
+			      .log_user = opt->log_user};
 	script s = {
 	    .w = w,
+	    .opt = opt,
 	    .log = opt->log,
 	    .log_user = opt->log_user,
 	    .filter = {.has_begin = opt->has_begin,
@@ -594,11 +632,13 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 		       .tid = opt->tid,
 		       .cpu = opt->cpu},
 	};
-	tk_status st = tk_perf_open(path, &po, &s.f, err);
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	s.f = tk_session_perf(ses);
 	if (!tk_threads_init(&s.threads, NULL)) {
-		tk_perf_close(s.f);
+		tk_session_close(ses);
 		tk_threads_free(&s.threads);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
@@ -611,34 +651,8 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	const tk_perf_record *rec;
-	uint64_t n = 0;
-	while ((st = tk_perf_next(s.f, &rec, err)) == TK_OK) {
-		if (rec->type == TK_PERF_RECORD_SAMPLE) {
-			if (!sample_wanted(&s, rec))
-				continue;
-			st = print_sample(&s, rec, err);
-			n++;
-			/* Hand the output over in small pieces: the lines copied
-			 * into a 1 MiB buffer would evict the cached lines they come
-			 * from (the whole L2 of a core); flush errors are sticky
-			 * and reported when the output is committed. */
-			if (w->fd >= 0 && w->pos >= SCRIPT_FLUSH_BYTES)
-				tk_writer_flush(w, NULL);
-		} else {
-			s.last_th = NULL;
-			s.prefix_valid = false;
-			if (rec->type == TK_PERF_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-			    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s.f)->swap) ==
-				TK_PERF_FEAT_EVENT_DESC)
-				s.event_desc = true; /* pipe mode: features come as records */
-			st = tk_perf_script_side_band(&s.threads, s.f, rec, opt, w, err);
-		}
-		if (st != TK_OK || (opt->limit && n >= opt->limit))
-			break;
-	}
-	if (st == TK_END || (st == TK_OK && opt->limit))
-		st = TK_OK;
+	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
+	st = tk_session_run(ses, &tool, &s, err);
 out:
 	free(s.tp_buf);
 	free(s.outs);
@@ -646,6 +660,6 @@ out:
 	tk_hashmap_free(&s.last_value);
 	tk_line_cache_free(&s.lines);
 	tk_threads_free(&s.threads);
-	tk_perf_close(s.f);
+	tk_session_close(ses);
 	return st;
 }

@@ -61,60 +61,56 @@ static void count_big_type(perf_stats *s, uint32_t type)
 	s->big_count[i]++;
 }
 
-static tk_status count(perf_stats *s, tk_perf_file *f, tk_error *err)
+static tk_status count(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
 {
-	const tk_perf_record *rec;
-	tk_status st;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		s->total++;
-		if (rec->type < MAX_TYPES)
-			s->per_type[rec->type]++;
-		else
-			count_big_type(s, rec->type);
-		/* perf synthesizes the records of what ran before the recording
-		 * (mmaps, comms) with time 0: the span starts at real times */
-		if (rec->has_time && (rec->sid.time != 0 || rec->type == TK_PERF_RECORD_SAMPLE)) {
-			if (!s->has_time || rec->sid.time < s->first_time)
-				s->first_time = rec->sid.time;
-			if (!s->has_time || rec->sid.time > s->last_time)
-				s->last_time = rec->sid.time;
-			s->has_time = true;
+	perf_stats *s = user;
+	tk_perf_file *f = tk_session_perf(ses);
+	s->total++;
+	if (rec->type < MAX_TYPES)
+		s->per_type[rec->type]++;
+	else
+		count_big_type(s, rec->type);
+	/* perf synthesizes the records of what ran before the recording
+	 * (mmaps, comms) with time 0: the span starts at real times */
+	if (rec->has_time && (rec->sid.time != 0 || rec->type == TK_PERF_RECORD_SAMPLE)) {
+		if (!s->has_time || rec->sid.time < s->first_time)
+			s->first_time = rec->sid.time;
+		if (!s->has_time || rec->sid.time > s->last_time)
+			s->last_time = rec->sid.time;
+		s->has_time = true;
+	}
+	if (rec->type == TK_PERF_RECORD_SAMPLE) {
+		if (rec->attr && rec->attr->index < s->n_attr_cap) {
+			s->per_attr[rec->attr->index]++; /* the common case: no call */
+		} else if (rec->attr) {
+			if (!grow(&s->per_attr, &s->n_attr_cap, rec->attr->index))
+				return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+						    "out of memory");
+			s->per_attr[rec->attr->index]++;
+		} else {
+			s->samples_no_attr++;
 		}
-		if (rec->type == TK_PERF_RECORD_SAMPLE) {
-			if (rec->attr && rec->attr->index < s->n_attr_cap) {
-				s->per_attr[rec->attr->index]++; /* the common case: no call */
-			} else if (rec->attr) {
-				if (!grow(&s->per_attr, &s->n_attr_cap, rec->attr->index))
-					return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
-							    "out of memory");
-				s->per_attr[rec->attr->index]++;
-			} else {
-				s->samples_no_attr++;
-			}
-			if ((rec->sid.present & TK_PERF_SAMPLE_CPU) &&
-			    rec->sid.cpu < s->n_cpu_cap) {
+		if ((rec->sid.present & TK_PERF_SAMPLE_CPU) && rec->sid.cpu < s->n_cpu_cap) {
+			s->per_cpu[rec->sid.cpu]++;
+		} else if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
+			if (rec->sid.cpu > 1u << 20)
+				s->samples_no_cpu++;
+			else if (!grow(&s->per_cpu, &s->n_cpu_cap, rec->sid.cpu))
+				return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
+						    "out of memory");
+			else
 				s->per_cpu[rec->sid.cpu]++;
-			} else if (rec->sid.present & TK_PERF_SAMPLE_CPU) {
-				if (rec->sid.cpu > 1u << 20)
-					s->samples_no_cpu++;
-				else if (!grow(&s->per_cpu, &s->n_cpu_cap, rec->sid.cpu))
-					return tk_error_set(err, TK_ERR_NOMEM, rec->offset,
-							    "out of memory");
-				else
-					s->per_cpu[rec->sid.cpu]++;
-			}
-		} else if (rec->type == TK_PERF_RECORD_LOST ||
-			   rec->type == TK_PERF_RECORD_LOST_SAMPLES) {
-			tk_perf_event ev;
-			if (tk_perf_parse_event(f, rec, &ev, NULL) == TK_OK) {
-				if (rec->type == TK_PERF_RECORD_LOST)
-					s->lost_events += ev.u.lost.lost;
-				else
-					s->lost_samples += ev.u.lost_samples.lost;
-			}
+		}
+	} else if (rec->type == TK_PERF_RECORD_LOST || rec->type == TK_PERF_RECORD_LOST_SAMPLES) {
+		tk_perf_event ev;
+		if (tk_perf_parse_event(f, rec, &ev, NULL) == TK_OK) {
+			if (rec->type == TK_PERF_RECORD_LOST)
+				s->lost_events += ev.u.lost.lost;
+			else
+				s->lost_samples += ev.u.lost_samples.lost;
 		}
 	}
-	return st == TK_END ? TK_OK : st;
+	return TK_OK;
 }
 
 static void put_type_line(tk_writer *w, const char *name, uint64_t n, uint64_t total)
@@ -210,23 +206,27 @@ static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
 tk_status tk_perf_render_stats(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
-	tk_perf_open_options po = {.raw_order = true, .log = opt->log, .log_user = opt->log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(path, &po, &f, err);
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .raw_order = true,
+			      .log = opt->log,
+			      .log_user = opt->log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
 	perf_stats s = {0};
 	s.per_type = calloc(MAX_TYPES, sizeof *s.per_type);
 	if (!s.per_type) {
-		tk_perf_close(f);
+		tk_session_close(ses);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	st = count(&s, f, err);
+	tk_session_tool tool = {.perf_sample = count, .perf_other = count};
+	st = tk_session_run(ses, &tool, &s, err);
 	/* What was counted before an error is still worth showing. */
-	render(&s, f, w);
+	render(&s, tk_session_perf(ses), w);
 	free(s.per_type);
 	free(s.per_attr);
 	free(s.per_cpu);
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return st;
 }

@@ -208,84 +208,77 @@ static bool over_limit(const pprof_state *p)
 	       PPROF_MEMORY_LIMIT;
 }
 
+typedef struct collect_ctx {
+	pprof_state *p;
+	tk_threads *th;
+	tk_callchain *chain;
+	uint64_t *key; /* event, then location indexes leaf first */
+} collect_ctx;
+
+static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
+				tk_error *err)
+{
+	collect_ctx *c = user;
+	pprof_state *p = c->p;
+	tk_callchain *chain = c->chain;
+	uint64_t *key = c->key;
+	size_t ev = 0, li = 0, n = 0;
+	bool ok = event_index(p, rec->attr, &ev);
+	if (ok && ev == SIZE_MAX)
+		return TK_OK;
+	tk_thread *t = tk_perf_sample_thread(c->th, s);
+	key[n++] = ev;
+	/* the leaf as report keys it: the IP with the sample's cpumode */
+	tk_addr_loc loc = {0};
+	uint64_t ip = (s->sample_type & TK_PERF_SAMPLE_IP) ? s->ip : 0;
+	if (s->sample_type & TK_PERF_SAMPLE_IP)
+		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+	ok = ok && frame_location(p, &loc, ip, &li);
+	key[n++] = li;
+	chain->n = 0;
+	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
+		tk_callchain_resolve(c->th, t, s, chain);
+	/* the chain normally starts with the IP itself */
+	size_t first = chain->n && chain->frames[0].ip == ip ? 1 : 0;
+	for (size_t i = first; ok && i < chain->n; i++) {
+		ok = frame_location(p, &chain->frames[i].loc, chain->frames[i].ip, &li);
+		key[n++] = li;
+	}
+	ok = ok && count_stack(p, key, n, tk_perf_sample_weight(rec->attr, s));
+	if (over_limit(p))
+		return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
+				    "pprof: more than %u MiB of distinct stacks and names",
+				    PPROF_MEMORY_LIMIT >> 20);
+	if (!ok)
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	return TK_OK;
+}
+
 static tk_status collect(const char *in, const tk_render_options *opt, pprof_state *p,
 			 tk_error *err)
 {
-	tk_perf_open_options po = {
-	    .raw_order = opt->raw_order, .log = opt->log, .log_user = opt->log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(in, &po, &f, err);
-	if (st != TK_OK)
-		return st;
+	tk_status st;
 	tk_threads th;
-	tk_callchain *chain = malloc(sizeof *chain);
-	/* key: event, then location indexes leaf first */
-	uint64_t *key = malloc((TK_CALLCHAIN_MAX + 2) * sizeof *key);
-	if (!tk_threads_init(&th, NULL) || !chain || !key) {
+	collect_ctx c = {.p = p, .th = &th};
+	c.chain = malloc(sizeof *c.chain);
+	c.key = malloc((TK_CALLCHAIN_MAX + 2) * sizeof *c.key);
+	if (!tk_threads_init(&th, NULL) || !c.chain || !c.key) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	tk_filter filter = tk_render_filter(opt);
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			if ((st = tk_threads_process(&th, f, rec, err)) != TK_OK)
-				break;
-			continue;
-		}
-		if (!rec->attr ||
-		    (opt->events && !tk_filter_name_matches(opt->events, rec->attr->name)))
-			continue;
-		tk_perf_sample s;
-		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
-			break;
-		if (!tk_perf_sample_matches(&filter, &s)) /* as report */
-			continue;
-		size_t ev = 0, li = 0, n = 0;
-		bool ok = event_index(p, rec->attr, &ev);
-		if (ok && ev == SIZE_MAX)
-			continue;
-		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *t = tk_threads_findnew(&th, has_tid ? (int32_t)s.pid : -1,
-						  has_tid ? (int32_t)s.tid : -1);
-		key[n++] = ev;
-		/* the leaf as report keys it: the IP with the sample's cpumode */
-		tk_addr_loc loc = {0};
-		uint64_t ip = (s.sample_type & TK_PERF_SAMPLE_IP) ? s.ip : 0;
-		if (s.sample_type & TK_PERF_SAMPLE_IP)
-			tk_threads_resolve(&th, t, rec->misc & 7u, s.ip, &loc);
-		ok = ok && frame_location(p, &loc, ip, &li);
-		key[n++] = li;
-		chain->n = 0;
-		if (s.sample_type & TK_PERF_SAMPLE_CALLCHAIN)
-			tk_callchain_resolve(&th, t, &s, chain);
-		/* the chain normally starts with the IP itself */
-		size_t first = chain->n && chain->frames[0].ip == ip ? 1 : 0;
-		for (size_t i = first; ok && i < chain->n; i++) {
-			ok = frame_location(p, &chain->frames[i].loc, chain->frames[i].ip, &li);
-			key[n++] = li;
-		}
-		ok = ok && count_stack(p, key, n, tk_perf_sample_weight(rec->attr, &s));
-		if (over_limit(p)) {
-			st = tk_error_set(err, TK_ERR_LIMIT, rec->offset,
-					  "pprof: more than %u MiB of distinct stacks and names",
-					  PPROF_MEMORY_LIMIT >> 20);
-			break;
-		}
-		if (!ok) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-			break;
-		}
-	}
-	if (st == TK_END)
-		st = TK_OK;
+	tk_filter filter = tk_render_filter(opt); /* as report */
+	tk_perf_samples_options so = {.raw_order = opt->raw_order,
+				      .log = opt->log,
+				      .log_user = opt->log_user,
+				      .filter = &filter,
+				      .threads = &th};
+	st = tk_perf_samples_run(in, &so, collect_sample, &c, err);
 	if (st == TK_OK && p->more_events && opt->log)
 		opt->log(opt->log_user, 0, "pprof: more than 64 events; the others were left out");
 out:
-	free(key);
-	free(chain);
+	free(c.key);
+	free(c.chain);
 	tk_threads_free(&th);
-	tk_perf_close(f);
 	return st;
 }
 

@@ -77,26 +77,42 @@ tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char 
 					     err);
 }
 
-/* The filter on a decoded sample; a field the sample lacks never matches
- * a filter on it (as perf script's --pid/--cpu/--time). */
-bool tk_perf_sample_matches(const tk_filter *f, const tk_perf_sample *s)
+typedef struct load_ctx {
+	tk_perf_profile *out;
+	tk_profile_key key;
+	bool by_period, unknown_per_address;
+	tk_threads *th;
+} load_ctx;
+
+static tk_status load_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
+			     tk_error *err)
 {
-	bool has_tid = s->sample_type & TK_PERF_SAMPLE_TID;
-	bool has_time = s->sample_type & TK_PERF_SAMPLE_TIME;
-	bool has_cpu = s->sample_type & TK_PERF_SAMPLE_CPU;
-	if ((f->has_begin || f->has_end) && !has_time)
-		return false;
-	if (f->has_begin && s->time < f->begin_ns)
-		return false;
-	if (f->has_end && s->time > f->end_ns)
-		return false;
-	if (!tk_id_set_any(&f->pid) && (!has_tid || !tk_id_set_has(&f->pid, s->pid)))
-		return false;
-	if (!tk_id_set_any(&f->tid) && (!has_tid || !tk_id_set_has(&f->tid, s->tid)))
-		return false;
-	if (!tk_id_set_any(&f->cpu) && (!has_cpu || !tk_id_set_has(&f->cpu, s->cpu)))
-		return false;
-	return true;
+	load_ctx *c = user;
+	tk_perf_profile *out = c->out;
+	tk_profile_agg *a = agg_for(out, c->key, rec->attr->name, c->unknown_per_address);
+	if (!a)
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	for (size_t i = 0; i < out->n; i++)
+		if (out->aggs[i] == a)
+			out->samples[i]++;
+	tk_thread *t = tk_perf_sample_thread(c->th, s);
+	tk_addr_loc loc = {0};
+	if (s->sample_type & TK_PERF_SAMPLE_IP)
+		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+	const char *image = loc.map ? loc.map->dso->name : "[unknown]";
+	const char *sym = loc.name;
+	uint64_t weight = c->by_period ? tk_perf_sample_weight(rec->attr, s) : 1;
+	/* one row per symbol, whatever the process; without a symbol, one
+	 * per address as perf report keys it: al->addr, which is relative
+	 * to the map for a kernel module (perf maps those with pgoff 0)
+	 * though its symbols are looked up by kernel address */
+	uint64_t sym_start = loc.sym ? loc.sym->start
+			     : loc.map && loc.map->dso->kind == TK_DSO_MODULE
+				 ? s->ip - loc.map->start
+				 : loc.addr;
+	if (!tk_profile_agg_add(a, image, sym, sym_start, s->ip, weight))
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	return TK_OK;
 }
 
 tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
@@ -104,69 +120,18 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 					bool unknown_per_address, tk_perf_profile *out,
 					tk_error *err)
 {
-	const char *events = filter ? filter->events : NULL;
 	memset(out, 0, sizeof *out);
-	tk_perf_open_options po = {0};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(path, &po, &f, err);
-	if (st != TK_OK)
-		return st;
 	tk_threads *th = calloc(1, sizeof *th);
 	if (!th || !tk_threads_init(th, NULL)) {
 		if (th)
 			tk_threads_free(th);
 		free(th);
-		tk_perf_close(f);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
 	out->priv = th;
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			if ((st = tk_threads_process(th, f, rec, err)) != TK_OK)
-				break;
-			continue;
-		}
-		if (!rec->attr || (events && !tk_filter_name_matches(events, rec->attr->name)))
-			continue;
-		tk_perf_sample s;
-		if ((st = tk_perf_parse_sample(f, rec, &s, err)) != TK_OK)
-			break;
-		if (filter && !tk_perf_sample_matches(filter, &s))
-			continue;
-		tk_profile_agg *a = agg_for(out, key, rec->attr->name, unknown_per_address);
-		if (!a) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-			break;
-		}
-		for (size_t i = 0; i < out->n; i++)
-			if (out->aggs[i] == a)
-				out->samples[i]++;
-		bool has_tid = (s.sample_type & TK_PERF_SAMPLE_TID) != 0;
-		tk_thread *t = tk_threads_findnew(th, has_tid ? (int32_t)s.pid : -1,
-						  has_tid ? (int32_t)s.tid : -1);
-		tk_addr_loc loc = {0};
-		if (s.sample_type & TK_PERF_SAMPLE_IP)
-			tk_threads_resolve(th, t, rec->misc & 7u, s.ip, &loc);
-		const char *image = loc.map ? loc.map->dso->name : "[unknown]";
-		const char *sym = loc.name;
-		uint64_t weight = by_period ? tk_perf_sample_weight(rec->attr, &s) : 1;
-		/* one row per symbol, whatever the process; without a symbol, one
-		 * per address as perf report keys it: al->addr, which is relative
-		 * to the map for a kernel module (perf maps those with pgoff 0)
-		 * though its symbols are looked up by kernel address */
-		uint64_t sym_start = loc.sym ? loc.sym->start
-				     : loc.map && loc.map->dso->kind == TK_DSO_MODULE
-					 ? s.ip - loc.map->start
-					 : loc.addr;
-		if (!tk_profile_agg_add(a, image, sym, sym_start, s.ip, weight)) {
-			st = tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-			break;
-		}
-	}
-	if (st == TK_END)
-		st = TK_OK;
-	tk_perf_close(f);
+	load_ctx c = {out, key, by_period, unknown_per_address, th};
+	tk_perf_samples_options so = {.filter = filter, .threads = th};
+	tk_status st = tk_perf_samples_run(path, &so, load_sample, &c, err);
 	if (st != TK_OK)
 		tk_perf_profile_free(out);
 	return st;

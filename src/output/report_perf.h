@@ -9,6 +9,7 @@
 #ifndef TK_OUTPUT_REPORT_PERF_H
 #define TK_OUTPUT_REPORT_PERF_H
 
+#include "analysis/perf_samples.h"
 #include "analysis/profile_agg.h"
 #include "base/writer.h"
 #include "output/profile_report.h"
@@ -49,9 +50,6 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 					const struct tk_filter *f, bool by_period,
 					bool unknown_per_address, tk_perf_profile *out,
 					tk_error *err);
-/* f's time range and pid/tid/cpu sets on a decoded sample (not its event
- * globs); a field the sample lacks never matches a filter on it. */
-bool tk_perf_sample_matches(const struct tk_filter *f, const tk_perf_sample *s);
 /* The same from a DCPI profile or database (counts, not periods), symbols
  * from each profile's path line (kallsyms for "[kernel.kallsyms]" and
  * "[module]" images). */

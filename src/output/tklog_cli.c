@@ -7,63 +7,11 @@
 #include <string.h>
 
 #include "base/input.h"
-#include "model/format_ops.h"
+#include "output/render_ops.h"
 #include "cpel/cpel_adapters.h"
 #include "cpel/elog_reader.h"
 #include "log/log_impl.h"
 #include "output/elog_cli.h"
-
-static bool tklog_detect(const uint8_t *head, size_t n)
-{
-	return n >= 8 && memcmp(head, LG_MAGIC, 8) == 0;
-}
-
-static tk_status open_input(const char *path, tk_input **in, tk_error *err)
-{
-	tk_status st = tk_input_open(path, in, err);
-	if (st != TK_OK)
-		return st;
-	if (tk_input_is_stream(*in)) {
-		tk_input_close(*in);
-		*in = NULL;
-		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
-				    "a tracekit log must be a regular file");
-	}
-	return TK_OK;
-}
-
-static tk_status open_as_elog(const char *path, tk_elog_file **out, tk_error *err)
-{
-	*out = NULL;
-	tk_input *in;
-	tk_status st = open_input(path, &in, err);
-	if (st != TK_OK)
-		return st;
-	uint8_t *bytes;
-	size_t n;
-	const char *why;
-	uint64_t at;
-	bool ok = tk_lg_recover_elog(tk_input_data(in), tk_input_size(in), &bytes, &n, &why, &at);
-	tk_input_close(in);
-	tk_error_set_file(err, path);
-	if (!ok)
-		return tk_error_set(
-		    err, strcmp(why, "out of memory") == 0 ? TK_ERR_NOMEM : TK_ERR_FORMAT,
-		    strcmp(why, "out of memory") == 0 ? TK_NO_OFFSET : at, "%s", why);
-	return tk_elog_open_owned(bytes, n, path, out, err);
-}
-
-static tk_status tklog_source_open(const char *path, const tk_open_options *opt, tk_source **out,
-				   tk_error *err)
-{
-	(void)opt;
-	*out = NULL;
-	tk_elog_file *f;
-	tk_status st = open_as_elog(path, &f, err);
-	if (st != TK_OK)
-		return st;
-	return tk_elog_source_wrap(f, path, TK_FORMAT_TKLOG, out, err);
-}
 
 static tk_status tklog_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			     tk_error *err)
@@ -71,7 +19,7 @@ static tk_status tklog_print(const char *path, const tk_render_options *opt, tk_
 	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
 	tk_elog_file *f;
-	tk_status st = open_as_elog(path, &f, err);
+	tk_status st = tk_tklog_open_elog(path, &f, err);
 	if (st != TK_OK)
 		return st;
 	st = tk_elog_print_file(f, path, opt, out, err);
@@ -85,7 +33,7 @@ static tk_status tklog_info(const char *path, const tk_render_options *opt, tk_w
 {
 	(void)opt;
 	tk_input *in;
-	tk_status st = open_input(path, &in, err);
+	tk_status st = tk_tklog_open_input(path, &in, err);
 	if (st != TK_OK)
 		return st;
 	tk_lg_view *v = malloc(sizeof *v);
@@ -112,7 +60,7 @@ static tk_status tklog_info(const char *path, const tk_render_options *opt, tk_w
 	free(v);
 	tk_input_close(in);
 	tk_elog_file *f;
-	if ((st = open_as_elog(path, &f, err)) != TK_OK)
+	if ((st = tk_tklog_open_elog(path, &f, err)) != TK_OK)
 		return st;
 	tk_elog_info_file(f, path, out);
 	tk_elog_close(f);
@@ -125,7 +73,7 @@ static tk_status tklog_stats(const char *path, const tk_render_options *opt, tk_
 {
 	(void)opt;
 	tk_elog_file *f;
-	tk_status st = open_as_elog(path, &f, err);
+	tk_status st = tk_tklog_open_elog(path, &f, err);
 	if (st != TK_OK)
 		return st;
 	uint64_t *per_type = calloc(f->n_types + 1, sizeof *per_type);
@@ -155,11 +103,8 @@ out:
 	return st;
 }
 
-const tk_format_ops tk_tklog_format_ops = {
+const tk_render_ops tk_tklog_render_ops = {
     .format = TK_FORMAT_TKLOG,
-    .name = "tklog",
-    .detect_file = tklog_detect,
-    .source_open = tklog_source_open,
     .info = tklog_info,
     .stats = tklog_stats,
     .print = tklog_print,

@@ -1,7 +1,8 @@
 /* The perf.data pass behind sample, stack_frame, callsite and mapping
- * (thread and process come from the model context, sql_model_pass.c): one read of the records in
- * perf's order, with the threads, maps and symbols of src/analysis/threads_model.c (the model `perf
- * report` and `perf script` agree with), so a sample's comm, image and
+ * (thread and process come from the model context, sql_model_pass.c): one
+ * read of the records in perf's order through a tk_session, with the
+ * threads, maps and symbols of src/context/threads_model.c (the model
+ * `perf report` and `perf script` agree with), so a sample's image and
  * symbol are the ones `tracekit report` and `perf script` show.
  *
  * Frames are interned per (image, map-relative address); callsites per
@@ -194,41 +195,45 @@ nomem_maps:
 	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 }
 
+static tk_status pass_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	if (!rec->attr)
+		return TK_OK;
+	return on_sample(user, tk_session_perf(ses), rec, err);
+}
+
+static tk_status pass_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	perf_pass *p = user;
+	return tk_threads_process(&p->th, tk_session_perf(ses), rec, err);
+}
+
 tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 {
-	tk_perf_open_options po = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(in->path, &po, &f, err);
+	tk_open_options oo = {
+	    .format = TK_FORMAT_PERF, .log = ctx->opt.log, .log_user = ctx->opt.log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(in->path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	tk_perf_file *f = tk_session_perf(ses);
 	perf_pass p = {.d = &in->d};
 	tk_symcache_options so = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
 	tk_hashmap_init(&p.event_of_attr);
 	p.cc = malloc(sizeof *p.cc);
 	if (!p.cc || !tk_threads_init(&p.th, &so)) {
 		free(p.cc);
-		tk_perf_close(f);
+		tk_session_close(ses);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	p.th.features = tk_perf_get_features(f);
-	const tk_perf_record *rec;
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
-		if (rec->type != TK_PERF_RECORD_SAMPLE) {
-			if ((st = tk_threads_process(&p.th, f, rec, err)) != TK_OK)
-				break;
-			continue;
-		}
-		if (!rec->attr)
-			continue;
-		if ((st = on_sample(&p, f, rec, err)) != TK_OK)
-			break;
-	}
-	if (st == TK_END)
+	tk_session_tool tool = {.perf_sample = pass_sample, .perf_other = pass_other};
+	if ((st = tk_session_run(ses, &tool, &p, err)) == TK_OK)
 		st = finish(&p, f, err);
 	free(p.cc);
 	tk_hashmap_free(&p.event_of_attr);
 	tk_threads_free(&p.th);
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return st;
 }
 

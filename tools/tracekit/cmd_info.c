@@ -21,7 +21,8 @@ static int run_describe(const char *verb, int argc, char **argv, bool stats)
 			rc = tk_cli_fail(&err, path);
 			break;
 		}
-		describe_fn fn = stats ? ops->stats : ops->info;
+		const tk_render_ops *r = tk_render_ops_for(ops->format);
+		describe_fn fn = !r ? NULL : stats ? r->stats : r->info;
 		if (!fn) {
 			tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 				     "'%s' is not supported for %s files yet", verb, ops->name);

@@ -19,8 +19,9 @@ int tk_cmd_print(int argc, char **argv)
 			rc = tk_cli_fail(&err, path);
 			break;
 		}
+		const tk_render_ops *r = tk_render_ops_for(ops->format);
 		tk_status st =
-		    ops->print ? ops->print(path, &cli.opt, out, &err) : TK_ERR_UNSUPPORTED;
+		    r && r->print ? r->print(path, &cli.opt, out, &err) : TK_ERR_UNSUPPORTED;
 		if (st == TK_ERR_UNSUPPORTED && ops->source_open &&
 		    (strcmp(cli.opt.style, "text") == 0 || strcmp(cli.opt.style, "json") == 0)) {
 			tk_error_clear(&err);

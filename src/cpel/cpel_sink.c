@@ -12,7 +12,7 @@
 #include "cpel/cpel_adapters.h"
 #include "cpel/cpel_writer.h"
 #include "model/source_impl.h"
-#include "output/model_print.h"
+#include "model/value_text.h"
 
 typedef struct cpel_sink {
 	tk_sink base;

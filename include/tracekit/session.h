@@ -1,0 +1,91 @@
+/* One session per input: the only road from a file to its consumers.
+ *
+ * A session opens its input once (the format from the content unless
+ * given), runs the format's ordered reader and hands every record to a
+ * callback table the consumer fills in (perf's `struct perf_tool` and
+ * perf_session__process_events). Two kinds of consumer:
+ *   - format-native ones (perf script, perf report, info, stats) ask for
+ *     the format's own records (TK_SESSION_NATIVE; perf.data records);
+ *   - generic ones ask for model events (TK_SESSION_MODEL: the format's
+ *     tk_source adapter), whatever the format.
+ * Observers (tk_session_add_observer) see every item before the consumer:
+ * derived state such as threads, maps and symbols is fed there once and
+ * shared by every consumer. In model mode over perf.data, observers also
+ * see the native records the events are made from.
+ *
+ * Lifetime: records and events handed to a callback are valid during the
+ * call only. A session is not thread-safe; use one per thread. Every
+ * function accepts a NULL session where it says so. */
+#ifndef TRACEKIT_SESSION_H
+#define TRACEKIT_SESSION_H
+
+#include "perf.h"
+#include "source.h"
+#include "status.h"
+
+typedef struct tk_session tk_session;
+
+typedef enum tk_session_mode {
+	TK_SESSION_MODEL = 0, /* model events, any format */
+	TK_SESSION_NATIVE,    /* the format's own records (perf.data today) */
+} tk_session_mode;
+
+/* What a session hands to observers: one native record or one model event. */
+typedef enum tk_session_kind {
+	TK_SESSION_PERF_RECORD = 1, /* item->perf: a perf.data record */
+	TK_SESSION_EVENT,           /* item->event: a model event */
+} tk_session_kind;
+
+typedef struct tk_session_item {
+	tk_session_kind kind;
+	const tk_perf_record *perf;
+	const tk_event *event;
+} tk_session_item;
+
+/* The consumer's callback table. NULL entries are skipped: a consumer fills
+ * in only what it needs. Each returns TK_OK to go on, TK_END to stop the
+ * session early (tk_session_run then returns TK_OK), or an error that ends
+ * the session and is returned. */
+typedef struct tk_session_tool {
+	/* native perf.data: PERF_RECORD_SAMPLE records (attr resolved) */
+	tk_status (*perf_sample)(tk_session *s, const tk_perf_record *rec, void *user,
+				 tk_error *err);
+	/* native perf.data: every other record (side band, metadata, user
+	 * records), in the session's order */
+	tk_status (*perf_other)(tk_session *s, const tk_perf_record *rec, void *user,
+				tk_error *err);
+	/* model events */
+	tk_status (*event)(tk_session *s, const tk_event *ev, void *user, tk_error *err);
+} tk_session_tool;
+
+/* Opens path ("-" = stdin) for mode. opt: format (0 = detect), order,
+ * perf's --all records and --tod clock for the model, warnings; NULL =
+ * defaults. TK_ERR_UNSUPPORTED for TK_SESSION_NATIVE on a format whose
+ * records are not exposed. */
+tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_session_mode mode,
+			  tk_session **out, tk_error *err);
+
+/* An observer: a plain callback and its user pointer, called with every
+ * item before the tool's callback (in the order observers were added).
+ * Its return value means what a tool callback's does. */
+typedef tk_status (*tk_session_observer_fn)(void *user, tk_session *s, const tk_session_item *item,
+					    tk_error *err);
+tk_status tk_session_add_observer(tk_session *s, tk_session_observer_fn fn, void *user,
+				  tk_error *err);
+
+/* Reads the input to its end (or until a callback stops it), calling
+ * tool's callbacks (tool may be NULL: observers only). A session runs once. */
+tk_status tk_session_run(tk_session *s, const tk_session_tool *tool, void *user, tk_error *err);
+
+tk_format tk_session_format(const tk_session *s);
+const char *tk_session_path(const tk_session *s);
+/* The native perf.data reader (header, attrs, features, typed parses) in
+ * TK_SESSION_NATIVE mode on perf.data; NULL otherwise. Owned by the session. */
+tk_perf_file *tk_session_perf(tk_session *s);
+/* The model adapter in TK_SESSION_MODEL mode (tk_source_info()); owned by
+ * the session. */
+tk_source *tk_session_source(tk_session *s);
+
+void tk_session_close(tk_session *s); /* NULL is fine */
+
+#endif

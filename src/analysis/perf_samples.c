@@ -1,0 +1,70 @@
+/* Samples for the profile consumers through one session; see perf_samples.h. */
+#include "analysis/perf_samples.h"
+
+typedef struct samples_run {
+	const tk_perf_samples_options *opt;
+	tk_perf_sample_fn fn;
+	void *user;
+} samples_run;
+
+static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	samples_run *r = user;
+	return tk_threads_process(r->opt->threads, tk_session_perf(ses), rec, err);
+}
+
+static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+{
+	samples_run *r = user;
+	const tk_filter *filter = r->opt->filter;
+	if (!rec->attr ||
+	    (filter && filter->events && !tk_filter_name_matches(filter->events, rec->attr->name)))
+		return TK_OK;
+	tk_perf_sample s;
+	tk_status st = tk_perf_parse_sample(tk_session_perf(ses), rec, &s, err);
+	if (st != TK_OK)
+		return st;
+	if (filter && !tk_perf_sample_matches(filter, &s))
+		return TK_OK;
+	return r->fn(r->user, rec, &s, err);
+}
+
+tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *opt,
+			      tk_perf_sample_fn fn, void *user, tk_error *err)
+{
+	tk_open_options oo = {.format = TK_FORMAT_PERF,
+			      .raw_order = opt->raw_order,
+			      .log = opt->log,
+			      .log_user = opt->log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	if (st != TK_OK)
+		return st;
+	samples_run r = {opt, fn, user};
+	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
+	st = tk_session_run(ses, &tool, &r, err);
+	tk_session_close(ses);
+	return st;
+}
+
+/* The filter on a decoded sample; a field the sample lacks never matches
+ * a filter on it (as perf script's --pid/--cpu/--time). */
+bool tk_perf_sample_matches(const tk_filter *f, const tk_perf_sample *s)
+{
+	bool has_tid = s->sample_type & TK_PERF_SAMPLE_TID;
+	bool has_time = s->sample_type & TK_PERF_SAMPLE_TIME;
+	bool has_cpu = s->sample_type & TK_PERF_SAMPLE_CPU;
+	if ((f->has_begin || f->has_end) && !has_time)
+		return false;
+	if (f->has_begin && s->time < f->begin_ns)
+		return false;
+	if (f->has_end && s->time > f->end_ns)
+		return false;
+	if (!tk_id_set_any(&f->pid) && (!has_tid || !tk_id_set_has(&f->pid, s->pid)))
+		return false;
+	if (!tk_id_set_any(&f->tid) && (!has_tid || !tk_id_set_has(&f->tid, s->tid)))
+		return false;
+	if (!tk_id_set_any(&f->cpu) && (!has_cpu || !tk_id_set_has(&f->cpu, s->cpu)))
+		return false;
+	return true;
+}

@@ -1,0 +1,20 @@
+/* The value printer of the model: values and whole events as readable text
+ * or as JSON ({"event", "time", "stream", "cpu", "packet_context",
+ * "stream_context", "context", "payload"}; enums as {"value", "labels"}).
+ * Output goes to a tk_writer; nothing is allocated. */
+#ifndef TK_MODEL_VALUE_TEXT_H
+#define TK_MODEL_VALUE_TEXT_H
+
+#include "base/writer.h"
+#include "tracekit/tracekit.h"
+
+/* Writes one value as JSON (structs as objects, arrays as arrays). */
+void tk_value_write_json(tk_writer *w, const tk_value *v);
+/* Writes one value as text ({ a = 1, b = "x" }). */
+void tk_value_write_text(tk_writer *w, const tk_value *v);
+/* One event as a JSON line (with the newline). */
+void tk_event_write_json(tk_writer *w, const tk_event *ev);
+/* One event as a text line (with the newline). */
+void tk_event_write_text(tk_writer *w, const tk_event *ev);
+
+#endif
