@@ -60,6 +60,14 @@ class ProfileTable:
             t[e] += w
         return t
 
+    def to_pprof(self, path):
+        """Writes the table as a gzipped pprof profile (one sample type per
+        event, values = summed period; `go tool pprof -top` shows the rows of
+        format())."""
+        from . import pprof
+        events = sorted(set(self.samples) | {k[0] for k in self.weights})
+        pprof.write(path, self.weights, events)
+
     def to_pandas(self):
         import pandas as pd
         return pd.DataFrame(self.rows, columns=["event", "dso", "sym", "weight"])
@@ -77,7 +85,7 @@ class ProfileTable:
             if top:
                 rows = rows[:top]
             out.append("")
-            out.append("%12s %8s %8s  %s  %s" % (e[-12:], "%", "cum%", "procedure", "image"))
+            out.append("%12s %8s %8s  %s  %s" % (e, "%", "cum%", "procedure", "image"))
             cum = 0
             for _, dso, sym, w in rows:
                 cum += w

@@ -204,3 +204,29 @@ def test_sql_refuses_what_cannot_be_merged():
               "SELECT sum(period) / count(*) FROM sample"):
         with pytest.raises(tracekit.Error, match="cannot|LIMIT"):
             tracekit.cluster.sql(["x.data"], None, q)
+
+
+def test_profile_to_pprof_read_by_go_pprof(cluster, recordings, tmp_path):
+    if not shutil.which("go") or subprocess.run(["go", "tool", "-n", "pprof"],
+                                                capture_output=True).returncode != 0:
+        pytest.skip("go tool pprof is not installed (Debian golang-go)")
+    client, _, _ = cluster
+    table = tracekit.cluster.profile(recordings[:20], client)
+    out = tmp_path / "merged.pb.gz"
+    table.to_pprof(str(out))
+    env = dict(os.environ, HOME=str(tmp_path), GOCACHE=str(tmp_path / "gocache"),
+               GOFLAGS="-mod=mod", GOTOOLCHAIN="local", PPROF_TMPDIR=str(tmp_path))
+    for event in sorted(table.totals()):
+        r = subprocess.run(["go", "tool", "pprof", "-top", "-nodecount=1000000",
+                            "-nodefraction=0", "-sample_index=" + event, str(out)],
+                           capture_output=True, text=True, env=env, check=True)
+        got = Counter()
+        for line in r.stdout.splitlines():
+            m = re.match(r"^\s*(\d+)\s+[\d.e+-]+%\s+[\d.e+-]+%\s+\d+\s+[\d.e+-]+%\s+(.*?)\s*$", line)
+            if m:
+                got[m.group(2)] += int(m.group(1))
+        want = Counter()
+        for (e, _, sym), w in table.weights.items():
+            if e == event and w:
+                want[sym or "[unknown]"] += w
+        assert got == want, event
