@@ -4,8 +4,9 @@
  * - threads and processes with their names over time (perf COMM/FORK/EXIT,
  *   LTTng procname/vpid/vtid contexts, sched_switch/sched_process_fork/exit and
  *   lttng_statedump_process_state payloads, CPEL/elog track names);
- * - address spaces and maps (perf MMAP/MMAP2) and symbolization of an
- *   event's ip and call chain (ip -> image, symbol, offset), lazy and cached;
+ * - address spaces and maps (perf MMAP/MMAP2, LTTng-UST statedump bin_info
+ *   and dlopen) and symbolization of an event's ip and call chain (ip ->
+ *   image, symbol, offset), lazy and cached;
  * - spans derived from events: thread running/runnable slices (sched_switch,
  *   sched_wakeup, perf --switch-events), syscall enter/exit pairs, LTTng
  *   NAME_entry/NAME_exit pairs, CPEL/elog state intervals (report --state's rule);
@@ -35,6 +36,7 @@
 
 #include "model.h"
 #include "perf.h"
+#include "session.h"
 #include "source.h"
 #include "status.h"
 #include "symbols.h"
@@ -78,15 +80,23 @@ void tk_source_set_context(tk_source *src, tk_context *ctx);
 /* The context of the source that returned ev, or NULL. */
 tk_context *tk_context_of(const tk_event *ev);
 
+/* A session observer (tk_session_add_observer(s, tk_context_observe, ctx,
+ * err)): feeds ctx every item of the session, native perf.data records
+ * (with their file) and model events. The session's consumers then query
+ * ctx themselves (tk_context_of is for events of tk_source_set_context). */
+tk_status tk_context_observe(void *ctx, tk_session *s, const tk_session_item *item, tk_error *err);
+
 /* Feeding (drivers). Errors only for out of memory; odd values in the
  * trace are ignored (a thread that never ran, an exit without entry). */
 tk_status tk_context_feed_event(tk_context *ctx, const tk_event *ev, tk_error *err);
 /* A perf.data record as tk_perf_next() returns it (samples too: they
- * create threads as perf does and give the next event's cpumode). */
+ * create threads as perf does and give the next event's cpumode). f may be
+ * NULL only for records read without a typed parse (SAMPLE, SWITCH*):
+ * COMM/FORK/EXIT/MMAP* are then skipped. */
 tk_status tk_context_feed_perf(tk_context *ctx, const tk_perf_file *f, const tk_perf_record *rec,
 			       tk_error *err);
-/* The trace ended at end_ns: open spans are closed there (marked
- * truncated) and queued. */
+/* The trace ended at end_ns (0: at the latest time fed): open spans are
+ * closed there (marked truncated) and queued. Calling it again is harmless. */
 void tk_context_finish(tk_context *ctx, uint64_t end_ns);
 
 /* ---- threads and processes ---- */
@@ -129,10 +139,15 @@ typedef struct tk_frame {
 			       * "[kernel.kallsyms]"); NULL when no map holds ip */
 	const char *dso_path; /* full name ("/usr/lib/x86_64-linux-gnu/libc.so.6") */
 	bool kernel;
+	uint64_t dso_off; /* ip's offset in the image (perf: the map-relative
+			   * address; LTTng-UST: ip - baddr for a PIC image, as
+			   * babeltrace2's debug-info "bin+0x..."); valid with dso */
 } tk_frame;
 
 /* The stack of ev, leaf first: its call chain (context markers dropped,
- * each frame resolved in the address space perf would use), else its ip.
+ * each frame resolved in the address space perf would use), else its ip
+ * (perf samples; LTTng events with an "ip" context, resolved to the image
+ * of the process's bin_info statedump).
  * Writes up to max frames, returns how many there are (may exceed max).
  * Needs TK_CTX_SYMBOLS; without it frames carry only ip. Strings stay
  * valid until tk_context_free(). */

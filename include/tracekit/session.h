@@ -40,6 +40,9 @@ typedef struct tk_session_item {
 	tk_session_kind kind;
 	const tk_perf_record *perf;
 	const tk_event *event;
+	/* with perf: the file it was read from (typed parses: tk_perf_parse_*),
+	 * in both modes */
+	const tk_perf_file *perf_file;
 } tk_session_item;
 
 /* The consumer's callback table. NULL entries are skipped: a consumer fills

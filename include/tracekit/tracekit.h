@@ -21,6 +21,7 @@ extern "C" {
 #include "sql.h"
 #include "context.h"
 #include "session.h"
+#include "context.h"
 
 #define TRACEKIT_VERSION "0.1.0"
 

@@ -50,6 +50,7 @@ void tk_context_free(tk_context *c)
 	ctx_classes_free(c);
 	ctx_sched_free(c);
 	ctx_tracks_free(c);
+	ctx_umaps_free(c);
 	ctx_spanq_free(c);
 	tk_hashmap_free(&c->sysname_by_id);
 	tk_arena_free(&c->strings);
@@ -67,6 +68,28 @@ unsigned tk_context_flags(const tk_context *c)
 	return c ? c->flags : 0;
 }
 
+/* LTTng-UST per-process buffers name their process in the trace
+ * environment (vpid, procname): its leader thread gets the name. */
+static void ctx_env_process(tk_context *c, const tk_trace_info *info)
+{
+	int64_t vpid = -1;
+	const char *procname = NULL;
+	for (size_t i = 0; i < info->n_env; i++) {
+		const tk_env_entry *e = &info->env[i];
+		if (!e->key)
+			continue;
+		if (e->is_int && strcmp(e->key, "vpid") == 0)
+			vpid = e->i;
+		else if (!e->is_int && e->str && strcmp(e->key, "procname") == 0)
+			procname = e->str;
+	}
+	if (vpid <= 0 || vpid > INT32_MAX || !procname || !(c->flags & TK_CTX_THREADS))
+		return;
+	ctx_thread *th = ctx_thread_findnew(c, (int32_t)vpid, (int32_t)vpid, CTX_TIME_UNSET);
+	if (th)
+		ctx_thread_set_comm(th, procname, strlen(procname));
+}
+
 static tk_status observe_event(void *user, const tk_event *ev, tk_error *err)
 {
 	return tk_context_feed_event(user, ev, err);
@@ -74,22 +97,39 @@ static tk_status observe_event(void *user, const tk_event *ev, tk_error *err)
 
 static tk_status observe_native(void *user, const void *file, const void *record, tk_error *err)
 {
-	return tk_context_feed_perf(user, file, record, err);
+	tk_context *c = user;
+	/* whoever held the hook before (a session's observers) first */
+	if (c->chained_native) {
+		tk_status st = c->chained_native(c->chained_user, file, record, err);
+		if (st != TK_OK)
+			return st;
+	}
+	return tk_context_feed_perf(c, file, record, err);
 }
 
 void tk_source_set_context(tk_source *src, tk_context *c)
 {
 	if (!src)
 		return;
+	if (src->native == observe_native) { /* detach a previous context */
+		tk_context *old = src->native_user;
+		src->native = old->chained_native;
+		src->native_user = old->chained_user;
+	}
 	memset(&src->obs, 0, sizeof src->obs);
 	if (!c)
 		return;
 	src->obs.on_event = observe_event;
 	/* only perf.data has side-band records the model drops */
-	if (src->info.format == TK_FORMAT_PERF)
-		src->obs.on_native = observe_native;
+	if (src->info.format == TK_FORMAT_PERF) {
+		c->chained_native = src->native;
+		c->chained_user = src->native_user;
+		src->native = observe_native;
+		src->native_user = c;
+	}
 	src->obs.user = c;
 	src->obs.ctx = c;
+	ctx_env_process(c, &src->info);
 }
 
 tk_context *tk_context_of(const tk_event *ev)
@@ -102,6 +142,8 @@ tk_status tk_context_feed_event(tk_context *c, const tk_event *ev, tk_error *err
 	if (!c || !ev || !(c->flags & (TK_CTX_THREADS | TK_CTX_COUNTERS)))
 		return TK_OK;
 	c->stats.events++;
+	if (ev->has_time && ev->time_ns > c->last_time)
+		c->last_time = ev->time_ns;
 	const ctx_class *k = ctx_class_of(c, ev);
 	if (!k) {
 		c->stats.oom = true;
@@ -112,6 +154,8 @@ tk_status tk_context_feed_event(tk_context *c, const tk_event *ev, tk_error *err
 		st = ctx_threads_event(c, k, ev, err);
 	if (st == TK_OK && (c->flags & (TK_CTX_SPAN_SYSCALL | TK_CTX_SPAN_CALL)))
 		ctx_pairs_event(c, k, ev);
+	if (st == TK_OK && k->role == CTX_ROLE_BIN_INFO && (c->flags & TK_CTX_SYMBOLS))
+		ctx_umaps_event(c, k, ev);
 	if (st == TK_OK && (k->f_track != CTX_NO_FIELD))
 		st = ctx_state_event(c, k, ev, err);
 	return st;
@@ -123,6 +167,8 @@ tk_status tk_context_feed_perf(tk_context *c, const tk_perf_file *f, const tk_pe
 	if (!c || !rec || !(c->flags & TK_CTX_THREADS))
 		return TK_OK;
 	c->stats.perf_records++;
+	if (rec->has_time && rec->sid.time > c->last_time)
+		c->last_time = rec->sid.time;
 	return ctx_perf_feed(c, f, rec, err);
 }
 
@@ -130,6 +176,8 @@ void tk_context_finish(tk_context *c, uint64_t end_ns)
 {
 	if (!c)
 		return;
+	if (!end_ns)
+		end_ns = c->last_time;
 	ctx_sched_finish(c, end_ns);
 	ctx_pairs_finish(c, end_ns);
 	ctx_state_finish(c, end_ns);

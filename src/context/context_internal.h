@@ -18,11 +18,13 @@
 #include "context/threads_model.h"
 #include "tracekit/tracekit.h"
 
-#define CTX_COMM_MAX   32  /* names are kept up to 31 bytes, as perf keeps 16 */
-#define CTX_STACK_MAX  256 /* open *_entry spans per thread */
-#define CTX_MAX_CPUS   4096
-#define CTX_NO_FIELD   0xFFFFu
-#define CTX_TIME_UNSET UINT64_MAX
+#define CTX_COMM_MAX     32  /* names are kept up to 31 bytes, as perf keeps 16 */
+#define CTX_STACK_MAX    256 /* open *_entry spans per thread */
+#define CTX_MAX_CPUS     4096
+#define CTX_MAX_SYSNAMES 4096 /* distinct raw syscall ids named; beyond: "syscall" */
+#define CTX_NO_FIELD     0xFFFFu
+#define CTX_TIME_UNSET   UINT64_MAX
+#define CTX_CPU_UNKNOWN  (-2) /* perf per-thread --switch-events: no cpu recorded */
 
 /* An open NAME_entry (or syscall) span of a thread. */
 typedef struct ctx_open {
@@ -39,7 +41,8 @@ typedef struct ctx_thread {
 	bool comm_from_perf; /* perf's thread model names it: payloads do not */
 	uint64_t first_ns, last_ns;
 	/* span state */
-	int32_t running_cpu;     /* -1: not running */
+	int32_t running_cpu;     /* -1: not running; CTX_CPU_UNKNOWN: on some cpu */
+	uint64_t running_since;  /* CTX_CPU_UNKNOWN: since when */
 	uint64_t runnable_since; /* CTX_TIME_UNSET: not runnable */
 	ctx_open *stack;         /* calls / syscall, grown amortized */
 	uint16_t depth, cap;
@@ -69,7 +72,17 @@ typedef enum ctx_role {
 	CTX_ROLE_SYS_EXIT,
 	CTX_ROLE_CALL_ENTRY, /* X_entry */
 	CTX_ROLE_CALL_EXIT,  /* X_exit */
+	CTX_ROLE_BIN_INFO,   /* lttng_ust_statedump:bin_info, lttng_ust_dl:dlopen */
 } ctx_role;
+
+/* An image mapped in an LTTng-UST process (bin_info / dlopen). */
+typedef struct ctx_umap {
+	int32_t pid;
+	uint64_t start, end; /* [baddr, baddr + memsz) */
+	const char *path;    /* interned */
+	const char *base;    /* its basename */
+	bool pic;            /* addresses in the image are offsets from baddr */
+} ctx_umap;
 
 /* What the context needs from one event class, found once. */
 typedef struct ctx_class {
@@ -87,6 +100,8 @@ typedef struct ctx_class {
 	const char *counter_name;
 	/* LTTng contexts (context or stream context) */
 	ctx_ref procname, vtid, vpid;
+	ctx_ref ip;                                  /* LTTng "ip" context */
+	uint16_t f_baddr, f_memsz, f_path, f_is_pic; /* bin_info */
 } ctx_class;
 
 typedef struct ctx_track {
@@ -102,6 +117,12 @@ struct tk_context {
 	tk_symcache_options symopt;
 	bool have_symopt;
 	tk_context_stats stats;
+	uint64_t last_time; /* latest time fed: where tk_context_finish(c, 0) ends */
+	/* the thread of the event fed last, as it was before the event's own
+	 * effect (a sched_switch belongs to prev, not next) */
+	const tk_event *cur_ev;
+	uint64_t cur_off;
+	int32_t cur_tid;
 	tk_arena strings; /* interned names: stems, counter names, tracks */
 
 	/* threads, in order of first sight */
@@ -125,13 +146,24 @@ struct tk_context {
 	size_t n_tracks, cap_tracks;
 	tk_hashmap track_by_hash; /* FNV of the name (probed) -> index */
 
-	/* raw syscall names ("sys_<id>"), interned by id */
+	/* LTTng-UST images, sorted by (pid, start) */
+	ctx_umap *umaps;
+	size_t n_umaps, cap_umaps;
+
+	size_t n_open; /* open call/syscall entries of every thread (capped) */
+
+	/* raw syscall names ("sys_<id>"), interned by id (at most CTX_MAX_SYSNAMES) */
 	tk_hashmap sysname_by_id; /* id -> (uintptr) name */
 
 	/* completed spans: a ring drained by tk_context_next_span */
 	tk_span *q;
 	size_t q_head, q_n, q_cap;
 	tk_span out; /* the span handed out last */
+
+	/* the source's native hook this context took over (tk_source_set_context) */
+	tk_status (*chained_native)(void *user, const void *file, const void *record,
+				    tk_error *err);
+	void *chained_user;
 
 	/* perf */
 	tk_threads *perf; /* perf's thread/maps model, created on the first record */
@@ -185,6 +217,11 @@ int64_t ctx_track_of(const tk_context *c, const ctx_class *k, const tk_event *ev
 tk_status ctx_state_event(tk_context *c, const ctx_class *k, const tk_event *ev, tk_error *err);
 void ctx_state_finish(tk_context *c, uint64_t end);
 void ctx_tracks_free(tk_context *c);
+
+/* ctx_umaps.c: LTTng-UST images (bin_info) and the lookup of an address */
+void ctx_umaps_event(tk_context *c, const ctx_class *k, const tk_event *ev);
+const ctx_umap *ctx_umap_find(const tk_context *c, int32_t pid, uint64_t ip);
+void ctx_umaps_free(tk_context *c);
 
 /* ctx_perf.c */
 tk_status ctx_perf_feed(tk_context *c, const tk_perf_file *f, const tk_perf_record *rec,

@@ -129,6 +129,11 @@ static void classify(tk_context *c, ctx_class *k)
 	k->vtid = ref_in(k->context_cls, k->stream_cls, "vtid");
 	if (k->vtid.idx == CTX_NO_FIELD)
 		k->vtid = ref_in(k->context_cls, k->stream_cls, "tid");
+	k->ip = ref_in(k->context_cls, k->stream_cls, "ip");
+	k->f_baddr = member(p, "baddr");
+	k->f_memsz = member(p, "memsz");
+	k->f_path = member(p, "path");
+	k->f_is_pic = member(p, "is_pic");
 	k->vpid = ref_in(k->context_cls, k->stream_cls, "vpid");
 	if (k->vpid.idx == CTX_NO_FIELD)
 		k->vpid = ref_in(k->context_cls, k->stream_cls, "pid");
@@ -145,6 +150,11 @@ static void classify(tk_context *c, ctx_class *k)
 		k->role = CTX_ROLE_EXIT;
 	else if (strcmp(n, "lttng_statedump_process_state") == 0 && k->f_tid != CTX_NO_FIELD)
 		k->role = CTX_ROLE_STATEDUMP;
+	else if ((strcmp(full, "lttng_ust_statedump:bin_info") == 0 ||
+		  strcmp(full, "lttng_ust_dl:dlopen") == 0) &&
+		 k->f_baddr != CTX_NO_FIELD && k->f_memsz != CTX_NO_FIELD &&
+		 k->f_path != CTX_NO_FIELD)
+		k->role = CTX_ROLE_BIN_INFO;
 	else if (strcmp(n, "sys_enter") == 0 || strcmp(n, "sys_exit") == 0) {
 		/* raw_syscalls: named by the id member */
 		k->role = n[4] == 'e' && n[5] == 'n' ? CTX_ROLE_SYS_ENTER : CTX_ROLE_SYS_EXIT;

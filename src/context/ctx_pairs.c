@@ -24,6 +24,8 @@ static const char *raw_name(tk_context *c, const ctx_class *k, const tk_event *e
 	uint64_t *p = tk_hashmap_get(&c->sysname_by_id, (uint64_t)id);
 	if (p)
 		return (const char *)(uintptr_t)*p;
+	if (c->sysname_by_id.n >= CTX_MAX_SYSNAMES)
+		return "syscall"; /* hostile ids: no string per id */
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "sys_%" PRId64, id);
 	const char *s = ctx_intern(c, buf, (size_t)n);
@@ -50,6 +52,10 @@ static void emit(tk_context *c, const ctx_thread *th, const ctx_open *o, int32_t
 
 static void push(tk_context *c, ctx_thread *th, const char *name, uint64_t t, bool syscall)
 {
+	if (c->n_open >= c->opt.max_open_spans) {
+		c->stats.dropped_spans++;
+		return;
+	}
 	if (th->depth == th->cap) {
 		if (th->cap >= CTX_STACK_MAX) {
 			c->stats.dropped_spans++;
@@ -65,11 +71,12 @@ static void push(tk_context *c, ctx_thread *th, const char *name, uint64_t t, bo
 		th->cap = nc;
 	}
 	th->stack[th->depth++] = (ctx_open){name, t, syscall};
+	c->n_open++;
 }
 
 /* Ends the innermost open span matching (syscall, name) and those above it. */
 static void pop(tk_context *c, ctx_thread *th, const char *name, bool syscall, int32_t cpu,
-		uint64_t t)
+		uint64_t t, bool truncated)
 {
 	for (size_t i = th->depth; i-- > 0;) {
 		ctx_open *o = &th->stack[i];
@@ -77,10 +84,12 @@ static void pop(tk_context *c, ctx_thread *th, const char *name, bool syscall, i
 			continue;
 		while (th->depth > i + 1) {
 			th->depth--;
+			c->n_open--;
 			emit(c, th, &th->stack[th->depth], cpu, t, th->depth, true);
 		}
 		th->depth--;
-		emit(c, th, o, cpu, t, th->depth, false);
+		c->n_open--;
+		emit(c, th, o, cpu, t, th->depth, truncated);
 		return;
 	}
 }
@@ -107,12 +116,12 @@ void ctx_pairs_event(tk_context *c, const ctx_class *k, const tk_event *ev)
 	switch (k->role) {
 	case CTX_ROLE_SYS_ENTER:
 		/* an entry while one is open: the exit was lost */
-		pop(c, th, NULL, true, ev->cpu, t);
+		pop(c, th, NULL, true, ev->cpu, t, true);
 		push(c, th, k->stem ? k->stem : raw_name(c, k, ev), t, true);
 		break;
-	case CTX_ROLE_SYS_EXIT: pop(c, th, NULL, true, ev->cpu, t); break;
+	case CTX_ROLE_SYS_EXIT: pop(c, th, NULL, true, ev->cpu, t, false); break;
 	case CTX_ROLE_CALL_ENTRY: push(c, th, k->stem, t, false); break;
-	case CTX_ROLE_CALL_EXIT: pop(c, th, k->stem, false, ev->cpu, t); break;
+	case CTX_ROLE_CALL_EXIT: pop(c, th, k->stem, false, ev->cpu, t, false); break;
 	default: break;
 	}
 }
@@ -123,6 +132,7 @@ void ctx_pairs_finish(tk_context *c, uint64_t end)
 		ctx_thread *th = &c->threads[i];
 		while (th->depth > 0) {
 			th->depth--;
+			c->n_open--;
 			emit(c, th, &th->stack[th->depth], TK_CPU_NONE, end, th->depth, true);
 		}
 	}

@@ -65,7 +65,7 @@ tk_status ctx_perf_feed(tk_context *c, const tk_perf_file *f, const tk_perf_reco
 	}
 	case TK_PERF_RECORD_SWITCH:
 	case TK_PERF_RECORD_SWITCH_CPU_WIDE:
-		if (has_tid && cpu >= 0 && rec->has_time) {
+		if (has_tid && rec->has_time) {
 			mirror(c, perf_thread(c, (int32_t)rec->sid.pid, (int32_t)rec->sid.tid), t);
 			ctx_sched_switch_record(c, cpu, t, (int32_t)rec->sid.pid,
 						(int32_t)rec->sid.tid, rec->misc & MISC_SWITCH_OUT,
@@ -80,6 +80,8 @@ tk_status ctx_perf_feed(tk_context *c, const tk_perf_file *f, const tk_perf_reco
 	case TK_PERF_RECORD_NAMESPACES: break;
 	default: return TK_OK;
 	}
+	if (!f)
+		return TK_OK; /* typed parses need the file (byte order, attrs) */
 	tk_status st = tk_threads_process(c->perf, f, rec, err);
 	if (st != TK_OK)
 		return st;

@@ -10,6 +10,8 @@
  * - perf --switch-events: a switch-in record of tid on cpu begins its
  *   running slice, the switch-out ends it (PREEMPT: runnable from there).
  *   When sched_switch tracepoints are in the trace they are used instead.
+ *   Per-thread recordings carry no cpu: the slice is the thread's, with
+ *   cpu TK_CPU_NONE.
  * The per-cpu running thread is kept whenever threads are derived, so
  * kernel events without a tid (LTTng) are given the thread on their cpu.
  * Memory: one small record per cpu (< 4096 cpus), state in the thread
@@ -117,11 +119,41 @@ void ctx_sched_wakeup(tk_context *c, uint64_t t, int32_t tid)
 		th->runnable_since = t;
 }
 
+/* A switch record of a per-thread recording (no cpu). */
+static void thread_switch(tk_context *c, uint64_t t, int32_t pid, int32_t tid, bool out,
+			  bool preempt)
+{
+	ctx_thread *th = tid > 0 ? ctx_thread_findnew(c, pid, tid, t) : NULL;
+	if (!th)
+		return;
+	if (!out) {
+		if (th->runnable_since != CTX_TIME_UNSET) {
+			emit(c, TK_SPAN_RUNNABLE, TK_CPU_NONE, th, th->runnable_since, t, false);
+			th->runnable_since = CTX_TIME_UNSET;
+		}
+		if (th->running_cpu < 0) {
+			th->running_cpu = CTX_CPU_UNKNOWN;
+			th->running_since = t;
+		}
+		return;
+	}
+	if (th->running_cpu == CTX_CPU_UNKNOWN) {
+		emit(c, TK_SPAN_RUNNING, TK_CPU_NONE, th, th->running_since, t, false);
+		th->running_cpu = -1;
+	}
+	if (preempt && th->runnable_since == CTX_TIME_UNSET)
+		th->runnable_since = t;
+}
+
 void ctx_sched_switch_record(tk_context *c, int32_t cpu, uint64_t t, int32_t pid, int32_t tid,
 			     bool out, bool preempt)
 {
 	if (c->saw_switch_tp)
 		return;
+	if (cpu < 0) {
+		thread_switch(c, t, pid, tid, out, preempt);
+		return;
+	}
 	ctx_cpu *cc = cpu_at(c, cpu);
 	if (!cc)
 		return;
@@ -158,6 +190,10 @@ void ctx_sched_finish(tk_context *c, uint64_t end)
 	}
 	for (size_t i = 0; i < c->n_threads; i++) {
 		ctx_thread *th = &c->threads[i];
+		if (th->running_cpu == CTX_CPU_UNKNOWN) {
+			emit(c, TK_SPAN_RUNNING, TK_CPU_NONE, th, th->running_since, end, true);
+			th->running_cpu = -1;
+		}
 		if (th->runnable_since != CTX_TIME_UNSET) {
 			emit(c, TK_SPAN_RUNNABLE, TK_CPU_NONE, th, th->runnable_since, end, true);
 			th->runnable_since = CTX_TIME_UNSET;

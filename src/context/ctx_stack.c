@@ -27,6 +27,7 @@ static void fill(tk_context *c, const tk_thread *th, unsigned cpumode, uint64_t 
 	if (loc.map) {
 		fr->dso = loc.map->dso->short_name;
 		fr->dso_path = loc.map->dso->name;
+		fr->dso_off = loc.addr;
 	}
 	if (loc.sym) {
 		fr->sym = loc.name;
@@ -49,6 +50,32 @@ bool tk_context_symbolize(tk_context *c, int32_t pid, int32_t tid, unsigned cpum
 	return out->sym != NULL;
 }
 
+/* An LTTng event's "ip" context in the images of its process. */
+static size_t ust_stack(tk_context *c, const ctx_class *k, const tk_event *ev, tk_frame *frames,
+			size_t max)
+{
+	/* no image holds the ip: no frame (the raw ip is in the context) */
+	const tk_value *ipv = ctx_ref_value(ev, k->ip);
+	int64_t pid = ev->pid, v;
+	if (pid == TK_PID_NONE && ctx_value_int(ctx_ref_value(ev, k->vpid), &v))
+		pid = v;
+	if (!ipv || !ipv->cls || ipv->cls->kind != TK_TYPE_INT || !(c->flags & TK_CTX_SYMBOLS) ||
+	    pid < 0 || pid > INT32_MAX)
+		return 0;
+	const ctx_umap *m = ctx_umap_find(c, (int32_t)pid, ipv->v.u);
+	if (!m)
+		return 0;
+	if (max) {
+		tk_frame *fr = &frames[0];
+		memset(fr, 0, sizeof *fr);
+		fr->ip = ipv->v.u;
+		fr->dso = m->base;
+		fr->dso_path = m->path;
+		fr->dso_off = m->pic ? fr->ip - m->start : fr->ip;
+	}
+	return 1;
+}
+
 size_t tk_context_stack(tk_context *c, const tk_event *ev, tk_frame *frames, size_t max)
 {
 	if (!c || !ev)
@@ -56,10 +83,12 @@ size_t tk_context_stack(tk_context *c, const tk_event *ev, tk_frame *frames, siz
 	const ctx_class *k = ctx_class_of(c, ev);
 	if (!k)
 		return 0;
+	if (k->ip.idx != CTX_NO_FIELD && !c->perf)
+		return ust_stack(c, k, ev, frames, max);
 	const tk_value *chain = ctx_field(ev, k->f_perf_chain);
 	const tk_value *ipv = ctx_field(ev, k->f_perf_ip);
-	if (!chain && !ipv) {
-		/* a generic source: members marked as call chain / ip */
+	if (!chain && !ipv && c->perf) {
+		/* perf records under other names: members marked as call chain / ip */
 		const tk_value *p = ev->payload;
 		for (size_t i = 0; p && p->cls && p->cls->kind == TK_TYPE_STRUCT &&
 				   i < p->cls->n_members && i < p->v.list.n;

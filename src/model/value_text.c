@@ -228,6 +228,11 @@ static void json_scope(tk_writer *w, const char *key, const tk_value *v)
 
 void tk_event_write_json(tk_writer *w, const tk_event *ev)
 {
+	tk_event_write_json_with(w, ev, NULL);
+}
+
+void tk_event_write_json_with(tk_writer *w, const tk_event *ev, const tk_json_extra *x)
+{
 	const char *name = ev->cls && ev->cls->name ? ev->cls->name : "";
 	tk_put_str(w, "{\"event\":");
 	tk_put_json_str(w, name, strlen(name));
@@ -249,10 +254,14 @@ void tk_event_write_json(tk_writer *w, const tk_event *ev)
 		tk_put_str(w, ",\"tid\":");
 		tk_put_json_i64(w, ev->tid);
 	}
+	if (x && x->after_ids)
+		x->after_ids(w, ev);
 	json_scope(w, "packet_context", ev->packet_context);
 	json_scope(w, "stream_context", ev->stream_context);
 	json_scope(w, "context", ev->context);
 	json_scope(w, "payload", ev->payload);
+	if (x && x->at_end)
+		x->at_end(w, ev);
 	tk_put_str(w, "}\n");
 }
 

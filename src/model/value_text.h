@@ -14,6 +14,13 @@ void tk_value_write_json(tk_writer *w, const tk_value *v);
 void tk_value_write_text(tk_writer *w, const tk_value *v);
 /* One event as a JSON line (with the newline). */
 void tk_event_write_json(tk_writer *w, const tk_event *ev);
+/* Keys a layer above adds to an event's JSON line (the model context's
+ * names and stack): each writes ",\"key\":value" pairs; NULL: none. */
+typedef struct tk_json_extra {
+	void (*after_ids)(tk_writer *w, const tk_event *ev); /* after "tid" */
+	void (*at_end)(tk_writer *w, const tk_event *ev);    /* after "payload" */
+} tk_json_extra;
+void tk_event_write_json_with(tk_writer *w, const tk_event *ev, const tk_json_extra *x);
 /* One event as a text line (with the newline). */
 void tk_event_write_text(tk_writer *w, const tk_event *ev);
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "model/source_impl.h"
+#include "output/context_json.h"
 #include "output/model_print.h"
 #include "output/sink_writer.h"
 #include "output/text_sinks.h"
@@ -14,7 +15,7 @@ typedef struct jsonl_sink {
 static tk_status jsonl_write(tk_sink *s, const tk_event *ev, tk_error *err)
 {
 	jsonl_sink *j = (jsonl_sink *)s;
-	tk_event_write_json(j->w, ev);
+	tk_context_json_event(j->w, ev);
 	if (j->w->error)
 		return tk_writer_flush(j->w, err); /* names the output and the errno */
 	return TK_OK;

@@ -505,12 +505,10 @@ static tk_status source_next(tk_source *src, const tk_event **out, tk_error *err
 		tk_status st = tk_perf_next(s->f, &r, err);
 		if (st != TK_OK)
 			return st;
-		/* the model context sees the side-band records the model drops */
-		if (s->base.obs.on_native &&
-		    (st = s->base.obs.on_native(s->base.obs.user, s->f, r, err)) != TK_OK)
-			return st;
-		/* and a session's observers every record */
-		if (s->base.native && (st = s->base.native(s->base.native_user, r, err)) != TK_OK)
+		/* sessions' observers and the model context see the side-band
+		 * records the model drops */
+		if (s->base.native &&
+		    (st = s->base.native(s->base.native_user, s->f, r, err)) != TK_OK)
 			return st;
 		bool sample = r->type == TK_PERF_RECORD_SAMPLE;
 		int rec = sample || !s->opt.all_records ? -1 : converted_index(r->type);

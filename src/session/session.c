@@ -48,10 +48,10 @@ tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_sessi
 }
 
 /* Model mode over perf.data: the records the events are made from. */
-static tk_status on_native(void *user, const void *record, tk_error *err)
+static tk_status on_native(void *user, const void *file, const void *record, tk_error *err)
 {
 	tk_session *s = user;
-	tk_session_item item = {.kind = TK_SESSION_PERF_RECORD, .perf = record};
+	tk_session_item item = {.kind = TK_SESSION_PERF_RECORD, .perf = record, .perf_file = file};
 	return tk_session_notify(s, &item, err);
 }
 

@@ -17,7 +17,7 @@ tk_status tk_session_perf_run(tk_session *s, const tk_session_tool *tool, void *
 	if (!tool)
 		tool = &none;
 	const tk_perf_record *rec;
-	tk_session_item item = {.kind = TK_SESSION_PERF_RECORD};
+	tk_session_item item = {.kind = TK_SESSION_PERF_RECORD, .perf_file = s->perf};
 	tk_status st;
 	while ((st = tk_perf_next(s->perf, &rec, err)) == TK_OK) {
 		if (s->n_obs) {

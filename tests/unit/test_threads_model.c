@@ -1,6 +1,6 @@
-/* The thread / map model (src/analysis/threads_model.c) on crafted
+/* The thread / map model (src/context/threads_model.c) on crafted
  * COMM / FORK / MMAP records, checked against perf's machine rules, plus
- * perf-style demangling (src/analysis/perf_demangle.c). */
+ * perf-style demangling (src/context/perf_demangle.c). */
 #include <stdio.h>
 
 #include "test_support.h"

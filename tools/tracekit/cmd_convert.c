@@ -131,6 +131,17 @@ static uint64_t input_bytes(const tk_cli *cli)
 	return total;
 }
 
+/* What the model context derives for an output format: JSON lines show
+ * names and symbolized stacks; Chrome JSON also spans and counters. */
+static unsigned context_flags_for(tk_format to)
+{
+	switch (to) {
+	case TK_FORMAT_JSON: return TK_CTX_THREADS | TK_CTX_SYMBOLS;
+	case TK_FORMAT_CHROME: return TK_CTX_ALL;
+	default: return 0;
+	}
+}
+
 static int run_pipeline(tk_cli *cli, tk_format to)
 {
 	tk_error err;
@@ -150,11 +161,26 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 	    .log = tk_cli_log,
 	    .log_user = &cli->opt,
 	};
+	/* one model context per input, for the outputs that show what it
+	 * derives (closed after the sink, which reads it until its close) */
+	tk_context **ctxs = calloc((size_t)cli->n_inputs, sizeof *ctxs);
+	unsigned want = context_flags_for(to);
+	if (!ctxs) {
+		tk_error_set(&err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		rc = tk_cli_fail(&err, NULL);
+		goto out;
+	}
 	for (int i = 0; i < cli->n_inputs; i++) {
 		if (tk_source_open(cli->inputs[i], &oo, &srcs[i], &err) != TK_OK) {
 			rc = tk_cli_fail(&err, cli->inputs[i]);
 			goto out;
 		}
+		tk_context_options co = {.flags = want, .log = tk_cli_log, .log_user = &cli->opt};
+		if (want && tk_context_new(&co, &ctxs[i], &err) != TK_OK) {
+			rc = tk_cli_fail(&err, cli->inputs[i]);
+			goto out;
+		}
+		tk_source_set_context(srcs[i], ctxs[i]);
 	}
 	if (tk_sink_open(cli->output, to, tk_source_info(srcs[0]), &cli->sink, &sink, &err) !=
 	    TK_OK) {
@@ -188,8 +214,12 @@ static int run_pipeline(tk_cli *cli, tk_format to)
 			cli->output);
 out:
 	tk_sink_abort(sink);
-	for (int i = 0; i < cli->n_inputs; i++)
+	for (int i = 0; i < cli->n_inputs; i++) {
 		tk_source_close(srcs[i]);
+		if (ctxs)
+			tk_context_free(ctxs[i]);
+	}
+	free(ctxs);
 	free(srcs);
 	return rc;
 }

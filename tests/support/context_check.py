@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Oracle checks of the model context (tests/oracle/context_perf.sh,
+context_ctf.sh). Each mode reads tracekit's output and the reference tool's
+text and exits non-zero with the first difference.
+
+threads SCRIPT JSONL    per sample: comm, pid, tid of `perf script -F
+                        comm,pid,tid` == JSON lines' comm, pid, tid
+names SCRIPT CHROME     every (pid, tid) of the Chrome JSON's events has a
+                        thread_name M event equal to the thread's last name
+                        in `perf script -F comm,pid,tid --show-task-events`
+                        (samples and COMM records), and X events exist
+running SWITCHES CHROME per cpu, the running slices ("X", args.kind running,
+                        not truncated) sum to the span from its first to
+                        last sched_switch minus the time it ran the idle
+                        task (`perf script -F cpu,time,trace --ns`)
+stacks SCRIPT JSONL     every frame's symbol and dso (basename) of `perf
+                        script -F ip,sym,dso` == the JSON lines' callchain
+bt-names BT CHROME      LTTng kernel: each thread's last name in babeltrace2's
+                        sched_switch / sched_wakeup / fork text == Chrome's
+bt-running BT CHROME    LTTng kernel: as running, from babeltrace2's text
+bt-bin BT JSONL         LTTng-UST: babeltrace2 --debug-info's bin = "IMAGE+0xOFF"
+                        of each event == the JSON line's first frame dso+dso_off
+"""
+import collections
+import json
+import os
+import re
+import sys
+
+CPU_PID = 0x7ffffff0
+
+
+def die(msg):
+    sys.exit(msg)
+
+
+def script_samples(path):
+    out = []
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if not line.strip():
+            continue
+        m = re.match(r"^\s*(.*?)\s+(-?\d+)/(-?\d+)\s*$", line)
+        if not m:
+            die("cannot read perf script line: %r" % line)
+        out.append((m.group(1), int(m.group(2)), int(m.group(3))))
+    return out
+
+
+def jsonl(path):
+    return [json.loads(l) for l in open(path)]
+
+
+def chrome(path):
+    return json.load(open(path))["traceEvents"]
+
+
+def us_to_ns(v):
+    # "12.345" us written with exactly three decimals: exact in ns
+    return int(round(v * 1000))
+
+
+def mode_threads(script, lines):
+    want = script_samples(script)
+    # JSON lines leave out a pid/tid of -1 (the model's "none"), perf prints -1
+    got = [(e.get("comm", ""), e.get("pid", -1), e.get("tid", -1)) for e in jsonl(lines)]
+    if len(want) != len(got):
+        die("%d samples in perf script, %d JSON lines" % (len(want), len(got)))
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            die("sample %d: perf script says %r, tracekit %r" % (i, w, g))
+    print("%d samples: comm, pid, tid equal" % len(want))
+
+
+def mode_names(script, chrome_path):
+    last = {}
+    pid_of = {}
+    for line in open(script, errors="replace"):
+        line = line.rstrip("\n")
+        m = re.search(r"PERF_RECORD_COMM(?: exec)?: (.*):(-?\d+)/(-?\d+)$", line)
+        if m:
+            last[int(m.group(3))] = m.group(1)
+            pid_of[int(m.group(3))] = int(m.group(2))
+            continue
+        if "PERF_RECORD_" in line or not line.strip():
+            continue
+        m = re.match(r"^\s*(.*?)\s+(-?\d+)/(-?\d+)\s*$", line)
+        if m:
+            last[int(m.group(3))] = m.group(1)
+            pid_of[int(m.group(3))] = int(m.group(2))
+    ev = chrome(chrome_path)
+    names = {}
+    for e in ev:
+        if e["ph"] == "M" and e["name"] == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+    used = {(e["pid"], e["tid"]) for e in ev if e["ph"] in ("i", "X") and e["pid"] != CPU_PID}
+    checked = 0
+    for pid, tid in sorted(used):
+        if tid not in last:
+            continue
+        if (pid, tid) not in names:
+            die("thread %d/%d has no thread_name" % (pid, tid))
+        if names[(pid, tid)] != last[tid]:
+            die("thread %d/%d named %r, perf says %r" % (pid, tid, names[(pid, tid)], last[tid]))
+        checked += 1
+    if checked == 0:
+        die("no thread checked")
+    xs = sum(1 for e in ev if e["ph"] == "X")
+    if xs == 0:
+        die("no X events")
+    print("%d threads named as perf names them; %d X events" % (checked, xs))
+
+
+def running_sums(ev):
+    got = collections.Counter()
+    for e in ev:
+        if e["ph"] == "X" and e["args"].get("kind") == "running" and not e["args"].get("truncated"):
+            if e["pid"] != CPU_PID:
+                die("running slice outside the CPUs process: %r" % e)
+            got[e["tid"] - 0x7fff0000] += us_to_ns(e["dur"])
+    return got
+
+
+def expected_busy(switches):
+    """switches: per cpu, a list of (time_ns, next_tid) in time order."""
+    want = {}
+    for cpu, sw in switches.items():
+        idle = 0
+        for (t, nxt), (t2, _) in zip(sw, sw[1:]):
+            if nxt == 0:
+                idle += t2 - t
+        want[cpu] = (sw[-1][0] - sw[0][0]) - idle
+    return want
+
+
+def compare_running(switches, chrome_path):
+    want = expected_busy(switches)
+    got = running_sums(chrome(chrome_path))
+    for cpu in sorted(set(want) | set(got)):
+        if want.get(cpu, 0) != got.get(cpu, 0):
+            die("cpu %d: running slices sum to %d ns, the switches say %d ns" %
+                (cpu, got.get(cpu, 0), want.get(cpu, 0)))
+    print("%d cpus: running slices sum to the span minus idle (%s ns)" %
+          (len(want), ", ".join(str(want[c]) for c in sorted(want))))
+
+
+def mode_running(path, chrome_path):
+    switches = collections.defaultdict(list)
+    for line in open(path, errors="replace"):
+        # "[001] 12707.512016130: prev_comm=... next_pid=0 next_prio=120"
+        m = re.match(r"^\s*\[(\d+)\]\s+(\d+)\.(\d+):.*next_pid=(-?\d+)", line)
+        if m:
+            switches[int(m.group(1))].append((int(m.group(2)) * 10**9 + int(m.group(3).ljust(9, "0")),
+                                              int(m.group(4))))
+    if not switches:
+        die("no sched_switch in the perf script text")
+    compare_running(switches, chrome_path)
+
+
+def mode_stacks(script, lines):
+    want = []
+    cur = None
+    for line in open(script, errors="replace"):
+        line = line.rstrip("\n")
+        if not line.strip():
+            if cur is not None:
+                want.append(cur)
+            cur = None
+            continue
+        m = re.match(r"^\s*([0-9a-f]+) (.*) \((.*)\)$", line)
+        if not m:
+            die("cannot read perf script frame: %r" % line)
+        if cur is None:
+            cur = []
+        cur.append((m.group(2), os.path.basename(m.group(3))))
+    if cur is not None:
+        want.append(cur)
+    got = []
+    for e in jsonl(lines):
+        got.append([(f.get("symbol", "[unknown]"), os.path.basename(f.get("dso", "[unknown]")))
+                    for f in e.get("callchain", [])])
+    # samples with no frames print no block in perf script
+    got = [g for g in got if g]
+    if len(want) != len(got):
+        die("%d stacks in perf script, %d in JSON lines" % (len(want), len(got)))
+    frames = 0
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            for k, (a, b) in enumerate(zip(w, g)):
+                if a != b:
+                    die("stack %d frame %d: perf script %r, tracekit %r" % (i, k, a, b))
+            die("stack %d: %d frames in perf script, %d in tracekit" % (i, len(w), len(g)))
+        frames += len(w)
+    print("%d stacks, %d frames: symbols and dsos equal" % (len(want), frames))
+
+
+BT = re.compile(r"^\[(\d+):(\d+):(\d+)\.(\d+)\] \(\+[^)]*\) \S+ (\S+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
+
+
+def bt_events(path):
+    for line in open(path, errors="replace"):
+        m = BT.match(line.rstrip("\n"))
+        if not m:
+            continue
+        h, mi, s, ns = (int(m.group(i)) for i in range(1, 5))
+        t = ((h * 60 + mi) * 60 + s) * 10**9 + ns
+        fields = dict(re.findall(r'(\w+) = ("[^"]*"|-?\d+)', m.group(7)))
+        yield t, m.group(5), int(m.group(6)), fields
+
+
+def mode_bt_names(bt, chrome_path):
+    last = {}
+    for _, name, _, f in bt_events(bt):
+        if name == "sched_switch":
+            for side in ("prev", "next"):
+                tid = int(f[side + "_tid"])
+                if tid > 0:
+                    last[tid] = f[side + "_comm"].strip('"')
+        elif name in ("sched_wakeup", "sched_wakeup_new", "sched_waking"):
+            if name != "sched_waking" and int(f["tid"]) > 0:
+                last[int(f["tid"])] = f["comm"].strip('"')
+        elif name == "sched_process_fork":
+            last[int(f["child_tid"])] = f["child_comm"].strip('"')
+    ev = chrome(chrome_path)
+    names = {e["tid"]: e["args"]["name"] for e in ev
+             if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] != CPU_PID}
+    checked = 0
+    for tid, name in sorted(last.items()):
+        if names.get(tid) is None:
+            continue
+        if names[tid] != name:
+            die("thread %d named %r, babeltrace2's text says %r" % (tid, names[tid], name))
+        checked += 1
+    if checked < len(last) // 2:
+        die("only %d of %d threads named" % (checked, len(last)))
+    print("%d threads named as babeltrace2 shows them" % checked)
+
+
+def mode_bt_running(bt, chrome_path):
+    switches = collections.defaultdict(list)
+    for t, name, cpu, f in bt_events(bt):
+        if name == "sched_switch":
+            switches[cpu].append((t, int(f["next_tid"])))
+    if not switches:
+        die("no sched_switch in babeltrace2's text")
+    compare_running(switches, chrome_path)
+
+
+def mode_bt_bin(bt, lines):
+    want = []
+    for line in open(bt, errors="replace"):
+        m = re.search(r'debug_info = \{ bin = "([^"]*)"', line)
+        if m:
+            want.append(m.group(1))
+    got = []
+    for e in jsonl(lines):
+        fr = (e.get("callchain") or [{}])[0]
+        got.append("%s+%s" % (fr["dso"], fr["dso_off"]) if "dso" in fr else "")
+    if len(want) != len(got) or not any(want):
+        die("%d events with debug_info in babeltrace2's text, %d JSON lines" % (len(want), len(got)))
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            die("event %d: babeltrace2 says bin %r, tracekit %r" % (i, w, g))
+    print("%d events, %d in an image: same image and offset" % (len(want), sum(1 for w in want if w)))
+
+
+def main():
+    modes = {"bt-bin": mode_bt_bin, "threads": mode_threads, "names": mode_names, "running": mode_running,
+             "stacks": mode_stacks, "bt-names": mode_bt_names, "bt-running": mode_bt_running}
+    if len(sys.argv) != 4 or sys.argv[1] not in modes:
+        die(__doc__)
+    modes[sys.argv[1]](sys.argv[2], sys.argv[3])
+
+
+main()
