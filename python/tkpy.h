@@ -46,7 +46,8 @@ typedef struct tkpy_source {
 	uint64_t limit, count;
 	uint64_t generation; /* bumps at every event read: Events check it */
 	const tk_event *current;
-	int busy; /* a call is decoding with the GIL released */
+	int busy; /* bit 0: a call is decoding with the GIL released; bit 1: eager
+		   * fields; bit 2: a whole-input pass (tkpy_context.c) runs */
 	tkpy_class *classes;
 	size_t n_classes, cap_classes;
 	PyObject *warnings; /* list of warning strings from the reader */

@@ -277,10 +277,11 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 		tk_error oerr;
 		tk_error_clear(&oerr);
 		tk_status ost;
+		s->busy |= 1; /* no other thread reads or closes it meanwhile */
 		Py_BEGIN_ALLOW_THREADS ost =
 		    tkpy_lean_open(s->path, format, tkpy_source_log, s, &s->lean, &oerr);
-		Py_END_ALLOW_THREADS if (ost != TK_OK)
-		{
+		Py_END_ALLOW_THREADS s->busy &= ~1;
+		if (ost != TK_OK) {
 			tkpy_raise(&oerr, s->path);
 			goto out;
 		}

@@ -144,6 +144,10 @@ static struct tkpy_whole *whole_of(tkpy_source *s)
 			       "from stdin");
 		return NULL;
 	}
+	if (s->busy & 4) {
+		tkpy_raise_msg("the source is in use by another thread");
+		return NULL;
+	}
 	struct tkpy_whole *w = calloc(1, sizeof *w);
 	if (!w) {
 		PyErr_NoMemory();
@@ -152,9 +156,10 @@ static struct tkpy_whole *whole_of(tkpy_source *s)
 	tk_error err;
 	tk_error_clear(&err);
 	tk_status st;
+	s->busy |= 4; /* bit 2: a whole-input pass runs (it reads its own source) */
 	Py_BEGIN_ALLOW_THREADS st = whole_pass(s->path, s, w, &err);
-	Py_END_ALLOW_THREADS if (st != TK_OK)
-	{
+	Py_END_ALLOW_THREADS s->busy &= ~4;
+	if (st != TK_OK) {
 		tk_context_free(w->ctx);
 		free(w->spans);
 		free(w);
