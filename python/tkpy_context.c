@@ -64,6 +64,8 @@ static PyObject *frame_tuple(const tk_frame *f)
 
 PyObject *tkpy_event_frames(tkpy_source *s, const tk_event *ev)
 {
+	if (!s->ctx)
+		return tkpy_raise_msg("frames need the model context: open without context=False");
 	tk_frame stack[256];
 	size_t n = tk_context_stack(s->ctx, ev, stack, 256);
 	if (n > 256)

@@ -294,9 +294,9 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	tk_open_options oo = {0};
-	int fields = 0;
-	static const char *const flags[] = {"all_records", "raw_order", "fields"};
-	for (size_t i = 0; i < 3; i++) {
+	int fields = 0, context = 1;
+	static const char *const flags[] = {"all_records", "raw_order", "fields", "context"};
+	for (size_t i = 0; i < 4; i++) {
 		PyObject *v = PyDict_GetItemString(filters, flags[i]);
 		if (!v)
 			continue;
@@ -307,8 +307,10 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 			oo.all_records = t;
 		else if (i == 1)
 			oo.raw_order = t;
-		else
+		else if (i == 2)
 			fields = t;
+		else
+			context = t;
 		PyDict_DelItemString(filters, flags[i]);
 	}
 	PyObject *fmt = PyDict_GetItemString(filters, "format");
@@ -366,7 +368,7 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		Py_DECREF(s);
 		goto fail;
 	}
-	if (tkpy_context_attach(s, &err) != TK_OK) {
+	if (context && tkpy_context_attach(s, &err) != TK_OK) {
 		tkpy_raise(&err, s->path);
 		Py_DECREF(s);
 		goto fail;

@@ -135,7 +135,9 @@ def open(path, **options):
     """Opens a perf.data file, CTF trace directory, CPEL/elog file or DCPI
     profile (format detected from the content; format="ctf" overrides).
     Options: format, all_records, raw_order, fields (copy each event's
-    fields so they outlive the next event), and the filters."""
+    fields so they outlive the next event), context (default True: the
+    source feeds a model context, for Event.frames; False skips that work
+    when only iterating), and the filters."""
     return Source(path, **options)
 
 

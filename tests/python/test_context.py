@@ -117,6 +117,13 @@ def test_errors_closed_and_damaged():
     with tracekit.open(data_path("cpel", "vpp-small.cpel")) as src:
         with pytest.raises(ValueError, match="unknown span kind"):
             src.spans("nosuch")
+    # context=False: the same events, and frames say why they are missing
+    perf = data_path("perf", "quipper", "perf.data.forkexit-3.8")
+    with tracekit.open(perf) as a, tracekit.open(perf, context=False) as b:
+        assert [(e.name, e.ts, e.tid) for e in a] == [(e.name, e.ts, e.tid) for e in b]
+    with tracekit.open(perf, context=False) as b:
+        with pytest.raises(tracekit.Error, match="context"):
+            next(iter(b)).frames
 
 
 def test_sql_process_cmdline_of_the_recorded_command(tmp_path):
