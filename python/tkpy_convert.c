@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "convert/pipeline.h"
-#include "output/report_perf.h"
+#include "output/profile_inputs.h"
 #include "tkpy.h"
 
 /* inputs: a path or a sequence of paths -> a NULL-terminated strdup'd array. */
@@ -154,10 +154,8 @@ PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw)
 	tk_perf_profile prof = {0};
 	tk_status st;
 	Py_BEGIN_ALLOW_THREADS tk_format fmt = tk_detect_format(path, &err);
-	if (fmt == TK_FORMAT_PERF)
-		st = tk_perf_profile_load(path, key, events, true, true, &prof, &err);
-	else if (fmt == TK_FORMAT_DCPI)
-		st = tk_dcpi_profile_load(path, key, events, &prof, &err);
+	if (tk_profile_readable(fmt))
+		st = tk_profile_load_any(path, fmt, key, events, false, &prof, &err);
 	else if (fmt == TK_FORMAT_UNKNOWN)
 		st = err.status ? err.status : TK_ERR_FORMAT;
 	else

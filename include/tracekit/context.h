@@ -24,7 +24,10 @@
  * Memory: per thread, map, image and open span, grown amortized; nothing is
  * allocated per event. Tables are capped (options): beyond a cap new items
  * are dropped and counted (tk_context_stats), never an unbounded allocation.
- * Strings returned stay valid until tk_context_free() unless said otherwise.
+ * Strings returned stay valid until tk_context_free() unless said otherwise,
+ * also after the source is closed (names are interned copies). Event
+ * classes are recognised by address: feed one input's events only, while
+ * its source is open.
  * Not thread-safe: one context per reading thread. NULL ctx is accepted by
  * every query (answers "nothing known"). */
 #ifndef TRACEKIT_CONTEXT_H
@@ -64,6 +67,10 @@ typedef struct tk_context_options {
 	size_t max_open_spans;              /* 0: 1 << 20 (queued + open) */
 	tk_log_fn log;                      /* warnings; NULL: dropped */
 	void *log_user;
+	/* spans wholly outside [begin_ns, end_ns] are not queued (the consumer's
+	 * time window); has_*: false = unbounded on that side */
+	bool has_begin, has_end;
+	uint64_t begin_ns, end_ns;
 } tk_context_options;
 
 tk_status tk_context_new(const tk_context_options *opt, tk_context **out, tk_error *err);
@@ -163,7 +170,8 @@ typedef enum tk_span_kind {
 	TK_SPAN_RUNNABLE, /* tid woken (or preempted) until it runs */
 	TK_SPAN_SYSCALL,  /* syscall entry to exit on one thread */
 	TK_SPAN_CALL,     /* NAME_entry to NAME_exit on one thread (nested) */
-	TK_SPAN_STATE,    /* CPEL/elog: an event until the next on its track */
+	TK_SPAN_STATE,    /* CPEL/elog: an event until its next occurrence on
+			   * its track (report --state); may overlap others */
 } tk_span_kind;
 
 typedef struct tk_span {

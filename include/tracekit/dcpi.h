@@ -99,6 +99,14 @@ uint64_t tk_dcpi_chunk_total(const tk_dcpi_profile *p); /* number of chunks */
 tk_status tk_dcpi_next_chunk(const tk_dcpi_profile *p, uint64_t *cursor, tk_dcpi_chunk *out,
 			     tk_error *err);
 
+/* Calls fn for every address with a non-zero count, in address order
+ * (address = tstart + chunk offset + index): the walk every renderer and
+ * profile loader of a DCPI profile makes. A return other than TK_OK stops
+ * it and is returned; TK_OK at the end. */
+typedef tk_status (*tk_dcpi_count_fn)(void *user, uint64_t addr, uint32_t count, tk_error *err);
+tk_status tk_dcpi_each_count(const tk_dcpi_profile *p, tk_dcpi_count_fn fn, void *user,
+			     tk_error *err);
+
 /* Checks a header value against the grammar for `key`: "hex", "dec",
  * "time", "version" or anything else (free text, non-empty). Exposed for
  * the writer and the tests. */

@@ -7,7 +7,7 @@
 #ifndef TK_ANALYSIS_PERF_SAMPLES_H
 #define TK_ANALYSIS_PERF_SAMPLES_H
 
-#include "analysis/threads_model.h"
+#include "context/threads_model.h"
 #include "model/filter.h"
 #include "tracekit/tracekit.h"
 

@@ -36,6 +36,7 @@ tk_status tk_context_new(const tk_context_options *opt, tk_context **out, tk_err
 	tk_hashmap_init(&c->by_tid);
 	tk_hashmap_init(&c->class_by_ptr);
 	tk_hashmap_init(&c->track_by_hash);
+	tk_hashmap_init(&c->state_open);
 	tk_hashmap_init(&c->sysname_by_id);
 	*out = c;
 	return TK_OK;

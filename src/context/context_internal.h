@@ -90,6 +90,7 @@ typedef struct ctx_class {
 	const tk_field_class *payload_cls, *context_cls, *stream_cls; /* as resolved */
 	ctx_role role;
 	const char *stem; /* syscall / call name (interned); NULL: from the id */
+	const char *name; /* the class's name, interned: spans outlive the source */
 	/* role fields (payload) */
 	uint16_t f_prev_tid, f_next_tid, f_prev_state, f_prev_comm, f_next_comm;
 	uint16_t f_tid, f_pid, f_comm, f_id; /* wakeup, statedump, raw syscall id */
@@ -106,9 +107,6 @@ typedef struct ctx_class {
 
 typedef struct ctx_track {
 	const char *name;
-	const char *state; /* open state: the event name */
-	uint64_t since;
-	bool open;
 } ctx_track;
 
 struct tk_context {
@@ -145,6 +143,9 @@ struct tk_context {
 	ctx_track *tracks;
 	size_t n_tracks, cap_tracks;
 	tk_hashmap track_by_hash; /* FNV of the name (probed) -> index */
+	/* open states: (track << 32 | class index) -> time of the last
+	 * occurrence of that event on that track */
+	tk_hashmap state_open;
 
 	/* LTTng-UST images, sorted by (pid, start) */
 	ctx_umap *umaps;

@@ -105,6 +105,9 @@ static void classify(tk_context *c, ctx_class *k)
 {
 	const tk_field_class *p = k->payload_cls;
 	const char *full = k->cls && k->cls->name ? k->cls->name : "";
+	k->name = ctx_intern(c, full[0] ? full : "event", full[0] ? strlen(full) : 5);
+	if (!k->name)
+		k->name = "event";
 	const char *n = base_name(full);
 	size_t len = strlen(n), stem;
 	k->f_prev_tid = member2(p, "prev_tid", "prev_pid");

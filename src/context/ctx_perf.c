@@ -57,10 +57,11 @@ tk_status ctx_perf_feed(tk_context *c, const tk_perf_file *f, const tk_perf_reco
 		c->sample_offset = rec->offset;
 		c->sample_cpumode = rec->misc & 7u;
 		c->have_sample = true;
-		mirror(c,
-		       perf_thread(c, has_tid ? (int32_t)rec->sid.pid : -1,
-				   has_tid ? (int32_t)rec->sid.tid : -1),
-		       t);
+		int32_t pid = has_tid ? (int32_t)rec->sid.pid : -1;
+		mirror(c, perf_thread(c, pid, has_tid ? (int32_t)rec->sid.tid : -1), t);
+		/* the process leader perf created with it names the process */
+		if (pid > 0 && !ctx_thread_get(c, pid))
+			mirror(c, perf_thread(c, pid, pid), CTX_TIME_UNSET);
 		return TK_OK;
 	}
 	case TK_PERF_RECORD_SWITCH:

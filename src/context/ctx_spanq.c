@@ -9,6 +9,9 @@
 
 void ctx_span_emit(tk_context *c, const tk_span *s)
 {
+	if ((c->opt.has_begin && s->end_ns < c->opt.begin_ns) ||
+	    (c->opt.has_end && s->begin_ns > c->opt.end_ns))
+		return; /* outside the consumer's window */
 	if (c->q_n == c->q_cap) {
 		if (c->q_cap >= c->opt.max_open_spans) {
 			c->stats.dropped_spans++;

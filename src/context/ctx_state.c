@@ -1,7 +1,10 @@
 /* CPEL / elog tracks (the payload's "track" string) and their state
- * intervals (TK_CTX_SPAN_STATE), report --state's rule (cpelstate, g2):
- * an event on a track puts the track in the state the event names until
- * the next event on the same track. Track names are interned once. */
+ * intervals (TK_CTX_SPAN_STATE), report --state's rule (VPP's cpelstate):
+ * a span from one occurrence of an event on a track to its next
+ * occurrence on the same track, named by the event (time going backwards
+ * gives no span, as report skips it). Spans of different events on one
+ * track may overlap. Track names are interned once; open states are one
+ * hash entry per (track, event class), capped with the spans. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,48 +72,62 @@ tk_status ctx_state_event(tk_context *c, const ctx_class *k, const tk_event *ev,
 		c->tracks[c->n_tracks] = (ctx_track){.name = name};
 		ix = (int64_t)c->n_tracks++;
 	}
-	ctx_track *tr = &c->tracks[ix];
 	if (!(c->flags & TK_CTX_SPAN_STATE) || !ev->has_time)
 		return TK_OK;
-	if (tr->open) {
-		tk_span sp = {.kind = TK_SPAN_STATE,
-			      .name = tr->state,
-			      .begin_ns = tr->since,
-			      .end_ns = ev->time_ns < tr->since ? tr->since : ev->time_ns,
-			      .cpu = ev->cpu,
-			      .pid = TK_PID_NONE,
-			      .tid = TK_PID_NONE,
-			      .track = ix};
-		ctx_span_emit(c, &sp);
+	uint64_t key = (uint64_t)ix << 32 | (uint64_t)(k - c->classes);
+	uint64_t *since = tk_hashmap_get(&c->state_open, key);
+	if (since) {
+		if (ev->time_ns >= *since) {
+			tk_span sp = {.kind = TK_SPAN_STATE,
+				      .name = k->name,
+				      .begin_ns = *since,
+				      .end_ns = ev->time_ns,
+				      .cpu = ev->cpu,
+				      .pid = TK_PID_NONE,
+				      .tid = TK_PID_NONE,
+				      .track = ix};
+			ctx_span_emit(c, &sp);
+		}
+		*since = ev->time_ns;
+		return TK_OK;
 	}
-	tr->open = true;
-	tr->since = ev->time_ns;
-	tr->state = ev->cls && ev->cls->name ? ev->cls->name : "event";
+	if (c->state_open.n >= c->opt.max_open_spans) {
+		c->stats.dropped_spans++;
+		return TK_OK;
+	}
+	if (!tk_hashmap_put(&c->state_open, key, ev->time_ns))
+		return tk_error_set(err, TK_ERR_NOMEM, ev->offset, "model context: out of memory");
 	return TK_OK;
 }
 
 void ctx_state_finish(tk_context *c, uint64_t end)
 {
-	for (size_t i = 0; i < c->n_tracks; i++) {
-		ctx_track *tr = &c->tracks[i];
-		if (!tr->open || !(c->flags & TK_CTX_SPAN_STATE))
+	tk_hashmap *m = &c->state_open;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->used[i])
 			continue;
+		uint64_t track = m->keys[i] >> 32, ci = m->keys[i] & 0xffffffffu;
+		/* the interned name: the classes may be gone with their source */
+		const char *name = ci < c->n_classes ? c->classes[ci].name : "event";
+		uint64_t since = m->vals[i];
 		tk_span sp = {.kind = TK_SPAN_STATE,
-			      .name = tr->state,
-			      .begin_ns = tr->since,
-			      .end_ns = end < tr->since ? tr->since : end,
+			      .name = name,
+			      .begin_ns = since,
+			      .end_ns = end < since ? since : end,
 			      .cpu = TK_CPU_NONE,
 			      .pid = TK_PID_NONE,
 			      .tid = TK_PID_NONE,
-			      .track = (int64_t)i,
+			      .track = (int64_t)track,
 			      .truncated = true};
 		ctx_span_emit(c, &sp);
-		tr->open = false;
 	}
+	tk_hashmap_free(m);
+	tk_hashmap_init(m);
 }
 
 void ctx_tracks_free(tk_context *c)
 {
+	tk_hashmap_free(&c->state_open);
 	free(c->tracks);
 	tk_hashmap_free(&c->track_by_hash);
 }

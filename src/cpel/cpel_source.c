@@ -40,8 +40,6 @@ static const tk_field_class elog_payload = {
 typedef struct common {
 	tk_source base;
 	tk_arena classes;
-	tk_event_class **list;
-	size_t n_list, cap_list;
 	tk_writer *text; /* per-event strings */
 	tk_value values[4];
 	tk_value payload;
@@ -60,20 +58,12 @@ static void common_free(common *c)
 {
 	tk_writer_abort(c->text);
 	tk_arena_free(&c->classes);
-	free(c->list);
+	tk_source_classes_free(&c->base);
 }
 
 static tk_event_class *add_class(common *c, uint64_t id, const char *name, size_t name_len,
 				 const char *format, const tk_field_class *payload)
 {
-	if (c->n_list == c->cap_list) {
-		size_t nc = c->cap_list ? c->cap_list * 2 : 16;
-		tk_event_class **nl = realloc(c->list, nc * sizeof *nl);
-		if (!nl)
-			return NULL;
-		c->list = nl;
-		c->cap_list = nc;
-	}
 	tk_event_class *k = tk_arena_calloc(&c->classes, 1, sizeof *k);
 	char *nm = tk_arena_strndup(&c->classes, name, name_len);
 	if (!k || !nm)
@@ -83,10 +73,7 @@ static tk_event_class *add_class(common *c, uint64_t id, const char *name, size_
 	k->loglevel = -1;
 	k->format = format;
 	k->payload = payload;
-	c->list[c->n_list++] = k;
-	c->base.info.event_classes = (const tk_event_class *const *)c->list;
-	c->base.info.n_event_classes = c->n_list;
-	return k;
+	return tk_source_add_class(&c->base, k) ? k : NULL;
 }
 
 static void set_str(tk_value *v, const char *s, size_t len)
@@ -113,7 +100,7 @@ static tk_event_class *cpel_class(cpel_source *s, uint32_t code, const tk_cpel_e
 	uint64_t *p = tk_hashmap_get(&s->class_by_code, code);
 	if (p)
 		return (tk_event_class *)(uintptr_t)*p;
-	if (!d && s->c.n_list >= MAX_CODE_CLASSES) {
+	if (!d && s->c.base.info.n_event_classes >= MAX_CODE_CLASSES) {
 		if (!s->unknown)
 			s->unknown = add_class(&s->c, UINT32_MAX + (uint64_t)1, "unknown", 7, NULL,
 					       &cpel_int_payload);
@@ -277,7 +264,7 @@ static tk_status elog_next(tk_source *src, const tk_event **out, tk_error *err)
 	s->c.payload.v.list.n = 2;
 	tk_event *ev = &s->c.ev;
 	memset(ev, 0, sizeof *ev);
-	ev->cls = s->c.list[e->type];
+	ev->cls = s->c.base.info.event_classes[e->type];
 	ev->cpu = TK_CPU_NONE;
 	ev->pid = ev->tid = TK_PID_NONE;
 	ev->has_time = true;

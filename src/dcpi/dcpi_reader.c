@@ -214,3 +214,20 @@ tk_status tk_dcpi_next_chunk(const tk_dcpi_profile *p, uint64_t *cursor, tk_dcpi
 	*cursor = off + 8 + 4 * (uint64_t)out->n;
 	return TK_OK;
 }
+
+tk_status tk_dcpi_each_count(const tk_dcpi_profile *p, tk_dcpi_count_fn fn, void *user,
+			     tk_error *err)
+{
+	uint64_t base = tk_dcpi_profile_header(p)->tstart;
+	uint64_t cursor = 0;
+	tk_dcpi_chunk c;
+	tk_status st;
+	while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
+		for (uint32_t i = 0; i < c.n; i++) {
+			uint32_t v = tk_dcpi_chunk_count(&c, i);
+			if (v && (st = fn(user, base + c.offset + i, v, err)) != TK_OK)
+				return st;
+		}
+	}
+	return st == TK_END ? TK_OK : st;
+}

@@ -32,8 +32,6 @@ typedef struct dcpi_source {
 	uint32_t index; /* next count in chunk */
 	bool have_chunk;
 	tk_arena classes;
-	tk_event_class **list;
-	size_t n_list, cap_list;
 	tk_env_entry env[12];
 	tk_value values[3];
 	tk_value payload;
@@ -43,29 +41,19 @@ typedef struct dcpi_source {
 /* One class per distinct event name; profiles of one event share it. */
 static const tk_event_class *class_for(dcpi_source *s, const char *event)
 {
-	for (size_t i = 0; i < s->n_list; i++)
-		if (strcmp(s->list[i]->name, event) == 0)
-			return s->list[i];
-	if (s->n_list == s->cap_list) {
-		size_t nc = s->cap_list ? s->cap_list * 2 : 8;
-		tk_event_class **nl = realloc(s->list, nc * sizeof *nl);
-		if (!nl)
-			return NULL;
-		s->list = nl;
-		s->cap_list = nc;
-	}
+	const tk_trace_info *info = &s->base.info;
+	for (size_t i = 0; i < info->n_event_classes; i++)
+		if (strcmp(info->event_classes[i]->name, event) == 0)
+			return info->event_classes[i];
 	tk_event_class *k = tk_arena_calloc(&s->classes, 1, sizeof *k);
 	char *name = tk_arena_strdup(&s->classes, event);
 	if (!k || !name)
 		return NULL;
-	k->id = s->n_list;
+	k->id = info->n_event_classes;
 	k->name = name;
 	k->loglevel = -1;
 	k->payload = &payload_class;
-	s->list[s->n_list++] = k;
-	s->base.info.event_classes = (const tk_event_class *const *)s->list;
-	s->base.info.n_event_classes = s->n_list;
-	return k;
+	return tk_source_add_class(&s->base, k) ? k : NULL;
 }
 
 static tk_status open_next_profile(dcpi_source *s, tk_error *err)
@@ -131,7 +119,7 @@ static void dcpi_close_source(tk_source *src)
 	tk_dcpi_close(s->cur);
 	tk_dcpi_db_free_list(s->paths, s->n_paths);
 	tk_arena_free(&s->classes);
-	free(s->list);
+	tk_source_classes_free(&s->base);
 	free(s);
 }
 

@@ -3,6 +3,9 @@
 #ifndef TK_MODEL_SOURCE_IMPL_H
 #define TK_MODEL_SOURCE_IMPL_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "tracekit/tracekit.h"
 
 typedef struct tk_source_ops {
@@ -34,7 +37,15 @@ struct tk_source {
 	tk_source_native_fn native; /* NULL = none (set by a session or a context) */
 	void *native_user;
 	tk_source_observer obs; /* sources are calloc'ed: none by default */
+	size_t classes_cap;     /* info.event_classes: see tk_source_add_class */
 };
+
+/* Appends c to the event classes the source publishes (info.event_classes
+ * and n_event_classes), in an array the source owns from then on; false
+ * when out of memory. The source frees the array at close with
+ * tk_source_classes_free(). */
+bool tk_source_add_class(tk_source *src, const tk_event_class *c);
+void tk_source_classes_free(tk_source *src);
 
 typedef struct tk_sink_ops {
 	tk_status (*write)(tk_sink *sink, const tk_event *ev, tk_error *err);

@@ -147,8 +147,13 @@ static void put_escaped(tk_writer *w, const char *s, size_t n)
 	tk_put_mem(w, s + start, n - start);
 }
 
-void tk_value_write_text(tk_writer *w, const tk_value *v)
+/* Both text forms in one walk (value_text.h); depth bounds the plain form,
+ * which sinks write from values they did not build. */
+static void put_text(tk_writer *w, const tk_value *v, tk_value_text_form form, int depth)
 {
+	bool plain = form == TK_VALUE_PLAIN;
+	if (plain && (!v || !v->cls || depth > 16))
+		return;
 	const tk_field_class *c = v->cls;
 	if (!c) {
 		tk_put_str(w, "?");
@@ -156,7 +161,9 @@ void tk_value_write_text(tk_writer *w, const tk_value *v)
 	}
 	switch (c->kind) {
 	case TK_TYPE_INT: {
-		if (c->mappings) {
+		if (plain && c->is_char) {
+			tk_put_char(w, (char)v->v.u);
+		} else if (!plain && c->mappings) {
 			size_t i = 0;
 			const tk_enum_mapping *m = next_label(c, v->v.u, &i);
 			tk_put_str(w, "( ");
@@ -175,6 +182,11 @@ void tk_value_write_text(tk_writer *w, const tk_value *v)
 	}
 	case TK_TYPE_FLOAT: tk_put_double(w, v->v.f, "%g"); break;
 	case TK_TYPE_STRING:
+		if (plain) {
+			if (v->v.str.len)
+				tk_put_mem(w, v->v.str.ptr, v->v.str.len);
+			break;
+		}
 		tk_put_char(w, '"');
 		put_escaped(w, v->v.str.ptr, v->v.str.len);
 		tk_put_char(w, '"');
@@ -185,35 +197,52 @@ void tk_value_write_text(tk_writer *w, const tk_value *v)
 		break;
 	case TK_TYPE_ARRAY:
 	case TK_TYPE_SEQUENCE:
-		tk_put_str(w, "[ ");
+		if (plain && c->element && c->element->kind == TK_TYPE_INT && c->element->is_char) {
+			for (size_t i = 0; i < v->v.list.n && v->v.list.items[i].v.u; i++)
+				tk_put_char(w, (char)v->v.list.items[i].v.u);
+			break;
+		}
+		tk_put_str(w, plain ? "[" : "[ ");
 		for (size_t i = 0; i < v->v.list.n; i++) {
 			if (i)
 				tk_put_str(w, ", ");
-			tk_value_write_text(w, &v->v.list.items[i]);
+			put_text(w, &v->v.list.items[i], form, depth + 1);
 		}
-		tk_put_str(w, " ]");
+		tk_put_str(w, plain ? "]" : " ]");
 		break;
 	case TK_TYPE_STRUCT:
 		tk_put_str(w, "{ ");
 		for (size_t i = 0; i < v->v.list.n && i < c->n_members; i++) {
 			if (i)
 				tk_put_str(w, ", ");
-			tk_put_str(w, c->members[i].name);
+			tk_put_str(w, c->members[i].name ? c->members[i].name : "");
 			tk_put_str(w, " = ");
-			tk_value_write_text(w, &v->v.list.items[i]);
+			put_text(w, &v->v.list.items[i], form, depth + 1);
 		}
 		tk_put_str(w, " }");
 		break;
 	case TK_TYPE_VARIANT:
-		if (v->v.list.n && v->v.list.index < c->n_members) {
+		if (plain) {
+			put_text(w, v->v.list.items, form, depth + 1);
+		} else if (v->v.list.n && v->v.list.index < c->n_members) {
 			tk_put_str(w, "{ ");
 			tk_put_str(w, c->members[v->v.list.index].name);
 			tk_put_str(w, " = ");
-			tk_value_write_text(w, v->v.list.items);
+			put_text(w, v->v.list.items, form, depth + 1);
 			tk_put_str(w, " }");
 		}
 		break;
 	}
+}
+
+void tk_value_write_text(tk_writer *w, const tk_value *v)
+{
+	put_text(w, v, TK_VALUE_TEXT, 0);
+}
+
+void tk_value_write_text_form(tk_writer *w, const tk_value *v, tk_value_text_form form)
+{
+	put_text(w, v, form, 0);
 }
 
 static void json_scope(tk_writer *w, const char *key, const tk_value *v)

@@ -12,6 +12,18 @@
 void tk_value_write_json(tk_writer *w, const tk_value *v);
 /* Writes one value as text ({ a = 1, b = "x" }). */
 void tk_value_write_text(tk_writer *w, const tk_value *v);
+
+/* The text forms of a value. */
+typedef enum tk_value_text_form {
+	/* as tk_value_write_text: quoted strings, enum labels, "[ a, b ]" */
+	TK_VALUE_TEXT = 0,
+	/* a field as one string of a format that has no nested values (the
+	 * perf.data writer's tracepoint text fields): strings, chars and char
+	 * arrays as their text, "[a, b]", a variant as its option, no enum
+	 * labels; nothing past 16 levels of nesting */
+	TK_VALUE_PLAIN,
+} tk_value_text_form;
+void tk_value_write_text_form(tk_writer *w, const tk_value *v, tk_value_text_form form);
 /* One event as a JSON line (with the newline). */
 void tk_event_write_json(tk_writer *w, const tk_event *ev);
 /* Keys a layer above adds to an event's JSON line (the model context's

@@ -68,10 +68,6 @@ typedef struct chrome_sink {
 	chrome_thread *threads;
 	size_t n_threads, cap_threads;
 	bool cpus_used;
-	/* times of the events written: spans wholly outside them (a --begin /
-	 * --end window the sink never sees) are left out */
-	bool have_time;
-	uint64_t first_ns, last_ns;
 	uint64_t cpu_bits[CHROME_CPUS / 64]; /* cpus with a running slice */
 	tk_frame stack[CHROME_FRAMES];
 } chrome_sink;
@@ -225,6 +221,7 @@ static void event_ids(chrome_sink *c, const tk_event *ev, int64_t *pid, int64_t 
 		*track = tk_context_event_track(ctx, ev);
 		if (*track >= 0) {
 			*tid = *track;
+			*pid = 0; /* tracks are threads of one process, as their spans */
 		} else if (tk_context_event_thread(ctx, ev, &th)) {
 			*tid = th.tid;
 			if (*pid == TK_PID_NONE)
@@ -300,8 +297,6 @@ static bool stack_of(chrome_sink *c, const tk_event *ev, const tk_value *chain, 
 static void write_span(chrome_sink *c, size_t ci, tk_context *ctx, const tk_span *s)
 {
 	tk_writer *w = c->w;
-	if (!c->have_time || s->end_ns < c->first_ns || s->begin_ns > c->last_ns)
-		return;
 	int64_t pid, tid;
 	const char *name = s->name;
 	tk_ctx_thread th;
@@ -392,13 +387,6 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	size_t ci = ctx ? ctx_index(c, ctx) : CHROME_MAX_CTXS;
 	int64_t pid, tid, track;
 	event_ids(c, ev, &pid, &tid, &track);
-	if (ev->has_time) {
-		if (!c->have_time || ev->time_ns < c->first_ns)
-			c->first_ns = ev->time_ns;
-		if (!c->have_time || ev->time_ns > c->last_ns)
-			c->last_ns = ev->time_ns;
-		c->have_time = true;
-	}
 	if (ctx) {
 		if (ci < CHROME_MAX_CTXS)
 			drain_spans(c, ci, ctx);

@@ -15,27 +15,35 @@ static void put_header_lines(const tk_dcpi_header *h, tk_writer *out)
 		put_line(out, h->lines[i].text, h->lines[i].len);
 }
 
+static tk_status put_count(void *user, uint64_t addr, uint32_t count, tk_error *err)
+{
+	(void)err;
+	tk_writer *out = user;
+	tk_put_str(out, "0x");
+	tk_put_hex(out, addr);
+	tk_put_char(out, ' ');
+	tk_put_u64(out, count);
+	tk_put_char(out, '\n');
+	return TK_OK;
+}
+
+/* dcpicat pads addresses to 12 digits */
+static tk_status put_count_padded(void *user, uint64_t addr, uint32_t count, tk_error *err)
+{
+	(void)err;
+	tk_writer *out = user;
+	tk_put_str(out, "0x");
+	tk_put_hex_pad(out, addr, 12);
+	tk_put_char(out, ' ');
+	tk_put_u64(out, count);
+	tk_put_char(out, '\n');
+	return TK_OK;
+}
+
 tk_status tk_dcpi_print_listing(const tk_dcpi_profile *p, tk_writer *out, tk_error *err)
 {
-	const tk_dcpi_header *h = tk_dcpi_profile_header(p);
-	put_header_lines(h, out);
-	uint64_t cursor = 0;
-	tk_dcpi_chunk c;
-	tk_status st;
-	while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-		uint64_t base = h->tstart + c.offset;
-		for (uint32_t i = 0; i < c.n; i++) {
-			uint32_t v = tk_dcpi_chunk_count(&c, i);
-			if (!v)
-				continue;
-			tk_put_str(out, "0x");
-			tk_put_hex(out, base + i);
-			tk_put_char(out, ' ');
-			tk_put_u64(out, v);
-			tk_put_char(out, '\n');
-		}
-	}
-	return st == TK_END ? TK_OK : st;
+	put_header_lines(tk_dcpi_profile_header(p), out);
+	return tk_dcpi_each_count(p, put_count, out, err);
 }
 
 /* The line of the first unknown header key `key`, or NULL. */
@@ -86,23 +94,7 @@ tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_err
 	tk_put_char(out, ':');
 	tk_put_u64(out, h->period);
 	tk_put_str(out, ":0\n");
-	uint64_t cursor = 0;
-	tk_dcpi_chunk c;
-	tk_status st;
-	while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-		uint64_t base = h->tstart + c.offset;
-		for (uint32_t i = 0; i < c.n; i++) {
-			uint32_t v = tk_dcpi_chunk_count(&c, i);
-			if (!v)
-				continue;
-			tk_put_str(out, "0x");
-			tk_put_hex_pad(out, base + i, 12);
-			tk_put_char(out, ' ');
-			tk_put_u64(out, v);
-			tk_put_char(out, '\n');
-		}
-	}
-	return st == TK_END ? TK_OK : st;
+	return tk_dcpi_each_count(p, put_count_padded, out, err);
 }
 
 /* "9805191724" -> "1998-05-19 17:24 UTC"; other forms are shown as is. */

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "session/session_events.h"
 #include "output/perf_render.h"
 
 static void line_str(tk_writer *w, const char *key, const char *val)
@@ -350,12 +351,8 @@ static tk_status count_record(tk_session *s, const tk_perf_record *rec, void *us
 tk_status tk_perf_render_info(const char *path, const tk_render_options *opt, tk_writer *w,
 			      tk_error *err)
 {
-	tk_open_options oo = {.format = TK_FORMAT_PERF,
-			      .raw_order = true,
-			      .log = opt->log,
-			      .log_user = opt->log_user};
 	tk_session *ses;
-	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	tk_status st = tk_session_open_perf(path, opt, true, &ses, err);
 	if (st != TK_OK)
 		return st;
 	tk_perf_file *f = tk_session_perf(ses);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/session_events.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
@@ -599,10 +600,6 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	bool json = strcmp(opt->style, "json") == 0;
 	if (!json && strcmp(opt->style, "text") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_open_options oo = {.format = TK_FORMAT_PERF,
-			      .raw_order = opt->raw_order,
-			      .log = opt->log,
-			      .log_user = opt->log_user};
 	printer p = {
 	    .w = w,
 	    .json = json,
@@ -611,7 +608,7 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	    .limit = opt->limit,
 	};
 	tk_session *ses;
-	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	tk_status st = tk_session_open_perf(path, opt, opt->raw_order, &ses, err);
 	if (st != TK_OK)
 		return st;
 	p.f = tk_session_perf(ses);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/session_events.h"
 #include "context/perf_callchain.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
@@ -614,26 +615,15 @@ static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user
 tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
-	tk_open_options oo = {.format = TK_FORMAT_PERF,
-			      .raw_order = opt->raw_order,
-			      .log = opt->log,
-			      .log_user = opt->log_user};
 	script s = {
 	    .w = w,
 	    .opt = opt,
 	    .log = opt->log,
 	    .log_user = opt->log_user,
-	    .filter = {.has_begin = opt->has_begin,
-		       .has_end = opt->has_end,
-		       .begin_ns = opt->begin_ns,
-		       .end_ns = opt->end_ns,
-		       .events = opt->events,
-		       .pid = opt->pid,
-		       .tid = opt->tid,
-		       .cpu = opt->cpu},
+	    .filter = tk_render_filter(opt),
 	};
 	tk_session *ses;
-	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	tk_status st = tk_session_open_perf(path, opt, opt->raw_order, &ses, err);
 	if (st != TK_OK)
 		return st;
 	s.f = tk_session_perf(ses);

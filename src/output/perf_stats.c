@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/session_events.h"
 #include "output/perf_render.h"
 
 #define MAX_TYPES     65536
@@ -206,12 +207,8 @@ static void render(const perf_stats *s, tk_perf_file *f, tk_writer *w)
 tk_status tk_perf_render_stats(const char *path, const tk_render_options *opt, tk_writer *w,
 			       tk_error *err)
 {
-	tk_open_options oo = {.format = TK_FORMAT_PERF,
-			      .raw_order = true,
-			      .log = opt->log,
-			      .log_user = opt->log_user};
 	tk_session *ses;
-	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	tk_status st = tk_session_open_perf(path, opt, true, &ses, err);
 	if (st != TK_OK)
 		return st;
 	perf_stats s = {0};

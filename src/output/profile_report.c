@@ -74,6 +74,22 @@ static event_table *table_for(report *r, const tk_dcpi_header *h)
 	return t;
 }
 
+typedef struct add_ctx {
+	event_table *t;
+	const char *image;
+	const tk_symtab *syms;
+} add_ctx;
+
+static tk_status add_count(void *user, uint64_t addr, uint32_t count, tk_error *err)
+{
+	add_ctx *c = user;
+	const tk_symbol *s = c->syms ? tk_symtab_lookup(c->syms, addr, NULL) : NULL;
+	if (!tk_profile_agg_add(c->t->agg, c->image, s ? s->name : NULL, s ? s->start : 0, addr,
+				count))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	return TK_OK;
+}
+
 static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 {
 	const tk_dcpi_header *h = tk_dcpi_profile_header(p);
@@ -88,24 +104,8 @@ static tk_status add_profile(report *r, const tk_dcpi_profile *p, tk_error *err)
 		size_t id_len = tk_build_id_parse(h->image, id);
 		syms = tk_symcache_image(r->cache, h->path, id, id_len);
 	}
-	uint64_t cursor = 0;
-	tk_dcpi_chunk c;
-	tk_status st;
-	while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-		uint64_t base = h->tstart + c.offset;
-		for (uint32_t i = 0; i < c.n; i++) {
-			uint32_t v = tk_dcpi_chunk_count(&c, i);
-			if (!v)
-				continue;
-			uint64_t addr = base + i;
-			const tk_symbol *s = syms ? tk_symtab_lookup(syms, addr, NULL) : NULL;
-			if (!tk_profile_agg_add(t->agg, image, s ? s->name : NULL, s ? s->start : 0,
-						addr, v))
-				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
-						    "out of memory");
-		}
-	}
-	return st == TK_END ? TK_OK : st;
+	add_ctx c = {t, image, syms};
+	return tk_dcpi_each_count(p, add_count, &c, err);
 }
 
 /* The summary block dcpiprof starts with: every event, its total, period. */
@@ -126,58 +126,6 @@ static void put_summary(const report *r, tk_writer *out)
 			"event type, with their share of the event's total (%) and the\n"
 			"running share (cum%).\n"
 			"===========================================================\n");
-}
-
-static void put_table(const report *r, event_table *t, uint64_t top, tk_writer *out)
-{
-	size_t n;
-	const tk_profile_row *rows = tk_profile_agg_rows(t->agg, &n);
-	uint64_t total = tk_profile_agg_total(t->agg);
-	if (top && n > top)
-		n = (size_t)top;
-	size_t count_w = strlen(t->event) > 9 ? strlen(t->event) : 9;
-	size_t name_w = 9; /* strlen("procedure") */
-	for (size_t i = 0; i < n && r->key != TK_PROFILE_BY_IMAGE; i++) {
-		size_t len = strlen(rows[i].symbol ? rows[i].symbol : TK_PROFILE_UNKNOWN_SYMBOL);
-		if (len > name_w)
-			name_w = len > 48 ? 48 : len;
-	}
-	tk_put_spaces(out, (unsigned)(count_w - strlen(t->event)));
-	tk_put_str(out, t->event);
-	tk_put_str(out, "        %     cum%  ");
-	if (r->key == TK_PROFILE_BY_ADDRESS) {
-		tk_report_put_padded(out, "address", 18);
-		tk_put_str(out, "  ");
-	}
-	if (r->key != TK_PROFILE_BY_IMAGE) {
-		tk_report_put_padded(out, "procedure", name_w);
-		tk_put_str(out, "  ");
-	}
-	tk_put_str(out, "image\n");
-	uint64_t cum = 0;
-	for (size_t i = 0; i < n; i++) {
-		const tk_profile_row *row = &rows[i];
-		cum += row->count;
-		tk_put_u64_pad(out, row->count, (unsigned)count_w, ' ');
-		tk_put_char(out, ' ');
-		tk_report_put_percent(out, row->count, total);
-		tk_put_char(out, ' ');
-		tk_report_put_percent(out, cum, total);
-		tk_put_str(out, "  ");
-		if (r->key == TK_PROFILE_BY_ADDRESS) {
-			char addr[24];
-			snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
-			tk_report_put_padded(out, addr, 18);
-			tk_put_str(out, "  ");
-		}
-		if (r->key != TK_PROFILE_BY_IMAGE) {
-			tk_report_put_padded(
-			    out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
-			tk_put_str(out, "  ");
-		}
-		tk_put_str(out, row->image);
-		tk_put_char(out, '\n');
-	}
 }
 
 static int cmp_table(const void *a, const void *b)
@@ -224,7 +172,8 @@ tk_status tk_profile_report_dcpi(const char *path, const tk_profile_report_optio
 		for (size_t i = 0; i < r.n; i++) {
 			if (i)
 				tk_put_char(out, '\n');
-			put_table(&r, &r.tables[i], opt ? opt->top : 0, out);
+			tk_report_put_profile_table(out, r.key, r.tables[i].event, r.tables[i].agg,
+						    opt ? opt->top : 0, 9, 48);
 		}
 	}
 	for (size_t i = 0; i < r.n; i++) {

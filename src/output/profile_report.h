@@ -1,10 +1,7 @@
 /* `tracekit report` for DCPI inputs (a profile or a database): samples per
  * symbol (default), per image or per address, with count, % and cumulative
  * % in the manner of dcpiprof; one table per event.
- *
- * Entry point for tools/tracekit/cmd_report.c (owned by another part of the
- * CLI): call tk_profile_report_dcpi() when the input's format is
- * TK_FORMAT_DCPI, passing cli.sort, cli.top and cli.opt.events. */
+ * Callers reach it through profile_inputs.h (tk_profile_report_any). */
 #ifndef TK_OUTPUT_PROFILE_REPORT_H
 #define TK_OUTPUT_PROFILE_REPORT_H
 

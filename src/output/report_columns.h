@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/profile_agg.h"
 #include "base/writer.h"
 
 /* s, then spaces up to width. */
@@ -24,5 +25,13 @@ static inline void tk_report_put_percent(tk_writer *out, uint64_t part, uint64_t
 	tk_put_spaces(out, (unsigned)(strlen(buf) < 8 ? 8 - strlen(buf) : 0));
 	tk_put_str(out, buf);
 }
+
+/* One event's table: count, %, cum%, then the address (by address), the
+ * procedure (but by image) and the image, the top rows (0 = all). The
+ * count column is at least count_min_width wide (dcpiprof 9, perf.data
+ * reports 12), the procedure column at most name_max_width (48, 60). */
+void tk_report_put_profile_table(tk_writer *out, tk_profile_key key, const char *event,
+				 tk_profile_agg *agg, uint64_t top, size_t count_min_width,
+				 size_t name_max_width);
 
 #endif

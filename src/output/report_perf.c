@@ -137,6 +137,27 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 	return st;
 }
 
+typedef struct dcpi_load {
+	tk_perf_profile *out;
+	tk_profile_agg *a;
+	size_t ai;
+	const char *image;
+	const tk_symtab *syms;
+	tk_threads *th;
+} dcpi_load;
+
+static tk_status dcpi_count(void *user, uint64_t addr, uint32_t count, tk_error *err)
+{
+	dcpi_load *l = user;
+	uint64_t off = 0;
+	const tk_symbol *sym = l->syms ? tk_symtab_lookup(l->syms, addr, &off) : NULL;
+	const char *name = sym ? tk_demangle(&l->th->demangler, sym->name) : NULL;
+	l->out->samples[l->ai] += count;
+	if (!tk_profile_agg_add(l->a, l->image, name, sym ? sym->start : addr, addr, count))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	return TK_OK;
+}
+
 tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char *events,
 			       tk_perf_profile *out, tk_error *err)
 {
@@ -190,87 +211,14 @@ tk_status tk_dcpi_profile_load(const char *path, tk_profile_key key, const char 
 			}
 			syms = tk_symcache_image(th->symbols, file, id_len ? id : NULL, id_len);
 		}
-		uint64_t cursor = 0;
-		tk_dcpi_chunk c;
-		while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-			uint64_t base = h->tstart + c.offset;
-			for (uint32_t i = 0; i < c.n && st == TK_OK; i++) {
-				uint32_t v = tk_dcpi_chunk_count(&c, i);
-				if (!v)
-					continue;
-				uint64_t addr = base + i, off = 0;
-				const tk_symbol *sym =
-				    syms ? tk_symtab_lookup(syms, addr, &off) : NULL;
-				const char *name =
-				    sym ? tk_demangle(&th->demangler, sym->name) : NULL;
-				out->samples[ai] += v;
-				if (!tk_profile_agg_add(a, image, name, sym ? sym->start : addr,
-							addr, v))
-					st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
-							  "out of memory");
-			}
-		}
-		if (st == TK_END)
-			st = TK_OK;
+		dcpi_load l = {out, a, ai, image, syms, th};
+		st = tk_dcpi_each_count(p, dcpi_count, &l, err);
 		tk_dcpi_close(p);
 	}
 	tk_dcpi_db_free_list(paths, n);
 	if (st != TK_OK)
 		tk_perf_profile_free(out);
 	return st;
-}
-
-static void put_table(tk_profile_key key, const char *event, tk_profile_agg *agg, uint64_t top,
-		      tk_writer *out)
-{
-	size_t n;
-	const tk_profile_row *rows = tk_profile_agg_rows(agg, &n);
-	uint64_t total = tk_profile_agg_total(agg);
-	if (top && n > top)
-		n = (size_t)top;
-	size_t count_w = strlen(event) > 12 ? strlen(event) : 12;
-	size_t name_w = 9;
-	for (size_t i = 0; i < n && key != TK_PROFILE_BY_IMAGE; i++) {
-		size_t len = strlen(rows[i].symbol ? rows[i].symbol : TK_PROFILE_UNKNOWN_SYMBOL);
-		if (len > name_w)
-			name_w = len > 60 ? 60 : len;
-	}
-	tk_put_spaces(out, (unsigned)(count_w - strlen(event)));
-	tk_put_str(out, event);
-	tk_put_str(out, "        %     cum%  ");
-	if (key == TK_PROFILE_BY_ADDRESS) {
-		tk_report_put_padded(out, "address", 18);
-		tk_put_str(out, "  ");
-	}
-	if (key != TK_PROFILE_BY_IMAGE) {
-		tk_report_put_padded(out, "procedure", name_w);
-		tk_put_str(out, "  ");
-	}
-	tk_put_str(out, "image\n");
-	uint64_t cum = 0;
-	for (size_t i = 0; i < n; i++) {
-		const tk_profile_row *row = &rows[i];
-		cum += row->count;
-		tk_put_u64_pad(out, row->count, (unsigned)count_w, ' ');
-		tk_put_char(out, ' ');
-		tk_report_put_percent(out, row->count, total);
-		tk_put_char(out, ' ');
-		tk_report_put_percent(out, cum, total);
-		tk_put_str(out, "  ");
-		if (key == TK_PROFILE_BY_ADDRESS) {
-			char addr[24];
-			snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
-			tk_report_put_padded(out, addr, 18);
-			tk_put_str(out, "  ");
-		}
-		if (key != TK_PROFILE_BY_IMAGE) {
-			tk_report_put_padded(
-			    out, row->symbol ? row->symbol : TK_PROFILE_UNKNOWN_SYMBOL, name_w);
-			tk_put_str(out, "  ");
-		}
-		tk_put_str(out, row->image);
-		tk_put_char(out, '\n');
-	}
 }
 
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key)
@@ -323,7 +271,8 @@ tk_status tk_perf_profile_report(const char *path, const tk_profile_report_optio
 	for (size_t i = 0; i < p.n; i++) {
 		if (i)
 			tk_put_char(out, '\n');
-		put_table(key, p.events[i], p.aggs[i], opt ? opt->top : 0, out);
+		tk_report_put_profile_table(out, key, p.events[i], p.aggs[i], opt ? opt->top : 0,
+					    12, 60);
 	}
 	tk_perf_profile_free(&p);
 	return TK_OK;

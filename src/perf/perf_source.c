@@ -174,8 +174,6 @@ typedef struct perf_source {
 	attr_class **by_attr;
 	size_t n_by_attr;
 	rec_class *by_record[N_REC_CLASSES]; /* converted_records order */
-	const tk_event_class **list;
-	size_t n_list, cap_list;
 	tk_clock_info clock;
 	tk_stream_class stream;
 	tk_event ev;
@@ -184,17 +182,8 @@ typedef struct perf_source {
 
 static tk_status list_add(perf_source *s, const tk_event_class *c, tk_error *err)
 {
-	if (s->n_list == s->cap_list) {
-		size_t cap = s->cap_list ? s->cap_list * 2 : 16;
-		const tk_event_class **nl = realloc(s->list, cap * sizeof *nl);
-		if (!nl)
-			return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-		s->list = nl;
-		s->cap_list = cap;
-	}
-	s->list[s->n_list++] = c;
-	s->base.info.event_classes = s->list;
-	s->base.info.n_event_classes = s->n_list;
+	if (!tk_source_add_class(&s->base, c))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	return TK_OK;
 }
 
@@ -544,7 +533,7 @@ static void source_close(tk_source *src)
 	tk_arena_free(&s->classes);
 	tk_arena_free(&s->scratch);
 	free(s->by_attr);
-	free(s->list);
+	tk_source_classes_free(&s->base);
 	free(s);
 }
 

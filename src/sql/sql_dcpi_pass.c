@@ -7,6 +7,24 @@
 
 #include "sql/sql_internal.h"
 
+typedef struct profile_rows {
+	tk_sql_derived *d;
+	const char *image, *event;
+} profile_rows;
+
+static tk_status add_row(void *user, uint64_t addr, uint32_t count, tk_error *err)
+{
+	profile_rows *pr = user;
+	tk_sql_profile_row *r = tk_sql_vec_push(&pr->d->profile, sizeof *r);
+	if (!r)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	r->image = pr->image;
+	r->event = pr->event;
+	r->offset = addr;
+	r->count = count;
+	return TK_OK;
+}
+
 static tk_status one_profile(tk_sql_derived *d, const char *path, tk_error *err)
 {
 	tk_dcpi_profile *p;
@@ -18,29 +36,11 @@ static tk_status one_profile(tk_sql_derived *d, const char *path, tk_error *err)
 	const char *image = tk_sql_intern(&d->strings, img, strlen(img));
 	const char *event =
 	    tk_sql_intern(&d->strings, h->event ? h->event : "", h->event ? strlen(h->event) : 0);
-	uint64_t cursor = 0;
-	tk_dcpi_chunk c;
-	while (st == TK_OK && image && event &&
-	       (st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-		for (uint32_t i = 0; i < c.n; i++) {
-			uint32_t v = tk_dcpi_chunk_count(&c, i);
-			if (!v)
-				continue;
-			tk_sql_profile_row *r = tk_sql_vec_push(&d->profile, sizeof *r);
-			if (!r) {
-				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-				break;
-			}
-			r->image = image;
-			r->event = event;
-			r->offset = h->tstart + c.offset + i;
-			r->count = v;
-		}
-	}
-	if (st == TK_END)
-		st = TK_OK;
-	else if (st == TK_OK && (!image || !event))
+	profile_rows pr = {d, image, event};
+	if (!image || !event)
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	else
+		st = tk_dcpi_each_count(p, add_row, &pr, err);
 	tk_dcpi_close(p);
 	return st;
 }

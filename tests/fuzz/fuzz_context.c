@@ -7,6 +7,7 @@
  * fork, statedump, syscalls, NAME_entry/_exit, CPEL tracks, a counter) with
  * ids, states and times from the input. Spans are drained and the tables
  * queried throughout; the caps are small so they are hit. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -98,21 +99,19 @@ static void craft_init(crafted *k)
 	}
 }
 
-static void model_mode(tk_context *c, const uint8_t *p, size_t size)
+static void model_mode(tk_context *c, const crafted *kp, const uint8_t *p, size_t size)
 {
 	static const char *const strs[4] = {"a", "bb", "", "a-much-longer-name-than-comm-holds"};
-	crafted k;
-	craft_init(&k);
 	uint64_t t = 0;
 	for (size_t at = 0; at + 8 <= size; at += 8) {
 		const uint8_t *b = p + at;
 		size_t ci = b[0] % N_CLASSES;
 		tk_value items[N_MEMBERS];
-		tk_value payload = {.cls = &k.payload[ci]};
+		tk_value payload = {.cls = &kp->payload[ci]};
 		payload.v.list.items = items;
-		payload.v.list.n = k.payload[ci].n_members;
+		payload.v.list.n = kp->payload[ci].n_members;
 		for (size_t m = 0; m < payload.v.list.n; m++) {
-			items[m].cls = k.members[ci][m].cls;
+			items[m].cls = kp->members[ci][m].cls;
 			if (items[m].cls->kind == TK_TYPE_STRING) {
 				items[m].v.str.ptr = strs[b[2 + m] & 3];
 				items[m].v.str.len = strlen(strs[b[2 + m] & 3]);
@@ -122,7 +121,7 @@ static void model_mode(tk_context *c, const uint8_t *p, size_t size)
 			}
 		}
 		t += b[1] & 0x80 ? 0 : b[1]; /* equal times and, rarely, none */
-		tk_event ev = {.cls = &k.cls[ci],
+		tk_event ev = {.cls = &kp->cls[ci],
 			       .cpu = (int32_t)(b[7] & 7) - 1,
 			       .pid = TK_PID_NONE,
 			       .tid = b[6] & 0x80 ? TK_PID_NONE : (int32_t)(b[6] & 0x3f),
@@ -152,8 +151,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tk_context *c;
 	if (tk_context_new(&o, &c, NULL) != TK_OK)
 		return 0;
+	/* the classes outlive the context's use of them, as a source's do */
+	static crafted k;
+	static bool k_ready;
+	if (!k_ready) {
+		craft_init(&k);
+		k_ready = true;
+	}
 	if (data[0] & 1)
-		model_mode(c, data + 1, size - 1);
+		model_mode(c, &k, data + 1, size - 1);
 	else
 		perf_mode(c, data + 1, size - 1);
 	tk_context_finish(c, 0);

@@ -5,6 +5,10 @@
 #   script -F comm,pid,tid`; Chrome JSON names every thread as perf last
 #   names it and has X events; the running slices sum, per cpu, to the span
 #   between its first and last switch minus the idle task's time;
+# - --switch-events -a: running slices per cpu equal the IN -> OUT times of
+#   perf script's SWITCH_CPU_WIDE records;
+# - raw_syscalls:sys_enter/sys_exit: the Chrome syscall spans per thread
+#   equal the enter -> exit pairs of perf script's text;
 # - `perf record -g`: the JSON lines' symbolized frames (symbol, dso) equal
 #   `perf script -F ip,sym,dso`, frame for frame.
 # Parsed with /usr/bin/python3 (tests/support/context_check.py). Skipped
@@ -37,6 +41,26 @@ run "thread table per sample" $check threads "$work/s.threads" "$work/s.jsonl"
 run "chrome thread names" $check names "$work/s.tasks" "$work/s.json"
 run "running slices per cpu" $check running "$work/s.switches" "$work/s.json"
 run "chrome json well-formed" $py "$TK_SOURCE_DIR/tests/support/check_chrome.py" "$work/s.json" 1
+
+# raw_syscalls enter/exit: the syscall spans per thread
+if perf record -q -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o "$work/sc.data" -- \
+     sh -c 'ls / >/dev/null; cat /dev/null' >/dev/null 2>"$work/sc.err"; then
+  perf script -i "$work/sc.data" -F tid,time,event,trace --ns 2>/dev/null >"$work/sc.txt"
+  "$TK" convert "$work/sc.data" --to chrome -o "$work/sc.json" || failed=$((failed+1))
+  run "syscall spans (raw_syscalls)" $check syscalls "$work/sc.txt" "$work/sc.json"
+else
+  echo "SKIP syscalls: perf record -e raw_syscalls failed: $(head -1 "$work/sc.err")"
+fi
+
+# perf --switch-events -a: running slices from SWITCH_CPU_WIDE records
+if perf record -q -e cpu-clock -c 1000000 --switch-events -a -o "$work/sw.data" -- \
+     sh -c 'ls / >/dev/null; sleep 0.05' >/dev/null 2>"$work/sw.err"; then
+  perf script -i "$work/sw.data" --show-switch-events -F cpu,tid,time --ns 2>/dev/null >"$work/sw.txt"
+  "$TK" convert "$work/sw.data" --to chrome -o "$work/sw.json" || failed=$((failed+1))
+  run "running slices (--switch-events)" $check switches "$work/sw.txt" "$work/sw.json"
+else
+  echo "SKIP --switch-events: perf record failed: $(head -1 "$work/sw.err")"
+fi
 
 cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" || exit 1
 if perf record -q -g -e cpu-clock -c 200000 -o "$work/g.data" -- "$work/workload" \

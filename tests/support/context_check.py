@@ -15,6 +15,14 @@ running SWITCHES CHROME per cpu, the running slices ("X", args.kind running,
                         task (`perf script -F cpu,time,trace --ns`)
 stacks SCRIPT JSONL     every frame's symbol and dso (basename) of `perf
                         script -F ip,sym,dso` == the JSON lines' callchain
+syscalls SCRIPT CHROME  per thread, raw_syscalls enter -> exit pairs of `perf
+                        script -F tid,time,event,trace --ns` (one open per
+                        thread; an entry while one is open drops it) == the
+                        Chrome syscall spans (count, total ns, names sys_NR)
+switches SCRIPT CHROME  perf --switch-events -a: per cpu, the time from each
+                        thread's SWITCH_CPU_WIDE IN to its OUT (`perf script
+                        --show-switch-events -F cpu,tid,time --ns`) == the
+                        Chrome running slices
 bt-names BT CHROME      LTTng kernel: each thread's last name in babeltrace2's
                         sched_switch / sched_wakeup / fork text == Chrome's
 bt-running BT CHROME    LTTng kernel: as running, from babeltrace2's text
@@ -264,8 +272,65 @@ def mode_bt_bin(bt, lines):
     print("%d events, %d in an image: same image and offset" % (len(want), sum(1 for w in want if w)))
 
 
+def mode_syscalls(script, chrome_path):
+    want = collections.Counter()
+    opened = {}
+    for line in open(script, errors="replace"):
+        m = re.match(r"^\s*(-?\d+)\s+(\d+)\.(\d+):\s+raw_syscalls:sys_(enter|exit):\s+NR (-?\d+)", line)
+        if not m:
+            continue
+        tid = int(m.group(1))
+        t = int(m.group(2)) * 10**9 + int(m.group(3).ljust(9, "0"))
+        if m.group(4) == "enter":
+            opened[tid] = (t, int(m.group(5)))
+        elif tid in opened:
+            t0, nr = opened.pop(tid)
+            want[(tid, "sys_%d" % nr, "n")] += 1
+            want[(tid, "sys_%d" % nr, "ns")] += t - t0
+    got = collections.Counter()
+    for e in chrome(chrome_path):
+        if e["ph"] == "X" and e["args"].get("kind") == "syscall" and not e["args"].get("truncated"):
+            got[(e["tid"], e["name"], "n")] += 1
+            got[(e["tid"], e["name"], "ns")] += us_to_ns(e["dur"])
+    if not want:
+        die("no syscall pairs in the perf script text")
+    if want != got:
+        diff = sorted(set(want.items()) ^ set(got.items()))[:4]
+        die("syscall spans differ (perf script vs tracekit): %r" % diff)
+    print("%d syscalls on %d threads: spans equal" %
+          (sum(v for (_, _, k), v in want.items() if k == "n"), len({k[0] for k in want})))
+
+
+def mode_switches(script, chrome_path):
+    want = collections.Counter()
+    running = {}
+    n = 0
+    for line in open(script, errors="replace"):
+        m = re.match(r"^\s*(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+PERF_RECORD_SWITCH_CPU_WIDE (IN|OUT)", line)
+        if not m:
+            continue
+        n += 1
+        tid, cpu = int(m.group(1)), int(m.group(2))
+        t = int(m.group(3)) * 10**9 + int(m.group(4).ljust(9, "0"))
+        cur = running.get(cpu)
+        if m.group(5) == "IN":
+            if cur and cur[0] > 0:
+                want[cpu] += t - cur[1]
+            running[cpu] = (tid, t)
+        elif cur and cur[0] == tid:
+            if tid > 0:
+                want[cpu] += t - cur[1]
+            running[cpu] = None
+    if not n:
+        die("no SWITCH_CPU_WIDE records in the perf script text")
+    got = running_sums(chrome(chrome_path))
+    if dict(want) != {k: v for k, v in got.items() if v}:
+        die("running time per cpu: perf's switch records say %r, the slices %r" % (dict(want), dict(got)))
+    print("%d switch records, %d cpus: running slices equal" % (n, len(want)))
+
+
 def main():
-    modes = {"bt-bin": mode_bt_bin, "threads": mode_threads, "names": mode_names, "running": mode_running,
+    modes = {"switches": mode_switches, "syscalls": mode_syscalls, "bt-bin": mode_bt_bin, "threads": mode_threads, "names": mode_names, "running": mode_running,
              "stacks": mode_stacks, "bt-names": mode_bt_names, "bt-running": mode_bt_running}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
         die(__doc__)

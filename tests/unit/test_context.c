@@ -246,7 +246,35 @@ static void test_call_rule(void **state)
 	tk_context_free(c);
 }
 
-/* CPEL: an event's state lasts until the next event on its track */
+/* spans wholly outside the consumer's window are not queued */
+static void test_window(void **state)
+{
+	(void)state;
+	static const char *const f[] = {"i:ret"};
+	kls ent, ext;
+	kls_init(&ent, "syscall_entry_read", f, 1);
+	kls_init(&ext, "syscall_exit_read", f, 1);
+	tk_context_options o = {.flags = TK_CTX_SPAN_SYSCALL,
+				.has_begin = true,
+				.begin_ns = 100,
+				.has_end = true,
+				.end_ns = 200};
+	tk_context *c;
+	assert_int_equal(tk_context_new(&o, &c, NULL), TK_OK);
+	evb b;
+	uint64_t spans[][2] = {{10, 20}, {90, 110}, {150, 160}, {190, 300}, {250, 260}};
+	for (size_t i = 0; i < 5; i++) {
+		feed(c, mk(&b, &ent, spans[i][0], 0, 3, (int64_t)0));
+		feed(c, mk(&b, &ext, spans[i][1], 0, 3, (int64_t)0));
+	}
+	next(c, TK_SPAN_SYSCALL, "read", 90, 110);
+	next(c, TK_SPAN_SYSCALL, "read", 150, 160);
+	next(c, TK_SPAN_SYSCALL, "read", 190, 300);
+	assert_null(tk_context_next_span(c));
+	tk_context_free(c);
+}
+
+/* CPEL: report --state's rule, an event until its next occurrence on its track */
 static void test_state_rule(void **state)
 {
 	(void)state;
@@ -259,16 +287,33 @@ static void test_state_rule(void **state)
 	feed(c, mk(&b, &a, 0, TK_CPU_NONE, TK_PID_NONE, "cpu 0", (int64_t)2));
 	feed(c, mk(&b, &a, 3, TK_CPU_NONE, TK_PID_NONE, "cpu 1", (int64_t)2));
 	feed(c, mk(&b, &bb, 5, TK_CPU_NONE, TK_PID_NONE, "cpu 0", (int64_t)1));
-	const tk_span *s = next(c, TK_SPAN_STATE, "THREAD/READY", 0, 5);
-	assert_int_equal(s->track, 0);
+	assert_null(tk_context_next_span(c)); /* another event: no span yet */
 	assert_int_equal(tk_context_n_tracks(c), 2);
 	assert_string_equal(tk_context_track_name(c, 1), "cpu 1");
 	assert_int_equal(tk_context_event_track(c, &b.ev), 0);
+	feed(c, mk(&b, &a, 7, TK_CPU_NONE, TK_PID_NONE, "cpu 0", (int64_t)2));
+	const tk_span *s = next(c, TK_SPAN_STATE, "THREAD/READY", 0, 7);
+	assert_int_equal(s->track, 0);
+	assert_false(s->truncated);
+	feed(c, mk(&b, &a, 6, TK_CPU_NONE, TK_PID_NONE, "cpu 0", (int64_t)2));
+	assert_null(tk_context_next_span(c)); /* time went back: no span, as report */
 	tk_context_finish(c, 9);
-	s = next(c, TK_SPAN_STATE, "THREAD/RUNNING", 5, 9);
-	assert_true(s->truncated);
-	s = next(c, TK_SPAN_STATE, "THREAD/READY", 3, 9);
-	assert_int_equal(s->track, 1);
+	/* open at the end: READY on both tracks, RUNNING on cpu 0 (any order) */
+	int seen = 0;
+	while ((s = tk_context_next_span(c)) != NULL) {
+		assert_true(s->truncated);
+		assert_int_equal(s->end_ns, 9);
+		if (s->track == 1 && s->begin_ns == 3 && strcmp(s->name, "THREAD/READY") == 0)
+			seen |= 1;
+		else if (s->track == 0 && s->begin_ns == 6 && strcmp(s->name, "THREAD/READY") == 0)
+			seen |= 2;
+		else if (s->track == 0 && s->begin_ns == 5 &&
+			 strcmp(s->name, "THREAD/RUNNING") == 0)
+			seen |= 4;
+		else
+			fail_msg("unexpected span %s on track %d", s->name, (int)s->track);
+	}
+	assert_int_equal(seen, 7);
 	tk_context_free(c);
 }
 
@@ -391,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(test_syscall_rule),   cmocka_unit_test(test_call_rule),
 	    cmocka_unit_test(test_state_rule),     cmocka_unit_test(test_names_and_counters),
 	    cmocka_unit_test(test_flags_and_caps), cmocka_unit_test(test_session_observer),
+	    cmocka_unit_test(test_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

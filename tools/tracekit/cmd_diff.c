@@ -9,7 +9,7 @@
 
 #include "base/hashmap.h"
 #include "cli.h"
-#include "output/report_perf.h"
+#include "output/profile_inputs.h"
 
 static tk_profile_report_options report_options(const tk_cli *cli)
 {
@@ -40,10 +40,8 @@ int tk_cmd_report_profile(const tk_cli *cli)
 			tk_put_fmt(out, "%s== %s\n", k ? "\n" : "", cli->inputs[k]);
 		tk_profile_report_options o = report_options(cli);
 		tk_status st;
-		if (ops->format == TK_FORMAT_PERF)
-			st = tk_perf_profile_report(cli->inputs[k], &o, out, &err);
-		else if (ops->format == TK_FORMAT_DCPI)
-			st = tk_profile_report_dcpi(cli->inputs[k], &o, out, &err);
+		if (tk_profile_readable(ops->format))
+			st = tk_profile_report_any(cli->inputs[k], ops->format, &o, out, &err);
 		else
 			st = tk_error_set(
 			    &err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
@@ -175,13 +173,13 @@ int tk_cmd_diff(int argc, char **argv)
 	 * unknown addresses per address, as perf report lists them; against a
 	 * DCPI profile (counts of samples, image virtual addresses): sample
 	 * counts and one [unknown] row per image on both sides */
-	bool any_dcpi = false;
+	bool counts_only = false;
 	for (int k = 0; k < 2; k++) {
 		tk_error e;
 		const tk_format_ops *o;
 		if (tk_cli_format_of(&cli, cli.inputs[k], &o, &e) == TK_OK &&
-		    o->format == TK_FORMAT_DCPI)
-			any_dcpi = true;
+		    tk_profile_counts_only(o->format))
+			counts_only = true;
 	}
 	for (int k = 0; k < 2; k++) {
 		tk_error err;
@@ -192,13 +190,9 @@ int tk_cmd_diff(int argc, char **argv)
 			break;
 		}
 		tk_status st;
-		if (ops->format == TK_FORMAT_PERF)
-			st =
-			    tk_perf_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
-						 cli.opt.events, !any_dcpi, !any_dcpi, &p[k], &err);
-		else if (ops->format == TK_FORMAT_DCPI)
-			st = tk_dcpi_profile_load(cli.inputs[k], TK_PROFILE_BY_SYMBOL,
-						  cli.opt.events, &p[k], &err);
+		if (tk_profile_readable(ops->format))
+			st = tk_profile_load_any(cli.inputs[k], ops->format, TK_PROFILE_BY_SYMBOL,
+						 cli.opt.events, counts_only, &p[k], &err);
 		else
 			st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 					  "diff reads perf.data and DCPI profiles (%s given)",

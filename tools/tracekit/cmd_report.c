@@ -6,7 +6,21 @@
 
 #include "analysis/report.h"
 #include "cli.h"
-#include "model/filter.h"
+#include "session/session_events.h"
+
+typedef struct report_set {
+	tk_report **reps;
+	size_t n;
+} report_set;
+
+static tk_status add_event(void *user, const tk_event *ev, tk_error *err)
+{
+	report_set *r = user;
+	tk_status st = TK_OK;
+	for (size_t i = 0; i < r->n && st == TK_OK; i++)
+		st = tk_report_add(r->reps[i], ev, err);
+	return st;
+}
 
 static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t n_reps,
 		   tk_writer *out)
@@ -21,30 +35,9 @@ static int run_one(const tk_cli *cli, const char *path, tk_report **reps, size_t
 			     "%s files have no events to report on", ops->name);
 		return tk_cli_fail(&err, path);
 	}
-	const tk_render_options *opt = &cli->opt;
-	tk_open_options oo = {
-	    .format = ops->format,
-	    .all_records = opt->all_records,
-	    .raw_order = opt->raw_order,
-	    .log = opt->log,
-	    .log_user = opt->log_user,
-	};
-	tk_filter filter = tk_render_filter(opt);
-	tk_source *src;
-	tk_status st = ops->source_open(path, &oo, &src, &err);
-	if (st != TK_OK)
-		return tk_cli_fail(&err, path);
-	uint64_t n = 0;
-	const tk_event *ev;
-	while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
-		if (!tk_filter_match(&filter, ev))
-			continue;
-		for (size_t i = 0; i < n_reps && st == TK_OK; i++)
-			st = tk_report_add(reps[i], ev, &err);
-		if (st != TK_OK || (opt->limit && ++n >= opt->limit))
-			break;
-	}
-	tk_source_close(src);
+	report_set set = {reps, n_reps};
+	tk_status st =
+	    tk_session_filtered_events(path, ops->format, &cli->opt, add_event, &set, &err);
 	if (st != TK_OK && st != TK_END)
 		return tk_cli_fail(&err, path);
 	for (size_t i = 0; i < n_reps; i++) {

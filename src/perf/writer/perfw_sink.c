@@ -18,6 +18,7 @@
 #include "base/bytes.h"
 #include "base/hashmap.h"
 #include "model/source_impl.h"
+#include "model/value_text.h"
 #include "perf/writer/perfw_out.h"
 #include "perf/writer/perfw_tpfmt.h"
 
@@ -188,65 +189,6 @@ static const tk_value *field_value(const tk_event *ev, const perfw_field *f)
 	return v;
 }
 
-static void put_text(tk_writer *w, const tk_value *v, int depth)
-{
-	if (!v || !v->cls || depth > 16)
-		return;
-	const tk_field_class *c = v->cls;
-	switch (c->kind) {
-	case TK_TYPE_INT:
-		if (c->is_char) {
-			tk_put_char(w, (char)v->v.u);
-		} else if (c->base == 16) {
-			tk_put_str(w, "0x");
-			tk_put_hex(w, v->v.u);
-		} else if (c->is_signed) {
-			tk_put_i64(w, v->v.i);
-		} else {
-			tk_put_u64(w, v->v.u);
-		}
-		break;
-	case TK_TYPE_FLOAT: tk_put_double(w, v->v.f, "%g"); break;
-	case TK_TYPE_STRING:
-		if (v->v.str.len)
-			tk_put_mem(w, v->v.str.ptr, v->v.str.len);
-		break;
-	case TK_TYPE_BYTES:
-		for (size_t i = 0; i < v->v.str.len; i++)
-			tk_put_hex_pad(w, (uint8_t)v->v.str.ptr[i], 2);
-		break;
-	case TK_TYPE_ARRAY:
-	case TK_TYPE_SEQUENCE: {
-		bool chars = c->element && c->element->kind == TK_TYPE_INT && c->element->is_char;
-		if (chars) {
-			for (size_t i = 0; i < v->v.list.n && v->v.list.items[i].v.u; i++)
-				tk_put_char(w, (char)v->v.list.items[i].v.u);
-			break;
-		}
-		tk_put_char(w, '[');
-		for (size_t i = 0; i < v->v.list.n; i++) {
-			if (i)
-				tk_put_str(w, ", ");
-			put_text(w, &v->v.list.items[i], depth + 1);
-		}
-		tk_put_char(w, ']');
-		break;
-	}
-	case TK_TYPE_STRUCT:
-		tk_put_str(w, "{ ");
-		for (size_t i = 0; i < v->v.list.n && i < c->n_members; i++) {
-			if (i)
-				tk_put_str(w, ", ");
-			tk_put_str(w, c->members[i].name ? c->members[i].name : "");
-			tk_put_str(w, " = ");
-			put_text(w, &v->v.list.items[i], depth + 1);
-		}
-		tk_put_str(w, " }");
-		break;
-	case TK_TYPE_VARIANT: put_text(w, v->v.list.items, depth + 1); break;
-	}
-}
-
 typedef struct raw_buf {
 	uint8_t *p;
 	uint32_t len; /* fixed part + dynamic data so far */
@@ -338,7 +280,7 @@ static void put_field(perf_sink *s, raw_buf *r, const perfw_field *f, const tk_v
 	}
 	case PERFW_F_TEXT: {
 		s->text->pos = 0;
-		put_text(s->text, v, 0);
+		tk_value_write_text_form(s->text, v, TK_VALUE_PLAIN);
 		size_t n;
 		const char *t = tk_writer_data(s->text, &n);
 		put_dynamic(r, f, t, n, true);
