@@ -250,8 +250,11 @@ tk_status tk_perf_to_dcpi(const char *in, const char *db, const tk_perf_dcpi_opt
 		goto out;
 	}
 	const tk_perf_features *ft = tk_perf_get_features(f);
-	char epoch[11];
-	recording_epoch(in, ft, epoch);
+	char epoch[16];
+	if (opt && opt->epoch)
+		snprintf(epoch, sizeof epoch, "%s", opt->epoch);
+	else
+		recording_epoch(in, ft, epoch);
 	const char *host = ft && ft->hostname && *ft->hostname ? ft->hostname : "unknown";
 	char *dir = NULL;
 	if ((st = tk_dcpi_db_mkdir(db, epoch, host, &dir, err)) != TK_OK)

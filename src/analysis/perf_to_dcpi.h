@@ -16,6 +16,7 @@
 
 typedef struct tk_perf_dcpi_options {
 	const char *events; /* --event globs or NULL */
+	const char *epoch;  /* the epoch directory; NULL: the recording's */
 	tk_log_fn log;
 	void *log_user;
 } tk_perf_dcpi_options;

@@ -27,6 +27,7 @@ void tk_callchain_resolve(tk_threads *t, const tk_thread *th, const tk_perf_samp
 		}
 		tk_callchain_frame *fr = &out->frames[out->n++];
 		fr->ip = ip;
+		fr->inlined = false;
 		tk_threads_resolve(t, th, cpumode, ip, &fr->loc);
 	}
 }

@@ -9,15 +9,19 @@
 #include "context/threads_model.h"
 
 #define TK_CALLCHAIN_MAX 127
+/* Room for the sampled chain and DWARF-unwound user frames after it
+ * (perf allows TK_CALLCHAIN_MAX of each; inline frames count too). */
+#define TK_CALLCHAIN_CAP (2 * TK_CALLCHAIN_MAX)
 
 typedef struct tk_callchain_frame {
 	uint64_t ip;
-	tk_addr_loc loc;
+	tk_addr_loc loc; /* an inline frame: loc.name is the inlined function's */
+	bool inlined;    /* perf prints "(inlined)" instead of the image */
 } tk_callchain_frame;
 
 typedef struct tk_callchain {
 	size_t n;
-	tk_callchain_frame frames[TK_CALLCHAIN_MAX];
+	tk_callchain_frame frames[TK_CALLCHAIN_CAP];
 } tk_callchain;
 
 /* Resolves s's callchain for thread th into out (out->n = 0 when the

@@ -327,6 +327,8 @@ void tk_threads_free(tk_threads *t)
 	tk_hashmap_free(&t->dso_by_hash);
 	tk_symcache_free(t->symbols);
 	tk_demangler_free(&t->demangler);
+	if (t->unwinder_free)
+		t->unwinder_free(t->unwinder);
 	tk_arena_free(&t->arena);
 	memset(t, 0, sizeof *t);
 }

@@ -125,6 +125,10 @@ typedef struct tk_threads {
 	const tk_symtab *kernel_syms; /* NULL: perf finds no kernel symbols */
 	const char *kernel_notes;     /* running kernel's build id; NULL = /sys/kernel/notes */
 	tk_demangler demangler;
+	/* DWARF unwinder state a later layer attaches (perf_unwind.h): freed
+	 * by tk_threads_free() through unwinder_free */
+	void *unwinder;
+	void (*unwinder_free)(void *unwinder);
 } tk_threads;
 
 /* Resolved address: map and symbol for one ip. */

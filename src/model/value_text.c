@@ -147,11 +147,26 @@ static void put_escaped(tk_writer *w, const char *s, size_t n)
 	tk_put_mem(w, s + start, n - start);
 }
 
-/* Both text forms in one walk (value_text.h); depth bounds the plain form,
- * which sinks write from values they did not build. */
-static void put_text(tk_writer *w, const tk_value *v, tk_value_text_form form, int depth)
+static void put_text_model(tk_writer *w, const tk_value *v, int depth);
+static void put_text_plain(tk_writer *w, const tk_value *v, int depth);
+
+/* A member or element: the model form has no depth bound. */
+static inline __attribute__((always_inline)) void put_child(tk_writer *w, const tk_value *v,
+							    bool plain, int depth)
 {
-	bool plain = form == TK_VALUE_PLAIN;
+	if (plain)
+		put_text_plain(w, v, depth + 1);
+	else
+		put_text_model(w, v, 0);
+}
+
+/* Both text forms in one walk (value_text.h), compiled once per form (the
+ * generic printer's per-value cost stays that of a printer of its own);
+ * depth bounds the plain form, which sinks write from values they did not
+ * build. */
+static inline __attribute__((always_inline)) void put_text(tk_writer *w, const tk_value *v,
+							   bool plain, int depth)
+{
 	if (plain && (!v || !v->cls || depth > 16))
 		return;
 	const tk_field_class *c = v->cls;
@@ -206,7 +221,7 @@ static void put_text(tk_writer *w, const tk_value *v, tk_value_text_form form, i
 		for (size_t i = 0; i < v->v.list.n; i++) {
 			if (i)
 				tk_put_str(w, ", ");
-			put_text(w, &v->v.list.items[i], form, depth + 1);
+			put_child(w, &v->v.list.items[i], plain, depth);
 		}
 		tk_put_str(w, plain ? "]" : " ]");
 		break;
@@ -215,34 +230,44 @@ static void put_text(tk_writer *w, const tk_value *v, tk_value_text_form form, i
 		for (size_t i = 0; i < v->v.list.n && i < c->n_members; i++) {
 			if (i)
 				tk_put_str(w, ", ");
-			tk_put_str(w, c->members[i].name ? c->members[i].name : "");
+			tk_put_str(w, !plain || c->members[i].name ? c->members[i].name : "");
 			tk_put_str(w, " = ");
-			put_text(w, &v->v.list.items[i], form, depth + 1);
+			put_child(w, &v->v.list.items[i], plain, depth);
 		}
 		tk_put_str(w, " }");
 		break;
 	case TK_TYPE_VARIANT:
 		if (plain) {
-			put_text(w, v->v.list.items, form, depth + 1);
+			put_child(w, v->v.list.items, plain, depth);
 		} else if (v->v.list.n && v->v.list.index < c->n_members) {
 			tk_put_str(w, "{ ");
 			tk_put_str(w, c->members[v->v.list.index].name);
 			tk_put_str(w, " = ");
-			put_text(w, v->v.list.items, form, depth + 1);
+			put_child(w, v->v.list.items, plain, depth);
 			tk_put_str(w, " }");
 		}
 		break;
 	}
 }
 
+static void put_text_model(tk_writer *w, const tk_value *v, int depth)
+{
+	put_text(w, v, false, depth);
+}
+
+static void put_text_plain(tk_writer *w, const tk_value *v, int depth)
+{
+	put_text(w, v, true, depth);
+}
+
 void tk_value_write_text(tk_writer *w, const tk_value *v)
 {
-	put_text(w, v, TK_VALUE_TEXT, 0);
+	put_text_model(w, v, 0);
 }
 
 void tk_value_write_text_form(tk_writer *w, const tk_value *v, tk_value_text_form form)
 {
-	put_text(w, v, form, 0);
+	(form == TK_VALUE_PLAIN ? put_text_plain : put_text_model)(w, v, 0);
 }
 
 static void json_scope(tk_writer *w, const char *key, const tk_value *v)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "context/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
@@ -161,8 +162,10 @@ static tk_status fold_sample(void *user, const tk_perf_record *rec, const tk_per
 	c->fo->len = 0;
 	for (const char *p = t ? t->comm : ":-1"; *p; p++)
 		key_char(c->fo, *p == ' ' ? '_' : *p);
-	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
+	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
 		tk_callchain_resolve(c->th, t, s, c->chain);
+		tk_callchain_append_unwound(c->th, t, rec->attr, s, c->chain);
+	}
 	if ((s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) && c->chain->n) {
 		for (size_t i = c->chain->n; i-- > 0;)
 			key_func(c->fo, &c->chain->frames[i].loc);

@@ -6,6 +6,7 @@
 
 #include "session/session_events.h"
 #include "context/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/perf_script_bpf.h"
@@ -37,7 +38,7 @@ typedef struct script {
 	unsigned name_width;
 	bool use_callchain;
 	bool decided_callchain;
-	bool dwarf_unwind; /* perf's CALLCHAIN_DWARF record mode (see user_regs_ip) */
+	bool dwarf_unwind; /* perf's CALLCHAIN_DWARF record mode (perf_unwind.h) */
 	bool event_desc;   /* event names came from an EVENT_DESC feature */
 	char *tp_buf;
 	size_t tp_cap;
@@ -66,7 +67,8 @@ typedef struct script {
 	size_t attrs_mapped;
 	tk_hashmap last_value; /* sample id -> last counter value */
 	const tk_render_options *opt;
-	uint64_t n; /* samples printed */
+	uint64_t n;                         /* samples printed */
+	uint64_t unwound[TK_CALLCHAIN_MAX]; /* the sample's DWARF-unwound user frames */
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -123,7 +125,6 @@ static void decide_callchain(script *s)
 	if (hdr &&
 	    (hdr->features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1)
 		s->event_desc = true;
-	uint64_t combined = 0;
 	size_t n = tk_perf_attr_count(s->f);
 	for (size_t i = 0; i < n; i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(s->f, i);
@@ -134,40 +135,10 @@ static void decide_callchain(script *s)
 			s->name_width = (unsigned)len;
 		if (has_callchain(a))
 			s->use_callchain = true;
-		combined |= a->sample_type;
 	}
 	/* script__setup_sample_type: user regs and stack in the combined
-	 * sample type make the callchains DWARF-unwound; x86_64 only here
-	 * (perf reads the instruction pointer at its host's register index) */
-	const tk_perf_features *ft = tk_perf_get_features(s->f);
-	const char *arch = ft ? ft->arch : NULL;
-	uint64_t dwarf = TK_PERF_SAMPLE_REGS_USER | TK_PERF_SAMPLE_STACK_USER;
-	s->dwarf_unwind =
-	    (combined & dwarf) == dwarf && (!arch || !*arch || strcmp(arch, "x86_64") == 0);
-}
-
-/* The first frame perf's DWARF unwinder (unwind-libunwind's get_entries)
- * produces: the user instruction pointer from the sample's registers. The
- * rest of its frames need the recorded binaries' unwind tables; with the
- * binaries absent (a recording from elsewhere) that first frame is all
- * perf prints after the kernel's part of the chain. false: no such frame. */
-#define X86_64_REG_IP 8
-static bool user_regs_ip(const script *s, const tk_perf_attr *a, const tk_thread *th,
-			 const tk_perf_sample *sp, uint64_t *ip)
-{
-	uint64_t mask = a->sample_regs_user;
-	/* perf's user_stack.size is the dynamic size; no unwinder is
-	 * registered for an address space without a readable image */
-	if (!s->dwarf_unwind || !(sp->sample_type & TK_PERF_SAMPLE_REGS_USER) ||
-	    !(sp->sample_type & TK_PERF_SAMPLE_STACK_USER) || !sp->regs_user_abi ||
-	    !sp->stack_user_size || !sp->stack_user_dyn_size || !th || !th->maps ||
-	    !th->maps->unwind_ready || !(mask & (1ull << X86_64_REG_IP)))
-		return false;
-	size_t idx = (size_t)__builtin_popcountll(mask & ((1ull << X86_64_REG_IP) - 1));
-	if (idx >= sp->regs_user_n)
-		return false;
-	*ip = tk_perf_u64_at(sp->regs_user, idx, sp->swap);
-	return true;
+	 * sample type make the callchains DWARF-unwound */
+	s->dwarf_unwind = tk_perf_unwind_wanted(s->f);
 }
 
 /* evsel__name(): an event named from its attr (no EVENT_DESC: pipe files,
@@ -486,12 +457,14 @@ static tk_status print_one(script *s, const tk_perf_record *rec, const tk_perf_s
 		unsigned cpumode = rec->misc & 7u;
 		if (o->callchain) {
 			tk_put_char(w, '\n');
-			uint64_t uip;
-			bool unwound = user_regs_ip(s, a, th, sp, &uip);
+			size_t n_unwound = s->dwarf_unwind
+					       ? tk_perf_unwind_sample(&s->threads, th, a, sp,
+								       s->unwound, TK_CALLCHAIN_MAX)
+					       : 0;
 			/* PERF_SAMPLE_BRANCH_CALL_STACK */
 			bool lbr = (a->branch_sample_type & (1u << 11)) != 0;
-			tk_line_cache_put_callchain(&s->lines, &s->threads, th, sp, lbr,
-						    unwound ? &uip : NULL, w);
+			tk_line_cache_put_callchain(&s->lines, &s->threads, th, sp, lbr, s->unwound,
+						    n_unwound, w);
 		} else {
 			tk_addr_loc loc;
 			tk_threads_resolve(&s->threads, th, cpumode, sp->ip, &loc);

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "context/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "output/perf_script_lines.h"
 
 #define INITIAL_SLOTS ((size_t)1 << 14)
@@ -233,10 +234,26 @@ static void put_uncached(tk_writer *w, const tk_addr_loc *loc, uint64_t ip, size
 		w->pos = (size_t)(render_line(w->buf + w->pos, loc, ip) - w->buf);
 }
 
-/* Resolves and renders a line not in the cache, stores it (unless space
- * is 0: no id) and writes it. */
-static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
-		 uint32_t space, uint64_t ip, tk_writer *w)
+/* Stores the text rendered at start + 2 (len bytes) under (space, key),
+ * its length first, and writes it. */
+static void store(tk_line_cache *c, uint32_t space, uint64_t key, char *start, uint16_t len,
+		  tk_writer *w)
+{
+	memcpy(start, &len, 2);
+	size_t j = slot_of(c, space, key);
+	while (c->slots[j].space)
+		j = (j + 1) & c->mask;
+	c->slots[j] = (tk_line_slot){.ip = key, .space = space, .off = (uint32_t)c->text_len};
+	c->hot[hot_of(key_hash(space, key))] = c->slots[j];
+	c->n++;
+	c->text_len += 2 + (size_t)len;
+	tk_put_mem(w, start + 2, len);
+}
+
+/* Resolves and renders a line not in the cache, stores it under (space,
+ * key) (unless space is 0: no id) and writes it. */
+static void miss_key(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+		     uint32_t space, uint64_t key, uint64_t ip, tk_writer *w)
 {
 	tk_addr_loc loc;
 	tk_threads_resolve(t, th, cpumode, ip, &loc);
@@ -253,16 +270,71 @@ static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned 
 		return;
 	}
 	char *start = c->text + c->text_len;
-	uint16_t len = (uint16_t)(render_line(start + 2, &loc, ip) - (start + 2));
-	memcpy(start, &len, 2);
-	size_t j = slot_of(c, space, ip);
-	while (c->slots[j].space)
-		j = (j + 1) & c->mask;
-	c->slots[j] = (tk_line_slot){.ip = ip, .space = space, .off = (uint32_t)c->text_len};
-	c->hot[hot_of(key_hash(space, ip))] = c->slots[j];
-	c->n++;
-	c->text_len += 2 + (size_t)len;
-	tk_put_mem(w, start + 2, len);
+	store(c, space, key, start, (uint16_t)(render_line(start + 2, &loc, ip) - (start + 2)), w);
+}
+
+static void miss(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+		 uint32_t space, uint64_t ip, tk_writer *w)
+{
+	miss_key(c, t, th, cpumode, space, ip, ip, w);
+}
+
+/* Unwound frames are cached apart from other frames of the same space:
+ * their text also holds perf's inline frames (unwind_entry() calls
+ * append_inlines(); add_callchain_ip() does not). User addresses never
+ * have the top bit set. */
+#define UNWOUND_KEY (1ull << 63)
+
+/* An inline frame's line: "sym+0xoff (inlined)" at loc's offset. */
+static char *render_inline_line(char *p, const tk_addr_loc *loc, uint64_t ip,
+				const tk_perf_inline_frame *fr)
+{
+	tk_addr_loc l = *loc;
+	l.name = fr->name;
+	l.name_len = fr->name_len;
+	p = render_line(p, &l, ip);
+	if (!fr->inlined)
+		return p;
+	/* " (dso)\n" becomes " (inlined)\n" */
+	p -= 2 + loc->map->dso->name_len + 2;
+	memcpy(p, " (inlined)\n", 11);
+	return p + 11;
+}
+
+/* An unwound frame not in the cache: resolved, expanded into its inline
+ * frames, stored under ip | UNWOUND_KEY (unless space is 0) and written. */
+static void miss_unwound(tk_line_cache *c, tk_threads *t, const tk_thread *th, uint32_t space,
+			 uint64_t ip, tk_writer *w)
+{
+	tk_addr_loc loc;
+	tk_threads_resolve(t, th, TK_CPUMODE_USER, ip, &loc);
+	tk_perf_inline_frame inl[TK_PERF_INLINE_MAX];
+	size_t n = tk_perf_unwind_inlines(t, th, &loc, ip, inl, TK_PERF_INLINE_MAX);
+	if (!n) {
+		miss_key(c, t, th, TK_CPUMODE_USER, space, ip | UNWOUND_KEY, ip, w);
+		return;
+	}
+	size_t bound = 0;
+	for (size_t i = 0; i < n; i++)
+		bound += line_bound(inl[i].name_len, loc.map->dso->name_len + 10);
+	uint64_t epoch = c->epoch;
+	bool cached = space && bound <= UINT16_MAX &&
+		      ((c->n + 1) * 10 <= (c->mask + 1) * 7 || grow_table(c)) &&
+		      reserve_text(c, bound + 2 + TEXT_SLACK);
+	if (!cached || c->epoch != epoch) {
+		if (!tk_writer_reserve(w, bound))
+			return;
+		char *p = w->buf + w->pos;
+		for (size_t i = 0; i < n; i++)
+			p = render_inline_line(p, &loc, ip, &inl[i]);
+		w->pos = (size_t)(p - w->buf);
+		return;
+	}
+	char *start = c->text + c->text_len, *p = start + 2;
+	for (size_t i = 0; i < n; i++)
+		p = render_inline_line(p, &loc, ip, &inl[i]);
+	uint16_t len = (uint16_t)(p - (start + 2));
+	store(c, space, ip | UNWOUND_KEY, start, len, w);
 }
 
 /* perf's add_callchain_ip(): a context marker sets the cpumode; false for
@@ -319,7 +391,7 @@ static inline __attribute__((always_inline)) const char *lookup(tk_line_cache *c
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, bool lbr_callstack,
-				 const uint64_t *unwound_ip, tk_writer *w)
+				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
 {
 	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
 		return;
@@ -401,6 +473,19 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				miss(c, t, th, TK_CPUMODE_USER, user, ip, w);
 		}
 	}
-	if (unwound_ip && *unwound_ip)
-		miss(c, t, th, TK_CPUMODE_USER, 0, *unwound_ip, w); /* rare: uncached */
+	if (n_unwound) {
+		/* DWARF-unwound user frames (perf skips a zero entry) */
+		uint32_t user = space_id(c, th ? th->maps : NULL);
+		for (size_t k = 0; k < n_unwound; k++) {
+			uint64_t ip = unwound[k];
+			if (!ip)
+				continue;
+			const char *line =
+			    c->mask && user ? lookup(c, user, ip | UNWOUND_KEY) : NULL;
+			if (line)
+				put_cached(w, line);
+			else
+				miss_unwound(c, t, th, user, ip, w);
+		}
+	}
 }

@@ -63,10 +63,10 @@ void tk_line_cache_free(tk_line_cache *c);
  * nothing at all when an unknown marker is met. th may be NULL.
  * lbr_callstack: the event samples LBR call stacks (branch_sample_type
  * CALL_STACK): the user part of the chain comes from the branch stack.
- * unwound_ip (may be NULL): a user frame appended after the chain, the
- * one frame perf's DWARF unwinder gives without the binaries. */
+ * unwound (n_unwound entries, may be NULL): the DWARF-unwound user
+ * frames (perf_unwind.h), appended after the chain as perf does. */
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, bool lbr_callstack,
-				 const uint64_t *unwound_ip, tk_writer *w);
+				 const uint64_t *unwound, size_t n_unwound, tk_writer *w);
 
 #endif

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "context/perf_callchain.h"
+#include "analysis/perf_unwind.h"
 #include "base/intern.h"
 #include "base/pb.h"
 #include "model/filter.h"
@@ -39,6 +40,7 @@ typedef struct loc_key {
 typedef struct frame_key {
 	const void *dso, *sym; /* sym NULL: unresolved, start is the address */
 	uint64_t start, map_start, map_end, pgoff;
+	uint64_t name_hash; /* the name shown: inline frames share their function's symbol */
 } frame_key;
 
 typedef struct frame_val {
@@ -128,6 +130,12 @@ static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, 
 	k.start = named                                              ? loc->sym->start
 		  : loc->map && loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
 								     : loc->addr;
+	if (named) {
+		uint64_t h = 1469598103934665603ull;
+		for (size_t i = 0; i < loc->name_len; i++)
+			h = (h ^ (uint8_t)loc->name[i]) * 1099511628211ull;
+		k.name_hash = h;
+	}
 	if (loc->map) {
 		k.dso = loc->map->dso;
 		k.map_start = loc->map->start;
@@ -238,8 +246,14 @@ static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_
 	chain->n = 0;
 	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
 		tk_callchain_resolve(c->th, t, s, chain);
-	/* the chain normally starts with the IP itself */
+	tk_callchain_append_unwound(c->th, t, rec->attr, s, chain);
+	/* the chain normally starts with the IP itself; an unwound leaf
+	 * comes with its inline frames (same address), which report's leaf
+	 * stands for */
 	size_t first = chain->n && chain->frames[0].ip == ip ? 1 : 0;
+	while (first && first < chain->n && chain->frames[first - 1].inlined &&
+	       chain->frames[first].ip == ip)
+		first++;
 	for (size_t i = first; ok && i < chain->n; i++) {
 		ok = frame_location(p, &chain->frames[i].loc, chain->frames[i].ip, &li);
 		key[n++] = li;
@@ -261,7 +275,7 @@ static tk_status collect(const char *in, const tk_render_options *opt, pprof_sta
 	tk_threads th;
 	collect_ctx c = {.p = p, .th = &th};
 	c.chain = malloc(sizeof *c.chain);
-	c.key = malloc((TK_CALLCHAIN_MAX + 2) * sizeof *c.key);
+	c.key = malloc((TK_CALLCHAIN_CAP + 2) * sizeof *c.key);
 	if (!tk_threads_init(&th, NULL) || !c.chain || !c.key) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;

@@ -2,9 +2,12 @@
  * mapped (MMAP/MMAP2 of user code, synthesized or from the kernel) and of
  * the running kernel (/sys/kernel/notes), in perf's build_id_event layout:
  * header, pid (-1: the host), 20 id bytes + size byte (misc has
- * PERF_RECORD_MISC_BUILD_ID_SIZE), the file name padded to 64. perf
- * writes the ids of hit images only; these are of mapped ones, a superset. */
+ * PERF_RECORD_MISC_BUILD_ID_SIZE), the file name padded to 64. Of the
+ * hit files (rec_hits.c), as perf; of every mapped file when the pass
+ * over the recording cannot be made. */
+#include <elf.h>
 #include <linux/perf_event.h>
+#include <sys/auxv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +21,8 @@
 
 void rec_dsos_add(rec_dsos *d, const char *name)
 {
-	if (!d || name[0] != '/' || name[1] == '/')
-		return; /* //anon, [vdso], [heap]: no file */
+	if (!d || ((name[0] != '/' || name[1] == '/') && strcmp(name, "[vdso]") != 0))
+		return; /* //anon, [heap]: no file; the vdso has an id in memory */
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->names[i], name) == 0)
 			return;
@@ -65,10 +68,43 @@ static uint8_t *put_entry(uint8_t *q, uint16_t misc, const uint8_t *id, size_t i
 	return q + size;
 }
 
-tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err)
+/* The vdso's build id, as perf records it for [vdso]: every process maps
+ * the same image, so ours (AT_SYSINFO_EHDR) is read, its PT_NOTE walked
+ * for NT_GNU_BUILD_ID. */
+static size_t vdso_build_id(uint8_t out[TK_BUILD_ID_MAX])
+{
+	const uint8_t *base = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64)
+		return 0;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)base;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph =
+		    (const Elf64_Phdr *)(const void *)(base + eh->e_phoff +
+						       (size_t)i * eh->e_phentsize);
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = base + ph->p_offset, *end = p + ph->p_filesz;
+		while (p + sizeof(Elf64_Nhdr) <= end) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)(const void *)p;
+			const uint8_t *name = p + sizeof *nh;
+			const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
+			if (desc + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    memcmp(name, "GNU", 4) == 0 && nh->n_descsz <= TK_BUILD_ID_MAX) {
+				memcpy(out, desc, nh->n_descsz);
+				return nh->n_descsz;
+			}
+			p = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+tk_status rec_add_build_ids(const rec_dsos *d, bool kernel, perfw_out *o, tk_error *err)
 {
 	uint8_t kid[TK_BUILD_ID_MAX];
-	size_t klen = tk_sysfs_build_id("/sys/kernel/notes", kid);
+	size_t klen = kernel ? tk_sysfs_build_id("/sys/kernel/notes", kid) : 0;
 	uint8_t(*ids)[TK_BUILD_ID_MAX] = calloc(d->n ? d->n : 1, sizeof *ids);
 	size_t *lens = calloc(d->n ? d->n : 1, sizeof *lens);
 	if (!ids || !lens) {
@@ -78,7 +114,8 @@ tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err)
 	}
 	size_t size = klen ? entry_size("[kernel.kallsyms]") : 0;
 	for (size_t i = 0; i < d->n; i++) {
-		lens[i] = tk_elf_build_id(d->names[i], ids[i]);
+		lens[i] = strcmp(d->names[i], "[vdso]") == 0 ? vdso_build_id(ids[i])
+							     : tk_elf_build_id(d->names[i], ids[i]);
 		if (lens[i] && entry_size(d->names[i]) <= 65535)
 			size += entry_size(d->names[i]);
 		else

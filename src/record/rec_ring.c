@@ -14,12 +14,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/bytes.h"
 #include "record/record.h"
-
-#define RING_PAGES 128u /* 512 KiB of data per CPU with 4 KiB pages, perf's default */
 
 static int sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 			       unsigned long flags)
@@ -67,6 +66,10 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 	a->exclude_kernel = ev->excl_kernel;
 	a->sample_id_all = 1;
 	a->enable_on_exec = opt->enable_on_exec;
+	if (opt->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = opt->clockid;
+	}
 	if (index == 0) { /* side-band once, from the first event, as perf */
 		a->mmap = 1;
 		a->mmap2 = 1;
@@ -80,7 +83,8 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 	}
 	/* wake the poll loop once a quarter of the ring is full, not per record */
 	a->watermark = 1;
-	a->wakeup_watermark = RING_PAGES * 4096u / 4;
+	a->wakeup_watermark = (opt->mmap_pages ? opt->mmap_pages : REC_RING_PAGES) *
+			      (uint32_t)sysconf(_SC_PAGESIZE) / 4;
 }
 
 /* The file's view of the attr; flags is the bitfield word at offset 40. */
@@ -102,6 +106,7 @@ static void file_attr(const struct perf_event_attr *k, const rec_event *ev, tk_p
 	t->wakeup_events = k->wakeup_events;
 	t->sample_regs_user = k->sample_regs_user;
 	t->sample_stack_user = k->sample_stack_user;
+	t->clockid = k->clockid;
 	t->name = ev->name;
 }
 
@@ -218,6 +223,16 @@ tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err)
 	if (!threads)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	long page = sysconf(_SC_PAGESIZE);
+	size_t pages = opt->mmap_pages ? opt->mmap_pages : REC_RING_PAGES;
+	if (opt->use_clockid) { /* perf's record__init_clock: one pair, at the start */
+		struct timespec tod, ck;
+		clock_gettime(CLOCK_REALTIME, &tod);
+		if (clock_gettime(opt->clockid, &ck) != 0)
+			return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "-k: clock %d: %s",
+					    opt->clockid, strerror(errno));
+		s->clock_ref_tod_ns = (uint64_t)tod.tv_sec * 1000000000u + (uint64_t)tod.tv_nsec;
+		s->clock_ref_clock_ns = (uint64_t)ck.tv_sec * 1000000000u + (uint64_t)ck.tv_nsec;
+	}
 	tk_status st = TK_OK;
 	for (size_t ci = 0; ci < opt->n_cpus && st == TK_OK; ci++) {
 		int cpu = opt->cpus[ci], ring_fd = -1;
@@ -239,21 +254,24 @@ tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err)
 				if ((st = add_counter(s, fd, cpu, e, err)) != TK_OK)
 					break;
 				if (ring_fd < 0) {
-					size_t len = (RING_PAGES + 1) * (size_t)page;
+					size_t len = (pages + 1) * (size_t)page;
 					void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 						       MAP_SHARED, fd, 0);
 					if (m == MAP_FAILED) {
 						st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
-								  "mmap of the CPU %d ring: %s "
-								  "(perf_event_mlock_kb?)",
-								  cpu, strerror(errno));
+								  "mmap of the CPU %d ring (%zu "
+								  "pages): %s (raise "
+								  "kernel.perf_event_mlock_kb or "
+								  "lower -m)",
+								  cpu, pages, strerror(errno));
 						break;
 					}
 					rec_ring *r = &s->rings[s->n_rings++];
 					r->fd = fd;
 					r->cpu = cpu;
 					r->base = m;
-					r->data_size = RING_PAGES * (size_t)page;
+					r->data_size = pages * (size_t)page;
+					r->map_len = len;
 					ring_fd = fd;
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) != 0) {
 					st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
@@ -363,28 +381,41 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 	return st;
 }
 
-tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err)
+tk_status rec_drain_records(rec_session *s, perfw_out *o, bool *wrote, tk_error *err)
 {
-	bool wrote = false;
 	for (size_t i = 0; i < s->n_rings; i++) {
-		tk_status st = drain_ring(s, &s->rings[i], o, &wrote, err);
+		tk_status st = drain_ring(s, &s->rings[i], o, wrote, err);
 		if (st != TK_OK)
 			return st;
 	}
-	if (!wrote)
-		return TK_OK;
+	return TK_OK;
+}
+
+tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err)
+{
+	bool wrote = false;
+	tk_status st0 = rec_drain_records(s, o, &wrote, err);
+	if (st0 != TK_OK || !wrote)
+		return st0;
 	/* FINISHED_ROUND: everything before it may be sorted and flushed */
 	uint8_t fr[8] = {0};
 	struct perf_event_header h = {.type = TK_PERF_RECORD_FINISHED_ROUND, .misc = 0, .size = 8};
 	memcpy(fr, &h, 8);
-	return perfw_out_record(o, fr, 8, NULL, 0, err);
+	tk_status st = perfw_out_record(o, fr, 8, NULL, 0, err);
+	/* each round reaches the output now, not when the writer's buffer
+	 * fills: a live reader of pipe mode (record -o - | print -, the --to
+	 * converter) sees it, and a SIGKILL loses at most the current round */
+	if (st == TK_OK)
+		st = perfw_out_flush_batch(o, err);
+	if (st == TK_OK && o->w)
+		st = tk_writer_flush(o->w, err);
+	return st;
 }
 
 void rec_close(rec_session *s)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	for (size_t i = 0; i < s->n_rings; i++)
-		munmap(s->rings[i].base, (RING_PAGES + 1) * (size_t)page);
+		munmap(s->rings[i].base, s->rings[i].map_len);
 	for (size_t i = 0; i < s->n_ctrs; i++)
 		close(s->ctrs[i].fd);
 	for (size_t e = 0; e < REC_MAX_EVENTS; e++)

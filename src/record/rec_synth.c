@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/writer.h"
@@ -76,6 +77,41 @@ tk_status rec_synth_kernel(perfw_out *o, tk_error *err)
 	n += REC_ID_HDR_SIZE;
 	put_hdr(r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, n);
 	return perfw_out_record(o, r, n, NULL, 0, err);
+}
+
+tk_status rec_synth_time_conv(const rec_session *s, perfw_out *o, tk_error *err)
+{
+	if (!s->n_rings)
+		return TK_OK;
+	const volatile struct perf_event_mmap_page *pc = s->rings[0].base;
+	uint64_t shift, mult, zero, cycles, mask;
+	bool cap_zero, cap_short;
+	for (unsigned tries = 0;; tries++) { /* the page's seqlock, as perf reads it */
+		uint32_t seq = pc->lock;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		shift = pc->time_shift;
+		mult = pc->time_mult;
+		zero = pc->time_zero;
+		cycles = pc->time_cycles;
+		mask = pc->time_mask;
+		cap_zero = pc->cap_user_time_zero;
+		cap_short = pc->cap_user_time_short;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if ((pc->lock == seq && !(seq & 1)) || tries > 1000)
+			break;
+	}
+	if (!cap_zero)
+		return TK_OK; /* no TSC conversion offered (a VM's kvm-clock): perf writes none */
+	uint8_t r[56] = {0};
+	put_hdr(r, TK_PERF_RECORD_TIME_CONV, 0, sizeof r);
+	put64(r + 8, shift);
+	put64(r + 16, mult);
+	put64(r + 24, zero);
+	put64(r + 32, cycles);
+	put64(r + 40, mask);
+	r[48] = cap_zero;
+	r[49] = cap_short;
+	return perfw_out_record(o, r, sizeof r, NULL, 0, err);
 }
 
 static tk_status synth_comm(perfw_out *o, pid_t pid, pid_t tid, tk_error *err)
@@ -204,8 +240,9 @@ static tk_status synth_proc(perfw_out *o, pid_t pid, unsigned flags, rec_dsos *d
 }
 
 tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
-			  tk_error *err)
+			  rec_session *live, tk_error *err)
 {
+	bool wrote;
 	if (pids) {
 		for (size_t i = 0; i < n; i++) {
 			tk_status st = synth_proc(o, pids[i], flags, dsos, err);
@@ -220,8 +257,9 @@ tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned fl
 	tk_status st = TK_OK;
 	struct dirent *e;
 	while (st == TK_OK && (e = readdir(d)))
-		if (isdigit((unsigned char)e->d_name[0]))
-			st = synth_proc(o, (pid_t)atoi(e->d_name), flags, dsos, err);
+		if (isdigit((unsigned char)e->d_name[0]) &&
+		    (st = synth_proc(o, (pid_t)atoi(e->d_name), flags, dsos, err)) == TK_OK && live)
+			st = rec_drain_records(live, o, &wrote, err);
 	closedir(d);
 	return st;
 }
@@ -472,6 +510,59 @@ static tk_status add_machine(perfw_out *o, tk_error *err)
 	return st;
 }
 
+/* HEADER_BUILD_ID of the files hit, as perf: the recording is read back
+ * from its (flushed) temporary file. Should that fail, every mapped file
+ * and the kernel, a superset perf's tools read the same way. */
+static tk_status add_hit_build_ids(rec_session *s, perfw_out *o, tk_error *err)
+{
+	const char *path = o->w ? (o->w->tmp_path ? o->w->tmp_path : o->w->path) : NULL;
+	tk_status st = perfw_out_flush_batch(o, err);
+	if (st == TK_OK && o->w)
+		st = tk_writer_flush(o->w, err);
+	if (st != TK_OK)
+		return st;
+	rec_dsos hit = {0};
+	bool kernel = false;
+	tk_error ignored;
+	tk_error_clear(&ignored);
+	if (path && rec_hit_files(path, &hit, &kernel, &ignored) == TK_OK) {
+		st = rec_add_build_ids(&hit, kernel, o, err);
+		rec_dsos_free(&hit);
+		return st;
+	}
+	rec_dsos_free(&hit);
+	return rec_add_build_ids(&s->dsos, true, o, err);
+}
+
+/* -k: HEADER_CLOCKID (the clock's resolution in ns, u64) and
+ * HEADER_CLOCK_DATA (version 1, clockid, the time of day and the clock's
+ * time taken together at the start), as perf record -k writes them;
+ * perf script --tod and tracekit's --tod place samples with them. */
+static tk_status add_clock(const rec_session *s, perfw_out *o, tk_error *err)
+{
+	struct timespec res;
+	uint64_t res_ns = 1;
+	if (clock_getres(s->opt->clockid, &res) == 0)
+		res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+	uint8_t *r = malloc(8), *d = malloc(24);
+	if (!r || !d) {
+		free(r);
+		free(d);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	put64(r, res_ns);
+	put32(d, 1);
+	put32(d + 4, (uint32_t)s->opt->clockid);
+	put64(d + 8, s->clock_ref_tod_ns);
+	put64(d + 16, s->clock_ref_clock_ns);
+	tk_status st = perfw_out_add_feature(o, TK_PERF_FEAT_CLOCKID, r, 8, err);
+	if (st != TK_OK) {
+		free(d);
+		return st;
+	}
+	return perfw_out_add_feature(o, TK_PERF_FEAT_CLOCK_DATA, d, 24, err);
+}
+
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err)
 {
 	struct utsname u;
@@ -500,7 +591,9 @@ tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, 
 		return st;
 	if ((st = add_cmdline(o, argc, argv, err)) != TK_OK || (st = add_machine(o, err)) != TK_OK)
 		return st;
-	if (!o->pipe && (st = rec_add_build_ids(&s->dsos, o, err)) != TK_OK)
+	if (!o->pipe && (st = add_hit_build_ids(s, o, err)) != TK_OK)
+		return st;
+	if (s->opt->use_clockid && (st = add_clock(s, o, err)) != TK_OK)
 		return st;
 	if (o->compress) { /* -z: perf needs the zstd parameters before the data */
 		uint8_t *cf = malloc(20);

@@ -3,6 +3,9 @@
  *   rec_events.c  event names -> perf_event_attr type/config (+ suggestions)
  *   rec_ring.c    per-CPU counters, mmap rings, the drain loop
  *   rec_synth.c   side-band from /proc, header features, tracing data
+ *   rec_modules.c module maps from /proc/modules (after the kernel map)
+ *   rec_buildid.c HEADER_BUILD_ID; rec_hits.c which files samples hit
+ *   rec_parse.c   -k clock names, -m sizes, --epoch durations and names
  * Output goes through the perf.data writer (src/perf/writer/perfw_out). */
 #ifndef TK_RECORD_H
 #define TK_RECORD_H
@@ -11,12 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "perf/writer/perfw_out.h"
 #include "tracekit/tracekit.h"
 
 #define REC_MAX_EVENTS 64
 #define REC_MAX_CPUS   1024
+#define REC_RING_PAGES 128u /* data pages per ring by default: perf's 512 KiB */
 
 typedef struct rec_event {
 	char name[256]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
@@ -36,6 +41,20 @@ size_t rec_event_expand(const char *spec, rec_event *out, size_t cap, char *msg,
 /* The tracefs directory ("/sys/kernel/tracing" or the debugfs one), or NULL. */
 const char *rec_tracefs(void);
 
+/* -k NAME: perf's clock names (monotonic/mono, monotonic_raw/raw,
+ * realtime/real, boottime/boot, tai, an optional CLOCK_ prefix) or a
+ * number; false when unknown. */
+bool rec_clockid_parse(const char *s, int *out);
+/* -m: pages (rounded up to a power of 2) or a size with B/K/M/G; false on
+ * bad syntax or beyond 2^20 pages. */
+bool rec_mmap_pages_parse(const char *s, long page_size, unsigned *out);
+/* "--epoch 10m": seconds (s, m, h, d suffixes; plain: seconds), >= 1. */
+bool rec_epoch_parse(const char *s, uint64_t *seconds);
+/* An epoch directory name for an epoch starting at t: dcpid's YYMMDDHHMM
+ * when epochs are whole minutes, else YYYYMMDDHHMMSS (both UTC, both read
+ * by tk_dcpi_db_*). */
+void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16]);
+
 /* A sample/side-band id trailer size for our sample_type (TID TIME CPU
  * IDENTIFIER), used by synthesized records (perf writes it zeroed). */
 #define REC_ID_HDR_SIZE 32
@@ -47,7 +66,11 @@ typedef struct rec_dsos {
 } rec_dsos;
 void rec_dsos_add(rec_dsos *d, const char *name); /* files only, once each */
 void rec_dsos_free(rec_dsos *d);
-tk_status rec_add_build_ids(const rec_dsos *d, perfw_out *o, tk_error *err);
+/* kernel: also the running kernel's ([kernel.kallsyms], /sys/kernel/notes). */
+tk_status rec_add_build_ids(const rec_dsos *d, bool kernel, perfw_out *o, tk_error *err);
+/* The files user samples of the recording at path hit, and whether any
+ * kernel sample was taken (rec_hits.c). */
+tk_status rec_hit_files(const char *path, rec_dsos *hit, bool *kernel_hit, tk_error *err);
 
 typedef struct rec_options {
 	rec_event events[REC_MAX_EVENTS];
@@ -64,7 +87,10 @@ typedef struct rec_options {
 	size_t n_pids;
 	pid_t workload; /* a forked child waiting for exec, or 0 */
 	bool enable_on_exec;
-	bool switch_events; /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) */
+	bool switch_events;  /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) */
+	unsigned mmap_pages; /* -m: data pages per ring (a power of 2), 0: 128 */
+	bool use_clockid;    /* -k: sample times from this clock, CLOCKID and */
+	int clockid;         /* CLOCK_DATA features written */
 } rec_options;
 
 typedef struct rec_counter {
@@ -79,6 +105,7 @@ typedef struct rec_ring {
 	int cpu;
 	void *base; /* perf_event_mmap_page + data */
 	size_t data_size;
+	size_t map_len;
 } rec_ring;
 
 typedef struct rec_session {
@@ -94,6 +121,9 @@ typedef struct rec_session {
 	uint64_t records;
 	uint8_t *scratch; /* one record across the ring's wrap */
 	rec_dsos dsos;    /* files seen in MMAP/MMAP2 records */
+	/* -k: the reference pair perf takes at the start (CLOCK_DATA): the
+	 * time of day and the sample clock, in ns */
+	uint64_t clock_ref_tod_ns, clock_ref_clock_ns;
 } rec_session;
 
 /* Opens every counter and maps the rings. On a permission error the
@@ -107,16 +137,34 @@ bool rec_wait(rec_session *s, int timeout_ms);
 /* One pass over every ring: records written, then FINISHED_ROUND when the
  * pass wrote any. */
 tk_status rec_drain(rec_session *s, perfw_out *o, tk_error *err);
+/* The same pass without the FINISHED_ROUND and the flush (while side-band
+ * with time 0 is still being written, which no round may precede). */
+tk_status rec_drain_records(rec_session *s, perfw_out *o, bool *wrote, tk_error *err);
 void rec_close(rec_session *s);
 
 /* Side-band before the data: the kernel map, then COMM and MMAP2 of the
  * given processes (all of /proc when pids is NULL). Flags: DATA_MAPS, the
  * non-exec file mappings too (for DWARF unwinding); FORKS, a FORK before
- * each thread's COMM, as perf for existing processes (not its workload). */
+ * each thread's COMM, as perf for existing processes (not its workload).
+ * live: counters already running (a --profile-db epoch's new stream): its
+ * rings are drained after each process so that the walk of /proc, which
+ * can take longer than a ring takes to fill, loses nothing. */
 tk_status rec_synth_kernel(perfw_out *o, tk_error *err);
+/* The module maps perf synthesizes after the kernel's (rec_modules.c). */
+typedef struct rec_module {
+	uint64_t start, size;
+	char path[4096]; /* the .ko under modules_dir, else "[name]" */
+} rec_module;
+/* Parses a /proc/modules file (modules_dir: where to find the .ko files,
+ * or NULL); *out malloc'd, in address order. */
+size_t rec_modules_list(const char *proc_modules, const char *modules_dir, rec_module **out);
+tk_status rec_synth_modules(perfw_out *o, tk_error *err);
+/* PERF_RECORD_TIME_CONV from the first ring's mmap page (TSC to perf time),
+ * written as perf does only when the kernel offers cap_user_time_zero. */
+tk_status rec_synth_time_conv(const rec_session *s, perfw_out *o, tk_error *err);
 enum { REC_SYNTH_DATA_MAPS = 1, REC_SYNTH_FORKS = 2 };
 tk_status rec_synth_procs(perfw_out *o, const pid_t *pids, size_t n, unsigned flags, rec_dsos *dsos,
-			  tk_error *err);
+			  rec_session *live, tk_error *err);
 /* Header features: hostname, osrelease, version, arch, nrcpus, cmdline,
  * event desc, tracing data (when there are tracepoints). */
 tk_status rec_add_features(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/perf_unwind.h"
 #include "context/perf_callchain.h"
 #include "context/threads_model.h"
 #include "sql/sql_internal.h"
@@ -120,17 +121,24 @@ static tk_status on_sample(perf_pass *p, tk_perf_file *f, const tk_perf_record *
 	cc->n = 0;
 	if (s.callchain_nr)
 		tk_callchain_resolve(&p->th, t, &s, cc);
+	tk_callchain_append_unwound(&p->th, t, rec->attr, &s, cc);
 	if (cc->n == 0 && (s.sample_type & TK_PERF_SAMPLE_IP)) {
 		cc->frames[0].ip = s.ip;
+		cc->frames[0].inlined = false;
 		tk_threads_resolve(&p->th, t, rec->misc & 7u, s.ip, &cc->frames[0].loc);
 		cc->n = 1;
 	}
 	int64_t parent = -1;
+	uint32_t depth = 0;
 	for (size_t i = cc->n; i-- > 0;) {
+		/* frames are addresses here: an unwound address's inline frames
+		 * (same address) stay in its one frame */
+		if (cc->frames[i].inlined)
+			continue;
 		int64_t fr = frame_id(p, &cc->frames[i].loc, cc->frames[i].ip);
 		if (fr < 0)
 			goto nomem;
-		parent = callsite_id(d, parent, (uint32_t)(cc->n - 1 - i), fr);
+		parent = callsite_id(d, parent, depth++, fr);
 		if (parent < 0)
 			goto nomem;
 	}

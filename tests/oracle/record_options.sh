@@ -60,5 +60,17 @@ elif [ $rc -ne 0 ]; then fail "-p: exit $rc: $(head -1 "$work/end.rec")"
 else
   perf report --stats -i "$work/end.data" >/dev/null 2>&1 && echo "ok   -p: the recording ended with its process" || fail "-p: end.data unreadable"
 fi
+# -m: ring pages (rounded up to a power of 2) or a size; the wakeup
+# watermark is a quarter of the ring, which perf evlist shows
+pg=$(getconf PAGESIZE)
+for m in "3:4" "512K:$((524288 / pg))"; do
+  arg=${m%%:*} pages=${m#*:}
+  if "$TK" record -q -m "$arg" -e cpu-clock -c 100000 -o "$work/m.data" -- "$work/workload" 1 >/dev/null 2>"$work/m.err"; then
+    wm=$(perf evlist -v -i "$work/m.data" 2>/dev/null | sed -nE 's/.*wakeup_watermark[^0-9]*([0-9]+).*/\1/p' | head -1)
+    [ "$wm" = "$((pages * pg / 4))" ] && echo "ok   -m $arg: $pages pages (watermark $wm)" || fail "-m $arg: watermark '$wm', want $((pages * pg / 4))"
+    perf script -i "$work/m.data" >/dev/null 2>&1 || fail "-m $arg: perf script cannot read the recording"
+  else fail "-m $arg: $(head -1 "$work/m.err")"; fi
+done
+"$TK" record -m 12Q -- true >/dev/null 2>&1; [ $? -eq 2 ] || fail "-m 12Q: want exit 2"
 [ $failed -eq 0 ] && echo "record_options: all checks passed"
 exit $((failed > 0))

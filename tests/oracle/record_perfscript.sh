@@ -7,7 +7,8 @@
 # `perf report --stats` reports no error or lost/unknown records. Also
 # `tracekit stats`/`info` read it, and the header carries the features
 # (hostname, os release, arch, nrcpus, cmdline, event desc), and build ids
-# (perf buildid-list: the workload's equals readelf -n's; the kernel's).
+# (perf buildid-list: the workload's equals readelf -n's; the kernel's;
+# of the files samples hit only, as perf writes them).
 set -u
 . "$(dirname "$0")/record_lib.bash"
 data="$work/t.data"
@@ -41,6 +42,15 @@ if [ -n "$want_id" ]; then
   [ "$got_id" = "$want_id" ] && echo "ok   build id of the workload: $got_id" || fail "build id of the workload: '$got_id', readelf says $want_id"
 fi
 perf buildid-list -i "$data" 2>/dev/null | grep -q ' \[kernel.kallsyms\]$' || [ ! -r /sys/kernel/notes ] || fail "no kernel build id"
+# ... of hit files only, as perf: each listed file has samples in perf
+# report --sort dso (full paths with -v), and tracekit's own binary, mapped
+# by the forked child before its exec, is not listed
+perf report -v --stdio --no-children -g none --sort dso -i "$data" 2>/dev/null | awk '/%/ {print $2}' | sort -u >"$work/hit.dsos"
+perf buildid-list -i "$data" 2>/dev/null | awk '{print $2}' | sort -u >"$work/id.dsos"
+extra=$(comm -13 "$work/hit.dsos" "$work/id.dsos" | tr '\n' ' ')
+[ -z "$extra" ] && echo "ok   build ids of hit files only ($(wc -l <"$work/id.dsos") files)" || fail "build ids of files without samples: $extra"
+tkbin=$(readlink -f "$TK")
+! grep -qxF "$tkbin" "$work/id.dsos" || fail "build id of $tkbin, which no sample hit"
 "$TK" stats "$data" >/dev/null 2>"$work/tkstats.err" || fail "tracekit stats: $(head -1 "$work/tkstats.err")"
 [ $failed -eq 0 ] && echo "record_perfscript: all checks passed"
 exit $((failed > 0))

@@ -3,6 +3,7 @@
 #ifndef TK_CLI_H
 #define TK_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "convert/formats.h"
@@ -22,6 +23,9 @@ typedef struct tk_cli {
 	int progress; /* --progress / --no-progress; -1 = when stderr is a terminal */
 	const char **inputs;
 	int n_inputs;
+	bool children;        /* report --children */
+	int call_graph;       /* report -g/--call-graph: tk_report_graph */
+	double percent_limit; /* report --percent-limit (call graphs), default 0.5 */
 } tk_cli;
 
 /* The commands, as bits of an option's "applies to" mask. */
@@ -85,8 +89,9 @@ int tk_cmd_print(int argc, char **argv);
 int tk_cmd_convert(int argc, char **argv);
 int tk_cmd_report(int argc, char **argv);
 int tk_cmd_diff(int argc, char **argv);
-int tk_cmd_record(int argc, char **argv);     /* cmd_record.c */
-int tk_cmd_report_profile(const tk_cli *cli); /* cmd_diff.c */
+int tk_cmd_record(int argc, char **argv);      /* cmd_record.c */
+int tk_cmd_report_profile(const tk_cli *cli);  /* cmd_diff.c */
+int tk_cmd_report_children(const tk_cli *cli); /* cmd_report_children.c */
 /* report --scheduler/--workers (cmd_report_cluster.c): *handled says whether
  * the arguments asked for the cluster; then the return value is the exit status. */
 int tk_report_cluster(int argc, char **argv, bool *handled);

@@ -129,6 +129,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	memset(cli, 0, sizeof *cli);
 	cli->opt.style = "text";
 	cli->progress = -1;
+	cli->percent_limit = 0.5;
 	cli->opt.log = tk_cli_log;
 	cli->opt.log_user = &cli->opt;
 	cli->sink.log = tk_cli_log;
@@ -139,7 +140,7 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c, longindex;
-	while ((c = getopt_long(argc, argv, ":f:an:e:I:o:t:qvh", longopts, &longindex)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:an:e:I:o:t:qvhg:", longopts, &longindex)) != -1) {
 		const tk_cli_opt *o = NULL;
 		for (size_t i = 0; i < tk_cli_n_opts && c != '?' && c != ':'; i++)
 			if (tk_cli_opts[i].val == c)
@@ -216,6 +217,23 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 			if (parse_count(optarg, 1, &cli->top))
 				goto bad_value;
 			break;
+		case OPT_CHILDREN: cli->children = true; break;
+		case 'g':
+			if (strcmp(optarg, "caller") == 0)
+				cli->call_graph = 1;
+			else if (strcmp(optarg, "callee") == 0)
+				cli->call_graph = 2;
+			else
+				goto bad_value;
+			break;
+		case OPT_PERCENT_LIMIT: {
+			char *stop;
+			cli->percent_limit = strtod(optarg, &stop);
+			if (stop == optarg || *stop || !(cli->percent_limit >= 0) ||
+			    cli->percent_limit > 100)
+				goto bad_value;
+			break;
+		}
 		case OPT_STATE: cli->report_state = optarg; break;
 		case OPT_LATENCY: cli->report_latency = optarg; break;
 		case OPT_LINREG: cli->report_linreg = optarg; break;

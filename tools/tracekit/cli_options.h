@@ -31,6 +31,9 @@ enum {
 	OPT_SCHEDULER, /* report --scheduler/--workers: listed for --help; */
 	OPT_WORKERS,   /* cmd_report_cluster.c takes them before parsing */
 	OPT_CTF_VERSION,
+	OPT_CHILDREN,
+	OPT_CALL_GRAPH,
+	OPT_PERCENT_LIMIT,
 	OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: the i-th --show-...-events */
 };
 

@@ -17,6 +17,7 @@
 #include "base/bytes.h"
 #include "cli.h"
 #include "record/record.h"
+#include "record_sinks.h"
 
 static const char record_usage[] =
     "usage: tracekit record [OPTIONS] [--] [COMMAND [ARGS]]\n"
@@ -39,6 +40,14 @@ static const char record_usage[] =
     "      --duration SECS    stop after SECS seconds\n"
     "      --switch-events    context switch records (PERF_RECORD_SWITCH)\n"
     "  -z                     zstd-compressed records (as perf record -z)\n"
+    "  -m, --mmap-pages N     ring buffer pages per CPU (power of 2; or 512K, 4M)\n"
+    "  -k, --clockid CLOCK    sample times from CLOCK (monotonic, monotonic_raw,\n"
+    "                         realtime, boottime, tai): clock data in the header\n"
+    "      --to FORMAT        -o OUT in FORMAT instead of perf.data (ctf, cpel, ...),\n"
+    "                         streamed through tracekit convert\n"
+    "      --profile-db DIR   continuous profiling: DCPI profiles per image and\n"
+    "                         event in DIR/EPOCH/HOST/ (system-wide by default)\n"
+    "      --epoch T          --profile-db epoch length (default 10m; s, m, h, d)\n"
     "  -q, --quiet            no messages\n";
 
 static volatile sig_atomic_t stop_signal, child_changed;
@@ -167,6 +176,7 @@ static int workload_prepare(workload *w, char **argv, bool stdout_is_data)
 		close(ef[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);             /* SIG_IGN would survive the exec */
 		if (stdout_is_data && dup2(2, 1) < 0) /* its output must not mix into the data */
 			_exit(127);
 		char c;
@@ -235,7 +245,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 {
 	if (!opt->threads_only)
 		return rec_synth_procs(o, opt->pids, opt->n_pids,
-				       (opt->dwarf_stack != 0) | REC_SYNTH_FORKS, dsos, err);
+				       (opt->dwarf_stack != 0) | REC_SYNTH_FORKS, dsos, NULL, err);
 	tk_status st = TK_OK;
 	for (size_t i = 0; i < opt->n_pids && st == TK_OK; i++) {
 		char p[64], line[256];
@@ -252,7 +262,7 @@ static tk_status synth_targets(const rec_options *opt, perfw_out *o, rec_dsos *d
 			seen |= opt->pids[j] == tgid;
 		if (!seen)
 			st = rec_synth_procs(o, &tgid, 1, (opt->dwarf_stack != 0) | REC_SYNTH_FORKS,
-					     dsos, err);
+					     dsos, NULL, err);
 	}
 	return st;
 }
@@ -303,9 +313,12 @@ typedef struct rec_cli {
 	const char *output;
 	bool quiet, compress;
 	double duration;
-	bool cpus_given;
+	bool cpus_given, output_given;
 	char **command;
 	pid_t pid_buf[REC_MAX_CPUS];
+	const char *to;         /* --to FORMAT through a converter child */
+	const char *profile_db; /* --profile-db DIR */
+	uint64_t epoch_s;       /* --epoch, seconds */
 } rec_cli;
 
 /* perf record's options; returns 0, or the exit status to use. */
@@ -346,20 +359,24 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 		}
 		/* options with a value: -xVAL, -x VAL, --long=VAL, --long VAL */
 		static const struct {
-			char s;
-			const char *l;
-		} vopts[] = {{'e', "--event"}, {'c', "--count"},  {'F', "--freq"},
-			     {'C', "--cpu"},   {'p', "--pid"},    {'o', "--output"},
-			     {'t', "--tid"},   {0, "--duration"}, {0, "--call-graph"}};
+			char s;        /* short letter, or 0 */
+			const char *l; /* long form */
+			char key;
+		} vopts[] = {
+		    {'e', "--event", 'e'},      {'c', "--count", 'c'},   {'F', "--freq", 'F'},
+		    {'C', "--cpu", 'C'},        {'p', "--pid", 'p'},     {'o', "--output", 'o'},
+		    {'t', "--tid", 't'},        {0, "--duration", 'D'},  {0, "--call-graph", 'G'},
+		    {'m', "--mmap-pages", 'm'}, {'k', "--clockid", 'k'}, {0, "--to", 'T'},
+		    {0, "--profile-db", 'P'},   {0, "--epoch", 'E'}};
 		char key = 0;
 		const char *val = NULL;
 		for (size_t k = 0; k < sizeof vopts / sizeof vopts[0] && !key; k++) {
 			size_t ll = strlen(vopts[k].l);
 			if (vopts[k].s && a[1] == vopts[k].s && a[0] == '-' && a[1] != '-') {
-				key = vopts[k].s;
+				key = vopts[k].key;
 				val = a[2] ? a + 2 : NULL;
 			} else if (strncmp(a, vopts[k].l, ll) == 0 && (!a[ll] || a[ll] == '=')) {
-				key = vopts[k].s ? vopts[k].s : vopts[k].l[2] == 'd' ? 'D' : 'G';
+				key = vopts[k].key;
 				val = a[ll] == '=' ? a + ll + 1 : NULL;
 			}
 		}
@@ -405,7 +422,10 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 			c->opt.n_pids = n;
 			break;
 		}
-		case 'o': c->output = val; break;
+		case 'o':
+			c->output = val;
+			c->output_given = true;
+			break;
 		case 'G':
 			if (strcmp(val, "fp") == 0) {
 				c->opt.callchain = true;
@@ -422,6 +442,30 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 				return usage_error("--call-graph: fp or dwarf[,SIZE]: %s", val);
 			}
 			break;
+		case 'm':
+			if (!rec_mmap_pages_parse(val, sysconf(_SC_PAGESIZE), &c->opt.mmap_pages))
+				return usage_error("-m: pages (a power of 2) or a size such as "
+						   "512K: %s",
+						   val);
+			break;
+		case 'k':
+			if (!rec_clockid_parse(val, &c->opt.clockid))
+				return usage_error("-k: unknown clock '%s' (monotonic, "
+						   "monotonic_raw, realtime, boottime, tai)",
+						   val);
+			c->opt.use_clockid = true;
+			break;
+		case 'T':
+			if (tk_format_from_name(val) == TK_FORMAT_UNKNOWN)
+				return usage_error("--to: unknown format '%s'", val);
+			c->to = strcmp(val, "perf") == 0 ? NULL : val;
+			break;
+		case 'P': c->profile_db = val; break;
+		case 'E':
+			if (!rec_epoch_parse(val, &c->epoch_s))
+				return usage_error("--epoch: a duration such as 10m, 30s, 1h: %s",
+						   val);
+			break;
 		case 'D': {
 			char *end;
 			c->duration = strtod(val, &end);
@@ -434,7 +478,19 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 	}
 	if (c->opt.period && c->opt.freq)
 		return usage_error("%s", "-c and -F exclude each other");
+	if (c->to && c->profile_db)
+		return usage_error("%s", "--to and --profile-db exclude each other");
+	if (c->to && !c->output_given) /* -o -: formats convert streams to stdout */
+		return usage_error("--to %s: give the output with -o", c->to);
+	if (c->epoch_s && !c->profile_db)
+		return usage_error("%s", "--epoch goes with --profile-db");
+	if (c->profile_db && !c->epoch_s)
+		c->epoch_s = 600; /* dcpid's 10 minutes */
+	if (c->profile_db && c->output_given)
+		return usage_error("%s", "--profile-db writes the database, not -o");
 	c->command = i < argc ? argv + i : NULL;
+	if (c->profile_db && !c->command && !c->opt.n_pids)
+		c->opt.system_wide = true; /* dcpid's job: the whole system */
 	if (!c->command && !c->opt.system_wide && !c->opt.n_pids && !c->cpus_given && !c->duration)
 		return usage_error("%s", "nothing to record: give a COMMAND, -a, -C, -p or "
 					 "--duration");
@@ -447,6 +503,90 @@ static int parse_args(rec_cli *c, int argc, char **argv)
 	if (c->opt.n_pids && c->opt.system_wide)
 		return usage_error("%s", "-p and -a/-C exclude each other");
 	return 0;
+}
+
+/* One recording's state; with --profile-db the output is replaced at
+ * each epoch while the counters and rings stay. */
+typedef struct rec_run {
+	rec_cli *c;
+	rec_session s;
+	perfw_out o;
+	bool out_open, keepable;
+	const char *path; /* the output perfw_out writes: FILE, "-", an epoch's */
+	bool live;        /* the counters run while the output is (re)opened */
+	int argc;
+	char **argv;
+} rec_run;
+
+/* Opens r->path and writes what precedes the rings' data: the header (or
+ * pipe-mode metadata), TIME_CONV, the kernel map, the processes. */
+static tk_status open_output(rec_run *r, pid_t workload_pid, tk_error *err)
+{
+	const rec_cli *c = r->c;
+	tk_status st = perfw_out_open(&r->o, r->path, !tk_host_is_le(), c->compress, err);
+	if (st != TK_OK)
+		return st;
+	r->out_open = true;
+	r->keepable = false;
+	if (r->o.pipe)
+		st = pipe_header(&r->s, &r->o, r->argc, r->argv, err);
+	else if ((st = provisional_header(&r->s, &r->o, err)) == TK_OK)
+		r->keepable = true;
+	if (st == TK_OK) /* where perf puts it: after the pipe metadata, before the maps */
+		st = rec_synth_time_conv(&r->s, &r->o, err);
+	if (st == TK_OK)
+		st = rec_synth_kernel(&r->o, err);
+	if (st == TK_OK)
+		st = rec_synth_modules(&r->o, err);
+	if (st != TK_OK)
+		return st;
+	unsigned data_maps = c->opt.dwarf_stack != 0;
+	if (c->opt.system_wide)
+		st = rec_synth_procs(&r->o, NULL, 0, data_maps | REC_SYNTH_FORKS, &r->s.dsos,
+				     r->live ? &r->s : NULL, err);
+	else if (workload_pid)
+		st = rec_synth_procs(&r->o, &workload_pid, 1, data_maps, &r->s.dsos, NULL, err);
+	else
+		st = synth_targets(&c->opt, &r->o, &r->s.dsos, err);
+	/* out before the counters start: a recorder killed at once still
+	 * leaves a readable (empty) recording, and a live reader its header */
+	if (st == TK_OK)
+		st = perfw_out_flush_batch(&r->o, err);
+	return st == TK_OK ? tk_writer_flush(r->o.w, err) : st;
+}
+
+/* The features and the final header (file mode), or the end of the stream. */
+static tk_status finish_output(rec_run *r, tk_error *err)
+{
+	tk_status st = TK_OK;
+	if (!r->o.pipe)
+		st = rec_add_features(&r->s, &r->o, r->argc + 1, r->argv - 1, err);
+	if (st != TK_OK)
+		return st;
+	const tk_perf_attr *attrs[REC_MAX_EVENTS];
+	for (size_t i = 0; i < r->c->opt.n_events; i++)
+		attrs[i] = &r->s.attrs[i];
+	st = perfw_out_finish(&r->o, attrs, r->c->opt.n_events, 128, err);
+	r->out_open = false;
+	return st;
+}
+
+/* Collects finished epoch folds; block: all of them. */
+static void reap_folds(pid_t *folds, size_t *n, bool block, int *failed)
+{
+	for (size_t i = 0; i < *n;) {
+		int ws;
+		pid_t got = waitpid(folds[i], &ws, block ? 0 : WNOHANG);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got == 0) {
+			i++;
+			continue;
+		}
+		if (got < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+			*failed = 1;
+		folds[i] = folds[--*n];
+	}
 }
 
 int tk_cmd_record(int argc, char **argv)
@@ -485,6 +625,9 @@ int tk_cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	/* a reader gone (-o - | head, a --to converter that failed) is a write
+	 * error reported as such, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
 
 	workload w = {0, -1, -1};
 	if (c.command) {
@@ -499,31 +642,44 @@ int tk_cmd_record(int argc, char **argv)
 
 	tk_error err;
 	tk_error_clear(&err);
-	rec_session s;
-	perfw_out o;
-	bool out_open = false, keepable = false, kept = false;
+	static rec_run r; /* the session's tables are large */
+	memset(&r, 0, sizeof r);
+	r.c = &c;
+	r.argc = argc;
+	r.argv = argv;
+	r.path = c.output;
 	int status = 0;
-	tk_status st = rec_open(&s, &c.opt, &err);
-	if (st == TK_OK &&
-	    (st = perfw_out_open(&o, c.output, !tk_host_is_le(), c.compress, &err)) == TK_OK)
-		out_open = true;
-	if (st == TK_OK && o.pipe)
-		st = pipe_header(&s, &o, argc, argv, &err);
-	else if (st == TK_OK && (st = provisional_header(&s, &o, &err)) == TK_OK)
-		keepable = true;
-	if (st == TK_OK)
-		st = rec_synth_kernel(&o, &err);
-	if (st == TK_OK) {
-		if (c.opt.system_wide)
-			st = rec_synth_procs(
-			    &o, NULL, 0, (c.opt.dwarf_stack != 0) | REC_SYNTH_FORKS, &s.dsos, &err);
-		else if (w.pid)
-			st = rec_synth_procs(&o, &w.pid, 1, c.opt.dwarf_stack != 0, &s.dsos, &err);
-		else
-			st = synth_targets(&c.opt, &o, &s.dsos, &err);
+	bool kept = false;
+	char epoch[16] = "";
+	double epoch_end = 0;
+	int fold_stdout = -1;
+	pid_t fold_pid = -1;
+	pid_t folds[64];
+	size_t n_folds = 0;
+	int fold_failed = 0;
+	rec_converter cv = {-1, -1};
+	tk_status st = rec_open(&r.s, &c.opt, &err);
+	if (st == TK_OK && c.to) {
+		if (rec_converter_start(&cv, c.to, c.output, c.quiet) != 0)
+			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
+					  "cannot start the converter");
+		r.path = "-";
 	}
+	if (st == TK_OK && c.profile_db) {
+		if (mkdir(c.profile_db, 0777) != 0 && errno != EEXIST)
+			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
+					  c.profile_db, strerror(errno));
+		rec_epoch_name(time(NULL), c.epoch_s, epoch);
+		if (st == TK_OK &&
+		    (fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0)
+			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot start the fold");
+		r.path = "-";
+		epoch_end = now_s() + (double)c.epoch_s;
+	}
+	if (st == TK_OK)
+		st = open_output(&r, w.pid, &err);
 	if (st == TK_OK && !c.opt.enable_on_exec)
-		st = rec_enable(&s, &err);
+		st = rec_enable(&r.s, &err);
 	if (st == TK_OK && w.pid) {
 		int e = workload_start(&w);
 		if (e) {
@@ -531,7 +687,7 @@ int tk_cmd_record(int argc, char **argv)
 				strerror(e));
 			st = TK_ERR_IO;
 			status = 127;
-			keepable = false; /* nothing was recorded: no file */
+			r.keepable = false; /* nothing was recorded: no file */
 			waitpid(w.pid, NULL, 0);
 			w.pid = 0;
 		}
@@ -546,9 +702,33 @@ int tk_cmd_record(int argc, char **argv)
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		bool gone = rec_wait(&s, timeout);
-		if ((st = rec_drain(&s, &o, &err)) != TK_OK)
+		bool gone = rec_wait(&r.s, timeout);
+		if ((st = rec_drain(&r.s, &r.o, &err)) != TK_OK)
 			break;
+		if (epoch_end && now_s() >= epoch_end) {
+			/* the epoch's stream ends: its child folds it while the next
+			 * one goes to a new child (side-band synthesized again: each
+			 * stream is read on its own) */
+			if ((st = finish_output(&r, &err)) != TK_OK)
+				break;
+			rec_fold_end(&fold_stdout);
+			reap_folds(folds, &n_folds, false, &fold_failed);
+			if (n_folds == sizeof folds / sizeof folds[0]) /* folds that slow: wait */
+				reap_folds(folds, &n_folds, true, &fold_failed);
+			folds[n_folds++] = fold_pid;
+			rec_epoch_name(time(NULL), c.epoch_s, epoch);
+			if ((fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0) {
+				st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
+						  "cannot start the fold");
+				break;
+			}
+			epoch_end += (double)c.epoch_s;
+			if (epoch_end < now_s()) /* the recorder was held up: no empty epochs */
+				epoch_end = now_s() + (double)c.epoch_s;
+			r.live = true;
+			if ((st = open_output(&r, w.pid, &err)) != TK_OK)
+				break;
+		}
 		if (gone && !c.opt.system_wide && !w.pid)
 			break; /* every -p/-t task exited, as perf record stops */
 		if (w.pid && child_changed) {
@@ -562,10 +742,12 @@ int tk_cmd_record(int argc, char **argv)
 				break;
 			}
 		}
+		if (n_folds)
+			reap_folds(folds, &n_folds, false, &fold_failed);
 	}
-	rec_disable(&s);
+	rec_disable(&r.s);
 	if (st == TK_OK)
-		st = rec_drain(&s, &o, &err);
+		st = rec_drain(&r.s, &r.o, &err);
 	if (w.go_fd >= 0) { /* never started: it reads EOF and exits */
 		close(w.go_fd);
 		w.go_fd = -1;
@@ -577,37 +759,53 @@ int tk_cmd_record(int argc, char **argv)
 	}
 	if (w.err_fd >= 0)
 		close(w.err_fd);
-	if (st == TK_OK && !o.pipe)
-		st = rec_add_features(&s, &o, argc + 1, argv - 1, &err);
-	if (st == TK_OK) {
-		const tk_perf_attr *attrs[REC_MAX_EVENTS];
-		for (size_t i = 0; i < c.opt.n_events; i++)
-			attrs[i] = &s.attrs[i];
-		st = perfw_out_finish(&o, attrs, c.opt.n_events, 128, &err);
-		out_open = false;
-	}
+	if (st == TK_OK)
+		st = finish_output(&r, &err);
 	/* a failed write (disk full): keep what was written, as an unfinished
 	 * recording (data size 0), rather than nothing */
-	if (out_open && keepable && st == TK_ERR_IO && o.w && o.w->tmp_path && o.w->path &&
-	    rename(o.w->tmp_path, o.w->path) == 0) {
-		free(o.w->tmp_path);
-		o.w->tmp_path = NULL;
+	if (r.out_open && r.keepable && st == TK_ERR_IO && r.o.w && r.o.w->tmp_path &&
+	    r.o.w->path && rename(r.o.w->tmp_path, r.o.w->path) == 0) {
+		free(r.o.w->tmp_path);
+		r.o.w->tmp_path = NULL;
 		kept = true;
 	}
-	if (out_open)
-		perfw_out_abort(&o);
-	uint64_t samples = s.samples, lost = s.lost;
-	rec_close(&s);
+	if (r.out_open)
+		perfw_out_abort(&r.o);
+	if (cv.pid > 0) {
+		int crc = rec_converter_finish(&cv);
+		if (crc != 0) { /* its reason is on stderr already; ours (EPIPE) follows from it */
+			tk_error_clear(&err);
+			st = tk_error_set(
+			    &err, TK_ERR_IO, TK_NO_OFFSET,
+			    "the conversion to %s (tracekit convert) failed with exit %d", c.to,
+			    crc);
+			if (crc == TK_EXIT_USAGE) /* convert refused the options (-o - for ctf) */
+				status = TK_EXIT_USAGE;
+		}
+	}
+	if (fold_pid > 0) { /* the last epoch: its stream ends, its child writes it */
+		rec_fold_end(&fold_stdout);
+		if (n_folds == sizeof folds / sizeof folds[0])
+			reap_folds(folds, &n_folds, true, &fold_failed);
+		folds[n_folds++] = fold_pid;
+	}
+	reap_folds(folds, &n_folds, true, &fold_failed);
+	uint64_t samples = r.s.samples, lost = r.s.lost;
+	rec_close(&r.s);
+	if (st == TK_OK && fold_failed)
+		st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
+				  "an epoch could not be written into the profile database");
 	if (st != TK_OK) {
 		if (status)
 			return status;
 		int fail_rc = tk_cli_fail(&err, c.output);
 		if (kept)
 			fprintf(stderr,
-				"tracekit record: the data written before the failure is in %s, "
+				"tracekit record: the data written before the failure is in "
+				"%s, "
 				"an unfinished recording (readers stop at its last complete "
 				"record)\n",
-				c.output);
+				r.path);
 		return fail_rc;
 	}
 	if (lost)
@@ -615,11 +813,17 @@ int tk_cmd_record(int argc, char **argv)
 			(unsigned long long)lost);
 	if (!c.quiet) {
 		struct stat sb;
-		double mb = strcmp(c.output, "-") != 0 && stat(c.output, &sb) == 0
-				? (double)sb.st_size / 1048576.0
-				: 0;
-		fprintf(stderr, "[ tracekit record: wrote %.3f MB %s (%llu samples) ]\n", mb,
-			c.output, (unsigned long long)samples);
+		const char *where = c.profile_db ? c.profile_db : c.output;
+		double mb =
+		    !c.to && !c.profile_db && strcmp(c.output, "-") != 0 && stat(c.output, &sb) == 0
+			? (double)sb.st_size / 1048576.0
+			: 0;
+		if (c.to || c.profile_db)
+			fprintf(stderr, "[ tracekit record: wrote %s (%llu samples) ]\n", where,
+				(unsigned long long)samples);
+		else
+			fprintf(stderr, "[ tracekit record: wrote %.3f MB %s (%llu samples) ]\n",
+				mb, c.output, (unsigned long long)samples);
 	}
 	return 0;
 }

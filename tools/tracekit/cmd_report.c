@@ -69,6 +69,8 @@ int tk_cmd_report(int argc, char **argv)
 	    {TK_REPORT_LATENCY, cli.report_latency},
 	    {TK_REPORT_LINREG, cli.report_linreg},
 	};
+	if (cli.children || cli.call_graph)
+		return tk_cmd_report_children(&cli);
 	if (!cli.report_state && !cli.report_latency && !cli.report_linreg)
 		return tk_cmd_report_profile(&cli);
 	tk_writer *out = tk_cli_stdout();

@@ -1,0 +1,13 @@
+# DWARF unwinding of perf --call-graph dwarf samples (src/unwind) with
+# elfutils' libdw. Optional: without it the unwinder keeps the sampled ip
+# only (what perf prints without its binaries) and says so at configure.
+pkg_check_modules(LIBDW IMPORTED_TARGET libdw)
+if(LIBDW_FOUND)
+  target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDW=1)
+  target_link_libraries(tracekit_obj PUBLIC PkgConfig::LIBDW)
+  target_link_libraries(tracekit_shared PRIVATE PkgConfig::LIBDW)
+else()
+  target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDW=0)
+  message(STATUS "libdw not found (Debian: libdw-dev): DWARF unwinding of "
+                 "--call-graph dwarf samples disabled (only the sampled ip is shown)")
+endif()

@@ -1,0 +1,576 @@
+/* perf report --children (see report_children.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context/perf_callchain.h"
+#include "analysis/perf_samples.h"
+#include "analysis/perf_unwind.h"
+#include "base/arena.h"
+#include "model/filter.h"
+#include "output/report_children.h"
+#include "output/report_perf.h"
+
+/* sort__sym_cmp's identity of a hist entry */
+enum { KEY_SYM, KEY_INLINE, KEY_ADDR };
+typedef struct row_key {
+	uint8_t kind;
+	const void *dso;  /* KEY_SYM, KEY_INLINE */
+	uint64_t a, b;    /* SYM: start, end; INLINE: the function's start; ADDR: address */
+	const char *name; /* KEY_INLINE */
+} row_key;
+
+typedef struct row {
+	row_key key;
+	const char *name; /* as printed, without "[.] " */
+	size_t name_len;
+	char level; /* '.' user, 'k' kernel */
+	bool inlined;
+	uint64_t self, children;
+	uint32_t graph;          /* root of its call-graph trie + 1, 0 = none */
+	uint32_t max_depth;      /* longest chain added under it (perf's callchain max_depth) */
+	const tk_thread *thread; /* of the sample that made it (perf's he->thread) */
+	const void *dso;         /* its image (NULL: none) */
+} row;
+
+/* A call-graph trie node: one row reached along a chain. */
+typedef struct gnode {
+	uint32_t row;
+	uint64_t ip;             /* the frame's address: an unresolved one is shown by it */
+	uint32_t child, sibling; /* node index + 1, 0 = none */
+	uint64_t period;
+} gnode;
+
+typedef struct table {
+	char *event;
+	uint64_t total, samples;
+	row *rows;
+	size_t n_rows, cap_rows;
+	uint32_t *slots; /* row index + 1, open addressing */
+	size_t mask;
+	gnode *nodes;
+	size_t n_nodes, cap_nodes;
+	bool over_limit; /* GRAPH_MAX_NODES reached */
+} table;
+
+typedef struct state {
+	const tk_report_children_options *opt;
+	tk_arena names;
+	table *tables;
+	size_t n_tables;
+	tk_threads th;
+	tk_callchain chain;
+	uint32_t order_rows[TK_CALLCHAIN_CAP + 1];
+	uint64_t order_ips[TK_CALLCHAIN_CAP + 1];
+} state;
+
+static uint64_t hash_key(const row_key *k)
+{
+	uint64_t h = 1469598103934665603ull ^ k->kind;
+	h = (h ^ (uint64_t)(uintptr_t)k->dso) * 1099511628211ull;
+	h = (h ^ k->a) * 1099511628211ull;
+	h = (h ^ k->b) * 1099511628211ull;
+	for (const char *p = k->name; p && *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+static bool same_key(const row_key *x, const row_key *y)
+{
+	return x->kind == y->kind && x->dso == y->dso && x->a == y->a && x->b == y->b &&
+	       (x->kind != KEY_INLINE || strcmp(x->name, y->name) == 0);
+}
+
+static bool grow_slots(table *t)
+{
+	size_t n = t->mask ? (t->mask + 1) * 2 : 1024;
+	uint32_t *ns = calloc(n, sizeof *ns);
+	if (!ns)
+		return false;
+	for (size_t i = 0; i < t->n_rows; i++) {
+		size_t j = hash_key(&t->rows[i].key) & (n - 1);
+		while (ns[j])
+			j = (j + 1) & (n - 1);
+		ns[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = ns;
+	t->mask = n - 1;
+	return true;
+}
+
+/* The row of a frame resolved to loc (fr_name: an inline frame's name),
+ * made when new; UINT32_MAX when out of memory. */
+static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_loc *loc,
+		       bool self_entry, char *level, uint64_t ip, const char *inl_name,
+		       size_t inl_len)
+{
+	row_key k = {0};
+	const tk_dso *dso = loc->map ? loc->map->dso : NULL;
+	if (inl_name && loc->sym) {
+		k = (row_key){
+		    .kind = KEY_INLINE, .dso = dso, .a = loc->sym->start, .name = inl_name};
+	} else if (loc->sym) {
+		k = (row_key){
+		    .kind = KEY_SYM, .dso = dso, .a = loc->sym->start, .b = loc->sym->size};
+	} else {
+		/* a kernel module's al->addr is relative to its map (perf maps
+		 * modules with pgoff 0), as report_perf.c keys it */
+		uint64_t rel = !loc->map                              ? ip
+			       : loc->map->dso->kind == TK_DSO_MODULE ? ip - loc->map->start
+								      : loc->addr;
+		k = (row_key){.kind = KEY_ADDR, .a = self_entry ? rel : ip};
+	}
+	/* fill_callchain_info() sets the level only for a frame with a map;
+	 * without one the entry keeps the one before it (perf reuses its
+	 * addr_location), the sample's own entry its cpumode's */
+	if (dso)
+		*level = dso->kind == TK_DSO_KERNEL || dso->kind == TK_DSO_MODULE ? 'k' : '.';
+	if ((t->n_rows + 1) * 2 > t->mask && !grow_slots(t))
+		return UINT32_MAX;
+	size_t j = hash_key(&k) & t->mask;
+	for (; t->slots[j]; j = (j + 1) & t->mask)
+		if (same_key(&t->rows[t->slots[j] - 1].key, &k))
+			return t->slots[j] - 1;
+	if (t->n_rows == t->cap_rows) {
+		size_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
+		row *nr = realloc(t->rows, cap * sizeof *nr);
+		if (!nr)
+			return UINT32_MAX;
+		t->rows = nr;
+		t->cap_rows = cap;
+	}
+	row *r = &t->rows[t->n_rows];
+	memset(r, 0, sizeof *r);
+	r->level = *level;
+	r->thread = th;
+	r->dso = dso;
+	char buf[24];
+	const char *name;
+	size_t len;
+	if (inl_name && loc->sym) {
+		name = inl_name;
+		len = inl_len;
+		r->inlined = true;
+	} else if (loc->sym) {
+		name = loc->name;
+		len = loc->name_len;
+	} else {
+		/* "%-#.*llx": no 0x for zero */
+		len = (size_t)snprintf(buf, sizeof buf, "%#018llx", (unsigned long long)k.a);
+		if (!k.a)
+			len = (size_t)snprintf(buf, sizeof buf, "%016llx", 0ull);
+		name = buf;
+	}
+	/* inline names are libdw's and do not outlive the next unwind */
+	r->name = tk_arena_strndup(&s->names, name, len);
+	r->name_len = len;
+	if (!r->name)
+		return UINT32_MAX;
+	if (k.kind == KEY_INLINE)
+		k.name = r->name;
+	r->key = k;
+	t->slots[j] = (uint32_t)t->n_rows + 1;
+	return (uint32_t)t->n_rows++;
+}
+
+static table *table_for(state *s, const char *event)
+{
+	for (size_t i = 0; i < s->n_tables; i++)
+		if (strcmp(s->tables[i].event, event) == 0)
+			return &s->tables[i];
+	table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof *nt);
+	if (!nt)
+		return NULL;
+	s->tables = nt;
+	table *t = &nt[s->n_tables];
+	memset(t, 0, sizeof *t);
+	if (!(t->event = strdup(event)))
+		return NULL;
+	s->n_tables++;
+	return t;
+}
+
+/* Call-graph nodes of one table at most (32 bytes each: 256 MiB); a
+ * recording with more distinct paths is refused rather than exhausting
+ * memory (perf report would need as much). */
+#define GRAPH_MAX_NODES ((size_t)8 << 20)
+
+static uint32_t new_node(table *t, uint32_t row_idx, uint64_t ip)
+{
+	if (t->n_nodes >= GRAPH_MAX_NODES) {
+		t->over_limit = true;
+		return 0;
+	}
+	if (t->n_nodes == t->cap_nodes) {
+		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 1024;
+		gnode *nn = realloc(t->nodes, cap * sizeof *nn);
+		if (!nn)
+			return 0;
+		t->nodes = nn;
+		t->cap_nodes = cap;
+	}
+	t->nodes[t->n_nodes] = (gnode){.row = row_idx, .ip = ip};
+	return (uint32_t)++t->n_nodes;
+}
+
+/* Adds one chain (rows[from..to-1], in the graph's order) to row r's trie. */
+static bool graph_add(table *t, uint32_t r, const uint32_t *rows, const uint64_t *ips, size_t from,
+		      size_t to, uint64_t period)
+{
+	if (!t->rows[r].graph && !(t->rows[r].graph = new_node(t, r, 0)))
+		return false;
+	if (to > from && to - from > t->rows[r].max_depth)
+		t->rows[r].max_depth = (uint32_t)(to - from);
+	uint32_t node = t->rows[r].graph;
+	t->nodes[node - 1].period += period;
+	for (size_t i = from; i < to; i++) {
+		uint32_t c = t->nodes[node - 1].child, prev = 0;
+		while (c && t->nodes[c - 1].row != rows[i]) {
+			prev = c;
+			c = t->nodes[c - 1].sibling;
+		}
+		if (!c) {
+			if (!(c = new_node(t, rows[i], ips[i])))
+				return false;
+			if (prev)
+				t->nodes[prev - 1].sibling = c;
+			else
+				t->nodes[node - 1].child = c;
+		}
+		t->nodes[c - 1].period += period;
+		node = c;
+	}
+	return true;
+}
+
+/* One sample: its self row, then every other row of its chain once. */
+static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_perf_sample *smp,
+		       tk_thread *th)
+{
+	uint64_t period = tk_perf_sample_weight(rec->attr, smp);
+	tk_callchain *ch = &s->chain;
+	ch->n = 0;
+	if (smp->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
+		tk_callchain_resolve(&s->th, th, smp, ch);
+	tk_callchain_append_unwound(&s->th, th, rec->attr, smp, ch);
+	tk_addr_loc loc = {0};
+	if (smp->sample_type & TK_PERF_SAMPLE_IP)
+		tk_threads_resolve(&s->th, th, rec->misc & 7u, smp->ip, &loc);
+	char level = (rec->misc & 7u) == TK_CPUMODE_KERNEL ? 'k' : '.';
+	uint32_t self = row_of(s, t, th, &loc, true, &level, smp->ip, NULL, 0);
+	if (self == UINT32_MAX)
+		return false;
+	t->total += period;
+	t->samples++;
+	t->rows[self].self += period;
+	t->rows[self].children += period;
+	/* rows of the chain, callee first; without a chain, the sample's own */
+	bool graph = s->opt->graph != TK_REPORT_GRAPH_NONE;
+	/* perf report's default order is caller (graph,0.5,caller), -g none too */
+	bool caller = s->opt->graph != TK_REPORT_GRAPH_CALLEE;
+	/* perf walks the cursor in the graph's order (caller: root first):
+	 * the self entry gets the whole chain, each new entry the chain from
+	 * its own position (callchain_cursor_snapshot) */
+	uint32_t *ord = s->order_rows;
+	uint64_t *ips = s->order_ips;
+	size_t n = ch->n;
+	for (size_t i = 0; i < n; i++) {
+		const tk_callchain_frame *fr = &ch->frames[caller ? n - 1 - i : i];
+		ord[i] = row_of(s, t, th, &fr->loc, false, &level, fr->ip,
+				fr->inlined ? fr->loc.name : NULL, fr->loc.name_len);
+		ips[i] = fr->ip;
+		if (ord[i] == UINT32_MAX)
+			return false;
+	}
+	if (!n) {
+		ord[n] = self;
+		ips[n++] = smp->ip;
+	}
+	if (graph && !graph_add(t, self, ord, ips, 0, n, period))
+		return false;
+	/* he_cache: a row counts once per sample (recursion, the ip repeated
+	 * as the chain's first entry) */
+	for (size_t k = 0; k < n; k++) {
+		bool seen = ord[k] == self;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = ord[j] == ord[k];
+		if (seen || !s->opt->children)
+			continue;
+		t->rows[ord[k]].children += period;
+		if (graph && !graph_add(t, ord[k], ord, ips, k, n, period))
+			return false;
+	}
+	return true;
+}
+
+static const table *sort_table;
+static const tk_report_children_options *sort_opt;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const row *a = &sort_table->rows[*(const uint32_t *)pa];
+	const row *b = &sort_table->rows[*(const uint32_t *)pb];
+	uint64_t ka = sort_opt->children ? a->children : a->self;
+	uint64_t kb = sort_opt->children ? b->children : b->self;
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	/* __hpp__sort_acc: with call graphs, equal Children of one thread
+	 * put the caller first (its chain is the deeper one in caller order,
+	 * the shallower in callee order) */
+	if (sort_opt->children && sort_opt->graph != TK_REPORT_GRAPH_NONE &&
+	    a->thread == b->thread && a->max_depth != b->max_depth) {
+		bool deeper_first = sort_opt->graph == TK_REPORT_GRAPH_CALLER;
+		return (a->max_depth > b->max_depth) == deeper_first ? -1 : 1;
+	}
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	/* sort__sym_sort: by name, rows without a symbol after (cmp_null) */
+	bool ua = a->key.kind == KEY_ADDR, ub = b->key.kind == KEY_ADDR;
+	if (ua != ub)
+		return ua ? 1 : -1;
+	if (ua)
+		return a->key.a < b->key.a ? -1 : a->key.a > b->key.a;
+	return strcmp(a->name, b->name);
+}
+
+static const table *sort_nodes_table;
+
+static int cmp_nodes(const void *pa, const void *pb)
+{
+	const gnode *a = &sort_nodes_table->nodes[*(const uint32_t *)pa - 1];
+	const gnode *b = &sort_nodes_table->nodes[*(const uint32_t *)pb - 1];
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	/* equal periods keep perf's input-tree order: match_chain()'s key,
+	 * larger first (the image, then the symbol's start, an inline frame's
+	 * name, or the address) */
+	const row *ra = &sort_nodes_table->rows[a->row], *rb = &sort_nodes_table->rows[b->row];
+	bool syms = ra->key.kind != KEY_ADDR && rb->key.kind != KEY_ADDR;
+	if (syms && (ra->key.kind == KEY_INLINE || rb->key.kind == KEY_INLINE)) {
+		int c = strcmp(ra->name, rb->name);
+		if (c)
+			return c > 0 ? -1 : 1;
+	}
+	if (ra->dso != rb->dso)
+		return (uintptr_t)ra->dso > (uintptr_t)rb->dso ? -1 : 1;
+	uint64_t ka = syms ? ra->key.a : a->ip, kb = syms ? rb->key.a : b->ip;
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	return 0;
+}
+
+static void put_node_name(tk_writer *w, const table *t, const gnode *g)
+{
+	const row *r = &t->rows[g->row];
+	if (r->key.kind == KEY_ADDR)
+		tk_put_fmt(w, "%#llx", (unsigned long long)g->ip); /* callchain_list__sym_name */
+	else
+		tk_put_mem(w, r->name, r->name_len);
+	if (r->inlined)
+		tk_put_lit(w, " (inlined)");
+	tk_put_char(w, '\n');
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* perf's __callchain__fprintf_graph: a node continues on the next line
+ * while it has one child that all its period goes through; otherwise
+ * every child (above the limit) is a branch "|--P%--name". depth bounds
+ * the recursion by the chain length. */
+static void print_branches(tk_writer *w, const table *t, uint32_t node, char *prefix,
+			   size_t prefix_len, double limit, uint64_t total, bool first_separated)
+{
+	uint32_t kids[256];
+	size_t n = 0;
+	for (uint32_t c = t->nodes[node - 1].child; c && n < 256; c = t->nodes[c - 1].sibling)
+		if (pct(t->nodes[c - 1].period, total) >= limit)
+			kids[n++] = c;
+	sort_nodes_table = t;
+	qsort(kids, n, sizeof *kids, cmp_nodes);
+	for (size_t i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+		uint32_t c = kids[i];
+		if (i || !first_separated) {
+			tk_put_mem(w, prefix, prefix_len);
+			tk_put_lit(w, "|          \n");
+		}
+		tk_put_mem(w, prefix, prefix_len);
+		tk_put_fmt(w, "%s%.2f%%--", last ? " --" : "|--",
+			   pct(t->nodes[c - 1].period, total));
+		put_node_name(w, t, &t->nodes[c - 1]);
+		/* the prefix of what hangs below this branch */
+		if (prefix_len + 11 >= 4096)
+			continue;
+		memcpy(prefix + prefix_len, last ? "           " : "|          ", 11);
+		uint32_t cur = c;
+		for (;;) {
+			uint32_t only = t->nodes[cur - 1].child;
+			if (!only || t->nodes[only - 1].sibling ||
+			    t->nodes[only - 1].period != t->nodes[cur - 1].period)
+				break;
+			tk_put_mem(w, prefix, prefix_len + 11);
+			put_node_name(w, t, &t->nodes[only - 1]);
+			cur = only;
+		}
+		if (t->nodes[cur - 1].child)
+			print_branches(w, t, cur, prefix, prefix_len + 11, limit, total, false);
+	}
+}
+
+static void print_graph(tk_writer *w, const table *t, const row *r, double limit)
+{
+	if (!r->graph || !t->nodes[r->graph - 1].child)
+		return;
+	uint32_t root = r->graph;
+	/* perf drops callchain nodes under --percent-limit of the total
+	 * (min_percent), the row's whole tree when it is under it */
+	if (pct(t->nodes[root - 1].period, t->total) < limit)
+		return;
+	/* nothing to show past the skipped entry (or only branches under
+	 * the limit): no graph at all */
+	uint32_t first = t->nodes[root - 1].child;
+	if (!t->nodes[first - 1].sibling &&
+	    t->nodes[first - 1].period == t->nodes[root - 1].period) {
+		bool any = false;
+		for (uint32_t c = t->nodes[first - 1].child; c && !any; c = t->nodes[c - 1].sibling)
+			any = t->nodes[c - 1].period == t->nodes[first - 1].period ||
+			      pct(t->nodes[c - 1].period, t->total) >= limit;
+		if (!any)
+			return;
+	}
+	tk_put_lit(w, "            |\n");
+	/* callchain__fprintf_graph: the chain all paths share is printed
+	 * after "---", less its first entry (with --sort sym it is the row's
+	 * own symbol, perf says, and skips it whatever it is) */
+	uint32_t cur = root;
+	bool printed = false, skipped = false;
+	for (;;) {
+		uint32_t only = t->nodes[cur - 1].child;
+		if (!only || t->nodes[only - 1].sibling ||
+		    t->nodes[only - 1].period != t->nodes[cur - 1].period)
+			break;
+		cur = only;
+		if (!skipped) {
+			skipped = true;
+			continue;
+		}
+		tk_put_lit(w, "            ");
+		tk_put_mem(w, printed ? "   " : "---", 3);
+		put_node_name(w, t, &t->nodes[cur - 1]);
+		printed = true;
+	}
+	if (t->nodes[cur - 1].child) {
+		/* branches: under the "|" line at its column, or under the chain */
+		char prefix[4096];
+		size_t len = printed ? 15 : 12;
+		memset(prefix, ' ', len);
+		print_branches(w, t, cur, prefix, len, limit, t->total, !printed);
+	}
+	tk_put_char(w, '\n');
+}
+
+static void print_table(tk_writer *w, const state *s, const table *t)
+{
+	const tk_report_children_options *o = s->opt;
+	uint32_t *order = malloc((t->n_rows + 1) * sizeof *order);
+	if (!order)
+		return;
+	for (size_t i = 0; i < t->n_rows; i++)
+		order[i] = (uint32_t)i;
+	sort_table = t;
+	sort_opt = o;
+	qsort(order, t->n_rows, sizeof *order, cmp_rows);
+	size_t n = t->n_rows;
+	/* without Children, rows met only in chains are no entries (perf
+	 * adds hist entries for sample ips only): they sort last */
+	while (!o->children && n && !t->rows[order[n - 1]].self)
+		n--;
+	if (o->base && o->base->top && o->base->top < n)
+		n = (size_t)o->base->top;
+	size_t width = 6;
+	for (size_t i = 0; i < n; i++) {
+		const row *r = &t->rows[order[i]];
+		size_t len = 4 + r->name_len + (r->inlined ? 10 : 0);
+		if (len > width)
+			width = len;
+	}
+	tk_put_fmt(w, "# Samples: %llu  of event '%s'\n", (unsigned long long)t->samples, t->event);
+	tk_put_fmt(w, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
+	tk_put_fmt(w, "# %s%-*s\n", o->children ? "Children      Self  " : "Overhead  ", (int)width,
+		   "Symbol");
+	tk_put_fmt(w, "# %s", o->children ? "........  ........  " : "........  ");
+	for (size_t i = 0; i < width; i++)
+		tk_put_char(w, '.');
+	tk_put_lit(w, "\n#\n");
+	for (size_t i = 0; i < n; i++) {
+		const row *r = &t->rows[order[i]];
+		if (o->children)
+			tk_put_fmt(w, "%9.2f%%%9.2f%%  ", pct(r->children, t->total),
+				   pct(r->self, t->total));
+		else
+			tk_put_fmt(w, "%9.2f%%  ", pct(r->self, t->total));
+		tk_put_fmt(w, "[%c] %.*s%s\n", r->level, (int)r->name_len, r->name,
+			   r->inlined ? " (inlined)" : "");
+		if (o->graph != TK_REPORT_GRAPH_NONE)
+			print_graph(w, t, r, o->percent_limit);
+	}
+	tk_put_lit(w, "\n\n");
+	free(order);
+}
+
+/* tk_perf_samples_run's callback: one kept sample into its event's table. */
+static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *smp,
+			     tk_error *err)
+{
+	state *s = user;
+	table *t = table_for(s, rec->attr->name);
+	if (!t || !add_sample(s, t, rec, smp, tk_perf_sample_thread(&s->th, smp))) {
+		if (t && t->over_limit)
+			return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
+					    "call graphs: more than %zu tree nodes for event %s",
+					    GRAPH_MAX_NODES, t->event);
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	}
+	return TK_OK;
+}
+
+tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
+				  tk_writer *out, tk_error *err)
+{
+	state *s = calloc(1, sizeof *s);
+	if (!s || !tk_threads_init(&s->th, NULL)) {
+		if (s)
+			tk_threads_free(&s->th);
+		free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	s->opt = opt;
+	tk_arena_init(&s->names, 64 * 1024);
+	/* the samples report keeps: attr, event globs, decoded, filters */
+	tk_perf_samples_options so = {
+	    .filter = opt->base ? opt->base->filter : NULL,
+	    .threads = &s->th,
+	    .log = opt->base ? opt->base->log : NULL,
+	    .log_user = opt->base ? opt->base->log_user : NULL,
+	};
+	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
+	if (st == TK_OK)
+		for (size_t i = 0; i < s->n_tables; i++)
+			print_table(out, s, &s->tables[i]);
+	for (size_t i = 0; i < s->n_tables; i++) {
+		table *t = &s->tables[i];
+		free(t->event);
+		free(t->rows);
+		free(t->slots);
+		free(t->nodes);
+	}
+	free(s->tables);
+	tk_arena_free(&s->names);
+	tk_threads_free(&s->th);
+	free(s);
+	return st;
+}

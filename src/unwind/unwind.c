@@ -1,0 +1,186 @@
+/* The frame walk: dwfl_attach_state() once per space, then one
+ * dwfl_getthread_frames() per sample (perf's unwind__get_entries and
+ * frame_callback in util/unwind-libdw.c). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "unwind/unwind.h"
+
+#if TK_HAVE_LIBDW
+#include <dwarf.h>
+#include <elf.h>
+#include <string.h>
+
+#include "unwind/unwind_memory.h"
+#include "unwind/unwind_space.h"
+
+/* The attached "process" has one thread: the sample's. Its id only has
+ * to be non-zero (0 ends libdwfl's thread iteration). */
+#define UNWIND_TID 1
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return dwfl_pid(dwfl);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	tk_unwinder *u = arg;
+	return dwfl_thread_state_registers(thread, 0, u->regs.n, u->regs.dwarf);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+    .next_thread = next_thread,
+    .memory_read = tk_unwind_memory_read,
+    .set_initial_registers = set_initial_registers,
+};
+
+/* One frame: its pc (minus one for a return address, as dwfl_frame_pc's
+ * isactivation says), the image holding it reported first so libdwfl
+ * finds its CFI for the next step. Stops at u->max frames. */
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	tk_unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	Dwfl_Module *mod;
+	tk_unwind_map map;
+	if (tk_unwind_report_module(u, pc, &mod, &map) == TK_UNWIND_CONFLICT)
+		return DWARF_CB_ABORT;
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	u->pcs[u->n++] = pc;
+	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+tk_unwinder *tk_unwinder_new(void)
+{
+	return calloc(1, sizeof(tk_unwinder));
+}
+
+void tk_unwinder_free(tk_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < TK_UNWIND_SPACES; i++)
+		tk_unwind_space_drop(&u->spaces[i]);
+	free(u->inlines);
+	free(u);
+}
+
+void tk_unwinder_forget(tk_unwinder *u, const void *space)
+{
+	for (size_t i = 0; u && i < TK_UNWIND_SPACES; i++)
+		if (u->spaces[i].key == space)
+			tk_unwind_space_drop(&u->spaces[i]);
+}
+
+bool tk_unwind_available(uint16_t machine)
+{
+	return machine == EM_X86_64;
+}
+
+size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max)
+{
+	if (!u || !max || !tk_unwind_regs_load(in, &u->regs))
+		return 0;
+	u->in = in;
+	u->pcs = pcs;
+	u->n = 0;
+	u->max = max;
+	u->cur = tk_unwind_space_get(u, in->space);
+	tk_unwind_space *s = u->cur;
+	if (s->dwfl) {
+		Dwfl_Module *mod;
+		tk_unwind_map map;
+		tk_unwind_report r = tk_unwind_report_module(u, u->regs.ip, &mod, &map);
+		if (r == TK_UNWIND_CONFLICT) {
+			/* before the walk: a fresh Dwfl for the new layout */
+			tk_unwind_space_drop(s);
+			u->cur = s = tk_unwind_space_get(u, in->space);
+			r = s->dwfl ? tk_unwind_report_module(u, u->regs.ip, &mod, &map)
+				    : TK_UNWIND_NO_IMAGE;
+		}
+		/* libdwfl takes the machine from the first image reported */
+		if (r == TK_UNWIND_REPORTED && !s->attached)
+			s->attached =
+			    dwfl_attach_state(s->dwfl, NULL, UNWIND_TID, &thread_callbacks, u);
+		u->last_read_frame = SIZE_MAX;
+		/* as perf's unwind__get_entries(): no walk when the sampled ip
+		 * is in no readable image (whatever an earlier sample attached) */
+		if (r == TK_UNWIND_REPORTED && s->attached &&
+		    dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0 && u->n &&
+		    u->n < u->max && u->last_read_frame + 1 == u->n && u->last_read_zero) {
+			/* the walk ended on a return address read as 0: libdwfl
+			 * stops there, perf's libunwind unwinder gives one more
+			 * frame, pc 0 minus one */
+			u->pcs[u->n++] = UINT64_MAX;
+		}
+		if (s->stale)
+			tk_unwind_space_drop(s);
+	}
+	/* the sampled ip is the first frame even when nothing unwinds (as
+	 * perf's libunwind unwinder gives it) */
+	if (u->n == 0)
+		pcs[u->n++] = u->regs.ip;
+	u->in = NULL;
+	u->cur = NULL;
+	return u->n;
+}
+
+#else /* no libdw: the sampled ip alone */
+#include "unwind/unwind_regs.h"
+
+struct tk_unwinder {
+	int unused;
+};
+
+tk_unwinder *tk_unwinder_new(void)
+{
+	return calloc(1, sizeof(tk_unwinder));
+}
+
+void tk_unwinder_free(tk_unwinder *u)
+{
+	free(u);
+}
+
+void tk_unwinder_forget(tk_unwinder *u, const void *space)
+{
+	(void)u;
+	(void)space;
+}
+
+bool tk_unwind_available(uint16_t machine)
+{
+	(void)machine;
+	return false;
+}
+
+size_t tk_unwind_inlines(tk_unwinder *u, const void *space, uint64_t pc, const char **names,
+			 size_t max)
+{
+	(void)u;
+	(void)space;
+	(void)pc;
+	(void)names;
+	(void)max;
+	return 0;
+}
+
+size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max)
+{
+	tk_unwind_regs regs;
+	if (!u || !max || !tk_unwind_regs_load(in, &regs))
+		return 0;
+	pcs[0] = regs.ip;
+	return 1;
+}
+#endif

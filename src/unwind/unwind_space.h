@@ -1,0 +1,77 @@
+/* The unwinder's private state, shared by its files, and the Dwfl cache
+ * (one per address space) with module reporting (libdw builds only). */
+#ifndef TK_UNWIND_UNWIND_SPACE_H
+#define TK_UNWIND_UNWIND_SPACE_H
+
+#include <elfutils/libdwfl.h>
+
+#include "unwind/unwind_regs.h"
+#include "unwind/unwind_types.h"
+
+typedef struct tk_unwinder tk_unwinder;
+
+/* Images whose file could not be opened, remembered per space so a
+ * missing binary costs one open() per space, not one per sample. */
+#define TK_UNWIND_FAILED 16
+
+/* One address space: a Dwfl with the images reported into it so far. */
+typedef struct tk_unwind_space {
+	const void *key; /* NULL: free slot */
+	Dwfl *dwfl;
+	bool attached; /* dwfl_attach_state done */
+	bool stale;    /* an image conflicted: drop after the current walk */
+	uint64_t last_used;
+	uint64_t gen; /* unique per Dwfl made: inline cache entries key on it */
+	uint64_t failed_base[TK_UNWIND_FAILED];
+	const char *failed_path[TK_UNWIND_FAILED];
+	unsigned n_failed;
+} tk_unwind_space;
+
+/* Inline lists of pcs already looked up (direct mapped). */
+#define TK_UNWIND_INLINE_SLOTS 4096
+
+typedef struct tk_unwind_inline_slot {
+	uint64_t gen; /* 0: empty */
+	uint64_t pc;
+	uint8_t n;
+	const char *names[TK_UNWIND_INLINE_MAX];
+} tk_unwind_inline_slot;
+
+struct tk_unwinder {
+	tk_unwind_inline_slot *inlines; /* TK_UNWIND_INLINE_SLOTS, made on first use */
+	tk_unwind_space spaces[TK_UNWIND_SPACES];
+	uint64_t clock;
+	/* the walk in progress, read by the libdwfl callbacks */
+	const tk_unwind_input *in;
+	tk_unwind_space *cur;
+	tk_unwind_regs regs;
+	uint64_t *pcs;
+	size_t n, max;
+	/* the last memory read: frames produced before it (libdwfl unwinds
+	 * frame k's caller inside the callback for frame k, when asked
+	 * whether k is an activation), and whether it gave 0 (the return
+	 * address of a walk that ended on pc 0) */
+	size_t last_read_frame;
+	bool last_read_zero;
+};
+
+/* The space for key, made (or recycled, least recently used first) when
+ * missing; its Dwfl is NULL only when out of memory. */
+tk_unwind_space *tk_unwind_space_get(tk_unwinder *u, const void *key);
+/* Ends the space's Dwfl and frees the slot. */
+void tk_unwind_space_drop(tk_unwind_space *s);
+
+typedef enum tk_unwind_report {
+	TK_UNWIND_REPORTED, /* the module holding pc is in the Dwfl */
+	TK_UNWIND_NO_MAP,   /* no map holds pc */
+	TK_UNWIND_NO_IMAGE, /* a map without a readable ELF file */
+	TK_UNWIND_CONFLICT, /* another image sits at pc in this Dwfl */
+} tk_unwind_report;
+
+/* perf's __report_module(): makes sure the image mapped at pc is reported
+ * in the current space's Dwfl (at the bias map start - pgoff); *mod and
+ * *map are filled when it is. */
+tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Module **mod,
+					 tk_unwind_map *map);
+
+#endif
