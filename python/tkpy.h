@@ -32,15 +32,22 @@ typedef struct tkpy_class {
 	uint32_t code;  /* index into the source's class list, for categoricals */
 } tkpy_class;
 
+typedef struct tkpy_lean tkpy_lean;
+
 typedef struct tkpy_source {
 	PyObject_HEAD tk_source *src;
+	tkpy_lean *lean;          /* columns() reads through it once set (tkpy_lean.c) */
+	tk_context *ctx;          /* fed by src: threads + symbols (Event.frames) */
+	struct tkpy_whole *whole; /* threads()/spans()/symbolize() pass, or NULL */
+	bool lean_ok;             /* opened in time order, from a file: lean may serve */
 	char *path;
 	tk_filter filter;
 	char *events; /* owned copy of filter.events */
 	uint64_t limit, count;
 	uint64_t generation; /* bumps at every event read: Events check it */
 	const tk_event *current;
-	int busy; /* a call is decoding with the GIL released */
+	int busy; /* bit 0: a call is decoding with the GIL released; bit 1: eager
+		   * fields; bit 2: a whole-input pass (tkpy_context.c) runs */
 	tkpy_class *classes;
 	size_t n_classes, cap_classes;
 	PyObject *warnings; /* list of warning strings from the reader */
@@ -77,6 +84,39 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw);
 PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw);
+
+/* Lean readers for columns() (tkpy_lean.c): TKPY_LEAN_* bits name the
+ * columns asked for. */
+enum {
+	TKPY_LEAN_TS = 1,
+	TKPY_LEAN_CPU = 2,
+	TKPY_LEAN_NAME = 4,
+	TKPY_LEAN_OFFSET = 8,
+	TKPY_LEAN_PID = 16,
+	TKPY_LEAN_TID = 32,
+	TKPY_LEAN_PERIOD = 64,
+	TKPY_LEAN_OTHER = 128, /* a payload field */
+};
+/* Whether a lean reader of format gives those columns under filter f. */
+bool tkpy_lean_serves(tk_format format, unsigned columns, const tk_filter *f);
+tk_status tkpy_lean_open(const char *path, tk_format format, tk_log_fn log, void *log_user,
+			 tkpy_lean **out, tk_error *err);
+/* The next event (only header fields set; payload NULL) and, for perf.data,
+ * its period (0 when none). Valid until the next call. */
+tk_status tkpy_lean_next(tkpy_lean *l, const tk_event **out, uint64_t *period, tk_error *err);
+void tkpy_lean_close(tkpy_lean *l); /* NULL is fine */
+/* The model context (tkpy_context.c). */
+tk_status tkpy_context_attach(tkpy_source *s, tk_error *err);
+void tkpy_context_free(tkpy_source *s); /* after the source is closed */
+/* ev's stack as [(ip, symbol or None, offset, dso or None)], innermost first. */
+PyObject *tkpy_event_frames(tkpy_source *s, const tk_event *ev);
+PyObject *tkpy_source_threads(tkpy_source *s, PyObject *unused);
+PyObject *tkpy_source_spans(tkpy_source *s, PyObject *args, PyObject *kw);
+PyObject *tkpy_source_symbolize(tkpy_source *s, PyObject *args, PyObject *kw);
+
+/* The Source's warning collector (a tk_log_fn; user is the source). */
+void tkpy_source_log(void *user, int level, const char *msg);
 
 /* Reads the common filter keywords (begin, end, events, pid, tid, cpu,
  * limit) from kw into f; 0 on success, -1 with an exception set. */

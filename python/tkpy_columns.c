@@ -131,7 +131,7 @@ static void put_i32(char *p, int32_t v)
 }
 
 static void fill_row(column *cols, size_t n_cols, size_t row, const tk_event *ev,
-		     const class_plan *p, uint32_t code)
+		     const class_plan *p, uint32_t code, const uint64_t *lean_period)
 {
 	for (size_t c = 0; c < n_cols; c++) {
 		char *d = cols[c].data + row * cols[c].width;
@@ -140,8 +140,10 @@ static void fill_row(column *cols, size_t n_cols, size_t row, const tk_event *ev
 		case COL_OFFSET: put_u64(d, ev->offset); break;
 		case COL_PERIOD: {
 			uint64_t v = 0;
-			if (p->period >= 0 && ev->payload &&
-			    (size_t)p->period < ev->payload->v.list.n)
+			if (lean_period)
+				v = *lean_period;
+			else if (p->period >= 0 && ev->payload &&
+				 (size_t)p->period < ev->payload->v.list.n)
 				v = ev->payload->v.list.items[p->period].v.u;
 			put_u64(d, v);
 			break;
@@ -257,6 +259,38 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 		result = Py_NewRef(Py_None);
 		goto out;
 	}
+	/* Columns from the event header only: a lean reader serves them if
+	 * nothing was read yet (tkpy_lean.c). */
+	unsigned lean_cols = 0;
+	for (size_t c = 0; c < n_cols; c++) {
+		static const unsigned bit[] = {
+		    [COL_TS] = TKPY_LEAN_TS,         [COL_OFFSET] = TKPY_LEAN_OFFSET,
+		    [COL_PERIOD] = TKPY_LEAN_PERIOD, [COL_CPU] = TKPY_LEAN_CPU,
+		    [COL_PID] = TKPY_LEAN_PID,       [COL_TID] = TKPY_LEAN_TID,
+		    [COL_NAME] = TKPY_LEAN_NAME,     [COL_INT] = TKPY_LEAN_OTHER,
+		    [COL_F64] = TKPY_LEAN_OTHER};
+		lean_cols |= bit[cols[c].kind];
+	}
+	tk_format format = tk_source_info(s->src)->format;
+	if (!s->lean && s->lean_ok && s->generation == 0 && strcmp(s->path, "-") != 0 &&
+	    tkpy_lean_serves(format, lean_cols, &s->filter)) {
+		tk_error oerr;
+		tk_error_clear(&oerr);
+		tk_status ost;
+		s->busy |= 1; /* no other thread reads or closes it meanwhile */
+		Py_BEGIN_ALLOW_THREADS ost =
+		    tkpy_lean_open(s->path, format, tkpy_source_log, s, &s->lean, &oerr);
+		Py_END_ALLOW_THREADS s->busy &= ~1;
+		if (ost != TK_OK) {
+			tkpy_raise(&oerr, s->path);
+			goto out;
+		}
+	} else if (s->lean && !tkpy_lean_serves(format, lean_cols, &s->filter)) {
+		tkpy_raise_msg("this source is read by columns() from the event headers only "
+			       "(ts, cpu, name, offset; perf.data also pid, tid, period): open "
+			       "the file again for other columns");
+		goto out;
+	}
 	uint64_t want = (uint64_t)batch;
 	if (s->limit && s->limit - s->count < want)
 		want = s->limit - s->count;
@@ -270,16 +304,29 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	s->current = NULL;
 	s->generation++;
 	Py_BEGIN_ALLOW_THREADS const tk_event *ev;
-	while (rows < want && (st = tk_source_next(s->src, &ev, &err)) == TK_OK) {
+	uint64_t period = 0;
+	tkpy_lean *lean = s->lean;
+	const tk_event_class *last_cls = NULL;
+	uint32_t last_code = 0;
+	size_t last_plan = 0;
+	while (rows < want && (st = lean ? tkpy_lean_next(lean, &ev, &period, &err)
+					 : tk_source_next(s->src, &ev, &err)) == TK_OK) {
 		if (filtered && !tk_filter_match(&s->filter, ev))
 			continue;
-		class_plan *p;
-		tkpy_class *tc = tkpy_source_class_c(s, ev->cls);
-		if (!tc || plan_for(&plans, &n_plans, ev, cols, n_cols, &p) < 0) {
-			oom = 1;
-			break;
+		/* runs of one class are the rule: look up only on a change */
+		if (!last_cls || ev->cls != last_cls) {
+			class_plan *p;
+			tkpy_class *tc = tkpy_source_class_c(s, ev->cls);
+			if (!tc || plan_for(&plans, &n_plans, ev, cols, n_cols, &p) < 0) {
+				oom = 1;
+				break;
+			}
+			last_cls = ev->cls;
+			last_code = tc->code;
+			last_plan = (size_t)(p - plans);
 		}
-		fill_row(cols, n_cols, rows, ev, p, tc->code);
+		fill_row(cols, n_cols, rows, ev, &plans[last_plan], last_code,
+			 lean ? &period : NULL);
 		rows++;
 	}
 	Py_END_ALLOW_THREADS s->busy &= ~1;

@@ -220,6 +220,16 @@ static PyObject *format_of(PyObject *self, PyObject *args)
 	return PyUnicode_FromString(tk_format_name(fmt));
 }
 
+static PyObject *keep_kallsyms(PyObject *self, PyObject *arg)
+{
+	(void)self;
+	int on = PyObject_IsTrue(arg);
+	if (on < 0)
+		return NULL;
+	tk_symbols_keep_kallsyms(on != 0);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"open", (PyCFunction)(void (*)(void))tkpy_open, METH_VARARGS | METH_KEYWORDS,
      "open(path, *, format=None, all_records=False, raw_order=False, fields=False, "
@@ -230,6 +240,10 @@ static PyMethodDef module_methods[] = {
      "profile(path, by='symbol', events=None) -> list of (event, dso, symbol, samples, "
      "period)"},
     {"format_of", format_of, METH_VARARGS, "format_of(path) -> format name"},
+    {"keep_kallsyms", keep_kallsyms, METH_O,
+     "keep_kallsyms(on): read /proc/kallsyms once for the process (cluster workers)"},
+    {"sql", (PyCFunction)(void (*)(void))tkpy_sql, METH_VARARGS | METH_KEYWORDS,
+     "sql(paths, query, all_records=False) -> (column names, list of row tuples)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -185,6 +185,13 @@ static PyObject *event_get_stack(tkpy_event *e, void *closure)
 	return ev ? event_stack_of(ev) : NULL;
 }
 
+static PyObject *event_get_frames(tkpy_event *e, void *closure)
+{
+	(void)closure;
+	const tk_event *ev = event_live(e, "frames");
+	return ev ? tkpy_event_frames(e->owner, ev) : NULL;
+}
+
 static PyObject *event_get_name(tkpy_event *e, void *closure)
 {
 	(void)closure;
@@ -239,6 +246,10 @@ static PyGetSetDef event_getset[] = {
     {"tid", (getter)event_get_tid, NULL, "thread id or None", NULL},
     {"fields", (getter)event_get_fields, NULL, "context and payload fields as a dict", NULL},
     {"stack", (getter)event_get_stack, NULL, "call chain addresses, innermost first", NULL},
+    {"frames", (getter)event_get_frames, NULL,
+     "the stack symbolized: [(ip, symbol, offset, dso)], innermost first (symbol/dso None "
+     "when unknown)",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -254,7 +265,7 @@ PyTypeObject tkpy_event_type = {
 
 /* ---- Source ---- */
 
-static void on_log(void *user, int level, const char *msg)
+void tkpy_source_log(void *user, int level, const char *msg)
 {
 	tkpy_source *s = user;
 	if (level > 0)
@@ -283,9 +294,9 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	tk_open_options oo = {0};
-	int fields = 0;
-	static const char *const flags[] = {"all_records", "raw_order", "fields"};
-	for (size_t i = 0; i < 3; i++) {
+	int fields = 0, context = 1;
+	static const char *const flags[] = {"all_records", "raw_order", "fields", "context"};
+	for (size_t i = 0; i < 4; i++) {
 		PyObject *v = PyDict_GetItemString(filters, flags[i]);
 		if (!v)
 			continue;
@@ -296,8 +307,10 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 			oo.all_records = t;
 		else if (i == 1)
 			oo.raw_order = t;
-		else
+		else if (i == 2)
 			fields = t;
+		else
+			context = t;
 		PyDict_DelItemString(filters, flags[i]);
 	}
 	PyObject *fmt = PyDict_GetItemString(filters, "format");
@@ -320,6 +333,10 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (!s)
 		goto fail;
 	s->src = NULL;
+	s->lean = NULL;
+	s->ctx = NULL;
+	s->whole = NULL;
+	s->lean_ok = !oo.all_records && !oo.raw_order;
 	s->path = strdup(PyBytes_AS_STRING(path_obj));
 	s->events = NULL;
 	s->count = 0;
@@ -338,7 +355,7 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 		Py_DECREF(s);
 		goto fail;
 	}
-	oo.log = on_log;
+	oo.log = tkpy_source_log;
 	oo.log_user = s;
 	tk_error err;
 	tk_error_clear(&err);
@@ -347,6 +364,11 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	Py_END_ALLOW_THREADS if (st != TK_OK)
 	{
 		s->src = NULL;
+		tkpy_raise(&err, s->path);
+		Py_DECREF(s);
+		goto fail;
+	}
+	if (context && tkpy_context_attach(s, &err) != TK_OK) {
 		tkpy_raise(&err, s->path);
 		Py_DECREF(s);
 		goto fail;
@@ -366,6 +388,9 @@ static void source_close_now(tkpy_source *s)
 		tk_source_close(s->src);
 		s->src = NULL;
 	}
+	tkpy_lean_close(s->lean);
+	s->lean = NULL;
+	tkpy_context_free(s);
 	s->current = NULL;
 	s->generation++;
 }
@@ -404,6 +429,9 @@ static PyObject *source_next(tkpy_source *s)
 {
 	if (source_ready(s) < 0)
 		return NULL;
+	if (s->lean)
+		return tkpy_raise_msg("the source is being read by columns(): open the file again "
+				      "to iterate its events");
 	if (s->limit && s->count >= s->limit)
 		return NULL; /* StopIteration */
 	const tk_event *ev = NULL;
@@ -562,6 +590,14 @@ static PyMethodDef source_methods[] = {
     {"_columns", (PyCFunction)(void (*)(void))tkpy_source_columns, METH_VARARGS | METH_KEYWORDS,
      "_columns(names, batch) -> dict of bytes columns, or None at the end (see "
      "Source.columns)"},
+    {"threads", (PyCFunction)tkpy_source_threads, METH_NOARGS,
+     "threads() -> [dict(tid, pid, name, process, first_ns, last_ns, exited)] of the whole "
+     "input"},
+    {"spans", (PyCFunction)(void (*)(void))tkpy_source_spans, METH_VARARGS | METH_KEYWORDS,
+     "spans(kind='sched') -> [(kind, name, begin_ns, end_ns, cpu, pid, tid, track, depth, "
+     "truncated)]"},
+    {"symbolize", (PyCFunction)(void (*)(void))tkpy_source_symbolize, METH_VARARGS | METH_KEYWORDS,
+     "symbolize(ips, pid, tid=None, kernel=None) -> [(ip, symbol, offset, dso)]"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -57,6 +57,12 @@ tk_status tk_symtab_load_elf_memory(const void *data, size_t size, const char *n
  * path NULL = /proc/kallsyms. Types T, W, D, B are kept, as perf does.
  * TK_ERR_UNSUPPORTED when every address is 0 (kernel.kptr_restrict). */
 tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err);
+/* on: /proc/kallsyms is read once for the whole process and that text is
+ * reused by every later load of the default path (a process reading many
+ * recordings, such as a cluster worker, pays the kernel's formatting once;
+ * modules loaded afterwards are not seen). off (the default): read each
+ * time; the kept text is freed. Thread-safe. */
+void tk_symbols_keep_kallsyms(bool on);
 tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
 					 tk_symtab **out, tk_error *err);
 /* JIT symbols in perf map form ("START SIZE name", hex). */

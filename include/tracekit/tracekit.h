@@ -19,6 +19,7 @@ extern "C" {
 #include "dcpi.h"
 #include "symbols.h"
 #include "sql.h"
+#include "context.h"
 #include "session.h"
 #include "context.h"
 #include "view.h"

@@ -19,12 +19,15 @@ tracekit.Error with .file, .offset (None when not tied to a position) and
 """
 
 import os
+from collections import namedtuple
 
 from . import _tracekit
 from ._tracekit import Error, Event
 
-__all__ = ["Error", "Event", "Source", "open", "to_pandas", "convert", "profile",
-           "format_of", "COLUMN_TYPES"]
+__all__ = ["Error", "Event", "Source", "Span", "open", "to_pandas", "convert", "profile",
+           "format_of", "sql", "COLUMN_TYPES"]
+
+Span = namedtuple("Span", "kind name begin_ns end_ns cpu pid tid track depth truncated")
 
 # Element types of Source.columns() (see python/tkpy_columns.c).
 COLUMN_TYPES = {
@@ -83,6 +86,30 @@ class Source:
     def path(self):
         return self._src.path
 
+    def threads(self):
+        """Every thread of the input as the model context derives it: dicts
+        of tid, pid (None when unknown), name (the latest), process (its
+        leader's name), first_ns, last_ns, exited. perf.data: perf's own
+        COMM/FORK/EXIT model; CTF: LTTng contexts, sched_* payloads and
+        statedumps. Reads the whole input once (kept for later calls);
+        the Source's filters do not apply."""
+        return self._src.threads()
+
+    def spans(self, kind="sched"):
+        """Spans the model context derives from the events: kind "sched"
+        (running + runnable), "running", "runnable", "syscall" (entry/exit
+        pairs), "call" (LTTng *_entry/*_exit), "state" (CPEL/elog states)
+        or "all". A list of Span(kind, name, begin_ns, end_ns, cpu, pid,
+        tid, track, depth, truncated) in order of completion."""
+        return [Span(*t) for t in self._src.spans(kind)]
+
+    def symbolize(self, ips, pid, tid=None, kernel=None):
+        """Addresses of process pid (thread tid) as [(ip, symbol, offset,
+        dso)] with the maps of the whole input (perf.data MMAP/MMAP2 and
+        the kernel's); symbol and dso are None where nothing is known.
+        kernel: True/False forces the address space, None guesses."""
+        return self._src.symbolize(list(ips), pid, tid if tid is not None else -1, kernel)
+
     def columns(self, names, batch=1_000_000):
         """Yields dicts of numpy arrays, at most `batch` events each.
 
@@ -108,7 +135,9 @@ def open(path, **options):
     """Opens a perf.data file, CTF trace directory, CPEL/elog file or DCPI
     profile (format detected from the content; format="ctf" overrides).
     Options: format, all_records, raw_order, fields (copy each event's
-    fields so they outlive the next event), and the filters."""
+    fields so they outlive the next event), context (default True: the
+    source feeds a model context, for Event.frames; False skips that work
+    when only iterating), and the filters."""
     return Source(path, **options)
 
 
@@ -164,6 +193,23 @@ def profile(path, by="symbol", events=None):
     profile: (rows, samples) with rows (event, image, symbol, address,
     weight), weight the summed period as `tracekit report` counts."""
     return _tracekit.profile(os.fspath(path), by, events)
+
+
+def sql(paths, query, pandas=False, all_records=False):
+    """Runs one SQL statement over the tables of `tracekit sql` (event,
+    sample, stack_frame, callsite, thread, process, mapping, track, counter,
+    sched, thread_state, profile, event_<class>) for one path or a list of
+    paths. Returns a list of row tuples, or a pandas DataFrame with the
+    query's column names when pandas=True. A damaged input raises
+    tracekit.Error with .file and .offset."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    names, rows = _tracekit.sql([os.fspath(p) for p in paths], query,
+                                all_records=all_records)
+    if pandas:
+        import pandas as pd
+        return pd.DataFrame.from_records(rows, columns=list(names))
+    return rows
 
 
 def format_of(path):

@@ -6,10 +6,13 @@
     table = tracekit.cluster.profile(paths, client, by=("dso", "sym"))
     table.rows[:10]      # [(event, dso, sym, weight), ...] heaviest first
     tracekit.cluster.stats(paths, client)
+    tracekit.cluster.sql(paths, client,
+                         "SELECT name, count(*), sum(period), max(ts) FROM sample GROUP BY name")
 
 Each worker reads its files with tracekit (paths local to it or on shared
-storage) and returns a partial table; partial tables are merged pairwise on
-the workers (a tree reduction), so the client receives one small table.
+storage), a few tasks per worker each covering a share of the files, and
+returns a partial table; partial tables are merged pairwise on the workers
+(a tree reduction), so the client receives one small table.
 Dask reschedules the tasks of a worker that dies, and every task is a pure
 function of its file, so a lost worker does not change the result.
 
@@ -19,6 +22,8 @@ run): python3 -m tracekit.cluster report [--scheduler ADDR | --workers N]
 """
 
 import argparse
+import functools
+import re
 import sys
 from collections import Counter
 
@@ -55,6 +60,14 @@ class ProfileTable:
             t[e] += w
         return t
 
+    def to_pprof(self, path):
+        """Writes the table as a gzipped pprof profile (one sample type per
+        event, values = summed period; `go tool pprof -top` shows the rows of
+        format())."""
+        from . import pprof
+        events = sorted(set(self.samples) | {k[0] for k in self.weights})
+        pprof.write(path, self.weights, events)
+
     def to_pandas(self):
         import pandas as pd
         return pd.DataFrame(self.rows, columns=["event", "dso", "sym", "weight"])
@@ -72,7 +85,7 @@ class ProfileTable:
             if top:
                 rows = rows[:top]
             out.append("")
-            out.append("%12s %8s %8s  %s  %s" % (e[-12:], "%", "cum%", "procedure", "image"))
+            out.append("%12s %8s %8s  %s  %s" % (e, "%", "cum%", "procedure", "image"))
             cum = 0
             for _, dso, sym, w in rows:
                 cum += w
@@ -120,6 +133,40 @@ def _merge_counters(a, b):
     return c
 
 
+def _chunks(paths, client):
+    """The files cut into about 4 tasks per worker: each task reads its
+    files one after the other and merges them in place, so the scheduler
+    and the reduction handle tens of partial tables, not one per file
+    (on a small machine their work competes with the workers'). A lost
+    worker's tasks are rescheduled whole."""
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:          # a client without scheduler_info (tests' stand-ins)
+        workers = 1
+    n = max(1, min(len(paths), workers * 4))
+    size = -(-len(paths) // n)
+    return [paths[i:i + size] for i in range(0, len(paths), size)]
+
+
+def _profile_chunk(paths, key, events, one):
+    # a worker lives for many tasks: the kernel formats /proc/kallsyms
+    # once for it, not once per file (most of a small profile's cost)
+    tracekit._tracekit.keep_kallsyms(True)
+    weights, samples = Counter(), Counter()
+    for p in paths:
+        w, n = one(p, key, events)
+        weights.update(w)
+        samples.update(n)
+    return weights, samples
+
+
+def _stats_chunk(paths, events):
+    acc = Counter()
+    for p in paths:
+        acc.update(_stats_one(p, events))
+    return acc
+
+
 def _tree_reduce(client, futures, merge):
     while len(futures) > 1:
         nxt = [client.submit(merge, futures[i], futures[i + 1], pure=False)
@@ -141,7 +188,8 @@ def profile(paths, client, by=("dso", "sym"), events=None, _one=None):
     if not paths:
         return ProfileTable(Counter(), Counter(), key)
     one = _one or _profile_one      # _one: a test's stand-in task
-    futures = [client.submit(one, p, key, events, pure=False) for p in paths]
+    futures = [client.submit(_profile_chunk, c, key, events, one, pure=False)
+               for c in _chunks(paths, client)]
     weights, samples = _tree_reduce(client, futures, _merge_profiles)
     return ProfileTable(weights, samples, key)
 
@@ -151,7 +199,8 @@ def stats(paths, client, events=None):
     paths = list(paths)
     if not paths:
         return Counter()
-    futures = [client.submit(_stats_one, p, events, pure=False) for p in paths]
+    futures = [client.submit(_stats_chunk, c, events, pure=False)
+               for c in _chunks(paths, client)]
     return _tree_reduce(client, futures, _merge_counters)
 
 
@@ -160,6 +209,127 @@ def check_aggregate(func):
     if func.lower() not in DECOMPOSABLE:
         raise tracekit.Error("aggregate %s() cannot be computed per file and merged; "
                              "use one of %s" % (func, ", ".join(DECOMPOSABLE)))
+
+
+# Aggregate functions SQLite knows; those outside DECOMPOSABLE are refused.
+_AGGREGATES = ("count", "sum", "min", "max", "avg", "total", "group_concat", "string_agg",
+               "median", "json_group_array", "json_group_object")
+_CALL = re.compile(r"^\s*(\w+)\s*\((.*)\)\s*(?:(?:AS\s+)?[\w\"`\[\]]+)?\s*$", re.I | re.S)
+
+
+def _top_level_split(text, sep=","):
+    parts, depth, cur, quote = [], 0, [], None
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def _balanced(text):
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _select_plan(query):
+    """For each result column: None (a group key) or the aggregate that
+    merges its per-file values. Refuses what cannot be merged exactly."""
+    m = re.match(r"^\s*SELECT\s+(.*?)\s+FROM\s", query, re.I | re.S)
+    if not m or re.search(r"\b(LIMIT|HAVING|OFFSET|UNION|INTERSECT|EXCEPT|WINDOW|OVER)\b",
+                          query, re.I):
+        raise tracekit.Error("a cluster query is one SELECT ... FROM ... [WHERE] [GROUP BY] "
+                             "without LIMIT, HAVING, compound or window parts")
+    plan = []
+    for item in _top_level_split(m.group(1)):
+        call = _CALL.match(item)
+        if call and not _balanced(call.group(2)):
+            call = None          # "f(a) / g(b)": not one call
+        func = call.group(1).lower() if call else None
+        if func in _AGGREGATES:
+            check_aggregate(func)
+            if re.match(r"\s*DISTINCT\b", call.group(2), re.I):
+                raise tracekit.Error("aggregate %s(DISTINCT ...) cannot be computed per file "
+                                     "and merged" % func)
+            plan.append(func)
+        elif re.search(r"\b(%s)\s*\(" % "|".join(_AGGREGATES), item, re.I):
+            raise tracekit.Error("an aggregate inside an expression (%s) cannot be merged "
+                                 "from partial results" % item.strip())
+        else:
+            plan.append(None)
+    return plan
+
+
+def _merge_keyed(plan, a, b):
+    out = dict(a)
+    for key, vals in b.items():
+        if key not in out:
+            out[key] = vals
+            continue
+        cur = list(out[key])
+        for i, (func, v) in enumerate(zip([f for f in plan if f], vals)):
+            w = cur[i]
+            if v is None:
+                continue
+            if w is None:
+                cur[i] = v
+            elif func in ("count", "sum"):
+                cur[i] = w + v
+            elif func == "min":
+                cur[i] = min(w, v)
+            else:
+                cur[i] = max(w, v)
+        out[key] = tuple(cur)
+    return out
+
+
+def _keyed(plan, rows):
+    out = {}
+    for r in rows:
+        key = tuple(v for f, v in zip(plan, r) if f is None)
+        out[key] = tuple(v for f, v in zip(plan, r) if f is not None)
+    return out
+
+
+def _sql_part(paths, query, plan):
+    acc = {}
+    for p in paths:
+        acc = _merge_keyed(plan, acc, _keyed(plan, tracekit.sql(p, query)))
+    return acc
+
+
+def sql(paths, client, query):
+    """One SQL query over many files: run per file on the workers, rows
+    merged by their group keys (the non-aggregate columns). Only count,
+    sum, min and max merge exactly; other aggregates, DISTINCT inside an
+    aggregate, LIMIT and HAVING are refused with tracekit.Error. Returns
+    the rows sorted by their group keys."""
+    plan = _select_plan(query)
+    paths = list(paths)
+    if not paths:
+        return []
+    futures = [client.submit(_sql_part, c, query, plan, pure=False)
+               for c in _chunks(paths, client)]
+    merged = _tree_reduce(client, futures, functools.partial(_merge_keyed, plan))
+    rows = []
+    for key in sorted(merged, key=lambda k: tuple((v is None, v) for v in k)):
+        ks, vs = iter(key), iter(merged[key])
+        rows.append(tuple(next(ks) if f is None else next(vs) for f in plan))
+    return rows
 
 
 def _client(args):

@@ -391,6 +391,17 @@ static struct ev_group *group_of(ev_cursor *c, const char *name, const char *cat
 	return g;
 }
 
+/* The group of a class name: category as class_of_event() names it. */
+static struct ev_group *group_named(ev_cursor *c, const char *name, tk_format format)
+{
+	tk_sql_vtab *vt = c->vt;
+	const char *colon = strchr(name, ':');
+	const char *in = tk_sql_intern(&vt->names, name, strlen(name));
+	const char *cat = colon ? tk_sql_intern(&vt->names, name, (size_t)(colon - name))
+				: tk_format_name(format);
+	return in && cat ? group_of(c, in, cat) : NULL;
+}
+
 /* A CTF input counted the way `tracekit stats` counts it: the lean decode
  * plans (no values kept) and the inlined merge, each class counting its
  * events; the same events, order, warnings and errors as the model
@@ -417,12 +428,7 @@ static int ctf_count(ev_cursor *c, const char *path)
 				if (!ec->n_seen)
 					continue;
 				const char *name = ec->info.name ? ec->info.name : "";
-				const char *colon = strchr(name, ':');
-				const char *in = tk_sql_intern(&vt->names, name, strlen(name));
-				const char *cat =
-				    colon ? tk_sql_intern(&vt->names, name, (size_t)(colon - name))
-					  : tk_format_name(TK_FORMAT_CTF);
-				struct ev_group *g = in && cat ? group_of(c, in, cat) : NULL;
+				struct ev_group *g = group_named(c, name, TK_FORMAT_CTF);
 				if (!g)
 					rc = SQLITE_NOMEM;
 				else
@@ -431,6 +437,63 @@ static int ctf_count(ev_cursor *c, const char *path)
 		}
 	}
 	ctf_reader_close(r);
+	return rc;
+}
+
+/* A perf.data input counted the way `tracekit stats` counts it: records in
+ * file order, unparsed, a counter per attr index (the fast path's rows are
+ * the samples, named by their attr); names are looked up once at the end. */
+static int perf_count(ev_cursor *c, const char *path)
+{
+	tk_sql_vtab *vt = c->vt;
+	tk_perf_open_options po = {
+	    .raw_order = true, .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
+	tk_perf_file *pf;
+	tk_error err;
+	tk_error_clear(&err);
+	if (tk_perf_open(path, &po, &pf, &err) != TK_OK)
+		return fail(c, &err);
+	uint64_t *per = NULL;
+	size_t cap = 0;
+	int rc = SQLITE_OK;
+	const tk_perf_record *r;
+	tk_status st;
+	while ((st = tk_perf_next(pf, &r, &err)) == TK_OK) {
+		if (r->type != TK_PERF_RECORD_SAMPLE)
+			continue;
+		const tk_perf_attr *a = r->attr;
+		if (!a) {
+			if (tk_perf_attr_count(pf) == 0)
+				continue;
+			a = tk_perf_attr_at(pf, 0);
+		}
+		if (a->index >= cap) {
+			size_t ncap = a->index + 16;
+			uint64_t *np = sqlite3_realloc64(per, ncap * sizeof *np);
+			if (!np) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			memset(np + cap, 0, (ncap - cap) * sizeof *np);
+			per = np;
+			cap = ncap;
+		}
+		per[a->index]++;
+	}
+	if (rc == SQLITE_OK && st != TK_END)
+		rc = fail(c, &err);
+	for (size_t i = 0; rc == SQLITE_OK && i < tk_perf_attr_count(pf); i++) {
+		const tk_perf_attr *a = tk_perf_attr_at(pf, i);
+		if (a->index >= cap || !per[a->index])
+			continue;
+		struct ev_group *g = group_named(c, a->name ? a->name : "unknown", TK_FORMAT_PERF);
+		if (!g)
+			rc = SQLITE_NOMEM;
+		else
+			g->n += per[a->index];
+	}
+	sqlite3_free(per);
+	tk_perf_close(pf);
 	return rc;
 }
 
@@ -450,8 +513,11 @@ static int count_groups(ev_cursor *c)
 		if (fast_ctf && !c->src && !c->pf && c->input < c->vt->n_inputs) {
 			const char *path = c->vt->inputs[c->input]->path;
 			tk_error err;
-			if (tk_detect_format(path, &err) == TK_FORMAT_CTF) {
-				int rc = ctf_count(c, path);
+			tk_format f = tk_detect_format(path, &err);
+			if (f == TK_FORMAT_CTF ||
+			    (f == TK_FORMAT_PERF && !c->vt->ctx->opt.all_records)) {
+				int rc =
+				    f == TK_FORMAT_CTF ? ctf_count(c, path) : perf_count(c, path);
 				if (rc != SQLITE_OK)
 					return rc;
 				c->input++;

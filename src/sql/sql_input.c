@@ -56,18 +56,16 @@ void tk_sql_input_free(tk_sql_input *in)
 static unsigned groups_of(const tk_sql_input *in, tk_sql_kind kind)
 {
 	switch (kind) {
-	case TK_SQL_SAMPLE:
+	case TK_SQL_SAMPLE: /* utid also needs THREAD (sql_tables.c asks for it) */
 	case TK_SQL_STACK_FRAME:
 	case TK_SQL_CALLSITE:
 	case TK_SQL_MAPPING: return in->format == TK_FORMAT_PERF ? TK_SQL_GROUP_PERF : 0;
-	case TK_SQL_THREAD:
+	case TK_SQL_THREAD: /* the model context's threads, every format */
 	case TK_SQL_PROCESS:
-		return in->format == TK_FORMAT_PERF ? TK_SQL_GROUP_PERF : TK_SQL_GROUP_MODEL;
 	case TK_SQL_TRACK:
-	case TK_SQL_COUNTER: return TK_SQL_GROUP_MODEL;
-	case TK_SQL_SCHED: /* utid: the perf pass's threads */
-	case TK_SQL_THREAD_STATE:
-		return TK_SQL_GROUP_MODEL | (in->format == TK_FORMAT_PERF ? TK_SQL_GROUP_PERF : 0);
+	case TK_SQL_COUNTER:
+	case TK_SQL_SCHED:
+	case TK_SQL_THREAD_STATE: return TK_SQL_GROUP_MODEL;
 	case TK_SQL_PROFILE: return in->format == TK_FORMAT_DCPI ? TK_SQL_GROUP_DCPI : 0;
 	default: return 0;
 	}
@@ -87,14 +85,13 @@ tk_status tk_sql_input_build(tk_sql_ctx *ctx, tk_sql_input *in, tk_sql_kind kind
 	}
 	unsigned need = groups_of(in, kind) & ~in->built;
 	tk_status st = TK_OK;
-	/* The perf pass makes the threads the model pass would otherwise make. */
 	if (need & TK_SQL_GROUP_PERF) {
 		if ((st = tk_sql_perf_pass(ctx, in, err)) != TK_OK)
 			goto fail;
 		in->built |= TK_SQL_GROUP_PERF;
 	}
 	if (need & TK_SQL_GROUP_MODEL) {
-		if ((st = tk_sql_model_pass(ctx, in, in->format != TK_FORMAT_PERF, err)) != TK_OK)
+		if ((st = tk_sql_model_pass(ctx, in, err)) != TK_OK)
 			goto fail;
 		in->built |= TK_SQL_GROUP_MODEL;
 	}

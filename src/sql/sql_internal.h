@@ -177,7 +177,7 @@ size_t tk_sql_derived_count(const tk_sql_input *in, tk_sql_kind kind);
 
 /* The passes (sql_perf_pass.c, sql_model_pass.c, sql_dcpi_pass.c). */
 tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err);
-tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, bool threads, tk_error *err);
+tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err);
 tk_status tk_sql_dcpi_pass(tk_sql_input *in, tk_error *err);
 
 /* Per-table description of the derived tables (sql_tables.c). */

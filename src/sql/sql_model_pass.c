@@ -1,24 +1,32 @@
-/* The model pass behind track, counter and sched (and thread/process for
- * formats other than perf.data): one read of the input's model events.
+/* The model pass behind track, counter, sched, thread_state, thread and
+ * process: one read of the input's model events, with the model context
+ * (include/tracekit/context.h) attached to the source, so threads,
+ * processes and running/runnable spans are the ones every other consumer
+ * of the context sees.
  *
  * - track: one per CPU seen ("cpu"), per CTF stream ("stream"), per CPEL
  *   track ("cpel", the payload's `track`), per counter ("counter").
  * - counter: cpu_frequency / cpu_idle events (perf tracepoints power:*,
- *   LTTng power_*), value `state` on the track "<event> cpu N".
+ *   LTTng power_*), value `state` on the track "<event> cpu N"; perf
+ *   counts: the running sum of the periods of each sampled event per CPU
+ *   on "<event> cpu N" (Perfetto's perf counter tracks); LTTng perf
+ *   counter contexts on "<field> cpu N" (perf_cpu_*) or "<field> tid N"
+ *   (perf_thread_*); in LTTng-UST traces (env domain "ust") the context's
+ *   counters (an event whose payload is one number) on "<event>.<field>".
  * - sched: running slices from sched_switch events (perf's
  *   sched:sched_switch with prev_pid/next_pid, LTTng's sched_switch with
  *   prev_tid/next_tid): a slice starts when next_* is switched in on a CPU
  *   and ends at the next switch on that CPU, whose prev_state is its
  *   end_state; slices still running at the end end with the last event
  *   and have no end_state (Perfetto's sched_slice rules).
- * - thread_state: per thread, Running while a sched slice runs it; from
- *   a switch out, the prev_state letters (S, D, ...) until a sched_waking /
- *   sched_wakeup names it (then R, runnable) or it is switched in again
- *   (Perfetto's thread_state, without io_wait and blocked_function).
- * - thread/process (not perf.data): one thread per tid the events carry
- *   or sched_switch names, spanning its first to its last event; names from
- *   an LTTng `procname` context, else the comms of sched_switch (the
- *   latest). */
+ * - thread_state: the context's spans (Running on a CPU, R runnable) and,
+ *   between a switch out in a sleeping state and the thread's next span,
+ *   that state's letters (S, D, ...), as Perfetto's thread_state.
+ * - thread/process: the context's threads (for perf.data perf's own model
+ *   of COMM/FORK/EXIT, elsewhere LTTng contexts, sched_* payloads and
+ *   statedumps), in order of first sight; a process per pid, named by its
+ *   leader; perf.data: the recorded command's process gets its cmdline
+ *   from HEADER_CMDLINE (the only command line the formats carry). */
 #ifdef TK_HAVE_SQLITE
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +105,16 @@ typedef struct cpu_slice {
 
 typedef struct model_pass {
 	tk_sql_derived *d;
-	tk_hashmap waiting; /* tid -> thread_state row + 1 of its open wait */
-	bool threads;
+	tk_context *ctx;
+	tk_hashmap waiting;     /* tid -> thread_state row + 1 of its open sleep */
+	tk_hashmap sums;        /* (class, cpu) key -> counter track + 1 */
+	tk_sql_vec totals;      /* period_sum per (class, cpu) */
+	bool ust;               /* an LTTng-UST trace: one-number events are counters (kernel
+				 * tracepoints with one field, such as irq numbers, are not) */
+	uint64_t *fixed_period; /* perf: per attr index, 0 when sampled by freq */
+	size_t n_fixed;
+	char **argv; /* perf: the recording's command line (HEADER_CMDLINE) */
+	size_t n_argv;
 	cpu_slice *cpus;
 	size_t n_cpus;
 	tk_hashmap track_of_cpu, track_of_stream;
@@ -144,20 +160,14 @@ static bool wait_state(model_pass *p, int64_t tid, uint64_t ts, const char *stat
 	return tk_hashmap_put(&p->waiting, (uint32_t)tid, d->thread_state.n);
 }
 
+/* A wakeup ends the sleep of its thread; the context's runnable span
+ * starts there. */
 static bool on_wakeup(model_pass *p, const tk_event *ev)
 {
 	int64_t tid;
 	if (!ev->has_time || (!int_member(ev, "tid", &tid) && !int_member(ev, "pid", &tid)))
 		return true;
-	uint64_t *open = tk_hashmap_get(&p->waiting, (uint32_t)tid);
-	if (!open || !*open)
-		return true; /* running or never seen asleep: nothing to split */
-	const tk_sql_thread_state *w =
-	    TK_SQL_AT(p->d->thread_state, tk_sql_thread_state, *open - 1);
-	if (strcmp(w->state, "R") == 0 || strcmp(w->state, "R+") == 0)
-		return true;
-	const char *r = tk_sql_intern(&p->d->strings, "R", 1);
-	return r && wait_state(p, tid, ev->time_ns, r);
+	return wait_state(p, tid, ev->time_ns, NULL);
 }
 
 static bool on_switch(model_pass *p, const tk_event *ev)
@@ -171,11 +181,16 @@ static bool on_switch(model_pass *p, const tk_event *ev)
 	bool has_prio = int_member(ev, "next_prio", &prio);
 	bool has_state = int_member(ev, "prev_state", &prev_state);
 	int64_t prev;
-	if (int_member(ev, "prev_tid", &prev) || int_member(ev, "prev_pid", &prev)) {
-		char buf[16];
-		state_text(has_state ? prev_state : 0, buf, sizeof buf);
-		const char *st = tk_sql_intern(&d->strings, buf, strlen(buf));
-		if (!st || !wait_state(p, prev, ev->time_ns, st))
+	if ((int_member(ev, "prev_tid", &prev) || int_member(ev, "prev_pid", &prev)) && prev > 0) {
+		/* runnable (preempted) is the context's span; a sleep is ours */
+		const char *st = NULL;
+		if (has_state && (prev_state & 0xff) != 0) {
+			char buf[16];
+			state_text(prev_state, buf, sizeof buf);
+			if (!(st = tk_sql_intern(&d->strings, buf, strlen(buf))))
+				return false;
+		}
+		if (!wait_state(p, prev, ev->time_ns, st))
 			return false;
 	}
 	if (!wait_state(p, next, ev->time_ns, NULL))
@@ -225,67 +240,176 @@ static bool on_counter(model_pass *p, const tk_event *ev, const char *name)
 	return true;
 }
 
-/* The thread row of tid (created on first sight), its span grown to ts
- * and its pid filled in when known. NULL when out of memory. */
-static tk_sql_thread *thread_seen(model_pass *p, int64_t tid, int32_t pid, bool has_ts, uint64_t ts)
+/* A counter value on the track named name (created on first use). */
+static bool counter_row(model_pass *p, const char *name, size_t len, uint64_t ts, double value)
+{
+	int64_t id = track_id(p->d, "counter", name, len);
+	tk_sql_counter *c = id >= 0 ? tk_sql_vec_push(&p->d->counters, sizeof *c) : NULL;
+	if (!c)
+		return false;
+	c->ts = ts;
+	c->track = (uint32_t)id;
+	c->value = value;
+	return true;
+}
+
+/* perf counts: the period of a sample added to its event's sum on its
+ * CPU; the counter's value is the sum so far (what perf's count would
+ * read at that time, to the sampling's resolution). */
+typedef struct period_sum {
+	uint64_t track, sum;
+} period_sum;
+
+static bool on_period(model_pass *p, const tk_event *ev, const char *name, uint64_t period)
+{
+	int32_t cpu = ev->cpu >= 0 ? ev->cpu : -1;
+	uint64_t key = ((uint64_t)(uintptr_t)ev->cls << 20) ^ (uint64_t)(uint32_t)(cpu + 1);
+	uint64_t *slot = tk_hashmap_get(&p->sums, key);
+	if (!slot) {
+		char track[160];
+		int n = cpu >= 0 ? snprintf(track, sizeof track, "%s cpu %d", name, (int)cpu)
+				 : snprintf(track, sizeof track, "%s", name);
+		size_t len = n < 0 ? 0 : (size_t)n < sizeof track ? (size_t)n : sizeof track - 1;
+		int64_t id = track_id(p->d, "counter", track, len);
+		period_sum *ps = id >= 0 ? tk_sql_vec_push(&p->totals, sizeof *ps) : NULL;
+		if (!ps || !tk_hashmap_put(&p->sums, key, p->totals.n))
+			return false;
+		ps->track = (uint64_t)id;
+		slot = tk_hashmap_get(&p->sums, key);
+	}
+	period_sum *ps = TK_SQL_AT(p->totals, period_sum, *slot - 1);
+	ps->sum += period;
+	tk_sql_counter *c = tk_sql_vec_push(&p->d->counters, sizeof *c);
+	if (!c)
+		return false;
+	c->ts = ev->time_ns;
+	c->track = (uint32_t)ps->track;
+	c->value = (double)ps->sum;
+	return true;
+}
+
+/* A sample's period: its period member (TK_SEM_PERIOD), else its attr's
+ * fixed period (perf record -c N stores none per sample). */
+static bool period_of(const model_pass *p, const tk_event *ev, uint64_t *out)
+{
+	const tk_value *pl = ev->payload;
+	if (!pl || pl->cls->kind != TK_TYPE_STRUCT)
+		return false;
+	for (size_t i = 0; i < pl->cls->n_members && i < pl->v.list.n; i++)
+		if (pl->cls->members[i].cls->semantic == TK_SEM_PERIOD &&
+		    pl->v.list.items[i].cls->kind == TK_TYPE_INT) {
+			*out = pl->v.list.items[i].v.u;
+			return true;
+		}
+	if (ev->cls && ev->cls->id < p->n_fixed && p->fixed_period[ev->cls->id]) {
+		*out = p->fixed_period[ev->cls->id];
+		return true;
+	}
+	return false;
+}
+
+/* The fixed sample periods of a perf.data file's attrs: the header's, and
+ * in pipe mode the HEADER_ATTR records before the first sample. */
+static bool fixed_periods(model_pass *p, const char *path)
+{
+	tk_perf_open_options po = {.raw_order = true, .log = NULL};
+	tk_perf_file *f;
+	tk_error err;
+	if (tk_perf_open(path, &po, &f, &err) != TK_OK)
+		return true; /* the model source reports the error */
+	const tk_perf_record *r;
+	while (tk_perf_next(f, &r, &err) == TK_OK && r->type != TK_PERF_RECORD_SAMPLE)
+		;
+	size_t n = tk_perf_attr_count(f);
+	p->fixed_period = calloc(n ? n : 1, sizeof *p->fixed_period);
+	if (!p->fixed_period) {
+		tk_perf_close(f);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const tk_perf_attr *a = tk_perf_attr_at(f, i);
+		if (!tk_perf_attr_flag(a, TK_PERF_ATTR_FREQ) && a->index < n)
+			p->fixed_period[a->index] = a->sample_period;
+	}
+	p->n_fixed = n;
+	const tk_perf_features *ft = tk_perf_get_features(f);
+	if (ft && ft->n_cmdline && (p->argv = calloc(ft->n_cmdline, sizeof *p->argv))) {
+		for (size_t i = 0; i < ft->n_cmdline; i++)
+			if (ft->cmdline[i] && (p->argv[p->n_argv] = strdup(ft->cmdline[i])))
+				p->n_argv++;
+	}
+	tk_perf_close(f);
+	return true;
+}
+
+/* The recording's workload: perf record's command line ends with the
+ * command it ran ("perf record -g -o x.data ./app arg"), whose process
+ * perf names by the program's base name (15 characters, the kernel's
+ * comm). The first argument whose base name is a process's name starts
+ * that process's command line; options and their values name none. */
+static bool workload_cmdline(model_pass *p)
 {
 	tk_sql_derived *d = p->d;
-	uint64_t *v = tk_hashmap_get(&d->thread_by_tid, (uint32_t)tid);
-	tk_sql_thread *t;
-	if (v) {
-		t = TK_SQL_AT(d->threads, tk_sql_thread, *v);
-	} else {
-		t = tk_sql_vec_push(&d->threads, sizeof *t);
-		if (!t || !tk_hashmap_put(&d->thread_by_tid, (uint32_t)tid, d->threads.n - 1))
-			return NULL;
-		t->tid = (int32_t)tid;
-		t->pid = pid;
-		t->upid = -1;
-	}
-	if (has_ts) {
-		if (!t->has_start || ts < t->start_ts)
-			t->start_ts = ts;
-		if (!t->has_end || ts > t->end_ts)
-			t->end_ts = ts;
-		t->has_start = t->has_end = true;
-	}
-	if (t->pid < 0 && pid >= 0)
-		t->pid = pid;
-	return t;
-}
-
-/* A string member as the thread's name (the latest one wins, as a comm
- * changes with exec). */
-static bool name_thread(model_pass *p, tk_sql_thread *t, const tk_value *s)
-{
-	if (!s || s->cls->kind != TK_TYPE_STRING)
-		return true;
-	size_t len = strnlen(s->v.str.ptr, s->v.str.len);
-	if (len == 0)
-		return true;
-	t->name = tk_sql_intern(&p->d->strings, s->v.str.ptr, len);
-	return t->name != NULL;
-}
-
-static bool on_thread(model_pass *p, const tk_event *ev)
-{
-	if (ev->tid >= 0) {
-		tk_sql_thread *t = thread_seen(p, ev->tid, ev->pid, ev->has_time, ev->time_ns);
-		if (!t || (!t->name && !name_thread(p, t, member(ev, "procname"))))
-			return false;
-	}
-	/* kernel traces name threads in their scheduling events */
-	const char *cn = ev->cls && ev->cls->name ? ev->cls->name : "";
-	if (ends_with(cn, "sched_switch")) {
-		static const char *const ids[2][2] = {{"prev_tid", "prev_pid"},
-						      {"next_tid", "next_pid"}};
-		static const char *const comms[2] = {"prev_comm", "next_comm"};
-		for (int k = 0; k < 2; k++) {
-			int64_t tid;
-			if (!int_member(ev, ids[k][0], &tid) && !int_member(ev, ids[k][1], &tid))
+	for (size_t i = 1; i < p->n_argv; i++) {
+		const char *a = p->argv[i];
+		if (a[0] == '-' || !a[0])
+			continue;
+		const char *slash = strrchr(a, '/');
+		const char *base = slash ? slash + 1 : a;
+		size_t blen = strnlen(base, 15);
+		for (size_t k = 0; k < d->processes.n; k++) {
+			tk_sql_process *pr = TK_SQL_AT(d->processes, tk_sql_process, k);
+			if (!pr->name || strlen(pr->name) != blen ||
+			    memcmp(pr->name, base, blen) != 0)
 				continue;
-			tk_sql_thread *t = thread_seen(p, tid, -1, ev->has_time, ev->time_ns);
-			if (!t || !name_thread(p, t, member(ev, comms[k])))
+			size_t len = 0;
+			for (size_t j = i; j < p->n_argv; j++)
+				len += strlen(p->argv[j]) + 1;
+			char *text = malloc(len);
+			if (!text)
+				return false;
+			size_t at = 0;
+			for (size_t j = i; j < p->n_argv; j++) {
+				size_t n = strlen(p->argv[j]);
+				memcpy(text + at, p->argv[j], n);
+				at += n;
+				text[at++] = j + 1 < p->n_argv ? ' ' : '\0';
+			}
+			pr->cmdline = tk_sql_intern(&d->strings, text, at - 1);
+			free(text);
+			return pr->cmdline != NULL;
+		}
+	}
+	return true;
+}
+
+/* LTTng's perf counter contexts (`lttng add-context -t perf:cpu:cycles`
+ * gives the field perf_cpu_cycles): each event carries the counter's
+ * value, on the track "<field> cpu N". */
+static bool on_perf_context(model_pass *p, const tk_event *ev)
+{
+	const tk_value *scopes[2] = {ev->stream_context, ev->context};
+	for (int k = 0; k < 2; k++) {
+		const tk_value *sv = scopes[k];
+		if (!sv || sv->cls->kind != TK_TYPE_STRUCT)
+			continue;
+		for (size_t i = 0; i < sv->cls->n_members && i < sv->v.list.n; i++) {
+			const char *fn = sv->cls->members[i].name;
+			const tk_value *v = &sv->v.list.items[i];
+			if (strncmp(fn, "perf_", 5) != 0 || v->cls->kind != TK_TYPE_INT)
+				continue;
+			/* perf_thread_*: the thread's own count; perf_cpu_*: the CPU's */
+			char track[160];
+			bool per_thread = strncmp(fn, "perf_thread_", 12) == 0 && ev->tid >= 0;
+			int n = per_thread
+				    ? snprintf(track, sizeof track, "%s tid %d", fn, (int)ev->tid)
+				    : snprintf(track, sizeof track, "%s cpu %d", fn, (int)ev->cpu);
+			double x = v->cls->is_signed ? (double)v->v.i : (double)v->v.u;
+			if (!counter_row(
+				p, track,
+				n > 0 ? ((size_t)n < sizeof track ? (size_t)n : sizeof track - 1)
+				      : 0,
+				ev->time_ns, x))
 				return false;
 		}
 	}
@@ -323,9 +447,20 @@ static bool on_event(model_pass *p, const tk_event *ev, tk_format fmt)
 	     ends_with(cn, "sched_wakeup_new")) &&
 	    !on_wakeup(p, ev))
 		return false;
-	if ((ends_with(cn, "cpu_frequency") || ends_with(cn, "cpu_idle")) && !on_counter(p, ev, cn))
-		return false;
-	if (p->threads && !on_thread(p, ev))
+	uint64_t period;
+	tk_counter cnt;
+	if (ends_with(cn, "cpu_frequency") || ends_with(cn, "cpu_idle")) {
+		if (!on_counter(p, ev, cn))
+			return false;
+	} else if (fmt == TK_FORMAT_PERF) {
+		if (ev->has_time && period_of(p, ev, &period) && !on_period(p, ev, cn, period))
+			return false;
+	} else if (p->ust && ev->has_time && tk_context_counter(p->ctx, ev, &cnt)) {
+		if (!counter_row(p, cnt.name, strlen(cnt.name), ev->time_ns, cnt.value))
+			return false;
+	}
+	if (fmt == TK_FORMAT_CTF && ev->has_time && ev->cpu >= 0 &&
+	    (ev->context || ev->stream_context) && !on_perf_context(p, ev))
 		return false;
 	if (ev->has_time) {
 		p->last_ts = ev->time_ns;
@@ -340,8 +475,33 @@ static int state_cmp(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts ? 1 : (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* Waits still open end with the trace; the sched slices are the Running
- * rows; everything in time order. */
+/* A span of the context as a thread_state row: Running on its CPU, or
+ * runnable (R). */
+static bool on_span(model_pass *p, const tk_span *sp)
+{
+	tk_sql_derived *d = p->d;
+	if (sp->kind != TK_SPAN_RUNNING && sp->kind != TK_SPAN_RUNNABLE)
+		return true;
+	const char *state = sp->kind == TK_SPAN_RUNNING ? tk_sql_intern(&d->strings, "Running", 7)
+							: tk_sql_intern(&d->strings, "R", 1);
+	tk_sql_thread_state *r = state ? tk_sql_vec_push(&d->thread_state, sizeof *r) : NULL;
+	if (!r)
+		return false;
+	*r = (tk_sql_thread_state){sp->begin_ns, sp->end_ns - sp->begin_ns,
+				   sp->kind == TK_SPAN_RUNNING ? sp->cpu : -1, sp->tid, state};
+	return true;
+}
+
+static bool drain_spans(model_pass *p)
+{
+	const tk_span *sp;
+	while ((sp = tk_context_next_span(p->ctx)))
+		if (!on_span(p, sp))
+			return false;
+	return true;
+}
+
+/* Sleeps still open end with the trace; everything in time order. */
 static bool thread_states(model_pass *p)
 {
 	tk_sql_derived *d = p->d;
@@ -352,24 +512,43 @@ static bool thread_states(model_pass *p)
 		    TK_SQL_AT(d->thread_state, tk_sql_thread_state, p->waiting.vals[i] - 1);
 		w->dur = p->has_last && p->last_ts > w->ts ? p->last_ts - w->ts : 0;
 	}
-	const char *running = tk_sql_intern(&d->strings, "Running", 7);
-	if (!running)
-		return false;
-	for (size_t i = 0; i < d->sched.n; i++) {
-		const tk_sql_sched *s = TK_SQL_AT(d->sched, tk_sql_sched, i);
-		tk_sql_thread_state *r = tk_sql_vec_push(&d->thread_state, sizeof *r);
-		if (!r)
-			return false;
-		*r = (tk_sql_thread_state){s->ts, s->dur, s->cpu, s->tid, running};
-	}
 	if (d->thread_state.n)
 		qsort(d->thread_state.v, d->thread_state.n, sizeof(tk_sql_thread_state), state_cmp);
 	return true;
 }
 
-/* Processes of the threads the model pass found. */
-static bool processes(tk_sql_derived *d)
+/* The context's threads and a process per pid (named by its leader, else
+ * its first named thread). perf.data threads without a comm are named
+ * ":TID" as perf names them. */
+static bool threads_and_processes(model_pass *p, tk_format fmt)
 {
+	tk_sql_derived *d = p->d;
+	size_t n = tk_context_n_threads(p->ctx);
+	for (size_t i = 0; i < n; i++) {
+		tk_ctx_thread ct;
+		if (!tk_context_thread_at(p->ctx, i, &ct) || ct.tid < 0 ||
+		    tk_hashmap_get(&d->thread_by_tid, (uint32_t)ct.tid))
+			continue;
+		tk_sql_thread *t = tk_sql_vec_push(&d->threads, sizeof *t);
+		if (!t || !tk_hashmap_put(&d->thread_by_tid, (uint32_t)ct.tid, d->threads.n - 1))
+			return false;
+		t->tid = ct.tid;
+		t->pid = ct.pid;
+		t->upid = -1;
+		t->has_start = t->has_end = ct.first_ns != 0;
+		t->start_ts = ct.first_ns;
+		t->end_ts = ct.last_ns;
+		char placeholder[24];
+		const char *name = ct.comm;
+		size_t len = ct.comm_len;
+		if (!len && fmt == TK_FORMAT_PERF) {
+			int k = snprintf(placeholder, sizeof placeholder, ":%d", (int)ct.tid);
+			name = placeholder;
+			len = k > 0 ? (size_t)k : 0;
+		}
+		if (len && !(t->name = tk_sql_intern(&d->strings, name, len)))
+			return false;
+	}
 	for (size_t i = 0; i < d->threads.n; i++) {
 		tk_sql_thread *t = TK_SQL_AT(d->threads, tk_sql_thread, i);
 		if (t->pid < 0)
@@ -391,21 +570,37 @@ static bool processes(tk_sql_derived *d)
 	return true;
 }
 
-tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, bool threads, tk_error *err)
+tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 {
 	tk_open_options oo = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
 	tk_source *src;
 	tk_status st = tk_source_open(in->path, &oo, &src, err);
 	if (st != TK_OK)
 		return st;
-	model_pass p = {.d = &in->d, .threads = threads};
+	model_pass p = {.d = &in->d};
+	tk_context_options co = {.flags = TK_CTX_THREADS | TK_CTX_SPAN_SCHED | TK_CTX_COUNTERS,
+				 .log = ctx->opt.log,
+				 .log_user = ctx->opt.log_user};
+	if ((st = tk_context_new(&co, &p.ctx, err)) != TK_OK) {
+		tk_source_close(src);
+		return st;
+	}
+	tk_source_set_context(src, p.ctx);
 	tk_hashmap_init(&p.track_of_cpu);
 	tk_hashmap_init(&p.track_of_stream);
 	tk_hashmap_init(&p.waiting);
-	tk_format fmt = tk_source_info(src)->format;
+	tk_hashmap_init(&p.sums);
+	const tk_trace_info *ti = tk_source_info(src);
+	tk_format fmt = ti->format;
+	for (size_t i = 0; fmt == TK_FORMAT_CTF && i < ti->n_env; i++)
+		if (strcmp(ti->env[i].key, "domain") == 0 && !ti->env[i].is_int && ti->env[i].str &&
+		    strcmp(ti->env[i].str, "ust") == 0)
+			p.ust = true;
+	if (fmt == TK_FORMAT_PERF && !fixed_periods(&p, in->path))
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	const tk_event *ev;
-	while ((st = tk_source_next(src, &ev, err)) == TK_OK) {
-		if (!on_event(&p, ev, fmt)) {
+	while (st == TK_OK && (st = tk_source_next(src, &ev, err)) == TK_OK) {
+		if (!on_event(&p, ev, fmt) || !drain_spans(&p)) {
 			st = tk_error_set(err, TK_ERR_NOMEM, ev->offset, "out of memory");
 			break;
 		}
@@ -419,15 +614,24 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, bool threads, tk_
 			tk_sql_sched *s = TK_SQL_AT(in->d.sched, tk_sql_sched, p.cpus[c].row);
 			s->dur = p.has_last && p.last_ts > s->ts ? p.last_ts - s->ts : 0;
 		}
-		if (threads && !processes(&in->d))
-			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-		if (st == TK_OK && !thread_states(&p))
+		tk_context_finish(p.ctx, p.has_last ? p.last_ts : 0);
+		tk_context_stats cs;
+		tk_context_get_stats(p.ctx, &cs);
+		if (!drain_spans(&p) || cs.oom || !threads_and_processes(&p, fmt) ||
+		    !workload_cmdline(&p) || !thread_states(&p))
 			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	free(p.cpus);
+	free(p.totals.v);
+	free(p.fixed_period);
+	for (size_t i = 0; i < p.n_argv; i++)
+		free(p.argv[i]);
+	free(p.argv);
+	tk_hashmap_free(&p.sums);
 	tk_hashmap_free(&p.waiting);
 	tk_hashmap_free(&p.track_of_cpu);
 	tk_hashmap_free(&p.track_of_stream);
+	tk_context_free(p.ctx);
 	tk_source_close(src);
 	return st;
 }

@@ -1,7 +1,8 @@
-/* The perf.data pass behind sample, stack_frame, callsite, thread, process
- * and mapping: one read of the records in perf's order, with the threads,
- * maps and symbols of src/analysis/threads_model.c (the model `perf
- * report` and `perf script` agree with), so a sample's comm, image and
+/* The perf.data pass behind sample, stack_frame, callsite and mapping
+ * (thread and process come from the model context, sql_model_pass.c): one
+ * read of the records in perf's order through a tk_session, with the
+ * threads, maps and symbols of src/context/threads_model.c (the model
+ * `perf report` and `perf script` agree with), so a sample's image and
  * symbol are the ones `tracekit report` and `perf script` show.
  *
  * Frames are interned per (image, map-relative address); callsites per
@@ -13,15 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context/perf_callchain.h"
 #include "analysis/perf_unwind.h"
+#include "context/perf_callchain.h"
 #include "context/threads_model.h"
 #include "sql/sql_internal.h"
 
 typedef struct perf_pass {
 	tk_sql_derived *d;
 	tk_threads th;
-	tk_hashmap row_of_thread; /* tk_thread * -> row + 1 in d->threads */
 	tk_hashmap event_of_attr; /* attr index -> event index + 1 */
 	tk_callchain *cc;
 } perf_pass;
@@ -92,34 +92,6 @@ static int64_t callsite_id(tk_sql_derived *d, int64_t parent, uint32_t depth, in
 		   : -1;
 }
 
-/* The thread's row, created on first sight; its time span grows with ts. */
-static tk_sql_thread *thread_row(perf_pass *p, const tk_thread *t, bool has_ts, uint64_t ts)
-{
-	tk_sql_derived *d = p->d;
-	uint64_t *v = tk_hashmap_get(&p->row_of_thread, (uintptr_t)t);
-	tk_sql_thread *r;
-	if (v) {
-		r = TK_SQL_AT(d->threads, tk_sql_thread, *v - 1);
-	} else {
-		r = tk_sql_vec_push(&d->threads, sizeof *r);
-		if (!r || !tk_hashmap_put(&p->row_of_thread, (uintptr_t)t, d->threads.n))
-			return NULL;
-		r->tid = t->tid;
-		r->pid = t->pid;
-		r->src = t;
-		r->upid = -1;
-		tk_hashmap_put(&d->thread_by_tid, (uint32_t)t->tid, d->threads.n - 1);
-	}
-	if (has_ts) {
-		if (!r->has_start || ts < r->start_ts)
-			r->start_ts = ts;
-		if (!r->has_end || ts > r->end_ts)
-			r->end_ts = ts;
-		r->has_start = r->has_end = true;
-	}
-	return r;
-}
-
 static tk_status on_sample(perf_pass *p, tk_perf_file *f, const tk_perf_record *rec, tk_error *err)
 {
 	tk_sql_derived *d = p->d;
@@ -143,7 +115,7 @@ static tk_status on_sample(perf_pass *p, tk_perf_file *f, const tk_perf_record *
 	bool has_ts = (s.sample_type & TK_PERF_SAMPLE_TIME) != 0;
 	tk_thread *t = tk_threads_findnew(&p->th, has_tid ? (int32_t)s.pid : -1,
 					  has_tid ? (int32_t)s.tid : -1);
-	if (!t || !thread_row(p, t, has_ts, s.time))
+	if (!t)
 		goto nomem;
 	tk_callchain *cc = p->cc;
 	cc->n = 0;
@@ -192,47 +164,16 @@ static tk_status finish(perf_pass *p, const tk_perf_file *f, tk_error *err)
 {
 	tk_sql_derived *d = p->d;
 	tk_threads *th = &p->th;
-	for (size_t i = 0; i < th->n_threads; i++)
-		if (th->threads[i]->tid >= 0 && !thread_row(p, th->threads[i], false, 0))
-			goto nomem;
+	(void)f;
+	/* a mapping belongs to the pid whose threads share its maps */
 	tk_hashmap pid_of_maps;
 	tk_hashmap_init(&pid_of_maps);
-	for (size_t i = 0; i < d->threads.n; i++) {
-		tk_sql_thread *r = TK_SQL_AT(d->threads, tk_sql_thread, i);
-		const tk_thread *t = r->src;
-		const char *comm = t && t->comm_set ? t->comm : NULL;
-		char placeholder[24];
-		if (!comm) {
-			snprintf(placeholder, sizeof placeholder, ":%d", (int)r->tid);
-			comm = placeholder;
-		}
-		if (!(r->name = tk_sql_intern(&d->strings, comm, strlen(comm))))
-			goto nomem_maps;
-		if (t && t->maps && r->pid >= 0)
+	for (size_t i = 0; i < th->n_threads; i++) {
+		const tk_thread *t = th->threads[i];
+		if (t->tid >= 0 && t->maps && t->pid >= 0)
 			tk_hashmap_put(&pid_of_maps, (uintptr_t)t->maps,
-				       (uint64_t)(uint32_t)r->pid);
+				       (uint64_t)(uint32_t)t->pid);
 	}
-	/* A process per pid; its name is its leader's (tid == pid) comm. */
-	for (size_t i = 0; i < d->threads.n; i++) {
-		tk_sql_thread *r = TK_SQL_AT(d->threads, tk_sql_thread, i);
-		if (r->pid < 0)
-			continue;
-		uint64_t *v = tk_hashmap_get(&d->process_by_pid, (uint32_t)r->pid);
-		if (!v) {
-			tk_sql_process *pr = tk_sql_vec_push(&d->processes, sizeof *pr);
-			if (!pr || !tk_hashmap_put(&d->process_by_pid, (uint32_t)r->pid,
-						   d->processes.n - 1))
-				goto nomem_maps;
-			pr->pid = r->pid;
-			v = tk_hashmap_get(&d->process_by_pid, (uint32_t)r->pid);
-		}
-		r->upid = (int64_t)*v;
-		tk_sql_process *pr = TK_SQL_AT(d->processes, tk_sql_process, *v);
-		if (r->tid == r->pid || !pr->name)
-			pr->name = r->name;
-	}
-	/* The recording's own command line belongs to no sampled process. */
-	(void)f;
 	for (size_t m = 0; m <= th->n_all_maps; m++) {
 		const tk_maps *maps = m == 0 ? &th->kernel : th->all_maps[m - 1];
 		uint64_t *pid = m == 0 ? NULL : tk_hashmap_get(&pid_of_maps, (uintptr_t)maps);
@@ -259,7 +200,6 @@ static tk_status finish(perf_pass *p, const tk_perf_file *f, tk_error *err)
 	return TK_OK;
 nomem_maps:
 	tk_hashmap_free(&pid_of_maps);
-nomem:
 	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 }
 
@@ -273,18 +213,7 @@ static tk_status pass_sample(tk_session *ses, const tk_perf_record *rec, void *u
 static tk_status pass_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	perf_pass *p = user;
-	tk_status st = tk_threads_process(&p->th, tk_session_perf(ses), rec, err);
-	if (st != TK_OK)
-		return st;
-	if (rec->type == TK_PERF_RECORD_COMM || rec->type == TK_PERF_RECORD_FORK ||
-	    rec->type == TK_PERF_RECORD_EXIT) {
-		tk_thread *t =
-		    tk_threads_findnew(&p->th, (int32_t)rec->sid.pid, (int32_t)rec->sid.tid);
-		if (t && (rec->sid.present & TK_PERF_SAMPLE_TID) &&
-		    !thread_row(p, t, rec->has_time, rec->sid.time))
-			return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
-	}
-	return TK_OK;
+	return tk_threads_process(&p->th, tk_session_perf(ses), rec, err);
 }
 
 tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
@@ -298,7 +227,6 @@ tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 	tk_perf_file *f = tk_session_perf(ses);
 	perf_pass p = {.d = &in->d};
 	tk_symcache_options so = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
-	tk_hashmap_init(&p.row_of_thread);
 	tk_hashmap_init(&p.event_of_attr);
 	p.cc = malloc(sizeof *p.cc);
 	if (!p.cc || !tk_threads_init(&p.th, &so)) {
@@ -311,7 +239,6 @@ tk_status tk_sql_perf_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 	if ((st = tk_session_run(ses, &tool, &p, err)) == TK_OK)
 		st = finish(&p, f, err);
 	free(p.cc);
-	tk_hashmap_free(&p.row_of_thread);
 	tk_hashmap_free(&p.event_of_attr);
 	tk_threads_free(&p.th);
 	tk_session_close(ses);

@@ -372,12 +372,14 @@ int tk_sql_derived_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 	info->estimatedCost = rows + 1;
 	info->estimatedRows = (sqlite3_int64)rows + 1;
 	info->idxNum = 0;
+	/* sample.utid names the model context's threads: the model pass too */
+	int threads = vt->kind == TK_SQL_SAMPLE && (info->colUsed & (1ull << 8)) ? 4 : 0;
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 		if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_EQ && def->id_col >= 0 &&
 		    c->iColumn == def->id_col) {
 			info->aConstraintUsage[i].argvIndex = 1;
-			info->idxNum = 1;
+			info->idxNum = 1 | threads;
 			info->estimatedCost = 1;
 			info->estimatedRows = 1;
 			info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
@@ -414,6 +416,7 @@ int tk_sql_derived_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 		info->estimatedCost = rows * keep + 20;
 		info->estimatedRows = (sqlite3_int64)(rows * keep) + 1;
 	}
+	info->idxNum |= threads;
 	return SQLITE_OK;
 }
 
@@ -486,9 +489,11 @@ static int dv_filter(sqlite3_vtab_cursor *base, int idx, const char *idx_str, in
 	tk_sql_vtab *vt = c->vt;
 	tk_error err;
 	/* Ids of several inputs need every input's row counts. */
+	bool threads = (idx & 4) != 0;
+	idx &= 3;
 	for (size_t i = 0; i < vt->n_inputs; i++) {
-		tk_sql_kind need[] = {vt->kind, TK_SQL_SAMPLE, TK_SQL_THREAD, TK_SQL_TRACK};
-		size_t n_need = vt->n_inputs > 1 ? 4 : 1;
+		tk_sql_kind need[] = {vt->kind, TK_SQL_THREAD, TK_SQL_SAMPLE, TK_SQL_TRACK};
+		size_t n_need = vt->n_inputs > 1 ? 4 : threads ? 2 : 1;
 		for (size_t k = 0; k < n_need; k++)
 			if (tk_sql_input_build(vt->ctx, vt->inputs[i], need[k], &err) != TK_OK)
 				return tk_sql_vtab_fail(vt, &err, vt->inputs[i]->path);

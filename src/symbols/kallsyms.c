@@ -2,6 +2,8 @@
  * perf's symbol_type__filter(): T, W, D, B in either case. Kernel symbols
  * carry no sizes: each ends where the next begins. */
 #include <ctype.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,13 +173,71 @@ bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *
 	return false;
 }
 
+/* The process-wide copy of /proc/kallsyms (tk_symbols_keep_kallsyms):
+ * the kernel formats its 100k+ lines on every read, most of what a short
+ * profile of one file costs. A spin lock (C11 atomic_flag) guards it; the
+ * library has no thread dependency otherwise. */
+static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
+static bool kept_on;
+static char *kept_text;
+static size_t kept_len;
+
+static void kept_acquire(void)
+{
+	while (atomic_flag_test_and_set_explicit(&kept_lock, memory_order_acquire))
+		;
+}
+
+static void kept_release(void)
+{
+	atomic_flag_clear_explicit(&kept_lock, memory_order_release);
+}
+
+void tk_symbols_keep_kallsyms(bool on)
+{
+	kept_acquire();
+	kept_on = on;
+	if (!on) {
+		free(kept_text);
+		kept_text = NULL;
+		kept_len = 0;
+	}
+	kept_release();
+}
+
+/* A private copy of the kept text (read on first use); false when not
+ * keeping or on failure (the caller then reads the file itself). */
+static bool kept_copy(char **text, size_t *len)
+{
+	bool ok = false;
+	kept_acquire();
+	if (kept_on && !kept_text) {
+		tk_error e;
+		tk_error_clear(&e);
+		if (tk_symtext_read("/proc/kallsyms", KALLSYMS_LIMIT, &kept_text, &kept_len, &e) !=
+		    TK_OK)
+			kept_text = NULL;
+	}
+	if (kept_on && kept_text && (*text = malloc(kept_len + 1))) {
+		memcpy(*text, kept_text, kept_len);
+		*len = kept_len;
+		ok = true;
+	}
+	kept_release();
+	return ok;
+}
+
 tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
-	if (!path)
-		path = "/proc/kallsyms";
 	char *text;
 	size_t len;
+	if (!path && kept_copy(&text, &len)) {
+		text[len] = '\0';
+		return load_owned(text, len, "/proc/kallsyms", out, err);
+	}
+	if (!path)
+		path = "/proc/kallsyms";
 	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
 	if (st != TK_OK)
 		return st;

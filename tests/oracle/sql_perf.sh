@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Oracle: `tracekit sql` over perf.data gives the answers other tools give.
 # - samples per event and per CPU (sample and event tables) = `tracekit stats`,
-#   on every perf.data of ../shared/testdata that stats reads;
+#   on every perf.data of ../shared/testdata that stats reads; the perf
+#   counter tracks' last values = the summed periods print --format json gives;
 # - the top symbols (sample x callsite x stack_frame, weighted by period) =
 #   `tracekit report`, per symbol and image;
 # - sample x thread x stack_frame, one row per sample in order = `perf script`'s
@@ -57,6 +58,24 @@ check_stats() {
     tail -n +2 | tr ',' '\t' | LC_ALL=C sort >"$work/$name.ev"
   grep '^event ' "$work/$name.want" | diff -u - "$work/$name.ev" >"$work/$name.evdiff" ||
     { fail "$name: event table counts differ from stats"; head -10 "$work/$name.evdiff"; }
+  # perf counts: the last value of each "<event> cpu N" counter track = the
+  # sum of the periods print --format json gives that event's samples there
+  "$TK" print -q --format json "$data" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+from collections import Counter
+c = Counter()
+for line in sys.stdin:
+    e = json.loads(line)
+    if e.get("type") == "sample" and e.get("period") and e.get("time") is not None:
+        c["%s cpu %s" % (e["event"], e["cpu"]) if e.get("cpu") is not None else e["event"]] += int(e["period"])
+for k, v in sorted(c.items()): print("%s\t%d" % (k, v))' | LC_ALL=C sort >"$work/$name.cwant"
+  "$TK" sql -q --format csv "$data" "
+    SELECT t.name, CAST(max(c.value) AS INTEGER) FROM counter c JOIN track t ON t.id = c.track
+    WHERE t.type = 'counter' GROUP BY t.name" | tail -n +2 | /usr/bin/python3 -c '
+import csv, sys
+for r in csv.reader(sys.stdin): print("\t".join(r))' | LC_ALL=C sort >"$work/$name.cgot"
+  diff -u "$work/$name.cwant" "$work/$name.cgot" >"$work/$name.cdiff" ||
+    { fail "$name: perf counter tracks differ from the summed periods of print --format json"; head -10 "$work/$name.cdiff"; }
 }
 
 # Top symbols: "symbol<TAB>image<TAB>weight" from report and from SQL.

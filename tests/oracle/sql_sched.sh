@@ -9,7 +9,11 @@
 # (next_pid); they are compared where the two events agree, and agree with
 # the switch-out sample's own tid, which timehist prints (in a container the
 # tracepoint fields hold the kernel's global ids, the sample perf's view).
-# Then the running time per thread agrees the same way.
+# Then the running time per thread: thread_state's Running rows (the model
+# context's spans) summed per thread = the sum of timehist's run times of
+# that thread, for every thread whose slices all agree on the thread (a
+# slice whose switch-out names another task than its switch-in -- an event
+# the kernel did not record -- is a different guess in each tool).
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
 if "$TK" sql /dev/null 'SELECT 1' 2>&1 | grep -q 'not available'; then
@@ -54,5 +58,31 @@ if [ "$agree" -gt 0 ] && [ "$missing" -eq 0 ]; then
 else
   echo "FAIL: $missing of $agree slices name another thread than timehist"
   LC_ALL=C comm -13 "$work/want_tid" "$work/got_tid" | head -5; failed=1
+fi
+perf sched timehist -i "$work/s.data" 2>/dev/null |
+  awk 'NR > 3 && $NF != "0.000" && $3 != "<idle>" { n = split($3, b, "["); id = b[n]; sub(/[]\/].*/, "", id)
+       split($NF, t, "."); us[id] += t[1] * 1000 + t[2] } END { for (k in us) if (k > 0) print k, us[k] }' |
+  LC_ALL=C sort >"$work/want_run"
+"$TK" sql -q --format csv "$work/s.data" "
+  WITH sw AS (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
+              WHERE name = 'sched:sched_switch'),
+  bad AS (SELECT s.tid AS t FROM sched s LEFT JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
+          WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid)
+          UNION SELECT sw.prev FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
+          WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid)
+          UNION SELECT sw.tid FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
+          WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid))
+  SELECT r.tid, sum(r.dur / 1000) FROM thread_state r
+  JOIN sched s ON s.ts = r.ts AND s.cpu = r.cpu AND s.end_state IS NOT NULL
+  WHERE r.state = 'Running' AND r.tid > 0 AND r.tid NOT IN (SELECT t FROM bad WHERE t IS NOT NULL)
+  GROUP BY r.tid" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got_run"
+compared=$(wc -l <"$work/got_run")
+wrong=$(LC_ALL=C join "$work/want_run" "$work/got_run" | awk '$2 != $3' | wc -l)
+missing=$(LC_ALL=C join -v 2 "$work/want_run" "$work/got_run" | wc -l)
+if [ "$compared" -gt 0 ] && [ "$wrong" -eq 0 ] && [ "$missing" -eq 0 ]; then
+  echo "ok: running time of $compared of $(wc -l <"$work/want_run") threads (thread_state Running) = sum of timehist run times"
+else
+  echo "FAIL: $wrong of $compared threads' running time differ from timehist, $missing not in timehist"
+  LC_ALL=C join -a 2 "$work/want_run" "$work/got_run" | awk '$2 != $3' | head -5; failed=1
 fi
 exit $failed

@@ -182,3 +182,51 @@ def test_non_decomposable_aggregate_refused():
     tracekit.cluster.check_aggregate("sum")
     with pytest.raises(tracekit.Error, match="cannot be computed per file"):
         tracekit.cluster.check_aggregate("median")
+
+
+def test_sql_decomposable_query_equals_one_process(cluster, recordings):
+    client, _, _ = cluster
+    files = recordings[:20]
+    q = ("SELECT event, cpu, count(*), sum(period), min(ts), max(ts) FROM sample "
+         "GROUP BY event, cpu")
+    got = tracekit.cluster.sql(files, client, q)
+    # the same query over all the files at once, in one process
+    want = tracekit.sql(files, q + " ORDER BY event, cpu IS NULL, cpu")
+    assert got == want and len(got) > 1
+    # no GROUP BY: one row of totals
+    (n,), = tracekit.cluster.sql(files, client, "SELECT count(*) FROM event")
+    assert n == tracekit.sql(files, "SELECT count(*) FROM event")[0][0]
+
+
+def test_sql_refuses_what_cannot_be_merged():
+    for q in ("SELECT avg(period) FROM sample", "SELECT count(DISTINCT tid) FROM sample",
+              "SELECT name, count(*) FROM event GROUP BY name LIMIT 3",
+              "SELECT sum(period) / count(*) FROM sample"):
+        with pytest.raises(tracekit.Error, match="cannot|LIMIT"):
+            tracekit.cluster.sql(["x.data"], None, q)
+
+
+def test_profile_to_pprof_read_by_go_pprof(cluster, recordings, tmp_path):
+    if not shutil.which("go") or subprocess.run(["go", "tool", "-n", "pprof"],
+                                                capture_output=True).returncode != 0:
+        pytest.skip("go tool pprof is not installed (Debian golang-go)")
+    client, _, _ = cluster
+    table = tracekit.cluster.profile(recordings[:20], client)
+    out = tmp_path / "merged.pb.gz"
+    table.to_pprof(str(out))
+    env = dict(os.environ, HOME=str(tmp_path), GOCACHE=str(tmp_path / "gocache"),
+               GOFLAGS="-mod=mod", GOTOOLCHAIN="local", PPROF_TMPDIR=str(tmp_path))
+    for event in sorted(table.totals()):
+        r = subprocess.run(["go", "tool", "pprof", "-top", "-nodecount=1000000",
+                            "-nodefraction=0", "-sample_index=" + event, str(out)],
+                           capture_output=True, text=True, env=env, check=True)
+        got = Counter()
+        for line in r.stdout.splitlines():
+            m = re.match(r"^\s*(\d+)\s+[\d.e+-]+%\s+[\d.e+-]+%\s+\d+\s+[\d.e+-]+%\s+(.*?)\s*$", line)
+            if m:
+                got[m.group(2)] += int(m.group(1))
+        want = Counter()
+        for (e, _, sym), w in table.weights.items():
+            if e == event and w:
+                want[sym or "[unknown]"] += w
+        assert got == want, event

@@ -63,3 +63,103 @@ def test_to_pandas():
     assert str(df["name"].dtype) == "category"
     assert df["period"].sum() == sum(r[4] for r in want)
     assert list(df["ts"][:10]) == [r[0] for r in want[:10]]
+
+
+def _model_columns(path, names, **kw):
+    # field:__none__ keeps the model path (a payload column), so the lean
+    # reader is compared with the reader every other call uses
+    out = {n: [] for n in names}
+    cats = []
+    with tracekit.open(path, **kw) as src:
+        for b in src.columns(names + ["field:__none__"], batch=100000):
+            for n in names:
+                out[n].extend(b[n].tolist())
+            cats = b.get("name.categories", cats)
+    return out, cats
+
+
+def _lean_columns(path, names, **kw):
+    out = {n: [] for n in names}
+    cats = []
+    with tracekit.open(path, **kw) as src:
+        for b in src.columns(names, batch=100000):
+            for n in names:
+                out[n].extend(b[n].tolist())
+            cats = b.get("name.categories", cats)
+    return out, cats
+
+
+def _named(cols, cats):
+    return [cats[c] for c in cols["name"]] if "name" in cols else None
+
+
+LEAN_INPUTS = [
+    (PERF, ["ts", "offset", "period", "cpu", "pid", "tid", "name"]),
+    (("perf", "pdc", "with-callchain.perf.data"), ["ts", "period", "tid", "name"]),
+    (("perf", "quipper", "perf.data.systemwide.0-3.4"), ["ts", "cpu", "pid", "name"]),
+    (CTF, ["ts", "offset", "cpu", "name"]),
+    (("ctf", "babeltrace", "succeed", "multi-domains"), ["ts", "cpu", "name"]),
+    (("ctf", "babeltrace", "succeed", "ev-disc-no-ts-begin-end"), ["ts", "cpu", "name"]),
+    (("ctf", "babeltrace", "succeed", "wk-heartbeat-u"), ["name"]),
+]
+
+
+@pytest.mark.parametrize("parts,names", LEAN_INPUTS)
+def test_header_columns_from_lean_reader_equal_model(parts, names):
+    path = data_path(*parts)
+    model, mcats = _model_columns(path, names)
+    lean, lcats = _lean_columns(path, names)
+    assert len(lean[names[0]]) == len(model[names[0]]) > 0
+    for n in names:
+        if n != "name":
+            assert lean[n] == model[n], n
+    assert _named(lean, lcats) == _named(model, mcats)
+    # filters apply the same way
+    cpu = [c for c in model.get("cpu", [0]) if c >= 0][:1] or [0]
+    for kw in ({"cpu": cpu[0]}, {"limit": 5}, {"events": "nothing*"}):
+        m, mc = _model_columns(path, names, **kw)
+        le, lc = _lean_columns(path, names, **kw)
+        assert le == m or (_named(le, lc) == _named(m, mc) and
+                           all(le[n] == m[n] for n in names if n != "name"))
+
+
+def test_lean_source_refuses_iteration_and_other_columns():
+    src = tracekit.open(data_path(*CTF))
+    next(src.columns(["ts", "name"], batch=3))
+    with pytest.raises(tracekit.Error, match="open the file again"):
+        next(iter(src))
+    with pytest.raises(tracekit.Error, match="open the file again"):
+        next(src.columns(["field:msg"]))
+    src.close()
+    with pytest.raises(tracekit.Error, match="closed"):
+        next(src.columns(["ts"]))
+
+
+def test_lean_damaged_inputs_fail_like_model(tmp_path):
+    import shutil
+    for parts in (("perf", "quipper", "perf.data.piped.corrupted.zero_size_sample-3.2"),):
+        path = data_path(*parts)
+        errs = []
+        for names in (["ts", "name"], ["ts", "name", "field:__none__"]):
+            with pytest.raises(tracekit.Error) as e:
+                for _ in tracekit.open(path).columns(names):
+                    pass
+            errs.append((e.value.file, e.value.offset, e.value.message))
+        assert errs[0] == errs[1] and errs[0][1] is not None
+    # a CTF stream cut in the middle of a packet
+    src = data_path(*CTF)
+    d = tmp_path / "cut"
+    shutil.copytree(src, d)
+    stream = max((p for p in d.iterdir() if p.name != "metadata" and p.is_file()),
+                 key=lambda p: p.stat().st_size)
+    data = stream.read_bytes()
+    stream.write_bytes(data[: len(data) // 2 + 3])
+    errs = []
+    for names in (["ts", "name"], ["ts", "name", "field:__none__"]):
+        try:
+            for _ in tracekit.open(str(d)).columns(names):
+                pass
+            errs.append(None)
+        except tracekit.Error as e:
+            errs.append((e.file, e.offset, e.message))
+    assert errs[0] == errs[1]

@@ -160,3 +160,20 @@ def test_iteration_releases_gil_for_other_threads():
     for t in threads:
         t.join()
     assert results == [want, want]
+
+
+def test_logger_dumps_readable(tmp_path):
+    """The in-process logger's mapped file and its dumps (elog, CPEL, CTF)
+    read from Python: the 200 events tests/log/log_writer.c logs, with the
+    names the CLI reads in each."""
+    from conftest import BUILD
+    writer = os.path.join(BUILD, "bin", "log_writer")
+    if not os.path.exists(writer):
+        pytest.skip("log_writer not built")
+    subprocess.run([writer, "kinds", str(tmp_path)], check=True)
+    for name in ("log.tklog", "log.elog", "log.cpel", "log.ctf"):
+        path = str(tmp_path / name)
+        with tracekit.open(path) as src:
+            got = Counter(ev.name for ev in src)
+        assert sum(got.values()) == 200, name
+        assert got == stats_counts(path), name
