@@ -9,7 +9,8 @@
 #   perf.data files): every table's query fails,
 #   exit 1, with the error `tracekit print` gives (the reader's, with file
 #   and offset), never a crash;
-# - CPEL: events per track and per event = `tracekit stats`.
+# - CPEL: events per track and per event = `tracekit stats`;
+# - options after the files and the query work as before them.
 set -u
 : "${TK:?}" "${TK_TESTDATA:?}"
 if "$TK" sql /dev/null 'SELECT 1' 2>&1 | grep -q 'not available'; then
@@ -118,6 +119,12 @@ for f in "$TK_TESTDATA"/cpel/*.cpel "$TK_TESTDATA"/cpel/*.elog; do
   q "$f" "SELECT name FROM track WHERE type = 'cpel'" | sed 's/^"//; s/"$//' | LC_ALL=C sort >"$work/tt"
   [ "$(wc -l <"$work/tt")" = "$(wc -l <"$work/tw")" ] || fail "$f: track table differs from stats' tracks"
 done
+# options may follow the files and the query, as in every other command
+cp=$TK_TESTDATA/cpel/vpp-new.cpel
+a=$("$TK" sql -q --format csv "$cp" 'SELECT count(*) FROM event' 2>&1)
+b=$("$TK" sql "$cp" 'SELECT count(*) FROM event' -q --format csv 2>&1)
+checked=$((checked+1))
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "options after the query: '$b', before it: '$a'"
 echo "$checked checks, $failed failed"
 [ "$checked" -gt 0 ] || exit 77
 [ "$failed" -eq 0 ]

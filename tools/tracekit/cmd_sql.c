@@ -324,7 +324,7 @@ int tk_cmd_sql(int argc, char **argv)
 	bool all = false, quiet = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+f:aqh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:aqh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'f': file = optarg; break;
 		case 'F': format = optarg; break;
