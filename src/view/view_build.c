@@ -78,10 +78,20 @@ uint32_t view_string(view_builder *b, const char *s, size_t len)
 	return (uint32_t)idx;
 }
 
+/* Combines a key so that distinct (h, v) pairs give distinct keys in
+ * practice: the keys of groups and tracks are looked up by this value alone.
+ * The older boost-style combine (h ^= v + C + (h << 6) + (h >> 2)) let two
+ * small pairs meet, e.g. thread 3920 of one process and 3985 of another
+ * sharing one track. Multiplying by an odd constant and the murmur3
+ * finalizer are both bijective, so only the xor can merge inputs, which
+ * for small v and h*C spread over 64 bits practically never happens. */
 static uint64_t mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h = (h * 0x9e3779b97f4a7c15ULL) ^ v;
+	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
 	return h ^ (h >> 33);
 }
 

@@ -129,12 +129,39 @@ static void test_unsorted_row_has_no_levels(void **state)
 	view_lod_free(&lod);
 }
 
+/* Every (group, thread) pair gets its own track and every process its own
+ * group. The old key combine sent thread 3920 of group 2 and thread 3985 of
+ * group 1 to one track (a flaky browser test, depending on the tids the
+ * recording got). */
+static void test_tracks_do_not_share_keys(void **state)
+{
+	(void)state;
+	view_builder *b = calloc(1, sizeof *b);
+	assert_non_null(b);
+	assert_true(view_builder_init(b));
+	enum { PROCS = 64, TIDS = 200 };
+	uint32_t g[PROCS];
+	for (int p = 0; p < PROCS; p++) {
+		g[p] = view_group_get(b, VIEW_GROUP_PROCESS, 0, 3900 + p, "process");
+		assert_int_equal(g[p], p); /* a new group each time */
+	}
+	for (int p = 0; p < PROCS; p++)
+		for (int t = 0; t < TIDS; t++) {
+			uint32_t id = view_track_get(b, g[p], (uint64_t)(3900 + t), "thread",
+						     VIEW_ROW_EVENTS, 3900 + t, -1);
+			assert_int_equal(id, (uint32_t)(p * TIDS + t)); /* never an old one */
+		}
+	view_builder_free(b);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_time_encoding),
 	    cmocka_unit_test(test_levels),
 	    cmocka_unit_test(test_unsorted_row_has_no_levels),
+	    cmocka_unit_test(test_tracks_do_not_share_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
