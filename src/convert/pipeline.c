@@ -41,7 +41,7 @@ void tk_muxer_free(tk_muxer *m)
 	free(m);
 }
 
-static tk_status pull(tk_muxer *m, size_t i, tk_error *err)
+static inline tk_status pull(tk_muxer *m, size_t i, tk_error *err)
 {
 	const tk_session_item *it;
 	tk_status st = tk_session_next(m->sessions[i], &it, err);

@@ -152,7 +152,11 @@ tk_status tk_session_run(tk_session *s, const tk_session_tool *tool, void *user,
 	return st == TK_END ? TK_OK : st;
 }
 
-tk_status tk_session_next(tk_session *s, const tk_session_item **out, tk_error *err)
+/* The pull's cold paths: the first call (or a misuse) and an item that
+ * observers must see or an end; kept out of line so the common step (no
+ * observers, TK_OK) stays a short leaf-like call per event. */
+static __attribute__((noinline)) tk_status next_first(tk_session *s, const tk_session_item **out,
+						      tk_error *err)
 {
 	*out = NULL;
 	if (s->ran && !s->pulling)
@@ -164,11 +168,33 @@ tk_status tk_session_next(tk_session *s, const tk_session_item **out, tk_error *
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "the session ended with an error");
 	s->ran = s->pulling = true;
-	tk_status st = step(s, err);
+	s->pull_ok = true;
+	return tk_session_next(s, out, err);
+}
+
+static __attribute__((noinline)) tk_status next_rest(tk_session *s, tk_status st,
+						     const tk_session_item **out, tk_error *err)
+{
+	if (st == TK_OK && s->n_obs)
+		st = tk_session_notify(s, &s->item, err);
 	if (st != TK_OK) {
 		s->done = st;
+		s->pull_ok = false;
+		*out = NULL;
 		return st;
 	}
+	*out = &s->item;
+	return TK_OK;
+}
+
+tk_status tk_session_next(tk_session *s, const tk_session_item **out, tk_error *err)
+{
+	if (__builtin_expect(!s->pull_ok, 0))
+		return next_first(s, out, err);
+	tk_status st =
+	    s->driver ? s->driver->next(s, err) : tk_source_next(s->source, &s->item.event, err);
+	if (__builtin_expect(st != TK_OK || s->n_obs, 0))
+		return next_rest(s, st, out, err);
 	*out = &s->item;
 	return TK_OK;
 }

@@ -34,6 +34,7 @@ struct tk_session {
 	bool borrowed;                   /* source is the caller's */
 	bool ran;                        /* run or pulled */
 	bool pulling;                    /* by tk_session_next */
+	bool pull_ok;                    /* pulling, not ended: the short path */
 	tk_status done;                  /* pull: TK_OK while going, else the end */
 	tk_session_item item;            /* the current item */
 	size_t n_obs;
