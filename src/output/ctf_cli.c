@@ -1,7 +1,8 @@
 /* Registry entry for CTF: detection of trace directories, the native print
  * styles ("babeltrace": babeltrace2's pretty text; "metadata": the TSDL
- * text), info and stats, all on a native CTF session (session_ctf.h). "json" and "text" go through
- * the generic model printer with the tk_source adapter (ctf_source.c). */
+ * text), info and stats, all on a native CTF session (session_ctf.h).
+ * "json" and "text" go through the generic model printer with the
+ * tk_source adapter (ctf_source.c). */
 #include <stdio.h>
 #include <string.h>
 
