@@ -267,7 +267,7 @@
     flame.table = rows;
     var h = '<table id="flame-symbols"><tr><th>symbol</th><th class="num">self</th><th class="num">self %</th><th class="num">total</th></tr>';
     rows.slice(0, 500).forEach(function (e) {
-      h += '<tr><td class="mono">' + E(e.name) + '</td><td class="num">' + e.self + '</td><td class="num">' +
+      h += '<tr><td class="mono" title="' + E(e.name) + '">' + E(e.name) + '</td><td class="num">' + e.self + '</td><td class="num">' +
         (100 * e.self / tot).toFixed(2) + '%</td><td class="num">' + e.total + '</td></tr>';
     });
     $('flame-table').innerHTML = h + '</table>';
@@ -459,9 +459,11 @@
     case 's': case 'S': zoom(1.25, mouseT); break;
     case 'a': case 'A': pan(-0.1); break;
     case 'd': case 'D': pan(0.1); break;
-    case 'Home': setWindow(-span * 0.05, -span * 0.05 + (st.v1 - st.v0)); break;
-    case 'End': setWindow(span * 1.05 - (st.v1 - st.v0), span * 1.05); break;
-    case '0': setWindow(-span * 0.02, span * 1.02); break;
+    /* the trace's own bounds: the window may be panned past them, but
+     * these keys (and the first view) start at the trace's first event */
+    case 'Home': setWindow(0, st.v1 - st.v0); break;
+    case 'End': setWindow(span - (st.v1 - st.v0), span); break;
+    case '0': setWindow(0, span); break;
     case 'z': case 'Z': zoomToSelection(); break;
     case 'b': case 'B': addBookmark(); break;
     case 'Escape': st.sel = null; st.picked = null; refreshPanels(); draw(); break;
@@ -508,7 +510,7 @@
   /* ---- start ---- */
   $('inputs').textContent = model.meta.inputs.map(function (i) { return i.path + ' (' + i.format + ')'; }).join(', ') +
     ' \u2014 ' + model.meta.nEvents + ' events' + (model.meta.detailsDropped ? ', details of ' + model.meta.detailsDropped + ' left out' : '');
-  setWindow(-span * 0.02, span * 1.02);
+  setWindow(0, span);
   loadFragment();
   $('timemode').textContent = st.mode === 'rel' ? 'relative' : (model.epoch ? 'wall clock' : 'trace clock');
   relayout();
@@ -553,6 +555,20 @@
         total: flame.tree.total[flame.focus]} : null;
     },
     stats: function () { return st.lastStats; },
+    ruler: function () { return st.ruler; },
+    /* where the flame graph's root and the symbol table are, in page
+     * coordinates, against the part of the panel that is in view */
+    flameLayout: function () {
+      var c = $('flame').getBoundingClientRect(), tab = $('tab-flame').getBoundingClientRect();
+      var root = flame.rects.find(function (rc) { return rc.id === 0 && rc.px; });
+      var tb = $('flame-table');
+      return {tab: {top: tab.top, bottom: tab.bottom, left: tab.left, right: tab.right},
+        canvas: {top: c.top, bottom: c.bottom},
+        root: root ? {top: c.top + root.px.y, bottom: c.top + root.px.y + root.px.h,
+          left: c.left + root.px.x, right: c.left + root.px.x + root.px.w} : null,
+        table: {scrollWidth: tb.scrollWidth, clientWidth: tb.clientWidth,
+          right: tb.getBoundingClientRect().right, rows: tb.querySelectorAll('tr').length}};
+    },
     drawNow: drawNow
   };
 })();

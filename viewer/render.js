@@ -25,10 +25,13 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     var first = Math.ceil(v0 / step) * step;
     ctx.strokeStyle = '#999';
     ctx.beginPath();
+    st.ruler = []; /* the labels drawn, for the tests */
     for (var t = first; t <= v1; t += step) {
       var x = x0 + (t - v0) / (v1 - v0) * w;
+      var label = TK.fmtTick(st.model.t0, t, st.mode, st.model.epoch, step).replace(/^.* /, '');
       ctx.moveTo(x + 0.5, TK.RULER_H - 8); ctx.lineTo(x + 0.5, TK.RULER_H);
-      ctx.fillText(TK.fmtTick(st.model.t0, t, st.mode, st.model.epoch, step).replace(/^.* /, ''), x + 3, 12);
+      ctx.fillText(label, x + 3, 12);
+      st.ruler.push({t: t, x: x, text: label});
     }
     ctx.stroke();
     ctx.fillStyle = '#555';

@@ -56,6 +56,9 @@ async function main() {
     await browser.close();
     return;
   }
+  // the first view: the whole trace from its first event, as the ruler says
+  out.initial = await page.evaluate(() => window.tkView.window());
+  out.initialRuler = await page.evaluate(() => window.tkView.ruler());
   await page.screenshot({ path: path.join(outdir, 'initial.png') });
   // the time toggle: trace-relative, then the trace's clock (wall clock
   // when it counts from the epoch), then back
@@ -166,6 +169,7 @@ async function main() {
   out.flameInfo = await page.$eval('#flame-info', (e) => e.textContent);
   out.flame = await page.evaluate(() => window.tkView.flame());
   out.flame.symbols = (out.flame.symbols || []).slice(0, 50);
+  out.flameLayout = await page.evaluate(() => window.tkView.flameLayout());
   await page.screenshot({ path: path.join(outdir, 'flame.png') });
   // click-to-zoom: click the widest frame below the root
   const rect = await page.evaluate(() => {
