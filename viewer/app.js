@@ -10,7 +10,10 @@
   var t_start = performance.now();
   var model;
   try {
-    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; });
+    /* what is in the document so far: this script runs before the bulk
+     * of the data, which the parser is still reading (see data.js) */
+    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; },
+      function (i) { return !!$('tk-a' + i + '-0'); });
   } catch (e) {
     document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
     return;
@@ -22,7 +25,7 @@
     matches: null, matchTimes: null, matchIndex: -1, collapsed: new Set(), filter: '',
     hoverTrack: -1, layout: null, frameStats: null
   };
-  var frameTimes = [];
+  var frameTimes = [], firstFrame = null;
   var bookmarks = [];
   var W = 0, H = 0, dpr = window.devicePixelRatio || 1;
 
@@ -52,6 +55,7 @@
     var a = performance.now();
     TK.render(ctx, st, W, H);
     frameTimes.push(performance.now() - a);
+    if (!firstFrame) firstFrame = {rows: st.frameStats.rows, rects: st.frameStats.rects, complete: model.complete};
     if (frameTimes.length > 1000) frameTimes.shift();
     $('range').textContent = TK.fmtTime(model.t0, st.v0, st.mode, model.epoch) + ' .. ' +
       TK.fmtTime(model.t0, st.v1, st.mode, model.epoch) + ' (' + TK.fmtDur(st.v1 - st.v0) + ')';
@@ -63,7 +67,7 @@
     var minW = 10;
     if (v1 - v0 < minW) { var c = (v0 + v1) / 2; v0 = c - minW / 2; v1 = c + minW / 2; }
     var pad = span * 0.05;
-    if (v1 - v0 > span + 2 * pad) { v0 = -pad; v1 = span + pad; }
+    if (v1 - v0 > span + 2 * pad) { v0 = 0; v1 = span; } /* wider than the trace: the trace */
     if (v0 < -pad) { v1 += -pad - v0; v0 = -pad; }
     if (v1 > span + pad) { v0 -= v1 - span - pad; v1 = span + pad; }
     st.v0 = v0; st.v1 = v1;
@@ -517,16 +521,33 @@
   resize();
   showTrackList();
   showBookmarks();
-  if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
   showTab('details');
-  var firstPaint = null;
+  var firstPaint = null, startMs = performance.now() - t_start, loadMs = null;
   requestAnimationFrame(function () { firstPaint = performance.now(); });
+  /* The rest of the data, once the parser has read it: until then the
+   * frames are drawn from the levels of detail written before this
+   * script, and nothing can be picked. */
+  function complete() {
+    try {
+      TK.completeModel(model);
+    } catch (e) {
+      document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
+      return;
+    }
+    if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
+    loadMs = performance.now(); /* since navigation, as firstPaint */
+    drawNow();
+    window.tkView.ready = true;
+  }
 
   /* For the tests and the benchmark. */
   window.tkView = {
-    ready: true,
-    loadMs: performance.now() - t_start,
+    ready: false,
+    startMs: startMs,
+    loadMs: function () { return loadMs; },
     firstPaint: function () { return firstPaint; },
+    /* what the first frame drew (before the bulk of the data was read?) */
+    firstFrame: function () { return firstFrame; },
     model: model,
     state: st,
     frameTimes: frameTimes,
@@ -571,4 +592,6 @@
     },
     drawNow: drawNow
   };
+  if (model.complete) complete();
+  else document.addEventListener('DOMContentLoaded', complete);
 })();

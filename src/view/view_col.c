@@ -4,20 +4,18 @@
 
 #include "view/view_internal.h"
 
-bool view_col_put(view_col *c, const void *p, size_t n)
+bool view_col_grow(view_col *c, size_t n)
 {
-	if (c->cap - c->n < n) {
-		size_t cap = c->cap ? c->cap : 256;
-		while (cap - c->n < n)
-			cap *= 2;
-		uint8_t *q = realloc(c->p, cap);
-		if (!q)
-			return false;
-		c->p = q;
-		c->cap = cap;
-	}
-	memcpy(c->p + c->n, p, n);
-	c->n += n;
+	if (c->cap - c->n >= n)
+		return true;
+	size_t cap = c->cap ? c->cap : 256;
+	while (cap - c->n < n)
+		cap *= 2;
+	uint8_t *q = realloc(c->p, cap);
+	if (!q)
+		return false;
+	c->p = q;
+	c->cap = cap;
 	return true;
 }
 

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/hashmap.h"
 #include "base/intern.h"
@@ -39,7 +40,18 @@ typedef struct view_col {
 	size_t n, cap;
 } view_col;
 
-bool view_col_put(view_col *c, const void *p, size_t n);
+/* Makes room for n more bytes; false: out of memory. */
+bool view_col_grow(view_col *c, size_t n);
+/* Inline, so that the fixed-size puts below are a store, not a call to
+ * memcpy (they run several times per event). */
+static inline bool view_col_put(view_col *c, const void *p, size_t n)
+{
+	if (c->cap - c->n < n && !view_col_grow(c, n))
+		return false;
+	memcpy(c->p + c->n, p, n);
+	c->n += n;
+	return true;
+}
 static inline bool view_col_u32(view_col *c, uint32_t v)
 {
 	return view_col_put(c, &v, sizeof v);

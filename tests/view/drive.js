@@ -37,7 +37,12 @@ async function main() {
     out.firstPaintMs = await page.evaluate(() => new Promise((res) => requestAnimationFrame(() =>
       requestAnimationFrame(() => res(window.tkView.firstPaint())))));
     out.wallMs = Date.now() - t0;
-    out.loadMs = await page.evaluate(() => window.tkView.loadMs);
+    // loadMs: when all the data was read (ms after navigation); pages of
+    // an older tracekit gave the script's own time as a number instead
+    out.loadMs = await page.evaluate(() => (typeof window.tkView.loadMs === 'function'
+      ? window.tkView.loadMs() : performance.timing.domContentLoadedEventEnd - performance.timing.navigationStart));
+    out.startMs = await page.evaluate(() => window.tkView.startMs);
+    out.firstFrame = await page.evaluate(() => window.tkView.firstFrame && window.tkView.firstFrame());
     // pan/zoom frames measured in the page
     out.frames = await page.evaluate(() => {
       const v = window.tkView, st = v.state, res = [];

@@ -29,7 +29,7 @@ view_drive() {
 # flame graph's root row lies inside the panel in view; the symbol
 # table's columns are not cut off (nothing to scroll sideways).
 check_layout() {
-  check '.initial.v0 == 0 and .initial.v1 == .span' "the first view is the whole trace from its start"
+  check '.initial.v0 == 0 and .initial.v1 == ([.span, 1] | max)' "the first view is the whole trace from its start"
   check '.initialRuler[0].t == 0 and (.initialRuler[0].text | test("^-") | not)' \
     "the ruler's first label is the trace's start ($(jq -r '.initialRuler[0].text' "$J"))"
   check '.flame.samples == 0 or (.flameLayout.root != null and .flameLayout.root.bottom <= .flameLayout.tab.bottom
