@@ -344,6 +344,17 @@ tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const
 	if (ci->counters && ctx && tk_context_counter(ctx, ev, &counter) &&
 	    !add_counter(b, input, &counter, t))
 		goto nomem;
+	/* a sample's period (events counted since the previous sample) is
+	 * also a counter: "<event> period", one line per event */
+	if (period && ev->has_time) {
+		char pname[160];
+		snprintf(pname, sizeof pname, "%.*s period",
+			 (int)(b->strings.v[name].len > 120 ? 120 : b->strings.v[name].len),
+			 (const char *)b->strings.v[name].key);
+		counter = (tk_counter){.name = pname, .value = (double)period->v.u};
+		if (!add_counter(b, input, &counter, t))
+			goto nomem;
+	}
 	b->n_events++;
 	return TK_OK;
 nomem:

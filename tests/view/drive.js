@@ -65,6 +65,34 @@ async function main() {
   out.initial = await page.evaluate(() => window.tkView.window());
   out.initialRuler = await page.evaluate(() => window.tkView.ruler());
   await page.screenshot({ path: path.join(outdir, 'initial.png') });
+  if (process.argv.includes('--counters')) {
+    // the counter tracks as the page holds them (absolute times), and a
+    // hover over the middle sample of each: its tooltip's value
+    out.counters = await page.evaluate(() => {
+      const v = window.tkView, m = v.model;
+      return m.tracks.map((t, i) => ({ t, i })).filter((x) => x.t.kind === 'counter').map(({ t, i }) => {
+        const row = t.rows[0];
+        return { track: i, name: t.name, n: row.n, group: m.groups[t.group].name,
+          values: Array.from(row.value), times: Array.from(row.t, (x) => TK.absNs(m.t0, x).toString()) };
+      });
+    });
+    for (const c of out.counters) {
+      const mid = Math.floor(c.n / 2);
+      const pos = await page.evaluate((a) => {
+        const v = window.tkView, row = v.model.tracks[a.track].rows[0], t = row.t[a.i];
+        const gap = Math.min(a.i > 0 ? t - row.t[a.i - 1] : 1e6, a.i + 1 < row.n ? row.t[a.i + 1] - t : 1e6);
+        v.setWindow(t - Math.max(gap, 100) * 4, t + Math.max(gap, 100) * 4);
+        const p = v.entryPosition(a.track, a.i);
+        return { x: p.x + 1, y: p.y };
+      }, { track: c.track, i: mid });
+      await page.mouse.move(pos.x, pos.y);
+      c.hover = { i: mid, tooltip: await page.$eval('#tooltip', (e) => (e.hidden ? null : e.textContent)) };
+    }
+    await page.screenshot({ path: path.join(outdir, 'counters.png') });
+    console.log(JSON.stringify(out));
+    await browser.close();
+    return;
+  }
   // the time toggle: trace-relative, then the trace's clock (wall clock
   // when it counts from the epoch), then back
   out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
