@@ -107,7 +107,8 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       stacks: {n: 0, parent: new Uint32Array(0), frame: new Uint32Array(0)},
       details: null, complete: false, pendingRows: 0,
       getDetails: function () {
-        if (!model.details) model.details = JSON.parse(getText('tk-details') || '[""]');
+        /* one JSON object a line, line 0 empty (parsed one by one when shown) */
+        if (!model.details) model.details = (getText('tk-details') || '').split('\n');
         return model.details;
       },
       _A: A, _have: have, _rd: []

@@ -1,6 +1,6 @@
 /* Writes the page: the viewer's template (viewer/index.html) with its CSS
  * and JS in place, the description of the data as JSON, the events'
- * details as a JSON array of strings (parsed by the page only when needed)
+ * details as JSON objects, one a line (split by the page only when needed)
  * and every column as base64 in its own <script type=application/octet-stream>
  * element (one element per 48 MiB, so no string in the page gets near a
  * browser's string size limit).
@@ -49,6 +49,19 @@ static bool all_zero(const view_col *c)
 	return true;
 }
 
+/* Whether every u32 of the column fits 16 bits (then it holds no escape
+ * either, and is written as u16: half the bytes). */
+static bool fits_u16(const view_col *c)
+{
+	uint32_t or = 0;
+	for (size_t i = 0; i + 4 <= c->n; i += 4) {
+		uint32_t v;
+		memcpy(&v, c->p + i, 4);
+		or |= v;
+	}
+	return or <= 0xffff;
+}
+
 /* Registers a column and writes its index into the JSON; a column of
  * zeros (no CPU known, no details kept) is written as -2 - its length,
  * and the page makes the zeros itself. */
@@ -58,6 +71,8 @@ static void put_arr(tk_writer *w, arrs *a, const view_col *c, arr_type type, boo
 		tk_put_i64(w, -2 - (int64_t)(c->n / type_sizes[type]));
 		return;
 	}
+	if (type == A_U32 && fits_u16(c))
+		type = A_U32_AS_U16;
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
 		arr *v = realloc(a->v, cap * sizeof *v);
@@ -358,16 +373,16 @@ tk_status view_write_html(view_builder *b, tk_writer *w, tk_error *err)
 	for (size_t i = 0; i < a.n; i++)
 		if (!a.v[i].early)
 			put_array_elements(w, &a.v[i], i);
-	tk_put_lit(w, "<script type=\"application/json\" id=\"tk-details\">[");
+	/* one JSON object a line (JSON text has no raw newline), index 0 = "":
+	 * the page splits the lines on first use, and a JSON string of each
+	 * would cost an escape per quote */
+	tk_put_lit(w, "<script type=\"text/plain\" id=\"tk-details\">");
 	for (size_t i = 0; i < b->details.n; i++) {
 		if (i)
-			tk_put_char(w, ',');
-		meta->pos = 0;
-		tk_put_json_str(meta, b->details.v[i].key, b->details.v[i].len);
-		const char *s = tk_writer_data(meta, &meta_len);
-		put_safe(w, s, meta_len);
+			tk_put_char(w, '\n');
+		put_safe(w, b->details.v[i].key, b->details.v[i].len);
 	}
-	tk_put_lit(w, "]</script>\n");
+	tk_put_lit(w, "</script>\n");
 	tk_put_str(w, html);
 	if (w->error)
 		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the view: %s",

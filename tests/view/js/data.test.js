@@ -46,7 +46,7 @@ test('a model from page elements, with a column of zeros left out', () => {
       rows: [{ depth: 0, n: 3, first: 5, cols: { t: 0, tovf: 1, name: 2, arg: -5, cpu: -5 }, lod: [] }] }],
     stacks: { n: 0, parent: -2, frame: -2 },
     arrays: [{ type: 'u32', n: 3, parts: 1 }, { type: 'f64', n: 0, parts: 0 }, { type: 'u16', n: 3, parts: 1 }] };
-  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '[""]' };
+  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '\n{"f":"a\\nb"}' };
   arrays.forEach((a, i) => { if (a.length) el['tk-a' + i + '-0'] = b64(a); });
   const m = TK.loadModel((id) => el[id] || '');
   const row = m.tracks[0].rows[0];
@@ -54,5 +54,7 @@ test('a model from page elements, with a column of zeros left out', () => {
   assert.deepStrictEqual(Array.from(row.name), [1, 1, 2]);
   assert.deepStrictEqual(Array.from(row.arg), [0, 0, 0]);
   assert.strictEqual(m.t0, 1000n);
-  assert.deepStrictEqual(m.getDetails(), ['']);
+  // details: one JSON object a line, line 0 empty
+  assert.deepStrictEqual(m.getDetails(), ['', '{"f":"a\\nb"}']);
+  assert.deepStrictEqual(JSON.parse(m.getDetails()[1]), { f: 'a\nb' });
 });
