@@ -51,7 +51,7 @@ for round in 1 2; do
   for l in $labels; do
     TK_BUILD_DIR=$build node "$here/../tests/view/drive.js" "$tmp/$l.html" "$tmp/shots-$l" --bench >"$tmp/b.json" ||
       { echo "chromium could not run: browser figures skipped"; exit 0; }
-    jq -r --arg l "$l" --arg r "$round" '"\($l) (chromium round \($r)): first paint \(.firstPaintMs | floor) ms after navigation (drawing \(.firstFrame.rects // "?") rectangles, all data read: \(.firstFrame.complete // "?")), all data read and laid out at \(.loadMs | floor) ms, errors: \(.errors | length)"' "$tmp/b.json"
+    jq -r --arg l "$l" --arg r "$round" '"\($l) (chromium round \($r)): first paint \(.firstPaintMs | floor) ms after navigation (drawing \(.firstFrame.rects // "?") rectangles, all data read then: \(if .firstFrame then (.firstFrame.complete | tostring) else "?" end)), all data read and laid out at \(.loadMs | floor) ms, errors: \(.errors | length)"' "$tmp/b.json"
     jq -r --arg l "$l" '.frames | group_by(.width) | reverse[] | "  \($l): frames over \(.[0].width / 1e9 | tostring | .[0:10]) s windows: max \([.[].ms] | max | . * 10 | floor / 10) ms, median \([.[].ms] | sort | .[length / 2 | floor] | . * 10 | floor / 10) ms, \(.[0].rects) rectangles"' "$tmp/b.json"
   done
 done

@@ -171,12 +171,16 @@
     var vis = H - TK.RULER_H;
     if (it.y < st.scrollY || it.y + it.h > st.scrollY + vis) { st.scrollY = it.y - vis / 3; clampScroll(); }
   }
-  /* g2's chase: the next (dir 1) or previous (-1) event of the same name,
-   * on the same track or on any track. */
-  function chase(dir, anyTrack) {
+  /* g2's chase: the next (dir 1) or previous (-1) event of the same name
+   * (by 'name': on the same track, or on any track), the next on the same
+   * track whatever its name (by 'track'), or the next with the same
+   * fields, its datum (by 'datum', on any track). */
+  function chase(dir, anyTrack, by) {
     var p = st.picked;
     if (!p || !p.row.name) return;
-    var nm = p.row.name[p.i], t = p.row.t[p.i];
+    by = by || 'name';
+    var nm = p.row.name[p.i], t = p.row.t[p.i], arg = p.row.arg ? p.row.arg[p.i] : 0;
+    if (by === 'datum' && !arg) return; /* no fields kept for it */
     var best = null;
     var rows = anyTrack ? model.rows : model.tracks[p.row.track].rows;
     rows.forEach(function (row) {
@@ -186,7 +190,7 @@
         if (row === p.row && i === p.i) continue;
         if (row.t[i] === t && row === p.row && (dir > 0 ? i < p.i : i > p.i)) continue;
         if (row.t[i] === t && row !== p.row && (dir > 0 ? row.index < p.row.index : row.index > p.row.index)) continue;
-        if (row.name[i] !== nm) continue;
+        if (by === 'name' ? row.name[i] !== nm : by === 'datum' ? !row.arg || row.arg[i] !== arg : false) continue;
         if (!best || (dir > 0 ? row.t[i] < best.row.t[best.i] : row.t[i] > best.row.t[best.i])) best = {row: row, i: i};
         break;
       }
@@ -475,6 +479,10 @@
     case '[': chase(-1, false); break;
     case '}': chase(1, true); break;
     case '{': chase(-1, true); break;
+    case '.': chase(1, false, 'track'); break;
+    case ',': chase(-1, false, 'track'); break;
+    case '>': chase(1, true, 'datum'); break;
+    case '<': chase(-1, true, 'datum'); break;
     case '?': $('help').hidden = !$('help').hidden; break;
     default: return;
     }

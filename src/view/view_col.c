@@ -1,4 +1,4 @@
-/* Growable byte columns and the time / u32 encodings of view_internal.h. */
+/* Growable byte columns (the time / u32 encodings are inline in view_internal.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,19 +23,4 @@ void view_col_free(view_col *c)
 {
 	free(c->p);
 	memset(c, 0, sizeof *c);
-}
-
-bool view_put_u32e(view_col *c, view_col *ovf, uint64_t v)
-{
-	if (v < VIEW_ESCAPE)
-		return view_col_u32(c, (uint32_t)v);
-	return view_col_u32(c, VIEW_ESCAPE) && view_col_f64(ovf, (double)v);
-}
-
-bool view_put_time(view_col *t, view_col *ovf, uint64_t prev, uint64_t v)
-{
-	if (v >= prev && v - prev < VIEW_ESCAPE)
-		return view_col_u32(t, (uint32_t)(v - prev));
-	double d = v >= prev ? (double)(v - prev) : -(double)(prev - v);
-	return view_col_u32(t, VIEW_ESCAPE) && view_col_f64(ovf, d);
 }

@@ -149,6 +149,40 @@ async function main() {
   out.chaseNext = await page.evaluate(() => window.tkView.picked());
   await page.keyboard.press('[');
   out.chaseBack = await page.evaluate(() => window.tkView.picked());
+  // . the next event on the track (any name), , back; > the next with the
+  // same fields on any track. Expected: the least (time, row, index) after
+  // the picked one, found by brute force over every entry.
+  const expectAfter = (a, by) => page.evaluate(({ a, by }) => {
+    const m = window.tkView.model, r0 = m.tracks[a.track].rows[0], t0 = r0.t[a.i], arg = r0.arg ? r0.arg[a.i] : 0;
+    if (by === 'datum' && !arg) return null;
+    let best = null;
+    const rows = by === 'track' ? m.tracks[a.track].rows : m.rows;
+    for (const row of rows) {
+      if (!row.name) continue;
+      for (let i = 0; i < row.n; i++) {
+        if (by === 'datum' && (!row.arg || row.arg[i] !== arg)) continue;
+        const t = row.t[i];
+        const after = t > t0 || (t === t0 && (row.index > r0.index || (row === r0 && i > a.i)));
+        if (!after) continue;
+        if (!best || t < best.t || (t === best.t && (row.index < best.row || (row.index === best.row && i < best.i))))
+          best = { t, row: row.index, track: row.track, i };
+      }
+    }
+    return best && { track: best.track, i: best.i };
+  }, { a, by });
+  const start = out.chaseBack;
+  if (start) {
+    out.chaseTrack = { expect: await expectAfter(start, 'track') };
+    await page.keyboard.press('.');
+    out.chaseTrack.got = await page.evaluate(() => window.tkView.picked());
+    await page.keyboard.press(',');
+    out.chaseTrack.back = await page.evaluate(() => window.tkView.picked());
+    out.chaseDatum = { expect: await expectAfter(start, 'datum') };
+    await page.keyboard.press('>');
+    out.chaseDatum.got = await page.evaluate(() => window.tkView.picked());
+    await page.keyboard.press('<');
+    out.chaseDatum.back = await page.evaluate(() => window.tkView.picked());
+  }
   out.expectNext = await page.evaluate((a) => {
     const m = window.tkView.model, row = m.tracks[a.track].rows[0];
     for (let j = a.i + 1; j < row.n; j++) if (row.name[j] === row.name[a.i]) return j;

@@ -75,6 +75,11 @@ check_details() {
   check '.details.name == .clicked.name' "details show the clicked event's name"
   check '.chaseNext.track == .picked.track and .chaseNext.i == .expectNext and .chaseBack.i == .picked.i' \
     "] and [ chase the next / previous event of the same name on the track"
+  check '.chaseTrack.expect == null or (.chaseTrack.got.track == .chaseTrack.expect.track and .chaseTrack.got.i == .chaseTrack.expect.i
+         and .chaseTrack.back.i == .chaseBack.i)' ". and , chase the next / previous event on the track"
+  check '(.chaseDatum.expect == null and .chaseDatum.got.i == .chaseBack.i) or (.chaseDatum.got.track == .chaseDatum.expect.track
+         and .chaseDatum.got.i == .chaseDatum.expect.i and .chaseDatum.back.i == .chaseBack.i)' \
+    "> and < chase the next / previous event with the same fields (datum) ($(jq -c '.chaseDatum.expect' "$J"))"
   check '. as $d | .search.matches == ([$d.whole.names[], $d.whole.spanNames[] | select(.[0] == $d.clicked.name) | .[1] | tonumber] | add)
          and (.search.info | test("^[0-9]+ / [0-9]+$"))' "searching the name finds every entry of that name"
   check '. as $d | .tooltip != null and (.tooltip | startswith($d.clicked.name))' "hovering shows a tooltip with its name"
