@@ -542,7 +542,11 @@
       document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
       return;
     }
+    panelsStale = true; /* a panel opened while loading saw no rows */
     if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
+    if ($('search').value.trim()) runSearch();
+    var on = document.querySelector('#tabs button.on');
+    if (on && on.dataset.tab !== 'details') showTab(on.dataset.tab);
     loadMs = performance.now(); /* since navigation, as firstPaint */
     drawNow();
     window.tkView.ready = true;
