@@ -111,7 +111,10 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
         if (!model.details) model.details = (getText('tk-details') || '').split('\n');
         return model.details;
       },
-      _A: A, _have: have, _rd: []
+      _A: A, _have: have, _rd: [],
+      /* the decoded columns in their page encoding (time deltas, ...):
+       * not needed once every row is filled in */
+      _free: function () { arrays = null; model._rd = null; }
     };
     meta.tracks.forEach(function (td, ti) {
       var track = {id: ti, group: td.group, name: td.name, kind: td.kind, tid: td.tid, cpu: td.cpu,
@@ -130,7 +133,10 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       model.tracks.push(track);
     });
     if (have(meta.stacks.parent) && have(meta.stacks.frame)) loadStacks(model);
-    if (!model.pendingRows && model.stacks.n === meta.stacks.n) model.complete = true;
+    if (!model.pendingRows && model.stacks.n === meta.stacks.n) {
+      model.complete = true;
+      model._free();
+    }
     return model;
   };
   /* Fills in what loadModel() left pending, now that the whole document
@@ -145,6 +151,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     if (model.stacks.n !== model.meta.stacks.n) loadStacks(model);
     model.pendingRows = 0;
     model.complete = true;
+    model._free();
     return model;
   };
   function loadStacks(model) {
