@@ -53,13 +53,13 @@ static bool all_zero(const view_col *c)
  * either, and is written as u16: half the bytes). */
 static bool fits_u16(const view_col *c)
 {
-	uint32_t or = 0;
+	uint32_t bits = 0;
 	for (size_t i = 0; i + 4 <= c->n; i += 4) {
 		uint32_t v;
 		memcpy(&v, c->p + i, 4);
-		or |= v;
+		bits |= v;
 	}
-	return or <= 0xffff;
+	return bits <= 0xffff;
 }
 
 /* Registers a column and writes its index into the JSON; a column of
