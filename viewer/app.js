@@ -10,7 +10,10 @@
   var t_start = performance.now();
   var model;
   try {
-    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; });
+    /* what is in the document so far: this script runs before the bulk
+     * of the data, which the parser is still reading (see data.js) */
+    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; },
+      function (i) { return !!$('tk-a' + i + '-0'); });
   } catch (e) {
     document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
     return;
@@ -22,7 +25,7 @@
     matches: null, matchTimes: null, matchIndex: -1, collapsed: new Set(), filter: '',
     hoverTrack: -1, layout: null, frameStats: null
   };
-  var frameTimes = [];
+  var frameTimes = [], firstFrame = null;
   var bookmarks = [];
   var W = 0, H = 0, dpr = window.devicePixelRatio || 1;
 
@@ -52,6 +55,7 @@
     var a = performance.now();
     TK.render(ctx, st, W, H);
     frameTimes.push(performance.now() - a);
+    if (!firstFrame) firstFrame = {rows: st.frameStats.rows, rects: st.frameStats.rects, complete: model.complete};
     if (frameTimes.length > 1000) frameTimes.shift();
     $('range').textContent = TK.fmtTime(model.t0, st.v0, st.mode, model.epoch) + ' .. ' +
       TK.fmtTime(model.t0, st.v1, st.mode, model.epoch) + ' (' + TK.fmtDur(st.v1 - st.v0) + ')';
@@ -63,7 +67,7 @@
     var minW = 10;
     if (v1 - v0 < minW) { var c = (v0 + v1) / 2; v0 = c - minW / 2; v1 = c + minW / 2; }
     var pad = span * 0.05;
-    if (v1 - v0 > span + 2 * pad) { v0 = -pad; v1 = span + pad; }
+    if (v1 - v0 > span + 2 * pad) { v0 = 0; v1 = span; } /* wider than the trace: the trace */
     if (v0 < -pad) { v1 += -pad - v0; v0 = -pad; }
     if (v1 > span + pad) { v0 -= v1 - span - pad; v1 = span + pad; }
     st.v0 = v0; st.v1 = v1;
@@ -167,12 +171,16 @@
     var vis = H - TK.RULER_H;
     if (it.y < st.scrollY || it.y + it.h > st.scrollY + vis) { st.scrollY = it.y - vis / 3; clampScroll(); }
   }
-  /* g2's chase: the next (dir 1) or previous (-1) event of the same name,
-   * on the same track or on any track. */
-  function chase(dir, anyTrack) {
+  /* g2's chase: the next (dir 1) or previous (-1) event of the same name
+   * (by 'name': on the same track, or on any track), the next on the same
+   * track whatever its name (by 'track'), or the next with the same
+   * fields, its datum (by 'datum', on any track). */
+  function chase(dir, anyTrack, by) {
     var p = st.picked;
     if (!p || !p.row.name) return;
-    var nm = p.row.name[p.i], t = p.row.t[p.i];
+    by = by || 'name';
+    var nm = p.row.name[p.i], t = p.row.t[p.i], arg = p.row.arg ? p.row.arg[p.i] : 0;
+    if (by === 'datum' && !arg) return; /* no fields kept for it */
     var best = null;
     var rows = anyTrack ? model.rows : model.tracks[p.row.track].rows;
     rows.forEach(function (row) {
@@ -182,7 +190,7 @@
         if (row === p.row && i === p.i) continue;
         if (row.t[i] === t && row === p.row && (dir > 0 ? i < p.i : i > p.i)) continue;
         if (row.t[i] === t && row !== p.row && (dir > 0 ? row.index < p.row.index : row.index > p.row.index)) continue;
-        if (row.name[i] !== nm) continue;
+        if (by === 'name' ? row.name[i] !== nm : by === 'datum' ? !row.arg || row.arg[i] !== arg : false) continue;
         if (!best || (dir > 0 ? row.t[i] < best.row.t[best.i] : row.t[i] > best.row.t[best.i])) best = {row: row, i: i};
         break;
       }
@@ -267,7 +275,7 @@
     flame.table = rows;
     var h = '<table id="flame-symbols"><tr><th>symbol</th><th class="num">self</th><th class="num">self %</th><th class="num">total</th></tr>';
     rows.slice(0, 500).forEach(function (e) {
-      h += '<tr><td class="mono">' + E(e.name) + '</td><td class="num">' + e.self + '</td><td class="num">' +
+      h += '<tr><td class="mono" title="' + E(e.name) + '">' + E(e.name) + '</td><td class="num">' + e.self + '</td><td class="num">' +
         (100 * e.self / tot).toFixed(2) + '%</td><td class="num">' + e.total + '</td></tr>';
     });
     $('flame-table').innerHTML = h + '</table>';
@@ -459,9 +467,11 @@
     case 's': case 'S': zoom(1.25, mouseT); break;
     case 'a': case 'A': pan(-0.1); break;
     case 'd': case 'D': pan(0.1); break;
-    case 'Home': setWindow(-span * 0.05, -span * 0.05 + (st.v1 - st.v0)); break;
-    case 'End': setWindow(span * 1.05 - (st.v1 - st.v0), span * 1.05); break;
-    case '0': setWindow(-span * 0.02, span * 1.02); break;
+    /* the trace's own bounds: the window may be panned past them, but
+     * these keys (and the first view) start at the trace's first event */
+    case 'Home': setWindow(0, st.v1 - st.v0); break;
+    case 'End': setWindow(span - (st.v1 - st.v0), span); break;
+    case '0': setWindow(0, span); break;
     case 'z': case 'Z': zoomToSelection(); break;
     case 'b': case 'B': addBookmark(); break;
     case 'Escape': st.sel = null; st.picked = null; refreshPanels(); draw(); break;
@@ -469,6 +479,10 @@
     case '[': chase(-1, false); break;
     case '}': chase(1, true); break;
     case '{': chase(-1, true); break;
+    case '.': chase(1, false, 'track'); break;
+    case ',': chase(-1, false, 'track'); break;
+    case '>': chase(1, true, 'datum'); break;
+    case '<': chase(-1, true, 'datum'); break;
     case '?': $('help').hidden = !$('help').hidden; break;
     default: return;
     }
@@ -508,23 +522,44 @@
   /* ---- start ---- */
   $('inputs').textContent = model.meta.inputs.map(function (i) { return i.path + ' (' + i.format + ')'; }).join(', ') +
     ' \u2014 ' + model.meta.nEvents + ' events' + (model.meta.detailsDropped ? ', details of ' + model.meta.detailsDropped + ' left out' : '');
-  setWindow(-span * 0.02, span * 1.02);
+  setWindow(0, span);
   loadFragment();
   $('timemode').textContent = st.mode === 'rel' ? 'relative' : (model.epoch ? 'wall clock' : 'trace clock');
   relayout();
   resize();
   showTrackList();
   showBookmarks();
-  if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
   showTab('details');
-  var firstPaint = null;
+  var firstPaint = null, startMs = performance.now() - t_start, loadMs = null;
   requestAnimationFrame(function () { firstPaint = performance.now(); });
+  /* The rest of the data, once the parser has read it: until then the
+   * frames are drawn from the levels of detail written before this
+   * script, and nothing can be picked. */
+  function complete() {
+    try {
+      TK.completeModel(model);
+    } catch (e) {
+      document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
+      return;
+    }
+    panelsStale = true; /* a panel opened while loading saw no rows */
+    if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
+    if ($('search').value.trim()) runSearch();
+    var on = document.querySelector('#tabs button.on');
+    if (on && on.dataset.tab !== 'details') showTab(on.dataset.tab);
+    loadMs = performance.now(); /* since navigation, as firstPaint */
+    drawNow();
+    window.tkView.ready = true;
+  }
 
   /* For the tests and the benchmark. */
   window.tkView = {
-    ready: true,
-    loadMs: performance.now() - t_start,
+    ready: false,
+    startMs: startMs,
+    loadMs: function () { return loadMs; },
     firstPaint: function () { return firstPaint; },
+    /* what the first frame drew (before the bulk of the data was read?) */
+    firstFrame: function () { return firstFrame; },
     model: model,
     state: st,
     frameTimes: frameTimes,
@@ -553,6 +588,22 @@
         total: flame.tree.total[flame.focus]} : null;
     },
     stats: function () { return st.lastStats; },
+    ruler: function () { return st.ruler; },
+    /* where the flame graph's root and the symbol table are, in page
+     * coordinates, against the part of the panel that is in view */
+    flameLayout: function () {
+      var c = $('flame').getBoundingClientRect(), tab = $('tab-flame').getBoundingClientRect();
+      var root = flame.rects.find(function (rc) { return rc.id === 0 && rc.px; });
+      var tb = $('flame-table');
+      return {tab: {top: tab.top, bottom: tab.bottom, left: tab.left, right: tab.right},
+        canvas: {top: c.top, bottom: c.bottom},
+        root: root ? {top: c.top + root.px.y, bottom: c.top + root.px.y + root.px.h,
+          left: c.left + root.px.x, right: c.left + root.px.x + root.px.w} : null,
+        table: {scrollWidth: tb.scrollWidth, clientWidth: tb.clientWidth,
+          right: tb.getBoundingClientRect().right, rows: tb.querySelectorAll('tr').length}};
+    },
     drawNow: drawNow
   };
+  if (model.complete) complete();
+  else document.addEventListener('DOMContentLoaded', complete);
 })();

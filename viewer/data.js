@@ -84,58 +84,120 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     row.lod = [];
     return true;
   };
-  /* Builds the model from the page (or from a getText function in tests). */
-  TK.loadModel = function (getText) {
+  /* Builds the model from the page (or from a getText function in tests).
+   * present(i), when given, says whether array i is in the document yet:
+   * tracekit writes the small arrays (coarse levels of detail, short rows)
+   * before the page's script and the rest after it, so the page draws
+   * its first frame from the levels while the browser still reads the
+   * rest. Rows whose columns are not there yet are `pending` (no entries,
+   * n = 0) until TK.completeModel() fills them in. */
+  TK.loadModel = function (getText, present) {
     var meta = JSON.parse(getText('tk-meta'));
-    var arrays = meta.arrays.map(function (d, i) { return loadArray(d, i, getText); });
+    var arrays = new Array(meta.arrays.length);
+    var have = function (i) { return i <= -2 || (i >= 0 && (!present || !meta.arrays[i].parts || present(i))); };
     /* i < -1: a column of -2 - i zeros tracekit left out */
-    var A = function (i) { return i <= -2 ? new Uint32Array(-2 - i) : arrays[i]; };
+    var A = function (i) {
+      if (i <= -2) return new Uint32Array(-2 - i);
+      if (!arrays[i]) arrays[i] = loadArray(meta.arrays[i], i, getText);
+      return arrays[i];
+    };
     var model = {
       meta: meta, t0: BigInt(meta.t0), span: meta.span, epoch: meta.epoch,
       strings: meta.strings, groups: meta.groups, tracks: [], rows: [],
-      stacks: {n: meta.stacks.n, parent: A(meta.stacks.parent), frame: A(meta.stacks.frame)},
-      details: null,
+      stacks: {n: 0, parent: new Uint32Array(0), frame: new Uint32Array(0)},
+      details: null, complete: false, pendingRows: 0,
       getDetails: function () {
-        if (!model.details) model.details = JSON.parse(getText('tk-details'));
+        /* one JSON object a line, line 0 empty (parsed one by one when shown) */
+        if (!model.details) model.details = (getText('tk-details') || '').split('\n');
         return model.details;
-      }
+      },
+      _A: A, _have: have, _rd: [],
+      /* the decoded columns in their page encoding (time deltas, ...):
+       * not needed once every row is filled in */
+      _free: function () { arrays = null; model._rd = null; }
     };
     meta.tracks.forEach(function (td, ti) {
       var track = {id: ti, group: td.group, name: td.name, kind: td.kind, tid: td.tid, cpu: td.cpu,
         n: td.n, rows: []};
       td.rows.forEach(function (rd) {
-        var c = rd.cols;
-        var row = {track: ti, depth: rd.depth, n: rd.n, kind: td.kind, index: model.rows.length,
-          t: TK.decodeTimes(A(c.t), A(c.tovf), rd.first), lod: []};
-        if (c.name !== undefined) { row.name = A(c.name); row.arg = A(c.arg); }
-        if (c.value !== undefined) row.value = A(c.value);
-        if (c.cpu !== undefined) row.cpu = A(c.cpu);
-        if (c.dur !== undefined) {
-          row.dur = TK.decodeU32e(A(c.dur), A(c.durovf));
-          row.end = new Float64Array(row.n);
-          for (var i = 0; i < row.n; i++) row.end[i] = row.t[i] + row.dur[i];
-        }
-        if (c.stack !== undefined) {
-          row.stack = A(c.stack);
-          row.weight = TK.decodeU32e(A(c.weight), A(c.wovf));
-        }
-        (rd.lod || []).forEach(function (ld) {
-          var lc = ld.cols;
-          var lv = {shift: ld.shift, bucket: Math.pow(2, ld.shift), n: ld.n,
-            t: TK.decodeTimes(A(lc.t), A(lc.tovf), rd.first), count: A(lc.count), name: A(lc.name)};
-          lv.dur = TK.decodeU32e(A(lc.dur), A(lc.durovf));
-          lv.end = new Float64Array(lv.n);
-          for (var k = 0; k < lv.n; k++) lv.end[k] = lv.t[k] + lv.dur[k];
-          row.lod.push(lv);
-        });
-        if (!row.end) row.end = row.t; /* instants: end = start */
-        TK.sortRowIfNeeded(row);
-        if (row.dur) for (var j = 0; j < row.n; j++) row.end[j] = row.t[j] + row.dur[j];
+        var row = {track: ti, depth: rd.depth, n: 0, kind: td.kind, index: model.rows.length,
+          t: new Float64Array(0), lod: [], pending: true};
+        row.end = row.t;
+        loadLevels(model, row, rd, true);
+        if (rowPresent(model, rd)) fillRow(model, row, rd);
+        else model.pendingRows++;
         track.rows.push(row);
         model.rows.push(row);
+        model._rd.push(rd);
       });
       model.tracks.push(track);
     });
+    if (have(meta.stacks.parent) && have(meta.stacks.frame)) loadStacks(model);
+    if (!model.pendingRows && model.stacks.n === meta.stacks.n) {
+      model.complete = true;
+      model._free();
+    }
     return model;
   };
+  /* Fills in what loadModel() left pending, now that the whole document
+   * is there; returns the model. */
+  TK.completeModel = function (model) {
+    if (model.complete) return model;
+    model.rows.forEach(function (row, i) {
+      var rd = model._rd[i];
+      loadLevels(model, row, rd, false);
+      if (row.pending) fillRow(model, row, rd);
+    });
+    if (model.stacks.n !== model.meta.stacks.n) loadStacks(model);
+    model.pendingRows = 0;
+    model.complete = true;
+    model._free();
+    return model;
+  };
+  function loadStacks(model) {
+    var A = model._A, s = model.meta.stacks;
+    model.stacks = {n: s.n, parent: A(s.parent), frame: A(s.frame)};
+  }
+  function rowPresent(model, rd) {
+    for (var k in rd.cols) if (!model._have(rd.cols[k])) return false;
+    return true;
+  }
+  /* The row's levels of detail that are in the document (early: those
+   * before the script; later: the rest, kept in order of shift). */
+  function loadLevels(model, row, rd, early) {
+    if (row.sorted) return; /* re-sorted rows dropped their levels */
+    var A = model._A;
+    (rd.lod || []).forEach(function (ld) {
+      var lc = ld.cols, have = true;
+      for (var k in lc) if (!model._have(lc[k])) have = false;
+      if (!have || row.lod.some(function (l) { return l.shift === ld.shift; })) return;
+      var lv = {shift: ld.shift, bucket: Math.pow(2, ld.shift), n: ld.n,
+        t: TK.decodeTimes(A(lc.t), A(lc.tovf), rd.first), count: A(lc.count), name: A(lc.name)};
+      lv.dur = TK.decodeU32e(A(lc.dur), A(lc.durovf));
+      lv.end = new Float64Array(lv.n);
+      for (var j = 0; j < lv.n; j++) lv.end[j] = lv.t[j] + lv.dur[j];
+      row.lod.push(lv);
+    });
+    if (!early) row.lod.sort(function (a, b) { return a.shift - b.shift; });
+  }
+  function fillRow(model, row, rd) {
+    var A = model._A, c = rd.cols;
+    row.n = rd.n;
+    row.t = TK.decodeTimes(A(c.t), A(c.tovf), rd.first);
+    if (c.name !== undefined) { row.name = A(c.name); row.arg = A(c.arg); }
+    if (c.value !== undefined) row.value = A(c.value);
+    if (c.cpu !== undefined) row.cpu = A(c.cpu);
+    row.end = row.t; /* instants: end = start */
+    if (c.dur !== undefined) row.dur = TK.decodeU32e(A(c.dur), A(c.durovf));
+    if (c.stack !== undefined) {
+      row.stack = A(c.stack);
+      row.weight = TK.decodeU32e(A(c.weight), A(c.wovf));
+    }
+    if (TK.sortRowIfNeeded(row)) row.sorted = true;
+    if (row.dur) {
+      row.end = new Float64Array(row.n);
+      for (var j = 0; j < row.n; j++) row.end[j] = row.t[j] + row.dur[j];
+    }
+    row.pending = false;
+  }
 })(TK);

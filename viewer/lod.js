@@ -28,6 +28,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   };
   /* How to draw `row` for the window; see above. */
   TK.chooseLod = function (row, v0, v1, width) {
+    if (row.pending) return chooseEarly(row, v0, v1, width);
     var r = TK.visibleRange(row.t, row.end, v0, v1);
     var budget = Math.max(1, width) * 2;
     if (r.hi - r.lo <= budget) return {mode: 'raw', lo: r.lo, hi: r.hi, level: null};
@@ -43,6 +44,18 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     }
     return {mode: 'pixels', lo: r.lo, hi: r.hi, level: null};
   };
+  /* A row whose entries are not read yet (the first frames): the finest
+   * level there is with buckets at least a pixel wide, else the coarsest
+   * (the page holds only levels of a few thousand entries that early). */
+  function chooseEarly(row, v0, v1, width) {
+    var npp = (v1 - v0) / Math.max(1, width), best = null;
+    row.lod.forEach(function (lv) {
+      if (!best || (lv.bucket >= npp ? best.bucket < npp || lv.bucket < best.bucket : lv.bucket > best.bucket)) best = lv;
+    });
+    if (!best) return {mode: 'none', lo: 0, hi: 0, level: null};
+    var q = TK.visibleRange(best.t, best.end, v0, v1);
+    return {mode: 'lod', lo: q.lo, hi: q.hi, level: best};
+  }
   /* Per-pixel summary of raw entries: count[p] = entries overlapping pixel p,
    * first[p] = the first of them (-1 when none). */
   TK.pixelBins = function (t, end, v0, v1, width) {

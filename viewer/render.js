@@ -12,7 +12,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   TK.tickStep = function (nsPerPx, px) {
     var raw = nsPerPx * px, p = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-3))));
     var m = raw / p;
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+    return Math.max(1, (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p); /* whole ns */
   };
   function drawRuler(ctx, st, W) {
     var x0 = TK.LABEL_W, w = W - x0, v0 = st.v0, v1 = st.v1;
@@ -25,10 +25,13 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     var first = Math.ceil(v0 / step) * step;
     ctx.strokeStyle = '#999';
     ctx.beginPath();
+    st.ruler = []; /* the labels drawn, for the tests */
     for (var t = first; t <= v1; t += step) {
       var x = x0 + (t - v0) / (v1 - v0) * w;
+      var label = TK.fmtTick(st.model.t0, t, st.mode, st.model.epoch, step).replace(/^.* /, '');
       ctx.moveTo(x + 0.5, TK.RULER_H - 8); ctx.lineTo(x + 0.5, TK.RULER_H);
-      ctx.fillText(TK.fmtTick(st.model.t0, t, st.mode, st.model.epoch, step).replace(/^.* /, ''), x + 3, 12);
+      ctx.fillText(label, x + 3, 12);
+      st.ruler.push({t: t, x: x, text: label});
     }
     ctx.stroke();
     ctx.fillStyle = '#555';
@@ -38,6 +41,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     var model = st.model, v0 = st.v0, v1 = st.v1, names = model.strings;
     if (row.kind === 'counter') return drawCounter(ctx, st, row, y, h, x0, w);
     var c = TK.chooseLod(row, v0, v1, w);
+    if (c.mode === 'none') return;
     st.frameStats.rows++;
     var k = w / (v1 - v0);
     var span = row.kind === 'spans';
@@ -71,6 +75,7 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
   }
   function drawCounter(ctx, st, row, y, h, x0, w) {
     var v0 = st.v0, v1 = st.v1, t = row.t, val = row.value;
+    if (row.pending) return;
     if (!row.range) {
       var mn = Infinity, mx = -Infinity;
       for (var i = 0; i < val.length; i++) { if (val[i] < mn) mn = val[i]; if (val[i] > mx) mx = val[i]; }

@@ -30,7 +30,8 @@ void tk_error_set_file(tk_error *err, const char *file)
 {
 	if (!err || !file)
 		return;
-	snprintf(err->file, sizeof err->file, "%s", file);
+	/* an empty path is named '' so that messages still say which file */
+	snprintf(err->file, sizeof err->file, "%s", *file ? file : "''");
 }
 
 tk_status tk_error_setv(tk_error *err, tk_status status, uint64_t offset, const char *fmt,

@@ -15,7 +15,8 @@
  *   named by the running thread;
  *   runnable slices, syscalls and *_entry/_exit calls on their thread;
  *   CPEL state intervals on their track;
- * - counters (an event of one number) are also "ph":"C" events;
+ * - counters (an event of one number) are also "ph":"C" events, and so
+ *   are samples' periods ("<event> period" on the sample's process);
  * - stack frames are symbolized: "name" is the symbol (or the hex ip),
  *   "category" the image.
  * Without a context: names from a payload's comm field, hex frames.
@@ -379,6 +380,27 @@ static void write_counter(chrome_sink *c, const tk_event *ev, int64_t pid, const
 	tk_put_str(w, "}}");
 }
 
+/* A sample's period (events counted since the previous sample) as a
+ * counter of the process: "<event> period", args {"period": N}, the same
+ * line tracekit view draws. */
+static void write_period(chrome_sink *c, const tk_event *ev, int64_t pid, const char *name,
+			 uint64_t period)
+{
+	tk_writer *w = c->w;
+	sep(c);
+	char buf[300];
+	int n = snprintf(buf, sizeof buf, "%s period", name);
+	tk_put_str(w, "{\"name\":");
+	tk_put_json_str(w, buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : strlen(buf));
+	tk_put_str(w, ",\"ph\":\"C\",\"ts\":");
+	put_us(w, ev->time_ns);
+	tk_put_str(w, ",\"pid\":");
+	tk_put_json_i64(w, pid);
+	tk_put_str(w, ",\"tid\":0,\"args\":{\"period\":");
+	tk_put_json_u64(w, period);
+	tk_put_str(w, "}}");
+}
+
 static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 {
 	chrome_sink *c = (chrome_sink *)s;
@@ -442,6 +464,9 @@ static tk_status chrome_write(tk_sink *s, const tk_event *ev, tk_error *err)
 	tk_counter k;
 	if (ctx && tk_context_counter(ctx, ev, &k))
 		write_counter(c, ev, pid, &k);
+	const tk_value *period = member_by_semantic(ev->payload, TK_SEM_PERIOD, NULL);
+	if (period && ev->has_time)
+		write_period(c, ev, pid, name, period->v.u);
 	if (w->error)
 		return tk_writer_flush(w, err); /* names the output and the errno */
 	return TK_OK;

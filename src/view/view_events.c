@@ -21,13 +21,14 @@ static bool shown_member(const tk_member *m)
 	       m->cls->semantic == TK_SEM_COMM;
 }
 
-static void put_members(tk_writer *w, const tk_value *s, bool *first)
+/* skip: a member not to show (the track the event is filed under), or -1 */
+static void put_members(tk_writer *w, const tk_value *s, bool *first, int skip)
 {
 	if (!s || !s->cls || s->cls->kind != TK_TYPE_STRUCT)
 		return;
 	for (size_t i = 0; i < s->v.list.n && i < s->cls->n_members; i++) {
 		const tk_member *m = &s->cls->members[i];
-		if (!shown_member(m))
+		if ((int)i == skip || !shown_member(m))
 			continue;
 		if (!*first)
 			tk_put_char(w, ',');
@@ -40,7 +41,7 @@ static void put_members(tk_writer *w, const tk_value *s, bool *first)
 
 /* The event's fields as a JSON object, interned; 0 when it has none or the
  * details budget is spent. */
-static uint32_t details_of(view_builder *b, const tk_event *ev)
+static uint32_t details_of(view_builder *b, const tk_event *ev, int track_member)
 {
 	if (b->details_bytes > b->details_budget + VIEW_DETAILS_PER_EVENT * b->n_events) {
 		b->details_dropped++;
@@ -50,8 +51,8 @@ static uint32_t details_of(view_builder *b, const tk_event *ev)
 	w->pos = 0;
 	bool first = true;
 	tk_put_char(w, '{');
-	put_members(w, ev->context, &first);
-	put_members(w, ev->payload, &first);
+	put_members(w, ev->context, &first, -1);
+	put_members(w, ev->payload, &first, track_member);
 	tk_put_char(w, '}');
 	if (first)
 		return 0;
@@ -323,7 +324,12 @@ tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const
 	uint32_t track = track_of(b, input, fmt, tev, ci->track >= 0 ? item(ev, ci->track) : NULL);
 	if (name == UINT32_MAX || track == UINT32_MAX)
 		goto nomem;
-	uint32_t arg = details_of(b, ev);
+	/* a CPEL/elog event's track member names its track: not repeated */
+	bool by_track = fmt == TK_FORMAT_CPEL || fmt == TK_FORMAT_ELOG || fmt == TK_FORMAT_TKLOG;
+	const tk_value *trv = ci->track >= 0 ? item(ev, ci->track) : NULL;
+	uint32_t arg = details_of(
+	    b, ev,
+	    by_track && trv && trv->cls && trv->cls->kind == TK_TYPE_STRING ? ci->track : -1);
 	uint32_t stack = 0;
 	uint64_t weight = 0;
 	const tk_value *period = ci->period >= 0 ? item(ev, ci->period) : NULL;
@@ -344,6 +350,17 @@ tk_status view_add_event(view_builder *b, uint32_t input, tk_context *ctx, const
 	if (ci->counters && ctx && tk_context_counter(ctx, ev, &counter) &&
 	    !add_counter(b, input, &counter, t))
 		goto nomem;
+	/* a sample's period (events counted since the previous sample) is
+	 * also a counter: "<event> period", one line per event */
+	if (period && ev->has_time) {
+		char pname[160];
+		snprintf(pname, sizeof pname, "%.*s period",
+			 (int)(b->strings.v[name].len > 120 ? 120 : b->strings.v[name].len),
+			 (const char *)b->strings.v[name].key);
+		counter = (tk_counter){.name = pname, .value = (double)period->v.u};
+		if (!add_counter(b, input, &counter, t))
+			goto nomem;
+	}
 	b->n_events++;
 	return TK_OK;
 nomem:

@@ -1,9 +1,14 @@
 /* Writes the page: the viewer's template (viewer/index.html) with its CSS
  * and JS in place, the description of the data as JSON, the events'
- * details as a JSON array of strings (parsed by the page only when needed)
+ * details as JSON objects, one a line (split by the page only when needed)
  * and every column as base64 in its own <script type=application/octet-stream>
  * element (one element per 48 MiB, so no string in the page gets near a
  * browser's string size limit).
+ *
+ * The page's script comes after the arrays a first frame needs (rows and
+ * levels of detail of at most VIEW_EARLY entries, counters) and before
+ * the rest and the details: the browser runs it, and draws the whole
+ * trace from the levels, while it still reads the bulk of the page.
  *
  * Nothing from the input reaches the page outside JSON text, and the JSON
  * has '<', '>' and '&' written as \u escapes: an event named "</script>"
@@ -14,6 +19,9 @@
 #include "view/view_internal.h"
 
 #define CHUNK ((size_t)48 << 20) /* a multiple of 3 and of 8 */
+/* entries of a row or level written before the script; a level of the
+ * size that a whole-trace frame draws (about one entry per pixel) fits */
+#define VIEW_EARLY 16384
 
 typedef enum { A_U8, A_U16, A_U32, A_F64, A_U32_AS_U16 } arr_type;
 
@@ -21,6 +29,7 @@ typedef struct arr {
 	const uint8_t *p;
 	size_t bytes;
 	arr_type type;
+	bool early; /* written before the page's script */
 } arr;
 
 typedef struct arrs {
@@ -40,15 +49,30 @@ static bool all_zero(const view_col *c)
 	return true;
 }
 
+/* Whether every u32 of the column fits 16 bits (then it holds no escape
+ * either, and is written as u16: half the bytes). */
+static bool fits_u16(const view_col *c)
+{
+	uint32_t bits = 0;
+	for (size_t i = 0; i + 4 <= c->n; i += 4) {
+		uint32_t v;
+		memcpy(&v, c->p + i, 4);
+		bits |= v;
+	}
+	return bits <= 0xffff;
+}
+
 /* Registers a column and writes its index into the JSON; a column of
  * zeros (no CPU known, no details kept) is written as -2 - its length,
  * and the page makes the zeros itself. */
-static void put_arr(tk_writer *w, arrs *a, const view_col *c, arr_type type)
+static void put_arr(tk_writer *w, arrs *a, const view_col *c, arr_type type, bool early)
 {
 	if (c->n >= 64 && type != A_F64 && all_zero(c)) {
 		tk_put_i64(w, -2 - (int64_t)(c->n / type_sizes[type]));
 		return;
 	}
+	if (type == A_U32 && fits_u16(c))
+		type = A_U32_AS_U16;
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
 		arr *v = realloc(a->v, cap * sizeof *v);
@@ -60,7 +84,7 @@ static void put_arr(tk_writer *w, arrs *a, const view_col *c, arr_type type)
 		a->v = v;
 		a->cap = cap;
 	}
-	a->v[a->n] = (arr){.p = c->p, .bytes = c->n, .type = type};
+	a->v[a->n] = (arr){.p = c->p, .bytes = c->n, .type = type, .early = early};
 	tk_put_u64(w, a->n++);
 }
 
@@ -77,13 +101,13 @@ static void put_key(tk_writer *w, const char *k)
 }
 
 static void put_col(tk_writer *w, arrs *a, const char *key, const view_col *c, arr_type type,
-		    bool *first)
+		    bool *first, bool early)
 {
 	if (!*first)
 		tk_put_char(w, ',');
 	*first = false;
 	put_key(w, key);
-	put_arr(w, a, c, type);
+	put_arr(w, a, c, type, early);
 }
 
 static void put_lod(tk_writer *w, arrs *a, const view_row *r, arr_type name_type)
@@ -102,13 +126,13 @@ static void put_lod(tk_writer *w, arrs *a, const view_row *r, arr_type name_type
 		tk_put_lit(w, ",\"n\":");
 		tk_put_u64(w, lv->n);
 		tk_put_lit(w, ",\"cols\":{");
-		bool first = true;
-		put_col(w, a, "t", &lv->t, A_U32, &first);
-		put_col(w, a, "tovf", &lv->tovf, A_F64, &first);
-		put_col(w, a, "dur", &lv->dur, A_U32, &first);
-		put_col(w, a, "durovf", &lv->durovf, A_F64, &first);
-		put_col(w, a, "count", &lv->count, A_U32, &first);
-		put_col(w, a, "name", &lv->name, name_type, &first);
+		bool first = true, e = lv->n <= VIEW_EARLY;
+		put_col(w, a, "t", &lv->t, A_U32, &first, e);
+		put_col(w, a, "tovf", &lv->tovf, A_F64, &first, e);
+		put_col(w, a, "dur", &lv->dur, A_U32, &first, e);
+		put_col(w, a, "durovf", &lv->durovf, A_F64, &first, e);
+		put_col(w, a, "count", &lv->count, A_U32, &first, e);
+		put_col(w, a, "name", &lv->name, name_type, &first, e);
 		tk_put_lit(w, "}}");
 	}
 	tk_put_char(w, ']');
@@ -128,25 +152,25 @@ static void put_row(tk_writer *w, arrs *a, const view_builder *b, const view_row
 	/* rows of events without a time (all at 0) start with the trace */
 	tk_put_u64(w, r->have_first && r->first > b->t0 ? r->first - b->t0 : 0);
 	tk_put_lit(w, ",\"cols\":{");
-	bool first = true;
-	put_col(w, a, "t", &r->t, A_U32, &first);
-	put_col(w, a, "tovf", &r->tovf, A_F64, &first);
+	bool first = true, e = r->n <= VIEW_EARLY || r->kind == VIEW_ROW_COUNTER;
+	put_col(w, a, "t", &r->t, A_U32, &first, e);
+	put_col(w, a, "tovf", &r->tovf, A_F64, &first, e);
 	if (r->kind == VIEW_ROW_COUNTER) {
-		put_col(w, a, "value", &r->value, A_F64, &first);
+		put_col(w, a, "value", &r->value, A_F64, &first, e);
 	} else {
-		put_col(w, a, "name", &r->name, name_type, &first);
-		put_col(w, a, "arg", &r->arg, A_U32, &first);
+		put_col(w, a, "name", &r->name, name_type, &first, e);
+		put_col(w, a, "arg", &r->arg, A_U32, &first, e);
 	}
 	if (r->kind == VIEW_ROW_SPANS) {
-		put_col(w, a, "dur", &r->dur, A_U32, &first);
-		put_col(w, a, "durovf", &r->durovf, A_F64, &first);
+		put_col(w, a, "dur", &r->dur, A_U32, &first, e);
+		put_col(w, a, "durovf", &r->durovf, A_F64, &first, e);
 	}
 	if (r->kind == VIEW_ROW_EVENTS)
-		put_col(w, a, "cpu", &r->cpu, A_U16, &first);
+		put_col(w, a, "cpu", &r->cpu, A_U16, &first, e);
 	if (r->has_stack) {
-		put_col(w, a, "stack", &r->stack, A_U32, &first);
-		put_col(w, a, "weight", &r->weight, A_U32, &first);
-		put_col(w, a, "wovf", &r->wovf, A_F64, &first);
+		put_col(w, a, "stack", &r->stack, A_U32, &first, e);
+		put_col(w, a, "weight", &r->weight, A_U32, &first, e);
+		put_col(w, a, "wovf", &r->wovf, A_F64, &first, e);
 	}
 	tk_put_char(w, '}');
 	if (r->kind != VIEW_ROW_COUNTER)
@@ -231,9 +255,9 @@ static void put_meta(tk_writer *w, arrs *a, view_builder *b)
 	tk_put_lit(w, "],\"stacks\":{\"n\":");
 	tk_put_u64(w, b->n_stacks);
 	tk_put_lit(w, ",\"parent\":");
-	put_arr(w, a, &b->stack_parent, A_U32);
+	put_arr(w, a, &b->stack_parent, A_U32, false);
 	tk_put_lit(w, ",\"frame\":");
-	put_arr(w, a, &b->stack_frame, A_U32);
+	put_arr(w, a, &b->stack_frame, A_U32, false);
 	tk_put_lit(w, "},\"arrays\":[");
 	for (size_t i = 0; i < a->n; i++) {
 		const arr *x = &a->v[i];
@@ -339,20 +363,26 @@ tk_status view_write_html(view_builder *b, tk_writer *w, tk_error *err)
 	html = put_until(w, html, "<!--TK:DATA-->");
 	tk_put_lit(w, "<script type=\"application/json\" id=\"tk-meta\">");
 	put_safe(w, meta_text, meta_len);
-	tk_put_lit(w, "</script>\n<script type=\"application/json\" id=\"tk-details\">[");
-	for (size_t i = 0; i < b->details.n; i++) {
-		if (i)
-			tk_put_char(w, ',');
-		meta->pos = 0;
-		tk_put_json_str(meta, b->details.v[i].key, b->details.v[i].len);
-		const char *s = tk_writer_data(meta, &meta_len);
-		put_safe(w, s, meta_len);
-	}
-	tk_put_lit(w, "]</script>\n");
+	tk_put_lit(w, "</script>\n");
 	for (size_t i = 0; i < a.n; i++)
-		put_array_elements(w, &a.v[i], i);
+		if (a.v[i].early)
+			put_array_elements(w, &a.v[i], i);
 	html = put_until(w, html, "/*TK:JS*/");
 	tk_put_mem(w, tk_view_asset_js, tk_view_asset_js_len);
+	html = put_until(w, html, "<!--TK:LATE-->");
+	for (size_t i = 0; i < a.n; i++)
+		if (!a.v[i].early)
+			put_array_elements(w, &a.v[i], i);
+	/* one JSON object a line (JSON text has no raw newline), index 0 = "":
+	 * the page splits the lines on first use, and a JSON string of each
+	 * would cost an escape per quote */
+	tk_put_lit(w, "<script type=\"text/plain\" id=\"tk-details\">");
+	for (size_t i = 0; i < b->details.n; i++) {
+		if (i)
+			tk_put_char(w, '\n');
+		put_safe(w, b->details.v[i].key, b->details.v[i].len);
+	}
+	tk_put_lit(w, "</script>\n");
 	tk_put_str(w, html);
 	if (w->error)
 		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the view: %s",

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/hashmap.h"
 #include "base/intern.h"
@@ -39,7 +40,18 @@ typedef struct view_col {
 	size_t n, cap;
 } view_col;
 
-bool view_col_put(view_col *c, const void *p, size_t n);
+/* Makes room for n more bytes; false: out of memory. */
+bool view_col_grow(view_col *c, size_t n);
+/* Inline, so that the fixed-size puts below are a store, not a call to
+ * memcpy (they run several times per event). */
+static inline bool view_col_put(view_col *c, const void *p, size_t n)
+{
+	if (c->cap - c->n < n && !view_col_grow(c, n))
+		return false;
+	memcpy(c->p + c->n, p, n);
+	c->n += n;
+	return true;
+}
 static inline bool view_col_u32(view_col *c, uint32_t v)
 {
 	return view_col_put(c, &v, sizeof v);
@@ -198,9 +210,21 @@ void view_lod_add(view_lod *lod, uint64_t base, uint64_t start, uint64_t end, ui
 		  uint64_t total);
 void view_lod_finish(view_lod *lod, uint64_t base, uint64_t n_entries);
 void view_lod_free(view_lod *lod);
-/* A time column entry: u32 delta or escape + overflow double. */
-bool view_put_time(view_col *t, view_col *ovf, uint64_t prev, uint64_t v);
-bool view_put_u32e(view_col *c, view_col *ovf, uint64_t v);
+/* A time column entry: u32 delta or escape + overflow double (inline:
+ * once or twice per entry). */
+static inline bool view_put_u32e(view_col *c, view_col *ovf, uint64_t v)
+{
+	if (v < VIEW_ESCAPE)
+		return view_col_u32(c, (uint32_t)v);
+	return view_col_u32(c, VIEW_ESCAPE) && view_col_f64(ovf, (double)v);
+}
+static inline bool view_put_time(view_col *t, view_col *ovf, uint64_t prev, uint64_t v)
+{
+	if (v >= prev && v - prev < VIEW_ESCAPE)
+		return view_col_u32(t, (uint32_t)(v - prev));
+	double d = v >= prev ? (double)(v - prev) : -(double)(prev - v);
+	return view_col_u32(t, VIEW_ESCAPE) && view_col_f64(ovf, d);
+}
 
 /* view_b64.c: standard base64 (with padding) of n bytes. */
 void view_put_base64(tk_writer *w, const uint8_t *p, size_t n);

@@ -37,7 +37,12 @@ async function main() {
     out.firstPaintMs = await page.evaluate(() => new Promise((res) => requestAnimationFrame(() =>
       requestAnimationFrame(() => res(window.tkView.firstPaint())))));
     out.wallMs = Date.now() - t0;
-    out.loadMs = await page.evaluate(() => window.tkView.loadMs);
+    // loadMs: when all the data was read (ms after navigation); pages of
+    // an older tracekit gave the script's own time as a number instead
+    out.loadMs = await page.evaluate(() => (typeof window.tkView.loadMs === 'function'
+      ? window.tkView.loadMs() : performance.timing.domContentLoadedEventEnd - performance.timing.navigationStart));
+    out.startMs = await page.evaluate(() => window.tkView.startMs);
+    out.firstFrame = await page.evaluate(() => window.tkView.firstFrame && window.tkView.firstFrame());
     // pan/zoom frames measured in the page
     out.frames = await page.evaluate(() => {
       const v = window.tkView, st = v.state, res = [];
@@ -56,7 +61,38 @@ async function main() {
     await browser.close();
     return;
   }
+  // the first view: the whole trace from its first event, as the ruler says
+  out.initial = await page.evaluate(() => window.tkView.window());
+  out.initialRuler = await page.evaluate(() => window.tkView.ruler());
   await page.screenshot({ path: path.join(outdir, 'initial.png') });
+  if (process.argv.includes('--counters')) {
+    // the counter tracks as the page holds them (absolute times), and a
+    // hover over the middle sample of each: its tooltip's value
+    out.counters = await page.evaluate(() => {
+      const v = window.tkView, m = v.model;
+      return m.tracks.map((t, i) => ({ t, i })).filter((x) => x.t.kind === 'counter').map(({ t, i }) => {
+        const row = t.rows[0];
+        return { track: i, name: t.name, n: row.n, group: m.groups[t.group].name,
+          values: Array.from(row.value), times: Array.from(row.t, (x) => TK.absNs(m.t0, x).toString()) };
+      });
+    });
+    for (const c of out.counters) {
+      const mid = Math.floor(c.n / 2);
+      const pos = await page.evaluate((a) => {
+        const v = window.tkView, row = v.model.tracks[a.track].rows[0], t = row.t[a.i];
+        const gap = Math.min(a.i > 0 ? t - row.t[a.i - 1] : 1e6, a.i + 1 < row.n ? row.t[a.i + 1] - t : 1e6);
+        v.setWindow(t - Math.max(gap, 100) * 4, t + Math.max(gap, 100) * 4);
+        const p = v.entryPosition(a.track, a.i);
+        return { x: p.x + 1, y: p.y };
+      }, { track: c.track, i: mid });
+      await page.mouse.move(pos.x, pos.y);
+      c.hover = { i: mid, tooltip: await page.$eval('#tooltip', (e) => (e.hidden ? null : e.textContent)) };
+    }
+    await page.screenshot({ path: path.join(outdir, 'counters.png') });
+    console.log(JSON.stringify(out));
+    await browser.close();
+    return;
+  }
   // the time toggle: trace-relative, then the trace's clock (wall clock
   // when it counts from the epoch), then back
   out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
@@ -113,6 +149,40 @@ async function main() {
   out.chaseNext = await page.evaluate(() => window.tkView.picked());
   await page.keyboard.press('[');
   out.chaseBack = await page.evaluate(() => window.tkView.picked());
+  // . the next event on the track (any name), , back; > the next with the
+  // same fields on any track. Expected: the least (time, row, index) after
+  // the picked one, found by brute force over every entry.
+  const expectAfter = (a, by) => page.evaluate(({ a, by }) => {
+    const m = window.tkView.model, r0 = m.tracks[a.track].rows[0], t0 = r0.t[a.i], arg = r0.arg ? r0.arg[a.i] : 0;
+    if (by === 'datum' && !arg) return null;
+    let best = null;
+    const rows = by === 'track' ? m.tracks[a.track].rows : m.rows;
+    for (const row of rows) {
+      if (!row.name) continue;
+      for (let i = 0; i < row.n; i++) {
+        if (by === 'datum' && (!row.arg || row.arg[i] !== arg)) continue;
+        const t = row.t[i];
+        const after = t > t0 || (t === t0 && (row.index > r0.index || (row === r0 && i > a.i)));
+        if (!after) continue;
+        if (!best || t < best.t || (t === best.t && (row.index < best.row || (row.index === best.row && i < best.i))))
+          best = { t, row: row.index, track: row.track, i };
+      }
+    }
+    return best && { track: best.track, i: best.i };
+  }, { a, by });
+  const start = out.chaseBack;
+  if (start) {
+    out.chaseTrack = { expect: await expectAfter(start, 'track') };
+    await page.keyboard.press('.');
+    out.chaseTrack.got = await page.evaluate(() => window.tkView.picked());
+    await page.keyboard.press(',');
+    out.chaseTrack.back = await page.evaluate(() => window.tkView.picked());
+    out.chaseDatum = { expect: await expectAfter(start, 'datum') };
+    await page.keyboard.press('>');
+    out.chaseDatum.got = await page.evaluate(() => window.tkView.picked());
+    await page.keyboard.press('<');
+    out.chaseDatum.back = await page.evaluate(() => window.tkView.picked());
+  }
   out.expectNext = await page.evaluate((a) => {
     const m = window.tkView.model, row = m.tracks[a.track].rows[0];
     for (let j = a.i + 1; j < row.n; j++) if (row.name[j] === row.name[a.i]) return j;
@@ -166,6 +236,7 @@ async function main() {
   out.flameInfo = await page.$eval('#flame-info', (e) => e.textContent);
   out.flame = await page.evaluate(() => window.tkView.flame());
   out.flame.symbols = (out.flame.symbols || []).slice(0, 50);
+  out.flameLayout = await page.evaluate(() => window.tkView.flameLayout());
   await page.screenshot({ path: path.join(outdir, 'flame.png') });
   // click-to-zoom: click the widest frame below the root
   const rect = await page.evaluate(() => {

@@ -23,7 +23,8 @@ check_details
 abs=$(jq -r .clicked.abs "$J")
 tr=$(jq -r .clicked.trackName "$J")
 "$TK" print --format json --begin "${abs}ns" --end "${abs}ns" "$f" | jq -c --arg t "$tr" 'select(.payload.track == $t) | .payload' | head -1 >"$work/fields"
-if [ -s "$work/fields" ] && jq -e --slurpfile f "$work/fields" '. as $d | $f[0] | to_entries | all(($d.details[.key]) == (.value | tostring))' "$J" >/dev/null; then
+if [ -s "$work/fields" ] && jq -e --slurpfile f "$work/fields" '. as $d | $f[0] | to_entries
+     | all(if .key == "track" then $d.details.track == "tracks / \(.value)" else ($d.details[.key]) == (.value | tostring) end)' "$J" >/dev/null; then
   echo "ok: details show the fields tracekit print gives the event"
 else echo "FAIL: details differ from tracekit print: $(cat "$work/fields")"; fail=1; fi
 check_keys

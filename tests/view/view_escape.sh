@@ -37,4 +37,42 @@ if [ -f "$TK_BUILD_DIR/npm/node_modules/playwright-core/package.json" ] && comma
   elif [ $rc -ne 77 ]; then echo "FAIL: browser driver:"; tail -5 "$art/drive.err"; fail=1
   else echo "note: chromium cannot run here; the page was checked as text only"; fi
 fi
+# The same text as a field value (a CPEL datum string printed with %s):
+# the details line is in the page with '<' escaped, and chromium shows the
+# clicked event's field as text, unchanged.
+/usr/bin/python3 - "$work/e.cpel" "$evil" <<'PY'
+import struct, sys
+strtab = bytearray(b"S\0")
+def s(text):
+    off = len(strtab); strtab.extend(text.encode() + b"\0"); return off
+name, fmt, track, word = s("EVIL"), s("%s"), s("t0"), s(sys.argv[2])
+while len(strtab) % 8: strtab.append(0)
+n64 = lambda x: x.encode().ljust(64, b"\0")
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack(">BBHI", 1, 0, 4, 1700000000))
+    f.write(struct.pack(">II", 1, len(strtab)) + strtab)
+    f.write(struct.pack(">II", 3, 68 + 12) + n64("S") + struct.pack(">I", 1) + struct.pack(">III", 0, name, fmt))
+    f.write(struct.pack(">II", 4, 68 + 8) + n64("S") + struct.pack(">I", 1) + struct.pack(">II", 0, track))
+    f.write(struct.pack(">II", 5, 72 + 20 * 3) + n64("S") + struct.pack(">II", 3, 1000000000))
+    for i in range(3):
+        f.write(struct.pack(">IIIII", 0, 1000 * (i + 1), 0, 0, word))
+PY
+"$TK" print --format json "$work/e.cpel" | jq -e --arg e "$evil" 'select(.payload.text == $e)' >/dev/null ||
+  { echo "FAIL: the CPEL test file does not carry $evil as a field"; exit 1; }
+"$TK" view -q "$work/e.cpel" -o "$work/e.html" || { echo "FAIL: tracekit view exit $?"; exit 1; }
+det=$(sed -n '/id="tk-details">/,/<\/script>/p' "$work/e.html" | sed 's/.*id="tk-details">//; s/<\/script>.*//')
+if printf '%s' "$det" | grep -q '<'; then echo "FAIL: a raw '<' in the details element"; fail=1
+elif printf '%s' "$det" | grep -qF 'document.title=\"pwned\"'; then echo "ok: the field value is in the details with < escaped"
+else echo "FAIL: the field value is not in the details: $det"; fail=1; fi
+if [ -f "$TK_BUILD_DIR/npm/node_modules/playwright-core/package.json" ] && command -v node >/dev/null; then
+  art="$TK_BUILD_DIR/view-artefacts/escape-field"; rm -rf "$art"; mkdir -p "$art"
+  cp "$work/e.html" "$art/view.html"
+  rc=0
+  TK_BUILD_DIR="$TK_BUILD_DIR" node "$TK_SOURCE_DIR/tests/view/drive.js" "$art/view.html" "$art" >"$art/drive.json" 2>"$art/drive.err" || rc=$?
+  if [ $rc -eq 0 ]; then
+    if jq -e --arg e "$evil" '.details.text == $e and .title == "tracekit view" and (.errors | length) == 0' "$art/drive.json" >/dev/null; then
+      echo "ok: chromium shows the field value as text, unchanged, no script ran"
+    else echo "FAIL: chromium shows the field as $(jq -c '.details.text, .title, .errors' "$art/drive.json")"; fail=1; fi
+  elif [ $rc -ne 77 ]; then echo "FAIL: browser driver:"; tail -5 "$art/drive.err"; fail=1; fi
+fi
 exit $fail

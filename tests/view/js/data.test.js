@@ -46,7 +46,7 @@ test('a model from page elements, with a column of zeros left out', () => {
       rows: [{ depth: 0, n: 3, first: 5, cols: { t: 0, tovf: 1, name: 2, arg: -5, cpu: -5 }, lod: [] }] }],
     stacks: { n: 0, parent: -2, frame: -2 },
     arrays: [{ type: 'u32', n: 3, parts: 1 }, { type: 'f64', n: 0, parts: 0 }, { type: 'u16', n: 3, parts: 1 }] };
-  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '[""]' };
+  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '\n{"f":"a\\nb"}' };
   arrays.forEach((a, i) => { if (a.length) el['tk-a' + i + '-0'] = b64(a); });
   const m = TK.loadModel((id) => el[id] || '');
   const row = m.tracks[0].rows[0];
@@ -54,5 +54,42 @@ test('a model from page elements, with a column of zeros left out', () => {
   assert.deepStrictEqual(Array.from(row.name), [1, 1, 2]);
   assert.deepStrictEqual(Array.from(row.arg), [0, 0, 0]);
   assert.strictEqual(m.t0, 1000n);
-  assert.deepStrictEqual(m.getDetails(), ['']);
+  // details: one JSON object a line, line 0 empty
+  assert.deepStrictEqual(m.getDetails(), ['', '{"f":"a\\nb"}']);
+  assert.deepStrictEqual(JSON.parse(m.getDetails()[1]), { f: 'a\nb' });
+});
+
+test('a model read in two steps: the rows written after the script are pending until completeModel()', () => {
+  const b64 = (ta) => Buffer.from(ta.buffer).toString('base64');
+  // array 0-2: a short row (early); 3-5: a long row (late); 6-9: its level (early)
+  const arrays = [Uint32Array.from([0, 10]), new Float64Array(0), Uint16Array.from([1, 2]),
+    Uint32Array.from([0, 1, 1, 1]), new Float64Array(0), Uint16Array.from([1, 1, 1, 1]),
+    Uint32Array.from([0]), Uint32Array.from([3]), Uint32Array.from([4]), Uint16Array.from([1])];
+  const types = ['u32', 'f64', 'u16', 'u32', 'f64', 'u16', 'u32', 'u32', 'u32', 'u16'];
+  const meta = { version: 1, inputs: [], t0: '0', span: 13, nEvents: 6, epoch: false,
+    strings: ['', 'a', 'b'], groups: [{ kind: 'cpu', input: 0, id: 0, name: 'CPUs' }],
+    tracks: [{ group: 0, name: 'short', kind: 'events', tid: -1, cpu: 0, n: 2,
+      rows: [{ depth: 0, n: 2, first: 0, cols: { t: 0, tovf: 1, name: 2, arg: -4 }, lod: [] }] },
+    { group: 0, name: 'long', kind: 'events', tid: -1, cpu: 1, n: 4,
+      rows: [{ depth: 0, n: 4, first: 10, cols: { t: 3, tovf: 4, name: 5, arg: -6 },
+        lod: [{ shift: 10, n: 1, cols: { t: 6, tovf: 1, dur: 7, durovf: 1, count: 8, name: 9 } }] }] }],
+    stacks: { n: 0, parent: -2, frame: -2 },
+    arrays: arrays.map((a, i) => ({ type: types[i], n: a.length, parts: a.length ? 1 : 0 })) };
+  const el = { 'tk-meta': JSON.stringify(meta) };
+  arrays.forEach((a, i) => { if (a.length) el['tk-a' + i + '-0'] = b64(a); });
+  const late = new Set([3, 5]);
+  const m = TK.loadModel((id) => el[id] || '', (i) => !late.has(i));
+  assert.strictEqual(m.complete, false);
+  const [s, l] = [m.tracks[0].rows[0], m.tracks[1].rows[0]];
+  assert.strictEqual(s.pending, false);
+  assert.deepStrictEqual(Array.from(s.t), [0, 10]);
+  assert.strictEqual(l.pending, true);
+  assert.strictEqual(l.n, 0);
+  assert.strictEqual(l.lod.length, 1); // its level is there already
+  assert.deepStrictEqual(Array.from(l.lod[0].end), [13]);
+  TK.completeModel(m);
+  assert.strictEqual(m.complete, true);
+  assert.strictEqual(l.pending, false);
+  assert.deepStrictEqual(Array.from(l.t), [10, 11, 12, 13]);
+  assert.strictEqual(l.lod.length, 1); // not loaded twice
 });

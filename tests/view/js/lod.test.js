@@ -71,3 +71,29 @@ test('mergeRuns draws at most one run per pixel for dense entries', () => {
   TK.mergeRuns(t, end, 0, 2, 0, 1000, 100, (x0, x1, i) => seen.push([x0, x1, i]));
   assert.deepStrictEqual(seen, [[0, 40, 0], [50, 90, 1]]);
 });
+
+test('a row not read yet is drawn from its levels: the finest at least a pixel wide, else the coarsest', () => {
+  const lv = (shift, n) => {
+    const t = new Float64Array(n);
+    for (let i = 0; i < n; i++) t[i] = i * 2 ** shift;
+    return { shift, bucket: 2 ** shift, n, t, end: t };
+  };
+  const row = { pending: true, n: 0, t: new Float64Array(0), end: new Float64Array(0),
+    lod: [lv(10, 4096), lv(12, 1024), lv(14, 256)] };
+  // 2^22 ns over 1000 px: 4194 ns a pixel -> the 2^14 level (the 2^12 is finer)
+  let c = TK.chooseLod(row, 0, 2 ** 22, 1000);
+  assert.strictEqual(c.mode, 'lod');
+  assert.strictEqual(c.level.shift, 14);
+  // 1000 ns a pixel: 2^10 is the finest at least a pixel wide
+  c = TK.chooseLod(row, 0, 1e6, 1000);
+  assert.strictEqual(c.level.shift, 10);
+  assert.ok(c.hi - c.lo > 0 && c.hi - c.lo <= 1000);
+  // 10 ns a pixel: every level is wider than a pixel -> the finest (2^10)
+  c = TK.chooseLod(row, 0, 1e4, 1000);
+  assert.strictEqual(c.level.shift, 10);
+  // 2^30 ns a pixel: all are finer than a pixel -> the coarsest
+  c = TK.chooseLod(row, 0, 2 ** 40, 1000);
+  assert.strictEqual(c.level.shift, 14);
+  // no levels at all: nothing to draw yet
+  assert.strictEqual(TK.chooseLod({ pending: true, lod: [], t: new Float64Array(0), end: new Float64Array(0) }, 0, 10, 10).mode, 'none');
+});

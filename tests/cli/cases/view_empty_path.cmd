@@ -1,0 +1,1 @@
+$TK view "" -o "$tmp/view.html"
