@@ -3,7 +3,9 @@
  *
  *   build/bin/log_demo demo.cpel
  *   tracekit print --format cpeldump demo.cpel
- */
+ *   tracekit view demo.cpel -o demo.html      (a track per logger track)
+ *
+ * tests/oracle/log_demo.sh runs these three and checks what they show. */
 #include <pthread.h>
 #include <stdio.h>
 

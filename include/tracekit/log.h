@@ -199,33 +199,77 @@ static inline uint64_t tk_log__now(void)
 	return tk_log__now_slow();
 }
 
-static inline void tk_log__emit(tk_log_type *t, const uint64_t *v, unsigned n)
+/* The hot path's clock. On x86-64 a plain rdtsc: a log whose clock is not
+ * the TSC sets a gate bit, so its events never get here. Not rdtscp nor
+ * lfence; rdtsc: the time stamp may be taken a few dozen cycles before the
+ * preceding instructions retire, which moves an event by less than its own
+ * cost, while a serialized read waits for the pipeline to drain (on the
+ * AMD EPYC VM of bench/README.md rdtscp and lfence+rdtsc cost twice a
+ * plain rdtsc, and a plain rdtsc is already the whole cost of TK_LOG).
+ * Per-thread order does not depend on it: a ring's events are read back in
+ * the order they were written. */
+static inline uint64_t tk_log__fast_now(void)
+{
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#else
+	return tk_log__now_slow();
+#endif
+}
+
+/* One event of n words (a0.. a5, the unused ones 0) on the calling thread's
+ * ring. Everything is read into locals before the first store (the slot's
+ * uint64_t stores could alias the thread state, which would be read again
+ * after each), and the words stay in registers: they reach memory as an
+ * array only on the slow path. No atomic read-modify-write and no fence
+ * instruction: the ring has one writer, so plain stores in program order
+ * (x86-64: every store is a release) publish the event; the commit word
+ * is zeroed first and written last, so a reader of a slot being rewritten
+ * (flight recorder) sees commit 0 or a commit that does not match. */
+static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_t a1, uint64_t a2,
+				uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	tk_log__tls *r = &tk_log__t;
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
+	uint64_t head = r->head;
 	/* one test for the rare cases: type not registered in this log or
-	 * flagged, thread state from an earlier log, logging off or counting
-	 * down, ring full or not made */
+	 * flagged, thread state from an earlier log, logging off, counting
+	 * down or not on the TSC, ring full or not made */
 	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
 	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
-	odd |= (uint32_t)(r->head >= r->limit);
+	odd |= (uint32_t)(head >= r->limit);
 	if (__builtin_expect(odd != 0, 0)) {
+		const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
 		tk_log__emit_slow(t, -1, v, n);
 		return;
 	}
-	tk_log__slot *s = &r->slots[r->head & r->mask];
+	tk_log__slot *s = &r->slots[head & r->mask];
+	_Atomic uint64_t *pub = r->pub;
+	uint16_t track = r->track;
 	/* invalidate before overwriting, so a reader never pairs an old commit
-	 * word with new bytes */
+	 * word with new bytes; on x86-64 the release fence is a compiler
+	 * barrier only (stores are not reordered with stores) */
 	atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	s->time = tk_log__now();
+	s->time = tk_log__fast_now();
 	s->type = (uint16_t)k;
-	s->track = r->track;
-	for (unsigned i = 0; i < n; i++)
-		s->w[i] = v[i];
-	r->head++;
-	atomic_store_explicit(&s->commit, (uint32_t)r->head, memory_order_release);
-	atomic_store_explicit(r->pub, r->head, memory_order_relaxed);
+	s->track = track;
+	if (n > 0)
+		s->w[0] = a0;
+	if (n > 1)
+		s->w[1] = a1;
+	if (n > 2)
+		s->w[2] = a2;
+	if (n > 3)
+		s->w[3] = a3;
+	if (n > 4)
+		s->w[4] = a4;
+	if (n > 5)
+		s->w[5] = a5;
+	head++;
+	r->head = head;
+	atomic_store_explicit(&s->commit, (uint32_t)head, memory_order_release);
+	atomic_store_explicit(pub, head, memory_order_relaxed);
 }
 
 static inline uint64_t tk_log__wu(uint64_t x)
@@ -258,50 +302,29 @@ static inline uint64_t tk_log__wp(const char *x)
 #define TK_LOG__CAT2(a, b)                            a##b
 #define TK_LOG__CAT(a, b)                             TK_LOG__CAT2(a, b)
 
-#define TK_LOG__A0(k, t)                                                                           \
-	do {                                                                                       \
-		tk_log__emit_on((k), &(t), (const uint64_t *)0, 0);                                \
-	} while (0)
-#define TK_LOG__A1(k, t, a)                                                                        \
-	do {                                                                                       \
-		const uint64_t tk_v_[1] = {TK_LOG__W(a)};                                          \
-		tk_log__emit_on((k), &(t), tk_v_, 1);                                              \
-	} while (0)
-#define TK_LOG__A2(k, t, a, b)                                                                     \
-	do {                                                                                       \
-		const uint64_t tk_v_[2] = {TK_LOG__W(a), TK_LOG__W(b)};                            \
-		tk_log__emit_on((k), &(t), tk_v_, 2);                                              \
-	} while (0)
+#define TK_LOG__A0(k, t)       tk_log__emit_on((k), &(t), 0, 0, 0, 0, 0, 0, 0)
+#define TK_LOG__A1(k, t, a)    tk_log__emit_on((k), &(t), 1, TK_LOG__W(a), 0, 0, 0, 0, 0)
+#define TK_LOG__A2(k, t, a, b) tk_log__emit_on((k), &(t), 2, TK_LOG__W(a), TK_LOG__W(b), 0, 0, 0, 0)
 #define TK_LOG__A3(k, t, a, b, c)                                                                  \
-	do {                                                                                       \
-		const uint64_t tk_v_[3] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c)};              \
-		tk_log__emit_on((k), &(t), tk_v_, 3);                                              \
-	} while (0)
+	tk_log__emit_on((k), &(t), 3, TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), 0, 0, 0)
 #define TK_LOG__A4(k, t, a, b, c, d)                                                               \
-	do {                                                                                       \
-		const uint64_t tk_v_[4] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c),               \
-					   TK_LOG__W(d)};                                          \
-		tk_log__emit_on((k), &(t), tk_v_, 4);                                              \
-	} while (0)
+	tk_log__emit_on((k), &(t), 4, TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), TK_LOG__W(d), 0, 0)
 #define TK_LOG__A5(k, t, a, b, c, d, e)                                                            \
-	do {                                                                                       \
-		const uint64_t tk_v_[5] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), TK_LOG__W(d), \
-					   TK_LOG__W(e)};                                          \
-		tk_log__emit_on((k), &(t), tk_v_, 5);                                              \
-	} while (0)
+	tk_log__emit_on((k), &(t), 5, TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), TK_LOG__W(d),      \
+			TK_LOG__W(e), 0)
 #define TK_LOG__A6(k, t, a, b, c, d, e, f)                                                         \
-	do {                                                                                       \
-		const uint64_t tk_v_[6] = {TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c),               \
-					   TK_LOG__W(d), TK_LOG__W(e), TK_LOG__W(f)};              \
-		tk_log__emit_on((k), &(t), tk_v_, 6);                                              \
-	} while (0)
+	tk_log__emit_on((k), &(t), 6, TK_LOG__W(a), TK_LOG__W(b), TK_LOG__W(c), TK_LOG__W(d),      \
+			TK_LOG__W(e), TK_LOG__W(f))
 
-static inline void tk_log__emit_on(int track, tk_log_type *t, const uint64_t *v, unsigned n)
+static inline void tk_log__emit_on(int track, tk_log_type *t, unsigned n, uint64_t a0, uint64_t a1,
+				   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
 {
-	if (track < 0)
-		tk_log__emit(t, v, n);
-	else
+	if (track < 0) {
+		tk_log__emit(t, n, a0, a1, a2, a3, a4, a5);
+	} else {
+		const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
 		tk_log__emit_slow(t, track, v, n);
+	}
 }
 
 /* TK_LOG(type, args...): logs one event on the calling thread's track. */

@@ -21,6 +21,7 @@
 /* gate bits: any set sends TK_LOG to the slow path */
 #define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
 #define GATE_COUNTDOWN 2u
+#define GATE_SLOWCLOCK 4u /* x86-64 log not on the TSC: the slow path reads the clock */
 
 /* key bits above the registered/n_args field */
 #define KEY_TRIGGER (1u << 20)
@@ -38,6 +39,7 @@ static tk_log_type *trigger_type;
 static tk_log_type *registered;               /* every type registered in this log */
 static _Atomic int cpu_tracks[LG_MAX_TRACKS]; /* cpu -> its track + 1 */
 static _Atomic int64_t countdown;
+static uint32_t slow_clock_bit(void);
 
 static uint8_t *at(uint64_t off)
 {
@@ -198,7 +200,7 @@ int tk_log_open(const tk_log_config *cfg)
 	tk_lg_g.gen = tk_lg_g.gen % 255 + 1;
 	atomic_store(&enabled_flag, 1);
 	trigger_type = NULL;
-	atomic_store(&tk_log__gate, 0);
+	atomic_store(&tk_log__gate, slow_clock_bit());
 	return 0;
 }
 
@@ -258,6 +260,17 @@ void tk_lg_take_end_pair(void)
 
 /* ---- enable and trigger ---- */
 
+/* The hot path reads the TSC on x86-64 (tk_log__fast_now): a log on
+ * CLOCK_MONOTONIC sends its events through the slow path instead. */
+static uint32_t slow_clock_bit(void)
+{
+#if defined(__x86_64__)
+	return tk_lg_g.h && tk_lg_g.h->clock != LG_CLOCK_TSC ? GATE_SLOWCLOCK : 0;
+#else
+	return 0;
+#endif
+}
+
 static void update_gate(void)
 {
 	uint32_t g = 0;
@@ -265,6 +278,7 @@ static void update_gate(void)
 		g |= GATE_OFF;
 	else if (atomic_load(&countdown) > 0)
 		g |= GATE_COUNTDOWN;
+	g |= slow_clock_bit();
 	atomic_store(&tk_log__gate, g);
 }
 
