@@ -32,6 +32,12 @@ typedef struct tk_report_children_options {
 	bool children; /* Children column (else self only, like --no-children) */
 	tk_report_graph graph;
 	double percent_limit; /* graph branches below this % are hidden */
+	/* perf's --sort list ("comm,dso,sym", report_sort.h); NULL = "sym".
+	 * Rows are keyed by every key, ties ordered key by key. */
+	const char *sort_keys;
+	/* one table per thread and event (what `perf report --tid T` shows
+	 * for each thread), headed "# Thread: comm pid/tid" */
+	bool per_thread;
 } tk_report_children_options;
 
 tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,

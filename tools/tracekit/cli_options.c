@@ -93,6 +93,10 @@ const tk_cli_opt tk_cli_opts[] = {
      "perf.data: call-graph trees under each row, caller or callee first"},
     {"percent-limit", required_argument, OPT_PERCENT_LIMIT, REPORT, "P",
      "call graphs: hide branches under P% (default 0.5)"},
+    {"no-children", no_argument, OPT_NO_CHILDREN, REPORT, NULL,
+     "perf.data: perf report's Overhead (self) table"},
+    {"per-thread", no_argument, OPT_PER_THREAD, REPORT, NULL,
+     "perf.data: one perf report table per thread"},
 };
 const size_t tk_cli_n_opts = sizeof tk_cli_opts / sizeof tk_cli_opts[0];
 
