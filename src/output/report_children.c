@@ -689,37 +689,10 @@ static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_per
 	return TK_OK;
 }
 
-tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
-				  tk_writer *out, tk_error *err)
+static void state_free(state *s)
 {
-	state *s = calloc(1, sizeof *s);
-	if (!s || !tk_threads_init(&s->th, NULL)) {
-		if (s)
-			tk_threads_free(&s->th);
-		free(s);
-		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	}
-	s->opt = opt;
-	if (!tk_rsort_parse(opt->sort_keys, &s->sort) ||
-	    (s->sort.mask & (1u << TK_RSORT_SRCLINE))) {
-		tk_threads_free(&s->th);
-		free(s);
-		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "unknown --sort list '%s' (pid, comm, dso, sym)",
-				    opt->sort_keys);
-	}
-	tk_arena_init(&s->names, 64 * 1024);
-	/* the samples report keeps: attr, event globs, decoded, filters */
-	tk_perf_samples_options so = {
-	    .filter = opt->base ? opt->base->filter : NULL,
-	    .threads = &s->th,
-	    .log = opt->base ? opt->base->log : NULL,
-	    .log_user = opt->base ? opt->base->log_user : NULL,
-	};
-	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
-	if (st == TK_OK)
-		for (size_t i = 0; i < s->n_tables; i++)
-			print_table(out, s, &s->tables[i]);
+	if (!s)
+		return;
 	for (size_t i = 0; i < s->n_tables; i++) {
 		table *t = &s->tables[i];
 		free(t->event);
@@ -731,5 +704,132 @@ tk_status tk_perf_report_children(const char *path, const tk_report_children_opt
 	tk_arena_free(&s->names);
 	tk_threads_free(&s->th);
 	free(s);
+}
+
+/* Reads the file into per-event tables of rows (and trees). */
+static tk_status state_load(const char *path, const tk_report_children_options *opt, state **out,
+			    tk_error *err)
+{
+	*out = NULL;
+	state *s = calloc(1, sizeof *s);
+	if (!s || !tk_threads_init(&s->th, NULL)) {
+		if (s)
+			tk_threads_free(&s->th);
+		free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	s->opt = opt;
+	tk_arena_init(&s->names, 64 * 1024);
+	if (!tk_rsort_parse(opt->sort_keys, &s->sort) ||
+	    (s->sort.mask & (1u << TK_RSORT_SRCLINE))) {
+		state_free(s);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown --sort list '%s' (pid, comm, dso, sym)",
+				    opt->sort_keys);
+	}
+	/* the samples report keeps: attr, event globs, decoded, filters */
+	tk_perf_samples_options so = {
+	    .filter = opt->base ? opt->base->filter : NULL,
+	    .threads = &s->th,
+	    .log = opt->base ? opt->base->log : NULL,
+	    .log_user = opt->base ? opt->base->log_user : NULL,
+	};
+	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
+	if (st != TK_OK) {
+		state_free(s);
+		return st;
+	}
+	*out = s;
+	return TK_OK;
+}
+
+tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
+				  tk_writer *out, tk_error *err)
+{
+	state *s;
+	tk_status st = state_load(path, opt, &s, err);
+	if (st != TK_OK)
+		return st;
+	for (size_t i = 0; i < s->n_tables; i++)
+		print_table(out, s, &s->tables[i]);
+	state_free(s);
+	return TK_OK;
+}
+
+tk_status tk_perf_report_rows(const char *path, const tk_report_children_options *opt,
+			      tk_report_rows *out, tk_error *err)
+{
+	memset(out, 0, sizeof *out);
+	state *s;
+	tk_status st = state_load(path, opt, &s, err);
+	if (st != TK_OK)
+		return st;
+	tk_writer *w = NULL;
+	if ((st = tk_writer_open_memory(&w, err)) != TK_OK) {
+		state_free(s);
+		return st;
+	}
+	if (!(out->tables = calloc(s->n_tables + 1, sizeof *out->tables))) {
+		tk_writer_abort(w);
+		state_free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	for (size_t i = 0; i < s->n_tables && st == TK_OK; i++) {
+		const table *t = &s->tables[i];
+		tk_report_rows_table *rt = &out->tables[out->n++];
+		rt->event = strdup(t->event);
+		rt->samples = t->samples;
+		rt->total = t->total;
+		rt->rows = calloc(t->n_rows + 1, sizeof *rt->rows);
+		if (!rt->event || !rt->rows) {
+			st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+			break;
+		}
+		for (size_t r = 0; r < t->n_rows; r++) {
+			const row *rw = &t->rows[r];
+			/* the rows print_table() shows: hist entries (without
+			 * Children, those with samples of their own) */
+			if (rw->key.graph_only || (!opt->children && !rw->self))
+				continue;
+			tk_rsort_cells c;
+			cells_of(rw, &c);
+			size_t start = (size_t)tk_writer_tell(w);
+			for (size_t k = 0; k < s->sort.n; k++) {
+				if (k)
+					tk_put_char(w, '\t');
+				tk_rsort_put_cell(w, (tk_rsort_key)s->sort.keys[k], &c,
+						  SIZE_MAX / 2, true);
+			}
+			size_t len;
+			const char *data = tk_writer_data(w, &len);
+			tk_report_row *o = &rt->rows[rt->n++];
+			o->key = strndup(data + start, len - start);
+			o->self = rw->self;
+			o->children = rw->children;
+			o->unresolved =
+			    (s->sort.mask & (1u << TK_RSORT_SYM)) && rw->key.kind == KEY_ADDR;
+			o->addr = rw->key.a;
+			if (!o->key) {
+				st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+				break;
+			}
+		}
+	}
+	tk_writer_abort(w);
+	state_free(s);
+	if (st != TK_OK)
+		tk_report_rows_free(out);
 	return st;
+}
+
+void tk_report_rows_free(tk_report_rows *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k < r->tables[i].n; k++)
+			free(r->tables[i].rows[k].key);
+		free(r->tables[i].rows);
+		free(r->tables[i].event);
+	}
+	free(r->tables);
+	memset(r, 0, sizeof *r);
 }

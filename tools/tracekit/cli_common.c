@@ -64,7 +64,8 @@ static int check_sort(const char *verb, const char *key)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(key, keys[i]) == 0)
 			return 0;
-	if (strcmp(verb, "report") == 0 && tk_rsort_is_perf_list(key))
+	if ((strcmp(verb, "report") == 0 || strcmp(verb, "diff") == 0) &&
+	    tk_rsort_is_perf_list(key))
 		return 0; /* perf report's keys: the perf-style table */
 	fprintf(stderr,
 		"tracekit %s: unknown sort key '%s' (one of symbol, image, address for "
