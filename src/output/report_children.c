@@ -6,6 +6,7 @@
 #include "context/perf_callchain.h"
 #include "analysis/perf_samples.h"
 #include "analysis/perf_unwind.h"
+#include "analysis/srcline.h"
 #include "base/arena.h"
 #include "model/filter.h"
 #include "output/report_children.h"
@@ -16,12 +17,13 @@
 enum { KEY_SYM, KEY_INLINE, KEY_ADDR };
 typedef struct row_key {
 	uint8_t kind;
-	const void *dso;  /* KEY_SYM, KEY_INLINE */
-	uint64_t a, b;    /* SYM: start, end; INLINE: the function's start; ADDR: address */
-	const char *name; /* KEY_INLINE */
-	bool graph_only;  /* a call-graph node's symbol, no hist entry */
-	int32_t tid;      /* --sort pid */
-	const char *comm; /* --sort comm (compared by text) */
+	const void *dso;     /* KEY_SYM, KEY_INLINE */
+	uint64_t a, b;       /* SYM: start, end; INLINE: the function's start; ADDR: address */
+	const char *name;    /* KEY_INLINE */
+	bool graph_only;     /* a call-graph node's symbol, no hist entry */
+	int32_t tid;         /* --sort pid */
+	const char *comm;    /* --sort comm (compared by text) */
+	const char *srcline; /* --sort srcline (compared by text) */
 } row_key;
 
 typedef struct row {
@@ -36,6 +38,7 @@ typedef struct row {
 	const tk_thread *thread; /* of the sample that made it (perf's he->thread) */
 	const void *dso;         /* its image (NULL: none) */
 	const char *comm;        /* the comm of that sample (arena) */
+	const char *srcline;     /* --sort srcline: its text */
 } row;
 
 /* A call-graph trie node: one row reached along a chain. */
@@ -62,6 +65,7 @@ typedef struct table {
 typedef struct state {
 	const tk_report_children_options *opt;
 	tk_rsort sort;
+	tk_srcline *lines; /* --sort srcline */
 	tk_arena names;
 	table *tables;
 	size_t n_tables;
@@ -86,6 +90,8 @@ static uint64_t hash_key(const row_key *k)
 	h = (h ^ (uint32_t)k->tid ^ ((uint64_t)k->graph_only << 32)) * 1099511628211ull;
 	for (const char *p = k->comm; p && *p; p++)
 		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	for (const char *p = k->srcline; p && *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
 	return h ^ (h >> 29);
 }
 
@@ -94,7 +100,9 @@ static bool same_key(const row_key *x, const row_key *y)
 	return x->kind == y->kind && x->dso == y->dso && x->a == y->a && x->b == y->b &&
 	       (x->kind != KEY_INLINE || strcmp(x->name, y->name) == 0) && x->tid == y->tid &&
 	       x->graph_only == y->graph_only &&
-	       (x->comm == y->comm || (x->comm && y->comm && strcmp(x->comm, y->comm) == 0));
+	       (x->comm == y->comm || (x->comm && y->comm && strcmp(x->comm, y->comm) == 0)) &&
+	       (x->srcline == y->srcline ||
+		(x->srcline && y->srcline && strcmp(x->srcline, y->srcline) == 0));
 }
 
 static bool grow_slots(table *t)
@@ -113,6 +121,30 @@ static bool grow_slots(table *t)
 	t->slots = ns;
 	t->mask = n - 1;
 	return true;
+}
+
+/* perf's hist_entry__srcline(): "file:line" from the image's DWARF,
+ * else "sym+offset" (decimal) or "image[address]" (hex), "??:0" without
+ * a map. buf holds the fallbacks; the result lives until the next call. */
+static const char *srcline_of(state *s, const tk_addr_loc *loc, uint64_t ip, char *buf, size_t size)
+{
+	if (!loc->map)
+		return "??:0";
+	const tk_dso *d = loc->map->dso;
+	const char *line = NULL;
+	if (d->kind == TK_DSO_FILE && d->name[0] == '/')
+		line = tk_srcline_get(s->lines, d->name, ip - loc->map->start + loc->map->pgoff,
+				      false);
+	if (line)
+		return line;
+	if (loc->sym && loc->name)
+		snprintf(buf, size, "%.*s+%llu",
+			 (int)(loc->name_len < size / 2 ? loc->name_len : size / 2), loc->name,
+			 (unsigned long long)loc->sym_off);
+	else
+		snprintf(buf, size, "%.*s[%llx]", (int)(size / 2), d->short_name,
+			 (unsigned long long)loc->addr);
+	return buf;
 }
 
 /* The row of a frame resolved to loc (fr_name: an inline frame's name),
@@ -150,6 +182,9 @@ static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
 	if (mask & (1u << TK_RSORT_COMM))
 		k.comm = comm;
 	k.graph_only = mask == GRAPH_ONLY;
+	char sl_buf[256];
+	if (mask & (1u << TK_RSORT_SRCLINE) && !k.graph_only)
+		k.srcline = srcline_of(s, loc, ip, sl_buf, sizeof sl_buf);
 	/* fill_callchain_info() sets the level only for a frame with a map;
 	 * without one the entry keeps the one before it (perf reuses its
 	 * addr_location), the sample's own entry its cpumode's */
@@ -203,6 +238,8 @@ static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
 		k.name = r->name;
 	if (k.comm)
 		k.comm = r->comm;
+	if (k.srcline && !(k.srcline = r->srcline = tk_arena_strdup(&s->names, k.srcline)))
+		return UINT32_MAX;
 	r->key = k;
 	t->slots[j] = (uint32_t)t->n_rows + 1;
 	return (uint32_t)t->n_rows++;
@@ -369,6 +406,8 @@ static int cmp_key(uint8_t key, const row *a, const row *b)
 	switch (key) {
 	case TK_RSORT_PID: return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 	case TK_RSORT_COMM: return strcmp(a->comm, b->comm);
+	case TK_RSORT_SRCLINE:
+		return strcmp(a->srcline ? a->srcline : "", b->srcline ? b->srcline : "");
 	case TK_RSORT_DSO: {
 		/* _sort__dso_cmp: rows without an image after (cmp_null) */
 		const char *da = dso_short(a), *db = dso_short(b);
@@ -590,6 +629,7 @@ static void cells_of(const row *r, tk_rsort_cells *c)
 	    .sym_len = r->name_len,
 	    .inlined = r->inlined,
 	    .unresolved = r->key.kind == KEY_ADDR,
+	    .srcline = r->srcline,
 	};
 }
 
@@ -703,6 +743,7 @@ static void state_free(state *s)
 	free(s->tables);
 	tk_arena_free(&s->names);
 	tk_threads_free(&s->th);
+	tk_srcline_free(s->lines);
 	free(s);
 }
 
@@ -720,12 +761,15 @@ static tk_status state_load(const char *path, const tk_report_children_options *
 	}
 	s->opt = opt;
 	tk_arena_init(&s->names, 64 * 1024);
-	if (!tk_rsort_parse(opt->sort_keys, &s->sort) ||
-	    (s->sort.mask & (1u << TK_RSORT_SRCLINE))) {
+	if (!tk_rsort_parse(opt->sort_keys, &s->sort)) {
 		state_free(s);
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
-				    "unknown --sort list '%s' (pid, comm, dso, sym)",
+				    "unknown --sort list '%s' (pid, comm, dso, sym, srcline)",
 				    opt->sort_keys);
+	}
+	if ((s->sort.mask & (1u << TK_RSORT_SRCLINE)) && !(s->lines = tk_srcline_new())) {
+		state_free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
 	/* the samples report keeps: attr, event globs, decoded, filters */
 	tk_perf_samples_options so = {

@@ -70,7 +70,7 @@ static int check_sort(const char *verb, const char *key)
 	fprintf(stderr,
 		"tracekit %s: unknown sort key '%s' (one of symbol, image, address for "
 		"profiles; total, count, mean, max, name for time reports; perf.data: a list "
-		"of pid, comm, dso, sym as perf report's --sort)\n",
+		"of pid, comm, dso, sym, srcline as perf report's --sort)\n",
 		verb, key);
 	return TK_EXIT_USAGE;
 }
