@@ -8,6 +8,9 @@
 # (user+sys, /usr/bin/time, best of 3: addr2line children included,
 # steadier than wall time on a loaded machine). Also the unwinding rate
 # (samples per CPU second of tracekit) and tracekit's peak RSS.
+# "no cache" is the same tracekit with TRACEKIT_UNWIND_NO_CACHE=1 (libdwfl
+# walks every frame itself, the state before the CFI rule cache): the
+# before/after of that cache, in the same run.
 # Usage: bench/unwind_bench.sh [SECONDS] (default 5 s of python3 at -F 2000).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,19 +30,21 @@ while time.time() < end:
 perf record -q --call-graph dwarf -e cpu-clock:u -F 2000 -o "$work/c.data" -- "$work/calls" 60000000 >/dev/null 2>&1
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| file | samples | identical | tracekit wall | perf script wall | ratio | tracekit CPU | perf script CPU | ratio | tracekit samples/CPU s | tracekit peak RSS |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| file | samples | identical | tracekit wall | no cache wall | perf script wall | ratio | tracekit CPU | no cache CPU | perf script CPU | ratio | tracekit samples/CPU s | tracekit peak RSS |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for name in py c; do
   data="$work/$name.data"
   perf script -i "$data" >"$work/$name.want" 2>/dev/null
   "$TK" print --format perf-script "$data" >"$work/$name.got"
-  same=no; cmp -s "$work/$name.want" "$work/$name.got" && same=yes
+  TRACEKIT_UNWIND_NO_CACHE=1 "$TK" print --format perf-script "$data" >"$work/$name.slow"
+  same=no; cmp -s "$work/$name.want" "$work/$name.got" && cmp -s "$work/$name.want" "$work/$name.slow" && same=yes
   n=$(grep -c 'cpu-clock:u:' "$work/$name.want")
   hyperfine -N -w 1 -r 3 --export-json "$work/$name.json" \
-    "$TK print --format perf-script $data" "perf script -i $data" >/dev/null 2>&1
-  read -r tk pf <<<"$(/usr/bin/python3 -c "
+    "$TK print --format perf-script $data" "perf script -i $data" \
+    "env TRACEKIT_UNWIND_NO_CACHE=1 $TK print --format perf-script $data" >/dev/null 2>&1
+  read -r tk pf nc <<<"$(/usr/bin/python3 -c "
 import json; r = json.load(open('$work/$name.json'))['results']
-print(r[0]['mean'], r[1]['mean'])")"
+print(r[0]['mean'], r[1]['mean'], r[2]['mean'])")"
   /usr/bin/time -f %M -o "$work/rss" "$TK" print --format perf-script "$data" >/dev/null
   cpu() { # best user+sys of 3 runs
     local best=999 i t
@@ -52,7 +57,8 @@ print(r[0]['mean'], r[1]['mean'])")"
   }
   tc=$(cpu "$TK" print --format perf-script "$data")
   pc=$(cpu perf script -i "$data")
-  printf '| %s | %s | %s | %.3f s | %.3f s | %.1fx | %.2f s | %.2f s | %.1fx | %.0f | %s MB |\n' "$name" "$n" \
-    "$same" "$tk" "$pf" "$(echo "$pf / $tk" | bc -l)" "$tc" "$pc" "$(echo "$pc / $tc" | bc -l)" \
+  ncc=$(cpu env TRACEKIT_UNWIND_NO_CACHE=1 "$TK" print --format perf-script "$data")
+  printf '| %s | %s | %s | %.3f s | %.3f s | %.3f s | %.1fx | %.2f s | %.2f s | %.2f s | %.1fx | %.0f | %s MB |\n' "$name" "$n" \
+    "$same" "$tk" "$nc" "$pf" "$(echo "$pf / $tk" | bc -l)" "$tc" "$ncc" "$pc" "$(echo "$pc / $tc" | bc -l)" \
     "$(echo "$n / $tc" | bc -l)" "$(( $(cat "$work/rss") / 1024 ))"
 done

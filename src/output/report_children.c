@@ -6,18 +6,24 @@
 #include "context/perf_callchain.h"
 #include "analysis/perf_samples.h"
 #include "analysis/perf_unwind.h"
+#include "analysis/srcline.h"
 #include "base/arena.h"
 #include "model/filter.h"
 #include "output/report_children.h"
 #include "output/report_perf.h"
+#include "output/report_sort.h"
 
 /* sort__sym_cmp's identity of a hist entry */
 enum { KEY_SYM, KEY_INLINE, KEY_ADDR };
 typedef struct row_key {
 	uint8_t kind;
-	const void *dso;  /* KEY_SYM, KEY_INLINE */
-	uint64_t a, b;    /* SYM: start, end; INLINE: the function's start; ADDR: address */
-	const char *name; /* KEY_INLINE */
+	const void *dso;     /* KEY_SYM, KEY_INLINE */
+	uint64_t a, b;       /* SYM: start, end; INLINE: the function's start; ADDR: address */
+	const char *name;    /* KEY_INLINE */
+	bool graph_only;     /* a call-graph node's symbol, no hist entry */
+	int32_t tid;         /* --sort pid */
+	const char *comm;    /* --sort comm (compared by text) */
+	const char *srcline; /* --sort srcline (compared by text) */
 } row_key;
 
 typedef struct row {
@@ -31,6 +37,8 @@ typedef struct row {
 	uint32_t max_depth;      /* longest chain added under it (perf's callchain max_depth) */
 	const tk_thread *thread; /* of the sample that made it (perf's he->thread) */
 	const void *dso;         /* its image (NULL: none) */
+	const char *comm;        /* the comm of that sample (arena) */
+	const char *srcline;     /* --sort srcline: its text */
 } row;
 
 /* A call-graph trie node: one row reached along a chain. */
@@ -43,6 +51,7 @@ typedef struct gnode {
 
 typedef struct table {
 	char *event;
+	const tk_thread *thread; /* --per-thread: the thread of this table */
 	uint64_t total, samples;
 	row *rows;
 	size_t n_rows, cap_rows;
@@ -55,6 +64,8 @@ typedef struct table {
 
 typedef struct state {
 	const tk_report_children_options *opt;
+	tk_rsort sort;
+	tk_srcline *lines; /* --sort srcline */
 	tk_arena names;
 	table *tables;
 	size_t n_tables;
@@ -62,7 +73,11 @@ typedef struct state {
 	tk_callchain chain;
 	uint32_t order_rows[TK_CALLCHAIN_CAP + 1];
 	uint64_t order_ips[TK_CALLCHAIN_CAP + 1];
+	uint32_t node_rows[TK_CALLCHAIN_CAP + 1];
 } state;
+
+/* row_of()'s mask for a call-graph node (a symbol) that is no row */
+#define GRAPH_ONLY (1u << 31 | 1u << TK_RSORT_SYM)
 
 static uint64_t hash_key(const row_key *k)
 {
@@ -72,13 +87,22 @@ static uint64_t hash_key(const row_key *k)
 	h = (h ^ k->b) * 1099511628211ull;
 	for (const char *p = k->name; p && *p; p++)
 		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	h = (h ^ (uint32_t)k->tid ^ ((uint64_t)k->graph_only << 32)) * 1099511628211ull;
+	for (const char *p = k->comm; p && *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
+	for (const char *p = k->srcline; p && *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211ull;
 	return h ^ (h >> 29);
 }
 
 static bool same_key(const row_key *x, const row_key *y)
 {
 	return x->kind == y->kind && x->dso == y->dso && x->a == y->a && x->b == y->b &&
-	       (x->kind != KEY_INLINE || strcmp(x->name, y->name) == 0);
+	       (x->kind != KEY_INLINE || strcmp(x->name, y->name) == 0) && x->tid == y->tid &&
+	       x->graph_only == y->graph_only &&
+	       (x->comm == y->comm || (x->comm && y->comm && strcmp(x->comm, y->comm) == 0)) &&
+	       (x->srcline == y->srcline ||
+		(x->srcline && y->srcline && strcmp(x->srcline, y->srcline) == 0));
 }
 
 static bool grow_slots(table *t)
@@ -99,11 +123,35 @@ static bool grow_slots(table *t)
 	return true;
 }
 
+/* perf's hist_entry__srcline(): "file:line" from the image's DWARF,
+ * else "sym+offset" (decimal) or "image[address]" (hex), "??:0" without
+ * a map. buf holds the fallbacks; the result lives until the next call. */
+static const char *srcline_of(state *s, const tk_addr_loc *loc, uint64_t ip, char *buf, size_t size)
+{
+	if (!loc->map)
+		return "??:0";
+	const tk_dso *d = loc->map->dso;
+	const char *line = NULL;
+	if (d->kind == TK_DSO_FILE && d->name[0] == '/')
+		line = tk_srcline_get(s->lines, d->name, ip - loc->map->start + loc->map->pgoff,
+				      false);
+	if (line)
+		return line;
+	if (loc->sym && loc->name)
+		snprintf(buf, size, "%.*s+%llu",
+			 (int)(loc->name_len < size / 2 ? loc->name_len : size / 2), loc->name,
+			 (unsigned long long)loc->sym_off);
+	else
+		snprintf(buf, size, "%.*s[%llx]", (int)(size / 2), d->short_name,
+			 (unsigned long long)loc->addr);
+	return buf;
+}
+
 /* The row of a frame resolved to loc (fr_name: an inline frame's name),
  * made when new; UINT32_MAX when out of memory. */
-static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_loc *loc,
-		       bool self_entry, char *level, uint64_t ip, const char *inl_name,
-		       size_t inl_len)
+static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
+		       const tk_addr_loc *loc, bool self_entry, char *level, uint64_t ip,
+		       const char *inl_name, size_t inl_len)
 {
 	row_key k = {0};
 	const tk_dso *dso = loc->map ? loc->map->dso : NULL;
@@ -121,6 +169,22 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 								      : loc->addr;
 		k = (row_key){.kind = KEY_ADDR, .a = self_entry ? rel : ip};
 	}
+	/* the hist entry's identity is the --sort keys' (sort__sym_cmp
+	 * compares the image too; the others their own field) */
+	if (!(mask & (1u << TK_RSORT_SYM)))
+		k = (row_key){.dso = mask & (1u << TK_RSORT_DSO) ? dso : NULL};
+	else if (mask & (1u << TK_RSORT_DSO))
+		k.dso = dso;
+	if (mask & (1u << TK_RSORT_PID))
+		k.tid = th ? th->tid : -1;
+	/* a thread without a COMM record is ":<tid>", as perf names it */
+	const char *comm = th ? th->comm : "[unknown]";
+	if (mask & (1u << TK_RSORT_COMM))
+		k.comm = comm;
+	k.graph_only = mask == GRAPH_ONLY;
+	char sl_buf[256];
+	if (mask & (1u << TK_RSORT_SRCLINE) && !k.graph_only)
+		k.srcline = srcline_of(s, loc, ip, sl_buf, sizeof sl_buf);
 	/* fill_callchain_info() sets the level only for a frame with a map;
 	 * without one the entry keeps the one before it (perf reuses its
 	 * addr_location), the sample's own entry its cpumode's */
@@ -145,6 +209,9 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 	r->level = *level;
 	r->thread = th;
 	r->dso = dso;
+	r->comm = tk_arena_strdup(&s->names, comm);
+	if (!r->comm)
+		return UINT32_MAX;
 	char buf[24];
 	const char *name;
 	size_t len;
@@ -169,15 +236,21 @@ static uint32_t row_of(state *s, table *t, const tk_thread *th, const tk_addr_lo
 		return UINT32_MAX;
 	if (k.kind == KEY_INLINE)
 		k.name = r->name;
+	if (k.comm)
+		k.comm = r->comm;
+	if (k.srcline && !(k.srcline = r->srcline = tk_arena_strdup(&s->names, k.srcline)))
+		return UINT32_MAX;
 	r->key = k;
 	t->slots[j] = (uint32_t)t->n_rows + 1;
 	return (uint32_t)t->n_rows++;
 }
 
-static table *table_for(state *s, const char *event)
+static table *table_for(state *s, const char *event, const tk_thread *th)
 {
+	if (!s->opt->per_thread)
+		th = NULL;
 	for (size_t i = 0; i < s->n_tables; i++)
-		if (strcmp(s->tables[i].event, event) == 0)
+		if (strcmp(s->tables[i].event, event) == 0 && s->tables[i].thread == th)
 			return &s->tables[i];
 	table *nt = realloc(s->tables, (s->n_tables + 1) * sizeof *nt);
 	if (!nt)
@@ -185,6 +258,7 @@ static table *table_for(state *s, const char *event)
 	s->tables = nt;
 	table *t = &nt[s->n_tables];
 	memset(t, 0, sizeof *t);
+	t->thread = th;
 	if (!(t->event = strdup(event)))
 		return NULL;
 	s->n_tables++;
@@ -258,7 +332,8 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	if (smp->sample_type & TK_PERF_SAMPLE_IP)
 		tk_threads_resolve(&s->th, th, rec->misc & 7u, smp->ip, &loc);
 	char level = (rec->misc & 7u) == TK_CPUMODE_KERNEL ? 'k' : '.';
-	uint32_t self = row_of(s, t, th, &loc, true, &level, smp->ip, NULL, 0);
+	unsigned mask = s->sort.mask;
+	uint32_t self = row_of(s, t, mask, th, &loc, true, &level, smp->ip, NULL, 0);
 	if (self == UINT32_MAX)
 		return false;
 	t->total += period;
@@ -274,20 +349,32 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	 * its own position (callchain_cursor_snapshot) */
 	uint32_t *ord = s->order_rows;
 	uint64_t *ips = s->order_ips;
+	/* the trees' nodes are symbols (perf's match_chain), which the
+	 * rows are not when sym is no sort key */
+	bool own_nodes = graph && !(mask & (1u << TK_RSORT_SYM));
+	uint32_t *nodes = own_nodes ? s->node_rows : ord;
 	size_t n = ch->n;
 	for (size_t i = 0; i < n; i++) {
 		const tk_callchain_frame *fr = &ch->frames[caller ? n - 1 - i : i];
-		ord[i] = row_of(s, t, th, &fr->loc, false, &level, fr->ip,
-				fr->inlined ? fr->loc.name : NULL, fr->loc.name_len);
+		const char *inl = fr->inlined ? fr->loc.name : NULL;
+		char node_level = level;
+		ord[i] =
+		    row_of(s, t, mask, th, &fr->loc, false, &level, fr->ip, inl, fr->loc.name_len);
+		if (own_nodes)
+			nodes[i] = row_of(s, t, GRAPH_ONLY, th, &fr->loc, false, &node_level,
+					  fr->ip, inl, fr->loc.name_len);
 		ips[i] = fr->ip;
-		if (ord[i] == UINT32_MAX)
+		if (ord[i] == UINT32_MAX || nodes[i] == UINT32_MAX)
 			return false;
 	}
 	if (!n) {
 		ord[n] = self;
+		if (own_nodes && (nodes[n] = row_of(s, t, GRAPH_ONLY, th, &loc, true, &level,
+						    smp->ip, NULL, 0)) == UINT32_MAX)
+			return false;
 		ips[n++] = smp->ip;
 	}
-	if (graph && !graph_add(t, self, ord, ips, 0, n, period))
+	if (graph && !graph_add(t, self, nodes, ips, 0, n, period))
 		return false;
 	/* he_cache: a row counts once per sample (recursion, the ip repeated
 	 * as the chain's first entry) */
@@ -298,7 +385,7 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 		if (seen || !s->opt->children)
 			continue;
 		t->rows[ord[k]].children += period;
-		if (graph && !graph_add(t, ord[k], ord, ips, k, n, period))
+		if (graph && !graph_add(t, ord[k], nodes, ips, k, n, period))
 			return false;
 	}
 	return true;
@@ -306,6 +393,44 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 
 static const table *sort_table;
 static const tk_report_children_options *sort_opt;
+static const state *sort_state;
+
+static const char *dso_short(const row *r)
+{
+	return r->dso ? ((const tk_dso *)r->dso)->short_name : NULL;
+}
+
+/* One --sort key of two rows, ascending as perf prints them. */
+static int cmp_key(uint8_t key, const row *a, const row *b)
+{
+	switch (key) {
+	case TK_RSORT_PID: return a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
+	case TK_RSORT_COMM: return strcmp(a->comm, b->comm);
+	case TK_RSORT_SRCLINE:
+		return strcmp(a->srcline ? a->srcline : "", b->srcline ? b->srcline : "");
+	case TK_RSORT_DSO: {
+		/* _sort__dso_cmp: rows without an image after (cmp_null) */
+		const char *da = dso_short(a), *db = dso_short(b);
+		if (!da || !db)
+			return da ? -1 : db ? 1 : 0;
+		return strcmp(da, db);
+	}
+	case TK_RSORT_SYM: {
+		/* sort__sym_sort: by name, rows without a symbol after (cmp_null) */
+		bool ua = a->key.kind == KEY_ADDR, ub = b->key.kind == KEY_ADDR;
+		if (ua != ub)
+			return ua ? 1 : -1;
+		if (ua) {
+			/* perf leaves them in its collapsed tree's order,
+			 * _sort__addr_cmp's signed difference of the ips */
+			int64_t d = (int64_t)(b->key.a - a->key.a);
+			return d > 0 ? -1 : d < 0;
+		}
+		return strcmp(a->name, b->name);
+	}
+	default: return 0;
+	}
+}
 
 static int cmp_rows(const void *pa, const void *pb)
 {
@@ -325,13 +450,13 @@ static int cmp_rows(const void *pa, const void *pb)
 	}
 	if (a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	/* sort__sym_sort: by name, rows without a symbol after (cmp_null) */
-	bool ua = a->key.kind == KEY_ADDR, ub = b->key.kind == KEY_ADDR;
-	if (ua != ub)
-		return ua ? 1 : -1;
-	if (ua)
-		return a->key.a < b->key.a ? -1 : a->key.a > b->key.a;
-	return strcmp(a->name, b->name);
+	/* then the --sort keys in their order, each as perf's se_sort */
+	for (size_t i = 0; i < sort_state->sort.n; i++) {
+		int c = cmp_key(sort_state->sort.keys[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 static const table *sort_nodes_table;
@@ -433,7 +558,8 @@ static void print_graph(tk_writer *w, const table *t, const row *r, double limit
 	/* nothing to show past the skipped entry (or only branches under
 	 * the limit): no graph at all */
 	uint32_t first = t->nodes[root - 1].child;
-	if (!t->nodes[first - 1].sibling &&
+	bool skip_first = sort_state->sort.keys[0] == TK_RSORT_SYM;
+	if (skip_first && !t->nodes[first - 1].sibling &&
 	    t->nodes[first - 1].period == t->nodes[root - 1].period) {
 		bool any = false;
 		for (uint32_t c = t->nodes[first - 1].child; c && !any; c = t->nodes[c - 1].sibling)
@@ -442,12 +568,29 @@ static void print_graph(tk_writer *w, const table *t, const row *r, double limit
 		if (!any)
 			return;
 	}
+	if (!skip_first) {
+		/* perf prints nothing (not even the "|") when the tree has
+		 * no shared chain and no branch over the limit */
+		uint32_t end = root;
+		size_t shared = 0;
+		for (uint32_t only;
+		     (only = t->nodes[end - 1].child) && !t->nodes[only - 1].sibling &&
+		     t->nodes[only - 1].period == t->nodes[end - 1].period;
+		     end = only)
+			shared++;
+		bool any = shared > 0;
+		for (uint32_t c = t->nodes[end - 1].child; c && !any; c = t->nodes[c - 1].sibling)
+			any = pct(t->nodes[c - 1].period, t->total) >= limit;
+		if (!any)
+			return;
+	}
 	tk_put_lit(w, "            |\n");
 	/* callchain__fprintf_graph: the chain all paths share is printed
 	 * after "---", less its first entry (with --sort sym it is the row's
 	 * own symbol, perf says, and skips it whatever it is) */
 	uint32_t cur = root;
-	bool printed = false, skipped = false;
+	/* perf skips it only when the sort order starts with sym */
+	bool printed = false, skipped = !skip_first;
 	for (;;) {
 		uint32_t only = t->nodes[cur - 1].child;
 		if (!only || t->nodes[only - 1].sibling ||
@@ -473,48 +616,95 @@ static void print_graph(tk_writer *w, const table *t, const row *r, double limit
 	tk_put_char(w, '\n');
 }
 
+static void cells_of(const row *r, tk_rsort_cells *c)
+{
+	const tk_thread *th = r->thread;
+	*c = (tk_rsort_cells){
+	    .tid = r->key.tid,
+	    .thread_comm = th ? th->comm : r->comm,
+	    .comm = r->comm,
+	    .dso = dso_short(r),
+	    .level = r->level,
+	    .sym = r->name,
+	    .sym_len = r->name_len,
+	    .inlined = r->inlined,
+	    .unresolved = r->key.kind == KEY_ADDR,
+	    .srcline = r->srcline,
+	};
+}
+
 static void print_table(tk_writer *w, const state *s, const table *t)
 {
 	const tk_report_children_options *o = s->opt;
 	uint32_t *order = malloc((t->n_rows + 1) * sizeof *order);
 	if (!order)
 		return;
+	size_t n = 0;
 	for (size_t i = 0; i < t->n_rows; i++)
-		order[i] = (uint32_t)i;
+		if (!t->rows[i].key.graph_only)
+			order[n++] = (uint32_t)i;
 	sort_table = t;
 	sort_opt = o;
-	qsort(order, t->n_rows, sizeof *order, cmp_rows);
-	size_t n = t->n_rows;
+	sort_state = s;
+	qsort(order, n, sizeof *order, cmp_rows);
 	/* without Children, rows met only in chains are no entries (perf
 	 * adds hist entries for sample ips only): they sort last */
 	while (!o->children && n && !t->rows[order[n - 1]].self)
 		n--;
 	if (o->base && o->base->top && o->base->top < n)
 		n = (size_t)o->base->top;
-	size_t width = 6;
+	/* column widths: the header's, or the widest cell (perf's
+	 * hists__calc_col_len over the entries shown) */
+	const tk_rsort *so = &s->sort;
+	size_t width[TK_RSORT_MAX];
+	for (size_t k = 0; k < so->n; k++)
+		width[k] = strlen(tk_rsort_header((tk_rsort_key)so->keys[k]));
 	for (size_t i = 0; i < n; i++) {
-		const row *r = &t->rows[order[i]];
-		size_t len = 4 + r->name_len + (r->inlined ? 10 : 0);
-		if (len > width)
-			width = len;
+		tk_rsort_cells c;
+		cells_of(&t->rows[order[i]], &c);
+		for (size_t k = 0; k < so->n; k++) {
+			size_t len = tk_rsort_width((tk_rsort_key)so->keys[k], &c);
+			if (len > width[k])
+				width[k] = len;
+		}
 	}
-	tk_put_fmt(w, "# Samples: %llu  of event '%s'\n", (unsigned long long)t->samples, t->event);
+	if (t->thread)
+		tk_put_fmt(w, "# Thread: %s %d/%d\n#\n", t->thread->comm, (int)t->thread->pid,
+			   (int)t->thread->tid);
+	/* perf's convert_unit(): "2K", "156 " */
+	unsigned long long nr = t->samples;
+	char unit = ' ';
+	for (const char *u = "KMG"; *u && nr > 1000; u++) {
+		nr /= 1000;
+		unit = *u;
+	}
+	tk_put_fmt(w, "# Samples: %llu%c of event '%s'\n", nr, unit, t->event);
 	tk_put_fmt(w, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
-	tk_put_fmt(w, "# %s%-*s\n", o->children ? "Children      Self  " : "Overhead  ", (int)width,
-		   "Symbol");
-	tk_put_fmt(w, "# %s", o->children ? "........  ........  " : "........  ");
-	for (size_t i = 0; i < width; i++)
-		tk_put_char(w, '.');
+	tk_put_fmt(w, "# %s", o->children ? "Children      Self" : "Overhead");
+	for (size_t k = 0; k < so->n; k++)
+		tk_put_fmt(w, "  %-*s", (int)width[k], tk_rsort_header((tk_rsort_key)so->keys[k]));
+	tk_put_fmt(w, "\n# %s", o->children ? "........  ........" : "........");
+	for (size_t k = 0; k < so->n; k++) {
+		tk_put_lit(w, "  ");
+		for (size_t i = 0; i < width[k]; i++)
+			tk_put_char(w, '.');
+	}
 	tk_put_lit(w, "\n#\n");
 	for (size_t i = 0; i < n; i++) {
 		const row *r = &t->rows[order[i]];
 		if (o->children)
-			tk_put_fmt(w, "%9.2f%%%9.2f%%  ", pct(r->children, t->total),
+			tk_put_fmt(w, "%9.2f%%%9.2f%%", pct(r->children, t->total),
 				   pct(r->self, t->total));
 		else
-			tk_put_fmt(w, "%9.2f%%  ", pct(r->self, t->total));
-		tk_put_fmt(w, "[%c] %.*s%s\n", r->level, (int)r->name_len, r->name,
-			   r->inlined ? " (inlined)" : "");
+			tk_put_fmt(w, "%9.2f%%", pct(r->self, t->total));
+		tk_rsort_cells c;
+		cells_of(r, &c);
+		for (size_t k = 0; k < so->n; k++) {
+			tk_put_lit(w, "  ");
+			tk_rsort_put_cell(w, (tk_rsort_key)so->keys[k], &c, width[k],
+					  k + 1 == so->n);
+		}
+		tk_put_char(w, '\n');
 		if (o->graph != TK_REPORT_GRAPH_NONE)
 			print_graph(w, t, r, o->percent_limit);
 	}
@@ -527,8 +717,9 @@ static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_per
 			     tk_error *err)
 {
 	state *s = user;
-	table *t = table_for(s, rec->attr->name);
-	if (!t || !add_sample(s, t, rec, smp, tk_perf_sample_thread(&s->th, smp))) {
+	tk_thread *th = tk_perf_sample_thread(&s->th, smp);
+	table *t = table_for(s, rec->attr->name, th);
+	if (!t || !add_sample(s, t, rec, smp, th)) {
 		if (t && t->over_limit)
 			return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
 					    "call graphs: more than %zu tree nodes for event %s",
@@ -538,29 +729,10 @@ static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_per
 	return TK_OK;
 }
 
-tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
-				  tk_writer *out, tk_error *err)
+static void state_free(state *s)
 {
-	state *s = calloc(1, sizeof *s);
-	if (!s || !tk_threads_init(&s->th, NULL)) {
-		if (s)
-			tk_threads_free(&s->th);
-		free(s);
-		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	}
-	s->opt = opt;
-	tk_arena_init(&s->names, 64 * 1024);
-	/* the samples report keeps: attr, event globs, decoded, filters */
-	tk_perf_samples_options so = {
-	    .filter = opt->base ? opt->base->filter : NULL,
-	    .threads = &s->th,
-	    .log = opt->base ? opt->base->log : NULL,
-	    .log_user = opt->base ? opt->base->log_user : NULL,
-	};
-	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
-	if (st == TK_OK)
-		for (size_t i = 0; i < s->n_tables; i++)
-			print_table(out, s, &s->tables[i]);
+	if (!s)
+		return;
 	for (size_t i = 0; i < s->n_tables; i++) {
 		table *t = &s->tables[i];
 		free(t->event);
@@ -571,6 +743,137 @@ tk_status tk_perf_report_children(const char *path, const tk_report_children_opt
 	free(s->tables);
 	tk_arena_free(&s->names);
 	tk_threads_free(&s->th);
+	tk_srcline_free(s->lines);
 	free(s);
+}
+
+/* Reads the file into per-event tables of rows (and trees). */
+static tk_status state_load(const char *path, const tk_report_children_options *opt, state **out,
+			    tk_error *err)
+{
+	*out = NULL;
+	state *s = calloc(1, sizeof *s);
+	if (!s || !tk_threads_init(&s->th, NULL)) {
+		if (s)
+			tk_threads_free(&s->th);
+		free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	s->opt = opt;
+	tk_arena_init(&s->names, 64 * 1024);
+	if (!tk_rsort_parse(opt->sort_keys, &s->sort)) {
+		state_free(s);
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "unknown --sort list '%s' (pid, comm, dso, sym, srcline)",
+				    opt->sort_keys);
+	}
+	if ((s->sort.mask & (1u << TK_RSORT_SRCLINE)) && !(s->lines = tk_srcline_new())) {
+		state_free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	/* the samples report keeps: attr, event globs, decoded, filters */
+	tk_perf_samples_options so = {
+	    .filter = opt->base ? opt->base->filter : NULL,
+	    .threads = &s->th,
+	    .log = opt->base ? opt->base->log : NULL,
+	    .log_user = opt->base ? opt->base->log_user : NULL,
+	};
+	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
+	if (st != TK_OK) {
+		state_free(s);
+		return st;
+	}
+	*out = s;
+	return TK_OK;
+}
+
+tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
+				  tk_writer *out, tk_error *err)
+{
+	state *s;
+	tk_status st = state_load(path, opt, &s, err);
+	if (st != TK_OK)
+		return st;
+	for (size_t i = 0; i < s->n_tables; i++)
+		print_table(out, s, &s->tables[i]);
+	state_free(s);
+	return TK_OK;
+}
+
+tk_status tk_perf_report_rows(const char *path, const tk_report_children_options *opt,
+			      tk_report_rows *out, tk_error *err)
+{
+	memset(out, 0, sizeof *out);
+	state *s;
+	tk_status st = state_load(path, opt, &s, err);
+	if (st != TK_OK)
+		return st;
+	tk_writer *w = NULL;
+	if ((st = tk_writer_open_memory(&w, err)) != TK_OK) {
+		state_free(s);
+		return st;
+	}
+	if (!(out->tables = calloc(s->n_tables + 1, sizeof *out->tables))) {
+		tk_writer_abort(w);
+		state_free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	}
+	for (size_t i = 0; i < s->n_tables && st == TK_OK; i++) {
+		const table *t = &s->tables[i];
+		tk_report_rows_table *rt = &out->tables[out->n++];
+		rt->event = strdup(t->event);
+		rt->samples = t->samples;
+		rt->total = t->total;
+		rt->rows = calloc(t->n_rows + 1, sizeof *rt->rows);
+		if (!rt->event || !rt->rows) {
+			st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+			break;
+		}
+		for (size_t r = 0; r < t->n_rows; r++) {
+			const row *rw = &t->rows[r];
+			/* the rows print_table() shows: hist entries (without
+			 * Children, those with samples of their own) */
+			if (rw->key.graph_only || (!opt->children && !rw->self))
+				continue;
+			tk_rsort_cells c;
+			cells_of(rw, &c);
+			size_t start = (size_t)tk_writer_tell(w);
+			for (size_t k = 0; k < s->sort.n; k++) {
+				if (k)
+					tk_put_char(w, '\t');
+				tk_rsort_put_cell(w, (tk_rsort_key)s->sort.keys[k], &c,
+						  SIZE_MAX / 2, true);
+			}
+			size_t len;
+			const char *data = tk_writer_data(w, &len);
+			tk_report_row *o = &rt->rows[rt->n++];
+			o->key = strndup(data + start, len - start);
+			o->self = rw->self;
+			o->children = rw->children;
+			o->unresolved =
+			    (s->sort.mask & (1u << TK_RSORT_SYM)) && rw->key.kind == KEY_ADDR;
+			o->addr = rw->key.a;
+			if (!o->key) {
+				st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+				break;
+			}
+		}
+	}
+	tk_writer_abort(w);
+	state_free(s);
+	if (st != TK_OK)
+		tk_report_rows_free(out);
 	return st;
+}
+
+void tk_report_rows_free(tk_report_rows *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k < r->tables[i].n; k++)
+			free(r->tables[i].rows[k].key);
+		free(r->tables[i].rows);
+		free(r->tables[i].event);
+	}
+	free(r->tables);
+	memset(r, 0, sizeof *r);
 }

@@ -32,9 +32,41 @@ typedef struct tk_report_children_options {
 	bool children; /* Children column (else self only, like --no-children) */
 	tk_report_graph graph;
 	double percent_limit; /* graph branches below this % are hidden */
+	/* perf's --sort list ("comm,dso,sym", report_sort.h); NULL = "sym".
+	 * Rows are keyed by every key, ties ordered key by key. */
+	const char *sort_keys;
+	/* one table per thread and event (what `perf report --tid T` shows
+	 * for each thread), headed "# Thread: comm pid/tid" */
+	bool per_thread;
 } tk_report_children_options;
 
 tk_status tk_perf_report_children(const char *path, const tk_report_children_options *opt,
 				  tk_writer *out, tk_error *err);
+
+/* The same rows without printing them (for diff): per event, each row's
+ * key as its columns print it ("[.] main", "comm\tdso\t[.] main": cells
+ * joined by tabs, unpadded), its Self and Children periods. */
+typedef struct tk_report_row {
+	char *key;
+	uint64_t self, children;
+	bool unresolved; /* sym is a key and the row has no symbol: */
+	uint64_t addr;   /* the address its sym cell shows */
+} tk_report_row;
+
+typedef struct tk_report_rows_table {
+	char *event;
+	uint64_t samples, total;
+	tk_report_row *rows;
+	size_t n;
+} tk_report_rows_table;
+
+typedef struct tk_report_rows {
+	tk_report_rows_table *tables;
+	size_t n;
+} tk_report_rows;
+
+tk_status tk_perf_report_rows(const char *path, const tk_report_children_options *opt,
+			      tk_report_rows *out, tk_error *err);
+void tk_report_rows_free(tk_report_rows *r);
 
 #endif

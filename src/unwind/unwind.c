@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <string.h>
 
+#include "unwind/unwind_fast.h"
 #include "unwind/unwind_memory.h"
 #include "unwind/unwind_space.h"
 
@@ -62,7 +63,13 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 
 tk_unwinder *tk_unwinder_new(void)
 {
-	return calloc(1, sizeof(tk_unwinder));
+	tk_unwinder *u = calloc(1, sizeof(tk_unwinder));
+	/* for the bench's before/after and for checking the cache: the
+	 * same output either way */
+	const char *off = getenv("TRACEKIT_UNWIND_NO_CACHE");
+	if (u)
+		u->no_fast = off && *off && strcmp(off, "0") != 0;
+	return u;
 }
 
 void tk_unwinder_free(tk_unwinder *u)
@@ -72,6 +79,7 @@ void tk_unwinder_free(tk_unwinder *u)
 	for (size_t i = 0; i < TK_UNWIND_SPACES; i++)
 		tk_unwind_space_drop(&u->spaces[i]);
 	free(u->inlines);
+	free(u->rules);
 	free(u);
 }
 
@@ -115,9 +123,21 @@ size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_
 		u->last_read_frame = SIZE_MAX;
 		/* as perf's unwind__get_entries(): no walk when the sampled ip
 		 * is in no readable image (whatever an earlier sample attached) */
-		if (r == TK_UNWIND_REPORTED && s->attached &&
-		    dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0 && u->n &&
-		    u->n < u->max && u->last_read_frame + 1 == u->n && u->last_read_zero) {
+		bool ended = false;
+		if (r == TK_UNWIND_REPORTED && s->attached) {
+			tk_unwind_fast_result f =
+			    u->no_fast ? TK_UNWIND_FAST_FALLBACK : tk_unwind_fast(u);
+			if (f == TK_UNWIND_FAST_FALLBACK) {
+				u->n = 0;
+				u->last_read_frame = SIZE_MAX;
+				ended =
+				    dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0;
+			} else {
+				ended = f == TK_UNWIND_FAST_ENDED;
+			}
+		}
+		if (ended && u->n && u->n < u->max && u->last_read_frame + 1 == u->n &&
+		    u->last_read_zero) {
 			/* the walk ended on a return address read as 0: libdwfl
 			 * stops there, perf's libunwind unwinder gives one more
 			 * frame, pc 0 minus one */

@@ -37,8 +37,14 @@ typedef struct tk_unwind_inline_slot {
 	const char *names[TK_UNWIND_INLINE_MAX];
 } tk_unwind_inline_slot;
 
+/* CFI rules of pcs already looked up (direct mapped, unwind_fast.c). */
+#define TK_UNWIND_RULE_SLOTS 8192
+typedef struct tk_unwind_rule tk_unwind_rule;
+
 struct tk_unwinder {
 	tk_unwind_inline_slot *inlines; /* TK_UNWIND_INLINE_SLOTS, made on first use */
+	tk_unwind_rule *rules;          /* TK_UNWIND_RULE_SLOTS, made on first use */
+	bool no_fast;                   /* TRACEKIT_UNWIND_NO_CACHE: libdwfl's walk only */
 	tk_unwind_space spaces[TK_UNWIND_SPACES];
 	uint64_t clock;
 	/* the walk in progress, read by the libdwfl callbacks */

@@ -5,6 +5,8 @@
 # - `tracekit print --format perf-script` is byte-identical to `perf
 #   script` (every frame's ip, symbol+offset, image and perf's "(inlined)"
 #   frames), and most samples do have callers (the unwinding did happen);
+# - the cached CFI walk gives the same bytes as libdwfl's own walk
+#   (TRACEKIT_UNWIND_NO_CACHE=1);
 # - the C program's known chain main -> top -> mid_b -> mid_a -> leaf
 #   (spin inlined into leaf) is found in our output;
 # - `convert --to folded` equals stackcollapse-perf.pl's fold of perf
@@ -74,6 +76,16 @@ check() { # name command...
   else
     fail "$name: differs from perf script ($(diff "$work/$name.want" "$work/$name.got" | grep -c '^>') lines):"
     diff "$work/$name.want" "$work/$name.got" | head -10
+  fi
+  # the cached CFI walk (src/unwind/unwind_fast.c) gives what libdwfl's
+  # own walk gives, sample for sample
+  if ! TRACEKIT_UNWIND_NO_CACHE=1 "$TK" print --format perf-script "$data" >"$work/$name.slow" 2>/dev/null; then
+    fail "$name: tracekit exited non-zero with TRACEKIT_UNWIND_NO_CACHE=1"
+  elif ! cmp -s "$work/$name.slow" "$work/$name.got"; then
+    fail "$name: cached CFI walk differs from libdwfl's walk:"
+    diff "$work/$name.slow" "$work/$name.got" | head -6
+  else
+    echo "ok   $name: cached CFI walk == libdwfl walk"
   fi
   fold <"$work/$name.want" >"$work/$name.fold.want"
   if ! "$TK" convert --to folded -o "$work/$name.folded" "$data" 2>"$work/$name.ferr"; then

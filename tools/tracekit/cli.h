@@ -26,6 +26,8 @@ typedef struct tk_cli {
 	bool children;        /* report --children */
 	int call_graph;       /* report -g/--call-graph: tk_report_graph */
 	double percent_limit; /* report --percent-limit (call graphs), default 0.5 */
+	bool no_children;     /* report --no-children: perf's self-only table */
+	bool per_thread;      /* report --per-thread: a perf-style table per thread */
 } tk_cli;
 
 /* The commands, as bits of an option's "applies to" mask. */

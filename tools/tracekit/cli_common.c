@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output/report_sort.h"
 #include "cli_options.h"
 #include "output/perf_script_events.h"
 
@@ -63,9 +64,13 @@ static int check_sort(const char *verb, const char *key)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(key, keys[i]) == 0)
 			return 0;
+	if ((strcmp(verb, "report") == 0 || strcmp(verb, "diff") == 0) &&
+	    tk_rsort_is_perf_list(key))
+		return 0; /* perf report's keys: the perf-style table */
 	fprintf(stderr,
 		"tracekit %s: unknown sort key '%s' (one of symbol, image, address for "
-		"profiles; total, count, mean, max, name for time reports)\n",
+		"profiles; total, count, mean, max, name for time reports; perf.data: a list "
+		"of pid, comm, dso, sym, srcline as perf report's --sort)\n",
 		verb, key);
 	return TK_EXIT_USAGE;
 }
@@ -218,6 +223,8 @@ int tk_cli_parse(tk_cli *cli, const char *verb, int argc, char **argv)
 				goto bad_value;
 			break;
 		case OPT_CHILDREN: cli->children = true; break;
+		case OPT_NO_CHILDREN: cli->no_children = true; break;
+		case OPT_PER_THREAD: cli->per_thread = true; break;
 		case 'g':
 			if (strcmp(optarg, "caller") == 0)
 				cli->call_graph = 1;

@@ -87,12 +87,16 @@ const tk_cli_opt tk_cli_opts[] = {
     SHOW(8, "round"),
     {"ctf-version", required_argument, OPT_CTF_VERSION, CONVERT, "V",
      "to CTF: 1 (CTF 1.8, the default) or 2 (CTF 2, JSON metadata)"},
-    {"children", no_argument, OPT_CHILDREN, REPORT, NULL,
+    {"children", no_argument, OPT_CHILDREN, REPORT | DIFF, NULL,
      "perf.data: perf report --children (Children and Self columns)"},
     {"call-graph", required_argument, 'g', REPORT, "ORDER",
      "perf.data: call-graph trees under each row, caller or callee first"},
     {"percent-limit", required_argument, OPT_PERCENT_LIMIT, REPORT, "P",
      "call graphs: hide branches under P% (default 0.5)"},
+    {"no-children", no_argument, OPT_NO_CHILDREN, REPORT | DIFF, NULL,
+     "perf.data: perf report's Overhead (self) table"},
+    {"per-thread", no_argument, OPT_PER_THREAD, REPORT, NULL,
+     "perf.data: one perf report table per thread"},
 };
 const size_t tk_cli_n_opts = sizeof tk_cli_opts / sizeof tk_cli_opts[0];
 

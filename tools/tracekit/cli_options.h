@@ -34,6 +34,8 @@ enum {
 	OPT_CHILDREN,
 	OPT_CALL_GRAPH,
 	OPT_PERCENT_LIMIT,
+	OPT_NO_CHILDREN,
+	OPT_PER_THREAD,
 	OPT_SHOW_FIRST, /* OPT_SHOW_FIRST + i: the i-th --show-...-events */
 };
 

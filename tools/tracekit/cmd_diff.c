@@ -9,7 +9,10 @@
 
 #include "base/hashmap.h"
 #include "cli.h"
+#include "model/filter.h"
 #include "output/profile_inputs.h"
+#include "output/report_diff.h"
+#include "output/report_sort.h"
 
 static tk_profile_report_options report_options(const tk_cli *cli)
 {
@@ -157,6 +160,54 @@ static int diff_tables(const char *event, tk_profile_agg *aa, tk_profile_agg *ab
 	return 0;
 }
 
+/* diff --children / --no-children / --sort KEY,...: perf diff's table on
+ * the rows of perf report (report_diff.h), both files perf.data. */
+static int diff_perf_rows(const tk_cli *cli)
+{
+	tk_filter filter = tk_cli_filter(&cli->opt);
+	tk_profile_report_options base = {
+	    .filter = &filter,
+	    .events = cli->opt.events,
+	    .log = cli->opt.log,
+	    .log_user = cli->opt.log_user,
+	};
+	/* perf diff's default keys */
+	const char *keys = tk_rsort_is_perf_list(cli->sort) ? cli->sort : "dso,sym";
+	tk_report_children_options o = {
+	    .base = &base,
+	    .children = cli->children,
+	    .sort_keys = keys,
+	};
+	tk_report_rows rows[2];
+	memset(rows, 0, sizeof rows);
+	int rc = 0;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		tk_error err;
+		tk_error_clear(&err);
+		const tk_format_ops *ops;
+		tk_status st = tk_cli_format_of(cli, cli->inputs[k], &ops, &err);
+		if (st == TK_OK && ops->format != TK_FORMAT_PERF)
+			st = tk_error_set(&err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
+					  "--children, --no-children and --sort %s need perf.data "
+					  "(%s given)",
+					  keys, ops->name);
+		if (st == TK_OK)
+			st = tk_perf_report_rows(cli->inputs[k], &o, &rows[k], &err);
+		if (st != TK_OK)
+			rc = tk_cli_fail(&err, cli->inputs[k]);
+	}
+	if (rc == 0) {
+		tk_error err;
+		tk_error_clear(&err);
+		if (tk_report_diff_write(&rows[0], &rows[1], keys, cli->children, cli->top,
+					 tk_cli_stdout(), &err) != TK_OK)
+			rc = tk_cli_fail(&err, cli->inputs[0]);
+	}
+	tk_report_rows_free(&rows[0]);
+	tk_report_rows_free(&rows[1]);
+	return tk_cli_finish(rc);
+}
+
 int tk_cmd_diff(int argc, char **argv)
 {
 	tk_cli cli;
@@ -167,6 +218,8 @@ int tk_cmd_diff(int argc, char **argv)
 		fprintf(stderr, "tracekit diff: give exactly two profiles: A B\n");
 		return TK_EXIT_USAGE;
 	}
+	if (cli.children || cli.no_children || tk_rsort_is_perf_list(cli.sort))
+		return diff_perf_rows(&cli);
 	tk_perf_profile p[2];
 	memset(p, 0, sizeof p);
 	/* perf.data against perf.data: periods, as perf diff weighs, and

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analysis/report.h"
+#include "output/report_sort.h"
 #include "cli.h"
 #include "session/session_events.h"
 
@@ -69,7 +70,9 @@ int tk_cmd_report(int argc, char **argv)
 	    {TK_REPORT_LATENCY, cli.report_latency},
 	    {TK_REPORT_LINREG, cli.report_linreg},
 	};
-	if (cli.children || cli.call_graph)
+	/* perf report's table: asked by its options or its sort keys */
+	if (cli.children || cli.call_graph || cli.no_children || cli.per_thread ||
+	    tk_rsort_is_perf_list(cli.sort))
 		return tk_cmd_report_children(&cli);
 	if (!cli.report_state && !cli.report_latency && !cli.report_linreg)
 		return tk_cmd_report_profile(&cli);

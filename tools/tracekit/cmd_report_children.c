@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "model/filter.h"
 #include "output/report_children.h"
+#include "output/report_sort.h"
 
 int tk_cmd_report_children(const tk_cli *cli)
 {
@@ -22,6 +23,8 @@ int tk_cmd_report_children(const tk_cli *cli)
 	    .children = cli->children,
 	    .graph = (tk_report_graph)cli->call_graph,
 	    .percent_limit = cli->percent_limit,
+	    .sort_keys = tk_rsort_is_perf_list(cli->sort) ? cli->sort : NULL,
+	    .per_thread = cli->per_thread,
 	};
 	for (int k = 0; k < cli->n_inputs && rc == 0; k++) {
 		tk_error err;

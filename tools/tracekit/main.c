@@ -58,6 +58,8 @@ const char tk_usage_text[] =
     "      --children            report, perf.data: Children and Self columns (perf's)\n"
     "  -g, --call-graph ORDER    report: call-graph trees, caller or callee first\n"
     "      --percent-limit P     report: hide call-graph branches under P% (0.5)\n"
+    "      --no-children, --per-thread  report, perf.data: perf's self-only table;\n"
+    "                            one table per thread (--sort pid,comm,dso,sym)\n"
     "      --progress, --no-progress  progress on stderr (default: when a terminal)\n"
     "      --clock-gmt           babeltrace style: print times in UTC\n"
     "      --tod                 perf -> CTF/JSON: the clock offset to the time of day\n"

@@ -1,1 +1,1 @@
-$TK report --sort comm $TK_TESTDATA/perf/pdc/with-callchain.perf.data
+$TK report --sort comm,bogus $TK_TESTDATA/perf/pdc/with-callchain.perf.data
