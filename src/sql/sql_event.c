@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "base/writer.h"
-#include "ctf/ctf_reader.h"
+#include "model/lean_reader.h"
 #include "sql/sql_internal.h"
 
 enum {
@@ -402,99 +402,43 @@ static struct ev_group *group_named(ev_cursor *c, const char *name, tk_format fo
 	return in && cat ? group_of(c, in, cat) : NULL;
 }
 
-/* A CTF input counted the way `tracekit stats` counts it: the lean decode
- * plans (no values kept) and the inlined merge, each class counting its
- * events; the same events, order, warnings and errors as the model
- * source. Only for a scan without constraints. */
-static int ctf_count(ev_cursor *c, const char *path)
+/* An input counted per class the way `tracekit stats` counts it, by the
+ * library's lean counter (model/lean_reader.h): CTF through the lean
+ * decode plans and the inlined merge, perf.data records in file order,
+ * unparsed, a counter per attr. The same events, warnings and errors as
+ * the model source. Only for a scan without constraints. */
+struct count_to {
+	ev_cursor *c;
+	tk_format format;
+};
+
+static int count_class(void *user, const char *name, uint64_t n)
 {
-	tk_sql_vtab *vt = c->vt;
-	ctf_reader *r;
-	tk_error err;
-	tk_error_clear(&err);
-	if (ctf_reader_open(path, vt->ctx->opt.log, vt->ctx->opt.log_user, &r, &err) != TK_OK)
-		return fail(c, &err);
-	r->lean = true;
-	ctf_span sp;
-	int rc = SQLITE_OK;
-	if (ctf_reader_span(r, &sp, &err) != TK_OK)
-		rc = fail(c, &err);
-	for (size_t i = 0; i < r->n_traces && rc == SQLITE_OK; i++) {
-		const ctf_trace_class *tc = r->traces[i]->tc;
-		for (size_t k = 0; k < tc->n_streams && rc == SQLITE_OK; k++) {
-			const ctf_stream_class *sc = tc->streams[k];
-			for (size_t j = 0; j < sc->n_events && rc == SQLITE_OK; j++) {
-				const ctf_event_class *ec = sc->events[j];
-				if (!ec->n_seen)
-					continue;
-				const char *name = ec->info.name ? ec->info.name : "";
-				struct ev_group *g = group_named(c, name, TK_FORMAT_CTF);
-				if (!g)
-					rc = SQLITE_NOMEM;
-				else
-					g->n += ec->n_seen;
-			}
-		}
-	}
-	ctf_reader_close(r);
-	return rc;
+	struct count_to *t = user;
+	struct ev_group *g = group_named(t->c, name, t->format);
+	if (!g)
+		return 1;
+	g->n += n;
+	return 0;
 }
 
-/* A perf.data input counted the way `tracekit stats` counts it: records in
- * file order, unparsed, a counter per attr index (the fast path's rows are
- * the samples, named by their attr); names are looked up once at the end. */
-static int perf_count(ev_cursor *c, const char *path)
+static int lean_count(ev_cursor *c, const char *path, tk_format format)
 {
 	tk_sql_vtab *vt = c->vt;
-	tk_perf_open_options po = {
-	    .raw_order = true, .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
-	tk_perf_file *pf;
+	tk_lean_options lo = {
+	    .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user, .raw_order = true};
+	tk_lean *l;
 	tk_error err;
 	tk_error_clear(&err);
-	if (tk_perf_open(path, &po, &pf, &err) != TK_OK)
-		return fail(c, &err);
-	uint64_t *per = NULL;
-	size_t cap = 0;
-	int rc = SQLITE_OK;
-	const tk_perf_record *r;
-	tk_status st;
-	while ((st = tk_perf_next(pf, &r, &err)) == TK_OK) {
-		if (r->type != TK_PERF_RECORD_SAMPLE)
-			continue;
-		const tk_perf_attr *a = r->attr;
-		if (!a) {
-			if (tk_perf_attr_count(pf) == 0)
-				continue;
-			a = tk_perf_attr_at(pf, 0);
-		}
-		if (a->index >= cap) {
-			size_t ncap = a->index + 16;
-			uint64_t *np = sqlite3_realloc64(per, ncap * sizeof *np);
-			if (!np) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			memset(np + cap, 0, (ncap - cap) * sizeof *np);
-			per = np;
-			cap = ncap;
-		}
-		per[a->index]++;
+	struct count_to to = {c, format};
+	tk_status st = tk_lean_open(path, format, &lo, &l, &err);
+	if (st == TK_OK) {
+		st = tk_lean_count(l, count_class, &to, &err);
+		tk_lean_close(l);
 	}
-	if (rc == SQLITE_OK && st != TK_END)
-		rc = fail(c, &err);
-	for (size_t i = 0; rc == SQLITE_OK && i < tk_perf_attr_count(pf); i++) {
-		const tk_perf_attr *a = tk_perf_attr_at(pf, i);
-		if (a->index >= cap || !per[a->index])
-			continue;
-		struct ev_group *g = group_named(c, a->name ? a->name : "unknown", TK_FORMAT_PERF);
-		if (!g)
-			rc = SQLITE_NOMEM;
-		else
-			g->n += per[a->index];
-	}
-	sqlite3_free(per);
-	tk_perf_close(pf);
-	return rc;
+	if (st == TK_ERR_NOMEM && err.offset == TK_NO_OFFSET)
+		return SQLITE_NOMEM;
+	return st == TK_OK ? SQLITE_OK : fail(c, &err);
 }
 
 static bool unconstrained(const ev_cursor *c)
@@ -516,8 +460,7 @@ static int count_groups(ev_cursor *c)
 			tk_format f = tk_detect_format(path, &err);
 			if (f == TK_FORMAT_CTF ||
 			    (f == TK_FORMAT_PERF && !c->vt->ctx->opt.all_records)) {
-				int rc =
-				    f == TK_FORMAT_CTF ? ctf_count(c, path) : perf_count(c, path);
+				int rc = lean_count(c, path, f);
 				if (rc != SQLITE_OK)
 					return rc;
 				c->input++;

@@ -1,0 +1,210 @@
+/* Lean reading and counting of perf.data and CTF (lean_reader.h): one
+ * implementation for `tracekit sql`'s count mode and Python's columns(). */
+#include "model/lean_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf/ctf_reader.h"
+
+struct tk_lean {
+	tk_perf_file *pf;
+	ctf_reader *ctf;
+	tk_event ev;
+	tk_event_class *classes; /* perf: one per attr index */
+	size_t n_classes;
+	tk_log_fn log;
+	void *log_user;
+};
+
+static void lean_discard(void *user, const ctf_discard *d)
+{
+	tk_lean *l = user;
+	if (!l->log)
+		return;
+	char msg[512];
+	ctf_discard_text(d, msg, sizeof msg);
+	l->log(l->log_user, 0, msg);
+}
+
+tk_status tk_lean_open(const char *path, tk_format format, const tk_lean_options *opt,
+		       tk_lean **out, tk_error *err)
+{
+	*out = NULL;
+	if (format != TK_FORMAT_PERF && format != TK_FORMAT_CTF)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "lean reading: perf.data or CTF only");
+	tk_lean *l = calloc(1, sizeof *l);
+	if (!l)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	l->log = opt ? opt->log : NULL;
+	l->log_user = opt ? opt->log_user : NULL;
+	tk_status st;
+	if (format == TK_FORMAT_PERF) {
+		tk_perf_open_options po = {
+		    .raw_order = opt && opt->raw_order, .log = l->log, .log_user = l->log_user};
+		st = tk_perf_open(path, &po, &l->pf, err);
+	} else {
+		st = ctf_reader_open(path, l->log, l->log_user, &l->ctf, err);
+		if (st == TK_OK) {
+			l->ctf->lean = true;
+			l->ctf->on_discard = lean_discard;
+			l->ctf->discard_user = l;
+		}
+	}
+	if (st != TK_OK) {
+		free(l);
+		return st;
+	}
+	*out = l;
+	return TK_OK;
+}
+
+void tk_lean_close(tk_lean *l)
+{
+	if (!l)
+		return;
+	tk_perf_close(l->pf);
+	ctf_reader_close(l->ctf);
+	free(l->classes);
+	free(l);
+}
+
+/* The attr a sample belongs to: the record's, else the only one (files
+ * without sample ids), else none (no attrs yet). */
+static const tk_perf_attr *sample_attr(tk_perf_file *pf, const tk_perf_record *r)
+{
+	if (r->attr)
+		return r->attr;
+	return tk_perf_attr_count(pf) ? tk_perf_attr_at(pf, 0) : NULL;
+}
+
+/* The class of an attr, named as the perf source names it. */
+static const tk_event_class *perf_class(tk_lean *l, const tk_perf_attr *a)
+{
+	if (a->index >= l->n_classes) {
+		size_t n = a->index + 16;
+		tk_event_class *nc = realloc(l->classes, n * sizeof *nc);
+		if (!nc)
+			return NULL;
+		memset(nc + l->n_classes, 0, (n - l->n_classes) * sizeof *nc);
+		l->classes = nc;
+		l->n_classes = n;
+	}
+	tk_event_class *c = &l->classes[a->index];
+	if (!c->name) {
+		c->name = a->name ? a->name : "unknown";
+		c->id = a->index;
+		c->loglevel = -1;
+	}
+	return c;
+}
+
+static tk_status perf_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_error *err)
+{
+	for (;;) {
+		const tk_perf_record *r;
+		tk_status st = tk_perf_next(l->pf, &r, err);
+		if (st != TK_OK)
+			return st;
+		const tk_perf_attr *a;
+		if (r->type != TK_PERF_RECORD_SAMPLE || !(a = sample_attr(l->pf, r)))
+			continue;
+		tk_perf_sample smp;
+		if ((st = tk_perf_parse_sample(l->pf, r, &smp, err)) != TK_OK)
+			return st;
+		tk_event *ev = &l->ev;
+		if (!(ev->cls = perf_class(l, a)))
+			return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
+		ev->cpu = (r->sid.present & TK_PERF_SAMPLE_CPU) ? (int32_t)r->sid.cpu : TK_CPU_NONE;
+		ev->pid = ev->tid = TK_PID_NONE;
+		if (r->sid.present & TK_PERF_SAMPLE_TID) {
+			ev->pid = (int32_t)r->sid.pid;
+			ev->tid = (int32_t)r->sid.tid;
+		}
+		ev->has_time = r->has_time;
+		ev->time_ns = ev->time_raw = r->sid.time;
+		ev->offset = r->offset;
+		*period = (smp.sample_type & TK_PERF_SAMPLE_PERIOD) ? smp.period : 0;
+		*out = ev;
+		return TK_OK;
+	}
+}
+
+tk_status tk_lean_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_error *err)
+{
+	*period = 0;
+	if (l->pf)
+		return perf_next(l, out, period, err);
+	const ctf_event_out *e;
+	tk_status st = ctf_reader_next(l->ctf, &e, err);
+	if (st != TK_OK)
+		return st;
+	ctf_event_header(e, &l->ev);
+	*out = &l->ev;
+	return TK_OK;
+}
+
+static tk_status ctf_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_error *err)
+{
+	ctf_reader *r = l->ctf;
+	ctf_span sp;
+	tk_status st = ctf_reader_span(r, &sp, err);
+	if (st != TK_OK)
+		return st;
+	for (size_t i = 0; i < r->n_traces; i++) {
+		const ctf_trace_class *tc = r->traces[i]->tc;
+		for (size_t k = 0; k < tc->n_streams; k++) {
+			const ctf_stream_class *sc = tc->streams[k];
+			for (size_t j = 0; j < sc->n_events; j++) {
+				const ctf_event_class *ec = sc->events[j];
+				if (ec->n_seen &&
+				    fn(user, ec->info.name ? ec->info.name : "", ec->n_seen))
+					return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+							    "out of memory");
+			}
+		}
+	}
+	return TK_OK;
+}
+
+/* Samples counted per attr index, unparsed; names looked up at the end. */
+static tk_status perf_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_error *err)
+{
+	uint64_t *per = NULL;
+	size_t cap = 0;
+	const tk_perf_record *r;
+	tk_status st;
+	while ((st = tk_perf_next(l->pf, &r, err)) == TK_OK) {
+		const tk_perf_attr *a;
+		if (r->type != TK_PERF_RECORD_SAMPLE || !(a = sample_attr(l->pf, r)))
+			continue;
+		if (a->index >= cap) {
+			size_t ncap = a->index + 16;
+			uint64_t *np = realloc(per, ncap * sizeof *np);
+			if (!np) {
+				st = tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
+				break;
+			}
+			memset(np + cap, 0, (ncap - cap) * sizeof *np);
+			per = np;
+			cap = ncap;
+		}
+		per[a->index]++;
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	for (size_t i = 0; st == TK_OK && i < tk_perf_attr_count(l->pf); i++) {
+		const tk_perf_attr *a = tk_perf_attr_at(l->pf, i);
+		if (a->index < cap && per[a->index] &&
+		    fn(user, a->name ? a->name : "unknown", per[a->index]))
+			st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	free(per);
+	return st;
+}
+
+tk_status tk_lean_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_error *err)
+{
+	return l->pf ? perf_count(l, fn, user, err) : ctf_count(l, fn, user, err);
+}
