@@ -65,6 +65,13 @@ typedef struct tkpy_event {
 
 extern PyTypeObject tkpy_source_type;
 extern PyTypeObject tkpy_event_type;
+extern PyTypeObject tkpy_buffer_type;
+
+/* A column buffer (tkpy_buffer.c) of cap bytes, length 0, its memory in
+ * *data; NULL with an exception set. GIL held. */
+PyObject *tkpy_buffer_new(size_t cap, char **data);
+/* The length the buffer protocol shows (at most cap). */
+void tkpy_buffer_set_len(PyObject *buf, size_t len);
 
 /* The class record for an event class (added on first sight), with its
  * Python name. NULL with an exception set on failure. GIL held. */

@@ -262,7 +262,8 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__tracekit(void);
 PyMODINIT_FUNC PyInit__tracekit(void)
 {
-	if (PyType_Ready(&tkpy_source_type) < 0 || PyType_Ready(&tkpy_event_type) < 0)
+	if (PyType_Ready(&tkpy_source_type) < 0 || PyType_Ready(&tkpy_event_type) < 0 ||
+	    PyType_Ready(&tkpy_buffer_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&module_def);
 	if (!m)

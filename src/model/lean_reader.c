@@ -145,6 +145,65 @@ tk_status tk_lean_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_er
 	return TK_OK;
 }
 
+/* The CTF loop: the reader's events go to the arrays directly (the
+ * header fields as ctf_event_header() sets them), no tk_event between. */
+static tk_status ctf_read(tk_lean *l, const tk_lean_columns *c, size_t max, size_t *n,
+			  tk_error *err)
+{
+	size_t i = 0;
+	tk_status st = TK_OK;
+	const ctf_event_out *e;
+	while (i < max && (st = ctf_reader_next(l->ctf, &e, err)) == TK_OK) {
+		if (c->ts)
+			c->ts[i] = e->has_clock && e->ns > 0 ? (uint64_t)e->ns : 0;
+		if (c->offset)
+			c->offset[i] = e->offset;
+		if (c->cpu)
+			c->cpu[i] =
+			    e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
+		if (c->cls)
+			c->cls[i] = &e->ec->info;
+		if (c->period)
+			c->period[i] = 0;
+		if (c->pid)
+			c->pid[i] = TK_PID_NONE;
+		if (c->tid)
+			c->tid[i] = TK_PID_NONE;
+		i++;
+	}
+	*n = i;
+	return st;
+}
+
+tk_status tk_lean_read(tk_lean *l, const tk_lean_columns *c, size_t max, size_t *n, tk_error *err)
+{
+	if (l->ctf)
+		return ctf_read(l, c, max, n, err);
+	size_t i = 0;
+	tk_status st = TK_OK;
+	const tk_event *ev;
+	uint64_t period;
+	while (i < max && (st = perf_next(l, &ev, &period, err)) == TK_OK) {
+		if (c->ts)
+			c->ts[i] = ev->time_ns;
+		if (c->offset)
+			c->offset[i] = ev->offset;
+		if (c->period)
+			c->period[i] = period;
+		if (c->cpu)
+			c->cpu[i] = ev->cpu;
+		if (c->pid)
+			c->pid[i] = ev->pid;
+		if (c->tid)
+			c->tid[i] = ev->tid;
+		if (c->cls)
+			c->cls[i] = ev->cls;
+		i++;
+	}
+	*n = i;
+	return st;
+}
+
 static tk_status ctf_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_error *err)
 {
 	ctf_reader *r = l->ctf;

@@ -36,6 +36,21 @@ void tk_lean_close(tk_lean *l); /* NULL is fine */
  * perf.data, its sample period (0 when none; CTF: 0). TK_END at the end. */
 tk_status tk_lean_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_error *err);
 
+/* Column arrays for tk_lean_read(): each non-NULL one receives a value
+ * per event, from index 0 (ts 0 when the event has no time; cpu, pid, tid
+ * TK_CPU_NONE / TK_PID_NONE when unknown; period 0 when none). */
+typedef struct tk_lean_columns {
+	uint64_t *ts, *offset, *period;
+	int32_t *cpu, *pid, *tid;
+	const tk_event_class **cls;
+} tk_lean_columns;
+
+/* Up to max events straight into the arrays, without a call per event on
+ * the caller's side (Python's columns()): *n events written. TK_OK when
+ * max were written, TK_END when the input ended first, else an error
+ * (the *n events before it are written). */
+tk_status tk_lean_read(tk_lean *l, const tk_lean_columns *c, size_t max, size_t *n, tk_error *err);
+
 /* Called once per class that has events, in class order, by
  * tk_lean_count(): name is never NULL. Nonzero stops the count (returned
  * as TK_ERR_NOMEM: callbacks fail only for want of memory). */
