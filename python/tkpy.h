@@ -92,6 +92,10 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw);
 PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw);
+/* DCPI databases for the cluster (tkpy_dcpi.c). */
+PyObject *tkpy_dcpi_convert(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_dcpi_read(PyObject *self, PyObject *arg);
+PyObject *tkpy_dcpi_write(PyObject *self, PyObject *args);
 
 /* Lean readers for columns() (tkpy_lean.c): TKPY_LEAN_* bits name the
  * columns asked for. */
