@@ -17,7 +17,7 @@
 
 #define HUGE_SIZE  ((size_t)2 << 20)
 #define POOL_SLOTS 8
-#define POOL_BYTES ((size_t)256 << 20)
+#define POOL_BYTES ((size_t)64 << 20)
 
 typedef struct tkpy_buffer {
 	PyObject_HEAD char *data;
