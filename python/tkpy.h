@@ -32,7 +32,7 @@ typedef struct tkpy_class {
 	uint32_t code;  /* index into the source's class list, for categoricals */
 } tkpy_class;
 
-typedef struct tk_lean tkpy_lean; /* model/lean_reader.h */
+typedef struct tk_lean tkpy_lean; /* context/lean_reader.h */
 
 typedef struct tkpy_source {
 	PyObject_HEAD tk_source *src;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/lean_reader.h"
+#include "context/lean_reader.h"
 #include "tkpy.h"
 
 enum col_kind {

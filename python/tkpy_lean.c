@@ -1,10 +1,10 @@
 /* The lean reader behind Source.columns() when every column asked for
  * comes from the event's header (ts, cpu, name, offset; perf.data also pid,
- * tid, period): the library's tk_lean (model/lean_reader.h), the events
+ * tid, period): the library's tk_lean (context/lean_reader.h), the events
  * the source would return, in the same order and with the same errors,
  * without building model values. A source switches to it only before its
  * first event; from then on it is read by columns() alone. */
-#include "model/lean_reader.h"
+#include "context/lean_reader.h"
 #include "tkpy.h"
 
 bool tkpy_lean_serves(tk_format format, unsigned columns, const tk_filter *f)

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "base/writer.h"
-#include "model/lean_reader.h"
+#include "context/lean_reader.h"
 #include "sql/sql_internal.h"
 
 enum {
@@ -403,7 +403,7 @@ static struct ev_group *group_named(ev_cursor *c, const char *name, tk_format fo
 }
 
 /* An input counted per class the way `tracekit stats` counts it, by the
- * library's lean counter (model/lean_reader.h): CTF through the lean
+ * library's lean counter (context/lean_reader.h): CTF through the lean
  * decode plans and the inlined merge, perf.data records in file order,
  * unparsed, a counter per attr. The same events, warnings and errors as
  * the model source. Only for a scan without constraints. */

@@ -1,4 +1,4 @@
-/* The lean reader (model/lean_reader.h) against the model source on the
+/* The lean reader (context/lean_reader.h) against the model source on the
  * same files: the same events in the same order with the same header
  * fields (tk_lean_next and tk_lean_read at any chunk size), and
  * tk_lean_count's per-class counts equal to counting the model's events
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "model/lean_reader.h"
+#include "context/lean_reader.h"
 #include "test_support.h"
 #include "tracekit/tracekit.h"
 

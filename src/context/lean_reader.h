@@ -3,19 +3,20 @@
  * their header fields only (class, time, cpu, offset; perf.data also pid,
  * tid and the sample period) and no values built. For the readers that
  * count or tabulate events: `tracekit sql`'s count mode and Python's
- * Source.columns().
+ * Source.columns(). It reads through a native session (the one loop per
+ * format) and sits beside the model context, above src/session.
  *
  * - perf.data: samples in perf's time order (file order with raw_order),
  *   each parsed so a damaged one fails as on the model path; classes named
  *   by their attr, as the perf source names them.
- * - CTF: the reader's lean decode plans (what `tracekit stats` runs). LTTng
- *   pid/tid live in the contexts, which are not decoded: pid and tid are
- *   TK_PID_NONE.
+ * - CTF: the session's reader with its lean decode plans (what `tracekit
+ *   stats` runs). LTTng pid/tid live in the contexts, which are not
+ *   decoded: pid and tid are TK_PID_NONE.
  *
  * A tk_lean is not thread-safe; the event and classes it returns are
  * borrowed, valid until the next call (the event) or close (classes). */
-#ifndef TK_MODEL_LEAN_READER_H
-#define TK_MODEL_LEAN_READER_H
+#ifndef TK_CONTEXT_LEAN_READER_H
+#define TK_CONTEXT_LEAN_READER_H
 
 #include "tracekit/tracekit.h"
 

@@ -1,15 +1,19 @@
 /* Lean reading and counting of perf.data and CTF (lean_reader.h): one
- * implementation for `tracekit sql`'s count mode and Python's columns(). */
-#include "model/lean_reader.h"
+ * implementation for `tracekit sql`'s count mode and Python's columns().
+ * The records come from a native session (the one loop per format):
+ * perf.data records as the session pulls them, CTF events from its reader
+ * set to lean decoding before the first event. */
+#include "context/lean_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf_reader.h"
+#include "session/session_ctf.h"
 
 struct tk_lean {
-	tk_perf_file *pf;
-	ctf_reader *ctf;
+	tk_session *ses;
+	tk_perf_file *pf; /* the session's, perf.data only */
+	ctf_reader *ctf;  /* the session's, CTF only */
 	tk_event ev;
 	tk_event_class *classes; /* perf: one per attr index */
 	size_t n_classes;
@@ -39,22 +43,21 @@ tk_status tk_lean_open(const char *path, tk_format format, const tk_lean_options
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	l->log = opt ? opt->log : NULL;
 	l->log_user = opt ? opt->log_user : NULL;
-	tk_status st;
-	if (format == TK_FORMAT_PERF) {
-		tk_perf_open_options po = {
-		    .raw_order = opt && opt->raw_order, .log = l->log, .log_user = l->log_user};
-		st = tk_perf_open(path, &po, &l->pf, err);
-	} else {
-		st = ctf_reader_open(path, l->log, l->log_user, &l->ctf, err);
-		if (st == TK_OK) {
-			l->ctf->lean = true;
-			l->ctf->on_discard = lean_discard;
-			l->ctf->discard_user = l;
-		}
-	}
+	tk_open_options oo = {.format = format,
+			      .raw_order = opt && opt->raw_order,
+			      .log = l->log,
+			      .log_user = l->log_user};
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &l->ses, err);
 	if (st != TK_OK) {
 		free(l);
 		return st;
+	}
+	l->pf = tk_session_perf(l->ses);
+	l->ctf = tk_session_ctf(l->ses);
+	if (l->ctf) {
+		l->ctf->lean = true;
+		l->ctf->on_discard = lean_discard;
+		l->ctf->discard_user = l;
 	}
 	*out = l;
 	return TK_OK;
@@ -64,8 +67,7 @@ void tk_lean_close(tk_lean *l)
 {
 	if (!l)
 		return;
-	tk_perf_close(l->pf);
-	ctf_reader_close(l->ctf);
+	tk_session_close(l->ses);
 	free(l->classes);
 	free(l);
 }
@@ -103,10 +105,11 @@ static const tk_event_class *perf_class(tk_lean *l, const tk_perf_attr *a)
 static tk_status perf_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_error *err)
 {
 	for (;;) {
-		const tk_perf_record *r;
-		tk_status st = tk_perf_next(l->pf, &r, err);
+		const tk_session_item *it;
+		tk_status st = tk_session_next(l->ses, &it, err);
 		if (st != TK_OK)
 			return st;
+		const tk_perf_record *r = it->perf;
 		const tk_perf_attr *a;
 		if (r->type != TK_PERF_RECORD_SAMPLE || !(a = sample_attr(l->pf, r)))
 			continue;
@@ -136,11 +139,11 @@ tk_status tk_lean_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_er
 	*period = 0;
 	if (l->pf)
 		return perf_next(l, out, period, err);
-	const ctf_event_out *e;
-	tk_status st = ctf_reader_next(l->ctf, &e, err);
+	const tk_session_item *it;
+	tk_status st = tk_session_next(l->ses, &it, err);
 	if (st != TK_OK)
 		return st;
-	ctf_event_header(e, &l->ev);
+	ctf_event_header(it->ctf, &l->ev);
 	*out = &l->ev;
 	return TK_OK;
 }
@@ -152,8 +155,9 @@ static tk_status ctf_read(tk_lean *l, const tk_lean_columns *c, size_t max, size
 {
 	size_t i = 0;
 	tk_status st = TK_OK;
-	const ctf_event_out *e;
-	while (i < max && (st = ctf_reader_next(l->ctf, &e, err)) == TK_OK) {
+	const tk_session_item *it;
+	while (i < max && (st = tk_session_next(l->ses, &it, err)) == TK_OK) {
+		const ctf_event_out *e = it->ctf;
 		if (c->ts)
 			c->ts[i] = e->has_clock && e->ns > 0 ? (uint64_t)e->ns : 0;
 		if (c->offset)
@@ -208,7 +212,7 @@ static tk_status ctf_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_error
 {
 	ctf_reader *r = l->ctf;
 	ctf_span sp;
-	tk_status st = ctf_reader_span(r, &sp, err);
+	tk_status st = tk_session_ctf_span(l->ses, &sp, err);
 	if (st != TK_OK)
 		return st;
 	for (size_t i = 0; i < r->n_traces; i++) {
@@ -232,9 +236,10 @@ static tk_status perf_count(tk_lean *l, tk_lean_count_fn fn, void *user, tk_erro
 {
 	uint64_t *per = NULL;
 	size_t cap = 0;
-	const tk_perf_record *r;
+	const tk_session_item *it;
 	tk_status st;
-	while ((st = tk_perf_next(l->pf, &r, err)) == TK_OK) {
+	while ((st = tk_session_next(l->ses, &it, err)) == TK_OK) {
+		const tk_perf_record *r = it->perf;
 		const tk_perf_attr *a;
 		if (r->type != TK_PERF_RECORD_SAMPLE || !(a = sample_attr(l->pf, r)))
 			continue;
