@@ -12,7 +12,8 @@
 Traces are made in WORKDIR (default /tmp/tk-py-bench), reused when present:
 the 1.5 M-event dmesg CTF trace of bench/ctf_bench.sh (written by
 babeltrace2) and a `perf record -F 5000 -g -a` recording of 2 s.
-usage: bench/python_bench.py [WORKDIR]   (env TK_BUILD_DIR, default build/)
+usage: bench/python_bench.py [--columns] [WORKDIR]   (env TK_BUILD_DIR, default build/)
+  --columns: part 2 only, best of 15 (a loaded machine needs more tries)
 """
 import os
 import random
@@ -27,7 +28,9 @@ sys.path.insert(0, os.path.join(build, "python"))
 import tracekit            # noqa: E402
 import tracekit.cluster    # noqa: E402
 
-work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/tk-py-bench"
+only_columns = "--columns" in sys.argv[1:]
+args = [a for a in sys.argv[1:] if a != "--columns"]
+work = args[0] if args else "/tmp/tk-py-bench"
 os.makedirs(work, exist_ok=True)
 
 
@@ -95,6 +98,9 @@ def timed(fn, *a):
 
 def main():
     ctf = make_dmesg()
+    if only_columns:
+        columns_rate(ctf, 15)
+        return
     (n_tk, _), c_tk, w_tk = timed(tk_iterate, ctf)
     (n_bt, _), c_bt, w_bt = timed(bt2_iterate, ctf)
     assert n_tk == n_bt, (n_tk, n_bt)
@@ -102,20 +108,7 @@ def main():
     print("  tracekit  %6.2f s CPU  %9.0f events/s" % (c_tk, n_tk / c_tk))
     print("  bt2       %6.2f s CPU  %9.0f events/s" % (c_bt, n_bt / c_bt))
     print("  ratio     %6.1fx" % (c_bt / c_tk))
-
-    def cols(path):
-        n = 0
-        for b in tracekit.open(path).columns(["ts", "cpu", "name"]):
-            n += len(b["ts"])
-        return n
-    best = best_cpu = None
-    for _ in range(5):
-        n, c, w = timed(cols, ctf)
-        best = w if best is None else min(best, w)
-        best_cpu = c if best_cpu is None else min(best_cpu, c)
-    print("columns(ts, cpu, name): %d events, best wall %.3f s = %.1f M events/s, "
-          "best CPU %.3f s = %.1f M events/s" %
-          (n, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6))
+    columns_rate(ctf, 5)
 
     perf = make_perf()
     files = []
@@ -149,6 +142,22 @@ def main():
         plain[n] = time.monotonic() - t0
     print("plain processes, same files: 1: %.2f s, 2: %.2f s, %.2fx" %
           (plain[1], plain[2], plain[1] / plain[2]))
+
+
+def columns_rate(ctf, tries):
+    def cols(path):
+        n = 0
+        for b in tracekit.open(path).columns(["ts", "cpu", "name"]):
+            n += len(b["ts"])
+        return n
+    best = best_cpu = None
+    for _ in range(tries):
+        n, c, w = timed(cols, ctf)
+        best = w if best is None else min(best, w)
+        best_cpu = c if best_cpu is None else min(best_cpu, c)
+    print("columns(ts, cpu, name): %d events, best wall %.3f s = %.1f M events/s, "
+          "best CPU %.3f s = %.1f M events/s" %
+          (n, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6))
 
 
 def _plain_profiles(paths):

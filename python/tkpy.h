@@ -32,7 +32,7 @@ typedef struct tkpy_class {
 	uint32_t code;  /* index into the source's class list, for categoricals */
 } tkpy_class;
 
-typedef struct tkpy_lean tkpy_lean;
+typedef struct tk_lean tkpy_lean; /* context/lean_reader.h */
 
 typedef struct tkpy_source {
 	PyObject_HEAD tk_source *src;
@@ -66,6 +66,13 @@ typedef struct tkpy_event {
 
 extern PyTypeObject tkpy_source_type;
 extern PyTypeObject tkpy_event_type;
+extern PyTypeObject tkpy_buffer_type;
+
+/* A column buffer (tkpy_buffer.c) of cap bytes, length 0, its memory in
+ * *data; NULL with an exception set. GIL held. */
+PyObject *tkpy_buffer_new(size_t cap, char **data);
+/* The length the buffer protocol shows (at most cap). */
+void tkpy_buffer_set_len(PyObject *buf, size_t len);
 
 /* The class record for an event class (added on first sight), with its
  * Python name. NULL with an exception set on failure. GIL held. */
@@ -86,6 +93,10 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw);
 PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_profile(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw);
+/* DCPI databases for the cluster (tkpy_dcpi.c). */
+PyObject *tkpy_dcpi_convert(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *tkpy_dcpi_read(PyObject *self, PyObject *arg);
+PyObject *tkpy_dcpi_write(PyObject *self, PyObject *args);
 
 /* Lean readers for columns() (tkpy_lean.c): TKPY_LEAN_* bits name the
  * columns asked for. */

@@ -1,6 +1,6 @@
 /* Source._columns(): up to `batch` events decoded into flat C arrays with
- * the GIL released, returned as bytes objects the Python side wraps as
- * numpy arrays without copying (numpy.frombuffer).
+ * the GIL released, returned as column buffers (tkpy_buffer.c) the Python
+ * side wraps as numpy arrays without copying (numpy.frombuffer).
  *
  * Columns and their element types:
  *   ts, offset, period      uint64 (period 0 when the event has none)
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context/lean_reader.h"
 #include "tkpy.h"
 
 enum col_kind {
@@ -33,7 +34,7 @@ typedef struct column {
 	enum col_kind kind;
 	const char *field; /* COL_INT / COL_F64: member name (points into the arg) */
 	size_t width;
-	PyObject *bytes; /* filled in place, then shrunk to the rows read */
+	PyObject *bytes; /* a tkpy_buffer, filled in place; its length the rows read */
 	char *data;      /* its buffer */
 } column;
 
@@ -177,6 +178,74 @@ static void fill_row(column *cols, size_t n_cols, size_t row, const tk_event *ev
 	}
 }
 
+/* columns() of a lean source without a filter: the library writes the
+ * header columns straight into the buffers (tk_lean_read), a chunk of
+ * rows at a time, and the chunk's classes become name codes here. Only
+ * when each column kind appears once (a repeated column takes the
+ * per-event path). GIL released: no Python here. */
+enum { CHUNK = 4096 };
+
+static bool direct_ok(const column *cols, size_t n_cols)
+{
+	unsigned seen = 0;
+	for (size_t c = 0; c < n_cols; c++) {
+		unsigned bit = 1u << cols[c].kind;
+		if ((seen & bit) || cols[c].kind == COL_INT || cols[c].kind == COL_F64)
+			return false;
+		seen |= bit;
+	}
+	return true;
+}
+
+static tk_status read_direct(tkpy_source *s, column *cols, size_t n_cols, size_t want,
+			     size_t *rows_out, int *oom, tk_error *err)
+{
+	const tk_event_class *chunk_cls[CHUNK];
+	const tk_event_class *last_cls = NULL;
+	uint32_t last_code = 0;
+	size_t rows = 0;
+	tk_status st = TK_OK;
+	while (rows < want && st == TK_OK) {
+		size_t max = want - rows < CHUNK ? want - rows : CHUNK, n = 0;
+		tk_lean_columns lc = {0};
+		uint32_t *codes = NULL;
+		for (size_t c = 0; c < n_cols; c++) {
+			char *d = cols[c].data + rows * cols[c].width;
+			switch (cols[c].kind) {
+			case COL_TS: lc.ts = (uint64_t *)(void *)d; break;
+			case COL_OFFSET: lc.offset = (uint64_t *)(void *)d; break;
+			case COL_PERIOD: lc.period = (uint64_t *)(void *)d; break;
+			case COL_CPU: lc.cpu = (int32_t *)(void *)d; break;
+			case COL_PID: lc.pid = (int32_t *)(void *)d; break;
+			case COL_TID: lc.tid = (int32_t *)(void *)d; break;
+			case COL_NAME:
+				lc.cls = chunk_cls;
+				codes = (uint32_t *)(void *)d;
+				break;
+			default: break;
+			}
+		}
+		st = tk_lean_read(s->lean, &lc, max, &n, err);
+		for (size_t i = 0; codes && i < n; i++) {
+			/* runs of one class are the rule: look up on a change */
+			if (chunk_cls[i] != last_cls) {
+				tkpy_class *tc = tkpy_source_class_c(s, chunk_cls[i]);
+				if (!tc) {
+					*oom = 1;
+					*rows_out = rows;
+					return TK_OK;
+				}
+				last_cls = chunk_cls[i];
+				last_code = tc->code;
+			}
+			codes[i] = last_code;
+		}
+		rows += n;
+	}
+	*rows_out = rows;
+	return st;
+}
+
 static int parse_column(const char *name, column *col)
 {
 	static const struct {
@@ -247,13 +316,11 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 			goto out;
 		if (cols[c].kind == COL_F64) /* drop the ":f" from the looked-up name */
 			field_names[c][strlen(field_names[c]) - 2] = '\0';
-		/* The bytes objects numpy will wrap, written directly: no
-		 * second buffer and no copy. */
-		cols[c].bytes =
-		    PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((size_t)batch * cols[c].width));
+		/* The buffers numpy will wrap, written directly: no second
+		 * buffer and no copy (tkpy_buffer.c). */
+		cols[c].bytes = tkpy_buffer_new((size_t)batch * cols[c].width, &cols[c].data);
 		if (!cols[c].bytes)
 			goto out;
-		cols[c].data = PyBytes_AS_STRING(cols[c].bytes);
 	}
 	if (s->limit && s->count >= s->limit) {
 		result = Py_NewRef(Py_None);
@@ -306,6 +373,10 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	Py_BEGIN_ALLOW_THREADS const tk_event *ev;
 	uint64_t period = 0;
 	tkpy_lean *lean = s->lean;
+	if (lean && !filtered && direct_ok(cols, n_cols)) {
+		st = read_direct(s, cols, n_cols, (size_t)want, &rows, &oom, &err);
+		want = 0; /* done: skip the per-event loop */
+	}
 	const tk_event_class *last_cls = NULL;
 	uint32_t last_code = 0;
 	size_t last_plan = 0;
@@ -361,10 +432,7 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	int rc = PyDict_SetItemString(d, "__names__", class_names);
 	Py_DECREF(class_names);
 	for (size_t c = 0; rc == 0 && c < n_cols; c++) {
-		if (_PyBytes_Resize(&cols[c].bytes, (Py_ssize_t)(rows * cols[c].width)) < 0) {
-			rc = -1; /* the resize freed the object */
-			break;
-		}
+		tkpy_buffer_set_len(cols[c].bytes, rows * cols[c].width);
 		rc = PyDict_SetItem(d, PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)c), cols[c].bytes);
 	}
 	if (rc < 0) {

@@ -244,6 +244,12 @@ static PyMethodDef module_methods[] = {
      "keep_kallsyms(on): read /proc/kallsyms once for the process (cluster workers)"},
     {"sql", (PyCFunction)(void (*)(void))tkpy_sql, METH_VARARGS | METH_KEYWORDS,
      "sql(paths, query, all_records=False) -> (column names, list of row tuples)"},
+    {"dcpi_convert", (PyCFunction)(void (*)(void))tkpy_dcpi_convert, METH_VARARGS | METH_KEYWORDS,
+     "dcpi_convert(perf_path, db, events=None): `tracekit convert --to dcpi`"},
+    {"dcpi_read", tkpy_dcpi_read, METH_O,
+     "dcpi_read(path) -> [(name, fields, {offset: count})] for every profile below path"},
+    {"dcpi_write", tkpy_dcpi_write, METH_VARARGS,
+     "dcpi_write(db, epoch, host, file, fields, {offset: count}) -> path written"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -262,7 +268,8 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__tracekit(void);
 PyMODINIT_FUNC PyInit__tracekit(void)
 {
-	if (PyType_Ready(&tkpy_source_type) < 0 || PyType_Ready(&tkpy_event_type) < 0)
+	if (PyType_Ready(&tkpy_source_type) < 0 || PyType_Ready(&tkpy_event_type) < 0 ||
+	    PyType_Ready(&tkpy_buffer_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&module_def);
 	if (!m)

@@ -46,6 +46,7 @@ class ProfileTable:
         self.weights = weights          # Counter {(event, dso, sym): weight}
         self.samples = samples          # Counter {event: samples}
         self.key = key
+        self.dcpi_files = []            # profile(dcpi_db=...): files written
 
     @property
     def rows(self):
@@ -167,6 +168,85 @@ def _stats_chunk(paths, events):
     return acc
 
 
+def _dcpi_chunk(paths, events):
+    """Partial DCPI profiles of some files: each converted by the library
+    as `tracekit convert --to dcpi` does (into a scratch database on the
+    worker) and read back, then merged in place (_merge_dcpi)."""
+    import os
+    import tempfile
+    tracekit._tracekit.keep_kallsyms(True)
+    acc = {}
+    for p in paths:
+        with tempfile.TemporaryDirectory(prefix="tk-dcpi-") as tmp:
+            db = os.path.join(tmp, "db")
+            try:
+                tracekit._tracekit.dcpi_convert(p, db, events)
+            except tracekit.Error as e:
+                if "no samples to write" in str(e):
+                    continue    # a file without samples adds nothing
+                raise
+            part = {}
+            for name, fields, counts in tracekit._tracekit.dcpi_read(db):
+                key = _dcpi_key(fields)
+                # the file name the conversion chose, without its
+                # epoch/host directories
+                part[key] = [name.rsplit("/", 1)[-1], fields, Counter(counts)]
+        acc = _merge_dcpi(acc, part)
+    return acc
+
+
+def _dcpi_key(fields):
+    # one merged profile per image (id, path, address range) and event
+    return (fields["image"], fields["path"], fields["tstart"], fields["tsize"],
+            fields["event"], fields["platform"])
+
+
+def _merge_dcpi(a, b):
+    """Profiles of one (image, event) add up their counts per address; the
+    header keeps the newest epoch and, for the period, the sample-weighted
+    mean (frequency mode records a mean period per file)."""
+    out = dict(a)
+    for key, (name, fields, counts) in b.items():
+        if key not in out:
+            out[key] = [name, dict(fields), Counter(counts)]
+            continue
+        cur_name, cur, cur_counts = out[key]
+        na, nb = sum(cur_counts.values()), sum(counts.values())
+        merged = dict(cur)
+        if na + nb:
+            merged["period"] = (cur["period"] * na + fields["period"] * nb) // (na + nb)
+        merged["epoch"] = max(cur["epoch"], fields["epoch"])
+        for k in ("cpucount", "cpuspeed"):
+            vals = [v for v in (cur.get(k), fields.get(k)) if v is not None]
+            merged[k] = max(vals) if vals else None
+        total = Counter(cur_counts)
+        total.update(counts)
+        out[key] = [cur_name, merged, total]
+    return out
+
+
+def write_dcpi(db, profiles, host="cluster"):
+    """Writes merged profiles (what _merge_dcpi makes) as a DCPI database
+    DB/<newest epoch>/<host>/, through the library's DCPI writer. Returns
+    the paths written, in name order."""
+    if not profiles:
+        raise tracekit.Error("no samples to write as a DCPI database")
+    epoch = max(f["epoch"] for _, f, _ in profiles.values())
+    taken, written = set(), []
+    for key in sorted(profiles, key=lambda k: tuple(str(x) for x in k)):
+        name, fields, counts = profiles[key]
+        # two profiles may share a name (one image mapped at two
+        # addresses in two recordings): -2, -3 ... before the suffix
+        stem, n, file = name[:-len(".prof")] if name.endswith(".prof") else name, 1, name
+        while file in taken:
+            n += 1
+            file = "%s-%d.prof" % (stem, n)
+        taken.add(file)
+        written.append(tracekit._tracekit.dcpi_write(db, epoch, host, file, fields,
+                                                     dict(counts)))
+    return sorted(written)
+
+
 def _tree_reduce(client, futures, merge):
     while len(futures) > 1:
         nxt = [client.submit(merge, futures[i], futures[i + 1], pure=False)
@@ -177,10 +257,16 @@ def _tree_reduce(client, futures, merge):
     return futures[0].result()
 
 
-def profile(paths, client, by=("dso", "sym"), events=None, _one=None):
+def profile(paths, client, by=("dso", "sym"), events=None, _one=None, dcpi_db=None,
+            dcpi_host="cluster"):
     """Merged samples per (event, dso, sym) over paths, computed on the
     client's workers. by: ("dso", "sym") (default), ("dso",) or
-    ("dso", "sym", "addr")."""
+    ("dso", "sym", "addr").
+
+    dcpi_db=DIR also writes the merged samples as a DCPI profile database
+    (pdb-0.07, one profile per image and event, the counts per address of
+    `tracekit convert --to dcpi` summed over the files) under
+    DIR/<newest epoch>/<dcpi_host>/; the table's .dcpi_files lists them."""
     key = _KEYS.get(tuple(by))
     if key is None:
         raise ValueError("by must be one of %s" % sorted(_KEYS))
@@ -188,10 +274,19 @@ def profile(paths, client, by=("dso", "sym"), events=None, _one=None):
     if not paths:
         return ProfileTable(Counter(), Counter(), key)
     one = _one or _profile_one      # _one: a test's stand-in task
+    chunks = _chunks(paths, client)
     futures = [client.submit(_profile_chunk, c, key, events, one, pure=False)
-               for c in _chunks(paths, client)]
+               for c in chunks]
+    dcpi = None
+    if dcpi_db is not None:
+        dcpi = [client.submit(_dcpi_chunk, c, events, pure=False) for c in chunks]
     weights, samples = _tree_reduce(client, futures, _merge_profiles)
-    return ProfileTable(weights, samples, key)
+    table = ProfileTable(weights, samples, key)
+    if dcpi is not None:
+        import os
+        table.dcpi_files = write_dcpi(os.fspath(dcpi_db),
+                                      _tree_reduce(client, dcpi, _merge_dcpi), dcpi_host)
+    return table
 
 
 def stats(paths, client, events=None):

@@ -163,4 +163,24 @@ bool ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns);
  * directory with CTF traces below it. */
 bool ctf_path_is_ctf(const char *path);
 
+/* Shared by the readers of CTF events as model events (the model source,
+ * the lean reader): the header fields of ev from e (cls, stream, cpu,
+ * time, offset; pid and tid TK_PID_NONE; values untouched), inline for
+ * their per-event loops, and a discard report's warning text
+ * (ctf_discard_text.c). */
+static inline void ctf_event_header(const ctf_event_out *e, tk_event *ev)
+{
+	ev->cls = &e->ec->info;
+	ev->stream_id = e->sc->id;
+	ev->stream_instance = e->stream->stream_id;
+	ev->cpu = e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
+	ev->pid = TK_PID_NONE;
+	ev->tid = TK_PID_NONE;
+	ev->has_time = e->has_clock;
+	ev->time_ns = e->has_clock && e->ns > 0 ? (uint64_t)e->ns : 0;
+	ev->time_raw = e->clock_raw;
+	ev->offset = e->offset;
+}
+void ctf_discard_text(const ctf_discard *d, char *buf, size_t size);
+
 #endif

@@ -23,13 +23,7 @@ static void source_discard(void *user, const ctf_discard *d)
 	if (!s->log)
 		return;
 	char msg[512];
-	if (d->count == UINT64_MAX)
-		snprintf(msg, sizeof msg, "tracer may have discarded %s in stream %s",
-			 d->packets ? "packets" : "events", d->stream->name);
-	else
-		snprintf(msg, sizeof msg, "tracer discarded %llu %s in stream %s",
-			 (unsigned long long)d->count, d->packets ? "packets" : "events",
-			 d->stream->name);
+	ctf_discard_text(d, msg, sizeof msg);
 	s->log(s->log_user, 0, msg);
 }
 
@@ -42,21 +36,12 @@ static tk_status source_next(tk_source *src, const tk_event **out, tk_error *err
 		return st;
 	tk_event *ev = &s->ev;
 	memset(ev, 0, sizeof *ev);
-	ev->cls = &e->ec->info;
-	ev->stream_id = e->sc->id;
-	ev->stream_instance = e->stream->stream_id;
-	ev->cpu = e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
-	ev->pid = TK_PID_NONE;
-	ev->tid = TK_PID_NONE;
-	ev->has_time = e->has_clock;
-	ev->time_ns = e->has_clock && e->ns > 0 ? (uint64_t)e->ns : 0;
-	ev->time_raw = e->clock_raw;
+	ctf_event_header(e, ev);
 	ev->packet_context = e->packet_context;
 	ev->header = e->header;
 	ev->stream_context = e->common_context;
 	ev->context = e->context;
 	ev->payload = e->payload;
-	ev->offset = e->offset;
 	if (ev->stream_context || ev->context)
 		ctf_ids_fill(&s->ids, ev->stream_context, ev->context, &ev->pid, &ev->tid);
 	*out = ev;

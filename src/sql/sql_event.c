@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "base/writer.h"
-#include "session/session_ctf.h"
+#include "context/lean_reader.h"
 #include "sql/sql_internal.h"
 
 enum {
@@ -64,9 +64,8 @@ static int col_role(const tk_sql_vtab *vt, int col, size_t *member)
 typedef struct ev_cursor {
 	tk_sql_cursor base;
 	tk_sql_vtab *vt;
-	size_t input;    /* input being read */
-	tk_session *ses; /* its session, pulled one item per row */
-	tk_source *src;  /* the session's model adapter (borrowed), or NULL */
+	size_t input; /* input being read */
+	tk_source *src;
 	tk_format format;
 	const tk_event *ev;
 	bool eof;
@@ -83,7 +82,7 @@ typedef struct ev_cursor {
 	tk_writer *scratch; /* args JSON and compound values */
 	/* perf fast path: records instead of model events */
 	bool lean;
-	tk_perf_file *pf; /* the native session's reader (borrowed) */
+	tk_perf_file *pf;
 	tk_event fast_ev;
 	tk_event_class *fast_classes; /* one per attr index, by name */
 	size_t n_fast_classes;
@@ -178,9 +177,9 @@ int tk_sql_event_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 
 static void source_close(ev_cursor *c)
 {
-	tk_session_close(c->ses);
-	c->ses = NULL;
+	tk_source_close(c->src);
 	c->src = NULL;
+	tk_perf_close(c->pf);
 	c->pf = NULL;
 	c->last_cls = NULL;
 	/* classes are per input: the next file numbers its attrs anew */
@@ -215,11 +214,10 @@ static const tk_event_class *fast_class(ev_cursor *c, const tk_perf_attr *a)
 static tk_status fast_next(ev_cursor *c, const tk_event **out, tk_error *err)
 {
 	for (;;) {
-		const tk_session_item *it;
-		tk_status st = tk_session_next(c->ses, &it, err);
+		const tk_perf_record *r;
+		tk_status st = tk_perf_next(c->pf, &r, err);
 		if (st != TK_OK)
 			return st;
-		const tk_perf_record *r = it->perf;
 		if (r->type != TK_PERF_RECORD_SAMPLE || tk_perf_attr_count(c->pf) == 0)
 			continue;
 		/* Counting per class reads the records as `tracekit stats` does;
@@ -301,24 +299,20 @@ static int open_input(ev_cursor *c, bool *skip)
 	    tk_detect_format(path, &err) == TK_FORMAT_PERF) {
 		/* counting per class needs no time order: file order saves the
 		 * ordering queue (the same records come out) */
-		tk_open_options po = {.format = TK_FORMAT_PERF,
-				      .raw_order = c->count_mode,
-				      .log = oo.log,
-				      .log_user = oo.log_user};
-		if (tk_session_open(path, &po, TK_SESSION_NATIVE, &c->ses, &err) != TK_OK) {
-			c->ses = NULL;
+		tk_perf_open_options po = {
+		    .raw_order = c->count_mode, .log = oo.log, .log_user = oo.log_user};
+		if (tk_perf_open(path, &po, &c->pf, &err) != TK_OK) {
+			c->pf = NULL;
 			return fail(c, &err);
 		}
-		c->pf = tk_session_perf(c->ses);
 		c->format = TK_FORMAT_PERF;
 		return SQLITE_OK;
 	}
 	tk_error_clear(&err);
-	if (tk_session_open(path, &oo, TK_SESSION_MODEL, &c->ses, &err) != TK_OK) {
-		c->ses = NULL;
+	if (tk_source_open(path, &oo, &c->src, &err) != TK_OK) {
+		c->src = NULL;
 		return fail(c, &err);
 	}
-	c->src = tk_session_source(c->ses);
 	c->format = tk_source_info(c->src)->format;
 	if (c->has_begin && c->format == TK_FORMAT_CTF && c->begin > 0 &&
 	    tk_ctf_source_seek(c->src, c->begin, &err) != TK_OK) {
@@ -334,7 +328,7 @@ static int scan_next(ev_cursor *c)
 {
 	c->ev = NULL;
 	while (!c->eof) {
-		if (!c->ses) {
+		if (!c->src && !c->pf) {
 			if (c->empty || c->input >= c->vt->n_inputs) {
 				c->eof = true;
 				break;
@@ -348,17 +342,10 @@ static int scan_next(ev_cursor *c)
 				continue;
 			}
 		}
-		const tk_event *ev = NULL;
+		const tk_event *ev;
 		tk_error err;
 		tk_error_clear(&err);
-		tk_status st;
-		if (c->pf) {
-			st = fast_next(c, &ev, &err);
-		} else {
-			const tk_session_item *it;
-			st = tk_session_next(c->ses, &it, &err);
-			ev = st == TK_OK ? it->event : NULL;
-		}
+		tk_status st = c->pf ? fast_next(c, &ev, &err) : tk_source_next(c->src, &ev, &err);
 		if (st == TK_END) {
 			source_close(c);
 			c->input++;
@@ -415,106 +402,43 @@ static struct ev_group *group_named(ev_cursor *c, const char *name, tk_format fo
 	return in && cat ? group_of(c, in, cat) : NULL;
 }
 
-/* A CTF input counted the way `tracekit stats` counts it: the lean decode
- * plans (no values kept) and the inlined merge, each class counting its
- * events; the same events, order, warnings and errors as the model
- * source. Only for a scan without constraints. */
-static int ctf_count(ev_cursor *c, const char *path)
+/* An input counted per class the way `tracekit stats` counts it, by the
+ * library's lean counter (context/lean_reader.h): CTF through the lean
+ * decode plans and the inlined merge, perf.data records in file order,
+ * unparsed, a counter per attr. The same events, warnings and errors as
+ * the model source. Only for a scan without constraints. */
+struct count_to {
+	ev_cursor *c;
+	tk_format format;
+};
+
+static int count_class(void *user, const char *name, uint64_t n)
 {
-	tk_sql_vtab *vt = c->vt;
-	tk_open_options oo = {
-	    .format = TK_FORMAT_CTF, .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
-	tk_session *s;
-	tk_error err;
-	tk_error_clear(&err);
-	if (tk_session_open(path, &oo, TK_SESSION_NATIVE, &s, &err) != TK_OK)
-		return fail(c, &err);
-	const ctf_reader *r = tk_session_ctf(s);
-	tk_session_ctf(s)->lean = true;
-	ctf_span sp;
-	int rc = SQLITE_OK;
-	if (tk_session_ctf_span(s, &sp, &err) != TK_OK)
-		rc = fail(c, &err);
-	for (size_t i = 0; i < r->n_traces && rc == SQLITE_OK; i++) {
-		const ctf_trace_class *tc = r->traces[i]->tc;
-		for (size_t k = 0; k < tc->n_streams && rc == SQLITE_OK; k++) {
-			const ctf_stream_class *sc = tc->streams[k];
-			for (size_t j = 0; j < sc->n_events && rc == SQLITE_OK; j++) {
-				const ctf_event_class *ec = sc->events[j];
-				if (!ec->n_seen)
-					continue;
-				const char *name = ec->info.name ? ec->info.name : "";
-				struct ev_group *g = group_named(c, name, TK_FORMAT_CTF);
-				if (!g)
-					rc = SQLITE_NOMEM;
-				else
-					g->n += ec->n_seen;
-			}
-		}
-	}
-	tk_session_close(s);
-	return rc;
+	struct count_to *t = user;
+	struct ev_group *g = group_named(t->c, name, t->format);
+	if (!g)
+		return 1;
+	g->n += n;
+	return 0;
 }
 
-/* A perf.data input counted the way `tracekit stats` counts it: records in
- * file order, unparsed, a counter per attr index (the fast path's rows are
- * the samples, named by their attr); names are looked up once at the end. */
-static int perf_count(ev_cursor *c, const char *path)
+static int lean_count(ev_cursor *c, const char *path, tk_format format)
 {
 	tk_sql_vtab *vt = c->vt;
-	tk_open_options po = {.format = TK_FORMAT_PERF,
-			      .raw_order = true,
-			      .log = vt->ctx->opt.log,
-			      .log_user = vt->ctx->opt.log_user};
-	tk_session *s;
+	tk_lean_options lo = {
+	    .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user, .raw_order = true};
+	tk_lean *l;
 	tk_error err;
 	tk_error_clear(&err);
-	if (tk_session_open(path, &po, TK_SESSION_NATIVE, &s, &err) != TK_OK)
-		return fail(c, &err);
-	const tk_perf_file *pf = tk_session_perf(s);
-	uint64_t *per = NULL;
-	size_t cap = 0;
-	int rc = SQLITE_OK;
-	const tk_session_item *it;
-	tk_status st;
-	while ((st = tk_session_next(s, &it, &err)) == TK_OK) {
-		const tk_perf_record *r = it->perf;
-		if (r->type != TK_PERF_RECORD_SAMPLE)
-			continue;
-		const tk_perf_attr *a = r->attr;
-		if (!a) {
-			if (tk_perf_attr_count(pf) == 0)
-				continue;
-			a = tk_perf_attr_at(pf, 0);
-		}
-		if (a->index >= cap) {
-			size_t ncap = a->index + 16;
-			uint64_t *np = sqlite3_realloc64(per, ncap * sizeof *np);
-			if (!np) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			memset(np + cap, 0, (ncap - cap) * sizeof *np);
-			per = np;
-			cap = ncap;
-		}
-		per[a->index]++;
+	struct count_to to = {c, format};
+	tk_status st = tk_lean_open(path, format, &lo, &l, &err);
+	if (st == TK_OK) {
+		st = tk_lean_count(l, count_class, &to, &err);
+		tk_lean_close(l);
 	}
-	if (rc == SQLITE_OK && st != TK_END)
-		rc = fail(c, &err);
-	for (size_t i = 0; rc == SQLITE_OK && i < tk_perf_attr_count(pf); i++) {
-		const tk_perf_attr *a = tk_perf_attr_at(pf, i);
-		if (a->index >= cap || !per[a->index])
-			continue;
-		struct ev_group *g = group_named(c, a->name ? a->name : "unknown", TK_FORMAT_PERF);
-		if (!g)
-			rc = SQLITE_NOMEM;
-		else
-			g->n += per[a->index];
-	}
-	sqlite3_free(per);
-	tk_session_close(s);
-	return rc;
+	if (st == TK_ERR_NOMEM && err.offset == TK_NO_OFFSET)
+		return SQLITE_NOMEM;
+	return st == TK_OK ? SQLITE_OK : fail(c, &err);
 }
 
 static bool unconstrained(const ev_cursor *c)
@@ -530,14 +454,13 @@ static int count_groups(ev_cursor *c)
 	c->n_groups = 0;
 	bool fast_ctf = unconstrained(c);
 	for (;;) {
-		if (fast_ctf && !c->ses && c->input < c->vt->n_inputs) {
+		if (fast_ctf && !c->src && !c->pf && c->input < c->vt->n_inputs) {
 			const char *path = c->vt->inputs[c->input]->path;
 			tk_error err;
 			tk_format f = tk_detect_format(path, &err);
 			if (f == TK_FORMAT_CTF ||
 			    (f == TK_FORMAT_PERF && !c->vt->ctx->opt.all_records)) {
-				int rc =
-				    f == TK_FORMAT_CTF ? ctf_count(c, path) : perf_count(c, path);
+				int rc = lean_count(c, path, f);
 				if (rc != SQLITE_OK)
 					return rc;
 				c->input++;

@@ -230,3 +230,68 @@ def test_profile_to_pprof_read_by_go_pprof(cluster, recordings, tmp_path):
             if e == event and w:
                 want[sym or "[unknown]"] += w
         assert got == want, event
+
+
+SUMMARY = re.compile(r"^([A-Za-z][\w:.-]*)\s+(\d+)\s+(\d+)$")
+
+
+def dcpi_print_counts(path):
+    """Counts per (image, path, event, tstart, tsize, offset) as `tracekit
+    print` shows every profile of a DCPI database."""
+    out = tk("print", path).stdout
+    counts, head = Counter(), {}
+    for line in out.splitlines():
+        if line.startswith("==> "):
+            head = {}
+        elif line.startswith("0x"):
+            addr, n = line.split()
+            key = (head["image"], head.get("path"), head["event"], head["tstart"],
+                   head["tsize"], int(addr, 16))
+            counts[key] += int(n)
+        elif " " in line:
+            k, v = line.split(None, 1)
+            head[k] = v
+    return counts
+
+
+def report_samples(*paths):
+    """Samples per event from the summary lines of `tracekit report`."""
+    got = Counter()
+    for line in tk("report", *paths).stdout.splitlines():
+        m = SUMMARY.match(line)
+        if m:
+            got[m.group(1)] += int(m.group(2))
+    return got
+
+
+def test_profile_writes_merged_dcpi_database(cluster, recordings, tmp_path):
+    client, _, _ = cluster
+    files = recordings[:20]
+    db = tmp_path / "merged"
+    table = tracekit.cluster.profile(files, client, dcpi_db=str(db))
+    assert table.dcpi_files and all(os.path.exists(p) for p in table.dcpi_files)
+    assert all("/cluster/" in p for p in table.dcpi_files)
+    # the CLI converts each file on its own; its profiles, summed, are the
+    # merged database's (the same images, events, addresses and counts)
+    want = Counter()
+    for i, f in enumerate(files):
+        one = tmp_path / ("one%02d" % i)
+        tk("convert", "--to", "dcpi", "-o", str(one), f)
+        want.update(dcpi_print_counts(str(one)))
+    got = dcpi_print_counts(str(db))
+    assert got == want and len(got) > 10
+    # and `tracekit report` on it counts every sample of the recordings
+    merged = report_samples(str(db))
+    assert merged == report_samples(*files) == table.samples and sum(merged.values()) > 0
+    # profiles of one image and event merge: fewer files than the inputs'
+    assert len(table.dcpi_files) < sum(1 for _ in tmp_path.glob("one*/*/*/*.prof"))
+
+
+def test_dcpi_database_errors(tmp_path):
+    bad = tmp_path / "bad.data"
+    bad.write_bytes(b"PERFILE2" + b"\0" * 200)
+    with pytest.raises(tracekit.Error) as e:
+        tracekit.cluster._dcpi_chunk([str(bad)], None)
+    assert e.value.file == str(bad)
+    with pytest.raises(tracekit.Error, match="no samples"):
+        tracekit.cluster.write_dcpi(str(tmp_path / "db"), {})

@@ -78,11 +78,11 @@ def _model_columns(path, names, **kw):
     return out, cats
 
 
-def _lean_columns(path, names, **kw):
+def _lean_columns(path, names, batch=100000, **kw):
     out = {n: [] for n in names}
     cats = []
     with tracekit.open(path, **kw) as src:
-        for b in src.columns(names, batch=100000):
+        for b in src.columns(names, batch=batch):
             for n in names:
                 out[n].extend(b[n].tolist())
             cats = b.get("name.categories", cats)
@@ -114,6 +114,13 @@ def test_header_columns_from_lean_reader_equal_model(parts, names):
         if n != "name":
             assert lean[n] == model[n], n
     assert _named(lean, lcats) == _named(model, mcats)
+    # batches that end inside and on the edge of the reader's 4096-row
+    # chunks, and a repeated column (the per-event path), give the same
+    for batch in (7, 4096, 4097):
+        assert _lean_columns(path, names, batch=batch) == (lean, lcats), batch
+    with tracekit.open(path) as src:
+        rep = [b[names[0]].tolist() for b in src.columns(names + [names[0]], batch=100000)]
+    assert sum(rep, []) == lean[names[0]]
     # filters apply the same way
     cpu = [c for c in model.get("cpu", [0]) if c >= 0][:1] or [0]
     for kw in ({"cpu": cpu[0]}, {"limit": 5}, {"events": "nothing*"}):
@@ -163,3 +170,12 @@ def test_lean_damaged_inputs_fail_like_model(tmp_path):
         except tracekit.Error as e:
             errs.append((e.file, e.offset, e.message))
     assert errs[0] == errs[1]
+
+
+def test_column_arrays_are_writable_and_outlive_the_source():
+    path = data_path(*CTF)
+    with tracekit.open(path) as src:
+        b = next(src.columns(["ts", "name"], batch=3000000))
+    first = int(b["ts"][0])
+    b["ts"][0] = first + 1  # numpy owns a view of the column buffer
+    assert int(b["ts"][0]) == first + 1 and len(b["ts"]) > 0
