@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "session/session_events.h"
+#include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/model_print.h"
 #include "output/perf_render.h"
 #include "output/perf_script.h"
+#include "output/perf_script_lines.h"
 
 /* tid -> comm, from COMM records, so text lines can show the command. */
 typedef struct comm_table {
@@ -67,6 +69,14 @@ typedef struct printer {
 	void *log_user;
 	bool warned_tp;
 	uint64_t n, limit; /* samples printed, --limit (0 = none) */
+	/* JSON: threads, maps and symbols as perf script has them, and each
+	 * distinct frame's JSON rendered once (perf_script_lines.h) */
+	tk_threads threads;
+	tk_line_cache frames;
+	bool dwarf_unwind;  /* perf's CALLCHAIN_DWARF record mode */
+	tk_thread *last_th; /* the previous sample's thread (forgotten by side-band records) */
+	int32_t last_pid, last_tid;
+	uint64_t unwound[TK_CALLCHAIN_MAX];
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -291,6 +301,64 @@ static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_
 	return TK_OK;
 }
 
+/* The sample's thread as perf script finds it (samples come in runs per
+ * thread: the previous one is kept). */
+static tk_thread *sample_thread(printer *p, const tk_perf_sample *s, bool has_pid)
+{
+	int32_t pid = has_pid ? (int32_t)s->pid : -1, tid = has_pid ? (int32_t)s->tid : -1;
+	if (!p->last_th || pid != p->last_pid || tid != p->last_tid) {
+		p->last_th = tk_threads_findnew(&p->threads, pid, tid);
+		p->last_pid = pid;
+		p->last_tid = tid;
+	}
+	return p->last_th;
+}
+
+/* ,"comm":...,"callchain":[frames] (perf data convert --to-json's comm and
+ * callchain, every frame resolved as perf script resolves it: the chain
+ * with perf's rules, else the sample's ip); nothing for no frames. */
+static void json_frames(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
+			const tk_perf_attr *attr, bool has_pid)
+{
+	tk_writer *w = p->w;
+	tk_thread *th = sample_thread(p, s, has_pid);
+	if (th && th->comm[0]) {
+		tk_put_lit(w, ",\"comm\":");
+		tk_put_json_str(w, th->comm, strnlen(th->comm, sizeof th->comm));
+	}
+	bool chain = (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0;
+	if (!chain && !(s->sample_type & TK_PERF_SAMPLE_IP))
+		return;
+	static const char open[] = ",\"callchain\":[";
+	tk_put_lit(w, open);
+	uint64_t start = tk_writer_tell(w);
+	if (chain) {
+		size_t n_unwound = p->dwarf_unwind && attr
+				       ? tk_perf_unwind_sample(&p->threads, th, attr, s, p->unwound,
+							       TK_CALLCHAIN_MAX)
+				       : 0;
+		/* PERF_SAMPLE_BRANCH_CALL_STACK */
+		bool lbr = attr && (attr->branch_sample_type & (1u << 11)) != 0;
+		tk_line_cache_put_callchain(&p->frames, &p->threads, th, s, lbr, p->unwound,
+					    n_unwound, w);
+	} else {
+		tk_line_cache_put_ip(&p->frames, &p->threads, th, rec->misc & 7u, s->ip, w);
+	}
+	if (tk_writer_tell(w) == start) {
+		/* no frame (perf prints none either): no key; nothing was
+		 * written since the key, so it is still in the buffer */
+		if (w->pos >= sizeof open - 1)
+			w->pos -= sizeof open - 1;
+		return;
+	}
+	/* each frame ends with a comma: the last one becomes the bracket
+	 * (a frame is reserved whole, so its bytes are still in the buffer) */
+	if (w->pos && w->buf[w->pos - 1] == ',')
+		w->buf[w->pos - 1] = ']';
+	else
+		tk_put_char(w, ']');
+}
+
 /* One delivered sample. perf delivers a PERF_SAMPLE_READ sample once per
  * counter it read (session.c deliver_sample_value), with that counter's
  * attr, id and value delta as period: `attr`, `id` and `period` say which. */
@@ -312,24 +380,7 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 		if (has_id)
 			KV_U64(p, "id", id);
 		KV_U64(p, "period", period);
-		if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-			tk_put_lit(w, ",\"callchain\":[");
-			for (uint64_t i = 0; i < s->callchain_nr; i++) {
-				/* ,"0x<up to 16 digits>": one reservation per address */
-				if (!tk_writer_reserve(w, 24))
-					break;
-				char *d = w->buf + w->pos;
-				size_t k = 0;
-				if (i)
-					d[k++] = ',';
-				memcpy(d + k, "\"0x", 3);
-				k += 3;
-				k += tk_fmt_hex(d + k, tk_perf_u64_at(s->callchain, i, s->swap));
-				d[k++] = '"';
-				w->pos += k;
-			}
-			tk_put_char(w, ']');
-		}
+		json_frames(p, rec, s, attr, has_pid);
 		st = print_tracepoint(p, s, &shown, err);
 		tk_put_lit(w, "}\n");
 		return st;
@@ -589,7 +640,14 @@ static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user,
 static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)s;
-	return print_other(user, rec, err);
+	printer *p = user;
+	if (p->json) {
+		p->last_th = NULL;
+		tk_status st = tk_threads_process(&p->threads, p->f, rec, err);
+		if (st != TK_OK)
+			return st;
+	}
+	return print_other(p, rec, err);
 }
 
 tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
@@ -618,8 +676,18 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	p.log = opt->log;
 	p.log_user = opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
+	/* text lines show no frames: no threads model, no symbols */
+	tk_line_cache_init(&p.frames);
+	if (json && (!tk_threads_init(&p.threads, NULL) || !tk_line_cache_init_json(&p.frames))) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	p.dwarf_unwind = tk_perf_unwind_wanted(p.f);
 	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
 	st = tk_session_run(ses, &tool, &p, err);
+out:
+	tk_line_cache_free(&p.frames);
+	tk_threads_free(&p.threads);
 	tk_arena_free(&p.scratch);
 	free(p.tp_values);
 	free(p.comms.names);
