@@ -52,6 +52,16 @@ static const char *comm_get(const comm_table *t, uint32_t tid)
 	return idx ? t->names[*idx] : ":-1";
 }
 
+/* A piece of a JSON sample line kept while what it shows stays the same
+ * (samples come in runs of one event, thread, cpu and period). */
+typedef struct jpiece {
+	bool valid;
+	uint64_t k1, k2; /* what it shows */
+	const void *kp;
+	char text[96];
+	size_t len;
+} jpiece;
+
 typedef struct printer {
 	tk_writer *w;
 	bool json;
@@ -77,6 +87,15 @@ typedef struct printer {
 	tk_thread *last_th; /* the previous sample's thread (forgotten by side-band records) */
 	int32_t last_pid, last_tid;
 	uint64_t unwound[TK_CALLCHAIN_MAX];
+	/* the JSON sample line's pieces (json_sample_head) */
+	tk_writer *js; /* renders a piece */
+	jpiece j_event, j_sec, j_id, j_period;
+	/* samples of a -a recording alternate between cpus and threads:
+	 * their pieces are kept per cpu and per thread (direct mapped; a
+	 * thread's are dropped by any side-band record: j_epoch) */
+	jpiece j_cpu[64];
+	jpiece j_thread[256];
+	uint64_t j_epoch;
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -314,18 +333,13 @@ static tk_thread *sample_thread(printer *p, const tk_perf_sample *s, bool has_pi
 	return p->last_th;
 }
 
-/* ,"comm":...,"callchain":[frames] (perf data convert --to-json's comm and
- * callchain, every frame resolved as perf script resolves it: the chain
- * with perf's rules, else the sample's ip); nothing for no frames. */
+/* ,"callchain":[frames] (perf data convert --to-json's callchain, every
+ * frame resolved as perf script resolves it: the chain with perf's rules,
+ * else the sample's ip); nothing for no frames. */
 static void json_frames(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
-			const tk_perf_attr *attr, bool has_pid)
+			const tk_perf_attr *attr, tk_thread *th)
 {
 	tk_writer *w = p->w;
-	tk_thread *th = sample_thread(p, s, has_pid);
-	if (th && th->comm[0]) {
-		tk_put_lit(w, ",\"comm\":");
-		tk_put_json_str(w, th->comm, strnlen(th->comm, sizeof th->comm));
-	}
 	bool chain = (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0;
 	if (!chain && !(s->sample_type & TK_PERF_SAMPLE_IP))
 		return;
@@ -359,6 +373,144 @@ static void json_frames(printer *p, const tk_perf_record *rec, const tk_perf_sam
 		tk_put_char(w, ']');
 }
 
+/* Copies piece pc (rendered by the caller into p->js when stale) to the
+ * output. A piece too long for its slot is written straight from js. */
+static void put_piece(printer *p, jpiece *pc, bool fresh)
+{
+	if (fresh) {
+		pc->len = p->js->pos;
+		pc->valid = pc->len <= sizeof pc->text && !p->js->error;
+		if (pc->valid)
+			memcpy(pc->text, p->js->buf, pc->len);
+		else
+			tk_put_mem(p->w, p->js->buf, pc->len);
+	}
+	if (!pc->valid)
+		return;
+	/* a fixed-size copy (a few vector moves) where the writer has room */
+	tk_writer *w = p->w;
+	if (tk_writer_reserve(w, sizeof pc->text)) {
+		memcpy(w->buf + w->pos, pc->text, sizeof pc->text);
+		w->pos += pc->len;
+	}
+}
+
+/* Starts rendering a piece that no longer shows (k1, k2, kp). false: the
+ * kept one is current. */
+static bool piece_stale(printer *p, jpiece *pc, uint64_t k1, uint64_t k2, const void *kp)
+{
+	if (pc->valid && pc->k1 == k1 && pc->k2 == k2 && pc->kp == kp)
+		return false;
+	pc->k1 = k1;
+	pc->k2 = k2;
+	pc->kp = kp;
+	p->js->pos = 0;
+	return true;
+}
+
+/* v (< 10^9) as 9 zero-padded digits at d. */
+static void put_9digits(char *d, uint32_t v)
+{
+	static const char digits2[] = "00010203040506070809"
+				      "10111213141516171819"
+				      "20212223242526272829"
+				      "30313233343536373839"
+				      "40414243444546474849"
+				      "50515253545556575859"
+				      "60616263646566676869"
+				      "70717273747576777879"
+				      "80818283848586878889"
+				      "90919293949596979899";
+	d[8] = (char)('0' + v % 10);
+	v /= 10;
+	for (int i = 6; i >= 0; i -= 2) {
+		memcpy(d + i, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+}
+
+/* The head of a sample's JSON line, as head() writes it for any record
+ * plus the thread's comm: {"type":"sample","event":..,"time":..,"cpu":..,
+ * "pid":..,"tid":..,"comm":..; each piece formatted once per run of equal
+ * values (the time's seconds too: nanoseconds are 9 padded digits). */
+static void json_sample_head(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
+			     const tk_perf_attr *attr, bool has_pid, tk_thread *th)
+{
+	tk_writer *w = p->w, *js = p->js;
+	bool fresh = piece_stale(p, &p->j_event, 0, 0, attr);
+	if (fresh) {
+		tk_put_lit(js, "{\"type\":\"sample\"");
+		if (attr && attr->name) {
+			tk_put_lit(js, ",\"event\":");
+			tk_put_json_str(js, attr->name, strlen(attr->name));
+		}
+	}
+	put_piece(p, &p->j_event, fresh);
+	const tk_perf_sample_id *sid = &rec->sid;
+	if (rec->has_time) {
+		uint64_t t = sid->time, sec = t / 1000000000u;
+		if (t > TK_JSON_EXACT_MAX || !sec) {
+			KV_U64(p, "time", t);
+		} else {
+			fresh = piece_stale(p, &p->j_sec, sec, 0, NULL);
+			if (fresh) {
+				tk_put_lit(js, ",\"time\":");
+				tk_put_u64(js, sec);
+			}
+			put_piece(p, &p->j_sec, fresh);
+			if (tk_writer_reserve(w, 9)) {
+				put_9digits(w->buf + w->pos, (uint32_t)(t % 1000000000u));
+				w->pos += 9;
+			}
+		}
+	}
+	if (sid->present & TK_PERF_SAMPLE_CPU) {
+		jpiece *pc = &p->j_cpu[sid->cpu % 64];
+		fresh = piece_stale(p, pc, sid->cpu, 0, NULL);
+		if (fresh) {
+			tk_put_lit(js, ",\"cpu\":");
+			tk_put_json_u64(js, sid->cpu);
+		}
+		put_piece(p, pc, fresh);
+	}
+	if (!has_pid)
+		return;
+	jpiece *pt = &p->j_thread[((uintptr_t)th >> 4 ^ s->tid) % 256];
+	fresh = piece_stale(p, pt, ((uint64_t)s->pid << 32) | s->tid, p->j_epoch, th);
+	if (fresh) {
+		tk_put_lit(js, ",\"pid\":");
+		tk_put_json_i64(js, (int32_t)s->pid);
+		tk_put_lit(js, ",\"tid\":");
+		tk_put_json_i64(js, (int32_t)s->tid);
+		if (th && th->comm[0]) {
+			tk_put_lit(js, ",\"comm\":");
+			tk_put_json_str(js, th->comm, strnlen(th->comm, sizeof th->comm));
+		}
+	}
+	put_piece(p, pt, fresh);
+}
+
+/* ,"id":.. and ,"period":.., kept while they repeat. */
+static void json_id_period(printer *p, bool has_id, uint64_t id, uint64_t period)
+{
+	tk_writer *js = p->js;
+	bool fresh;
+	if (has_id) {
+		fresh = piece_stale(p, &p->j_id, id, 0, NULL);
+		if (fresh) {
+			tk_put_lit(js, ",\"id\":");
+			tk_put_json_u64(js, id);
+		}
+		put_piece(p, &p->j_id, fresh);
+	}
+	fresh = piece_stale(p, &p->j_period, period, 0, NULL);
+	if (fresh) {
+		tk_put_lit(js, ",\"period\":");
+		tk_put_json_u64(js, period);
+	}
+	put_piece(p, &p->j_period, fresh);
+}
+
 /* One delivered sample. perf delivers a PERF_SAMPLE_READ sample once per
  * counter it read (session.c deliver_sample_value), with that counter's
  * attr, id and value delta as period: `attr`, `id` and `period` say which. */
@@ -369,22 +521,22 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 	bool has_pid = s->sample_type & TK_PERF_SAMPLE_TID;
 	tk_perf_record shown = *rec;
 	shown.attr = attr;
-	head(p, &shown, s->pid, s->tid, has_pid);
 	tk_writer *w = p->w;
 	tk_status st;
 	if (p->json) {
+		tk_thread *th = sample_thread(p, s, has_pid);
+		json_sample_head(p, &shown, s, attr, has_pid, th);
 		if (s->sample_type & TK_PERF_SAMPLE_IP)
 			KV_HEX(p, "ip", s->ip);
 		if (s->sample_type & TK_PERF_SAMPLE_ADDR)
 			KV_HEX(p, "addr", s->addr);
-		if (has_id)
-			KV_U64(p, "id", id);
-		KV_U64(p, "period", period);
-		json_frames(p, rec, s, attr, has_pid);
+		json_id_period(p, has_id, id, period);
+		json_frames(p, rec, s, attr, th);
 		st = print_tracepoint(p, s, &shown, err);
 		tk_put_lit(w, "}\n");
 		return st;
 	}
+	head(p, &shown, s->pid, s->tid, has_pid);
 	tk_put_char(w, ' ');
 	tk_put_u64_pad(w, period, 10, ' ');
 	if (s->sample_type & TK_PERF_SAMPLE_IP) {
@@ -642,7 +794,9 @@ static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, 
 	(void)s;
 	printer *p = user;
 	if (p->json) {
+		/* the record may rename the thread or reuse its tid */
 		p->last_th = NULL;
+		p->j_epoch++;
 		tk_status st = tk_threads_process(&p->threads, p->f, rec, err);
 		if (st != TK_OK)
 			return st;
@@ -678,14 +832,18 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	tk_arena_init(&p.scratch, 16 * 1024);
 	/* text lines show no frames: no threads model, no symbols */
 	tk_line_cache_init(&p.frames);
-	if (json && (!tk_threads_init(&p.threads, NULL) || !tk_line_cache_init_json(&p.frames))) {
+	if (json && (!tk_threads_init(&p.threads, NULL) || !tk_line_cache_init_json(&p.frames) ||
+		     tk_writer_open_memory(&p.js, NULL) != TK_OK)) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
+	if (json)
+		tk_threads_prefetch_kernel(&p.threads, p.f);
 	p.dwarf_unwind = tk_perf_unwind_wanted(p.f);
 	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
 	st = tk_session_run(ses, &tool, &p, err);
 out:
+	tk_writer_abort(p.js);
 	tk_line_cache_free(&p.frames);
 	tk_threads_free(&p.threads);
 	tk_arena_free(&p.scratch);
