@@ -3,6 +3,8 @@
 # (perf record -F 15000 -g -a), in one run, so the figures are ratios.
 #   stats:  tracekit stats           vs perf report --stats
 #   print:  tracekit print -f json   vs perf script -F comm,pid,tid,cpu,time,event,ip,period
+#           and vs perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,period (the
+#           same content: since issue 19 the JSON lines carry comm and symbolized frames)
 #   memory: peak RSS of tracekit print (/usr/bin/time -v)
 # Usage: bench/perf_bench.sh [SIZE_MB]   (needs perf, hyperfine; run `make` first)
 set -euo pipefail
@@ -26,7 +28,9 @@ hyperfine --warmup 1 --runs 3 --export-markdown "$work/perf-stats.md" \
 hyperfine --warmup 1 --runs 3 --export-markdown "$work/perf-print.md" \
   -n "tracekit print --format json" "$TK print --format json $data" \
   -n "perf script -F comm,pid,tid,cpu,time,event,ip,period" \
-     "perf script -F comm,pid,tid,cpu,time,event,ip,period -i $data"
+     "perf script -F comm,pid,tid,cpu,time,event,ip,period -i $data" \
+  -n "perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,period" \
+     "perf script -F comm,pid,tid,cpu,time,event,ip,sym,dso,period -i $data"
 peak() { /usr/bin/time -v "$@" 2>&1 >/dev/null | awk '/Maximum resident/ {print $6}'; }
 echo "peak RSS tracekit print --format json: $(peak "$TK" print --format json "$data") KiB"
 echo "peak RSS perf script:                  $(peak perf script -F comm,pid,tid,cpu,time,event,ip,period -i "$data") KiB"

@@ -177,6 +177,23 @@ static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, in
 	return d;
 }
 
+void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f)
+{
+	bool kernel = false;
+	size_t n = tk_perf_attr_count(f);
+	for (size_t i = 0; i < n && !kernel; i++)
+		kernel = !tk_perf_attr_flag(tk_perf_attr_at(f, i), TK_PERF_ATTR_EXCLUDE_KERNEL);
+	if (!kernel)
+		return;
+	if (!t->features)
+		t->features = tk_perf_get_features(f);
+	/* the build id kernel_symbols() will use: the header's for the
+	 * image a kernel MMAP creates (find_header_build_id) */
+	tk_dso k = {.name = "[kernel.kallsyms]"};
+	find_header_build_id(t, &k);
+	tk_symcache_prefetch_kernel(t->symbols, k.build_id, k.build_id_len, t->kernel_notes);
+}
+
 /* The kallsyms perf would load for this recording's kernel and the
  * relocation it applies (kernel_syms.h): no symbols at all when the
  * reference symbol is missing from the table, as perf's load fails then. */

@@ -149,6 +149,12 @@ void tk_threads_free(tk_threads *t);
 tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf_record *rec,
 			     tk_error *err);
 
+/* Starts loading the kernel's symbols in the background (the table the
+ * first kernel frame will ask for: tk_symcache_prefetch_kernel) when some
+ * event of f may sample the kernel. Optional: called once the file is
+ * open, before its records; results are the same without it. */
+void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f);
+
 /* perf's machine__findnew_thread; NULL only when out of memory. */
 tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid);
 

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "session/session_events.h"
+#include "analysis/perf_unwind.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/model_print.h"
 #include "output/perf_render.h"
 #include "output/perf_script.h"
+#include "output/perf_script_lines.h"
 
 /* tid -> comm, from COMM records, so text lines can show the command. */
 typedef struct comm_table {
@@ -50,6 +52,16 @@ static const char *comm_get(const comm_table *t, uint32_t tid)
 	return idx ? t->names[*idx] : ":-1";
 }
 
+/* A piece of a JSON sample line kept while what it shows stays the same
+ * (samples come in runs of one event, thread, cpu and period). */
+typedef struct jpiece {
+	bool valid;
+	uint64_t k1, k2; /* what it shows */
+	const void *kp;
+	char text[96];
+	size_t len;
+} jpiece;
+
 typedef struct printer {
 	tk_writer *w;
 	bool json;
@@ -67,6 +79,23 @@ typedef struct printer {
 	void *log_user;
 	bool warned_tp;
 	uint64_t n, limit; /* samples printed, --limit (0 = none) */
+	/* JSON: threads, maps and symbols as perf script has them, and each
+	 * distinct frame's JSON rendered once (perf_script_lines.h) */
+	tk_threads threads;
+	tk_line_cache frames;
+	bool dwarf_unwind;  /* perf's CALLCHAIN_DWARF record mode */
+	tk_thread *last_th; /* the previous sample's thread (forgotten by side-band records) */
+	int32_t last_pid, last_tid;
+	uint64_t unwound[TK_CALLCHAIN_MAX];
+	/* the JSON sample line's pieces (json_sample_head) */
+	tk_writer *js; /* renders a piece */
+	jpiece j_event, j_sec, j_id, j_period;
+	/* samples of a -a recording alternate between cpus and threads:
+	 * their pieces are kept per cpu and per thread (direct mapped; a
+	 * thread's are dropped by any side-band record: j_epoch) */
+	jpiece j_cpu[64];
+	jpiece j_thread[256];
+	uint64_t j_epoch;
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -291,6 +320,197 @@ static tk_status print_tracepoint(printer *p, const tk_perf_sample *s, const tk_
 	return TK_OK;
 }
 
+/* The sample's thread as perf script finds it (samples come in runs per
+ * thread: the previous one is kept). */
+static tk_thread *sample_thread(printer *p, const tk_perf_sample *s, bool has_pid)
+{
+	int32_t pid = has_pid ? (int32_t)s->pid : -1, tid = has_pid ? (int32_t)s->tid : -1;
+	if (!p->last_th || pid != p->last_pid || tid != p->last_tid) {
+		p->last_th = tk_threads_findnew(&p->threads, pid, tid);
+		p->last_pid = pid;
+		p->last_tid = tid;
+	}
+	return p->last_th;
+}
+
+/* ,"callchain":[frames] (perf data convert --to-json's callchain, every
+ * frame resolved as perf script resolves it: the chain with perf's rules,
+ * else the sample's ip); nothing for no frames. */
+static void json_frames(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
+			const tk_perf_attr *attr, tk_thread *th)
+{
+	tk_writer *w = p->w;
+	bool chain = (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) != 0;
+	if (!chain && !(s->sample_type & TK_PERF_SAMPLE_IP))
+		return;
+	static const char open[] = ",\"callchain\":[";
+	tk_put_lit(w, open);
+	uint64_t start = tk_writer_tell(w);
+	if (chain) {
+		size_t n_unwound = p->dwarf_unwind && attr
+				       ? tk_perf_unwind_sample(&p->threads, th, attr, s, p->unwound,
+							       TK_CALLCHAIN_MAX)
+				       : 0;
+		/* PERF_SAMPLE_BRANCH_CALL_STACK */
+		bool lbr = attr && (attr->branch_sample_type & (1u << 11)) != 0;
+		tk_line_cache_put_callchain(&p->frames, &p->threads, th, s, lbr, p->unwound,
+					    n_unwound, w);
+	} else {
+		tk_line_cache_put_ip(&p->frames, &p->threads, th, rec->misc & 7u, s->ip, w);
+	}
+	if (tk_writer_tell(w) == start) {
+		/* no frame (perf prints none either): no key; nothing was
+		 * written since the key, so it is still in the buffer */
+		if (w->pos >= sizeof open - 1)
+			w->pos -= sizeof open - 1;
+		return;
+	}
+	/* each frame ends with a comma: the last one becomes the bracket
+	 * (a frame is reserved whole, so its bytes are still in the buffer) */
+	if (w->pos && w->buf[w->pos - 1] == ',')
+		w->buf[w->pos - 1] = ']';
+	else
+		tk_put_char(w, ']');
+}
+
+/* Copies piece pc (rendered by the caller into p->js when stale) to the
+ * output. A piece too long for its slot is written straight from js. */
+static void put_piece(printer *p, jpiece *pc, bool fresh)
+{
+	if (fresh) {
+		pc->len = p->js->pos;
+		pc->valid = pc->len <= sizeof pc->text && !p->js->error;
+		if (pc->valid)
+			memcpy(pc->text, p->js->buf, pc->len);
+		else
+			tk_put_mem(p->w, p->js->buf, pc->len);
+	}
+	if (!pc->valid)
+		return;
+	/* a fixed-size copy (a few vector moves) where the writer has room */
+	tk_writer *w = p->w;
+	if (tk_writer_reserve(w, sizeof pc->text)) {
+		memcpy(w->buf + w->pos, pc->text, sizeof pc->text);
+		w->pos += pc->len;
+	}
+}
+
+/* Starts rendering a piece that no longer shows (k1, k2, kp). false: the
+ * kept one is current. */
+static bool piece_stale(printer *p, jpiece *pc, uint64_t k1, uint64_t k2, const void *kp)
+{
+	if (pc->valid && pc->k1 == k1 && pc->k2 == k2 && pc->kp == kp)
+		return false;
+	pc->k1 = k1;
+	pc->k2 = k2;
+	pc->kp = kp;
+	p->js->pos = 0;
+	return true;
+}
+
+/* v (< 10^9) as 9 zero-padded digits at d. */
+static void put_9digits(char *d, uint32_t v)
+{
+	static const char digits2[] = "00010203040506070809"
+				      "10111213141516171819"
+				      "20212223242526272829"
+				      "30313233343536373839"
+				      "40414243444546474849"
+				      "50515253545556575859"
+				      "60616263646566676869"
+				      "70717273747576777879"
+				      "80818283848586878889"
+				      "90919293949596979899";
+	d[8] = (char)('0' + v % 10);
+	v /= 10;
+	for (int i = 6; i >= 0; i -= 2) {
+		memcpy(d + i, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+}
+
+/* The head of a sample's JSON line, as head() writes it for any record
+ * plus the thread's comm: {"type":"sample","event":..,"time":..,"cpu":..,
+ * "pid":..,"tid":..,"comm":..; each piece formatted once per run of equal
+ * values (the time's seconds too: nanoseconds are 9 padded digits). */
+static void json_sample_head(printer *p, const tk_perf_record *rec, const tk_perf_sample *s,
+			     const tk_perf_attr *attr, bool has_pid, tk_thread *th)
+{
+	tk_writer *w = p->w, *js = p->js;
+	bool fresh = piece_stale(p, &p->j_event, 0, 0, attr);
+	if (fresh) {
+		tk_put_lit(js, "{\"type\":\"sample\"");
+		if (attr && attr->name) {
+			tk_put_lit(js, ",\"event\":");
+			tk_put_json_str(js, attr->name, strlen(attr->name));
+		}
+	}
+	put_piece(p, &p->j_event, fresh);
+	const tk_perf_sample_id *sid = &rec->sid;
+	if (rec->has_time) {
+		uint64_t t = sid->time, sec = t / 1000000000u;
+		if (t > TK_JSON_EXACT_MAX || !sec) {
+			KV_U64(p, "time", t);
+		} else {
+			fresh = piece_stale(p, &p->j_sec, sec, 0, NULL);
+			if (fresh) {
+				tk_put_lit(js, ",\"time\":");
+				tk_put_u64(js, sec);
+			}
+			put_piece(p, &p->j_sec, fresh);
+			if (tk_writer_reserve(w, 9)) {
+				put_9digits(w->buf + w->pos, (uint32_t)(t % 1000000000u));
+				w->pos += 9;
+			}
+		}
+	}
+	if (sid->present & TK_PERF_SAMPLE_CPU) {
+		jpiece *pc = &p->j_cpu[sid->cpu % 64];
+		fresh = piece_stale(p, pc, sid->cpu, 0, NULL);
+		if (fresh) {
+			tk_put_lit(js, ",\"cpu\":");
+			tk_put_json_u64(js, sid->cpu);
+		}
+		put_piece(p, pc, fresh);
+	}
+	if (!has_pid)
+		return;
+	jpiece *pt = &p->j_thread[((uintptr_t)th >> 4 ^ s->tid) % 256];
+	fresh = piece_stale(p, pt, ((uint64_t)s->pid << 32) | s->tid, p->j_epoch, th);
+	if (fresh) {
+		tk_put_lit(js, ",\"pid\":");
+		tk_put_json_i64(js, (int32_t)s->pid);
+		tk_put_lit(js, ",\"tid\":");
+		tk_put_json_i64(js, (int32_t)s->tid);
+		if (th && th->comm[0]) {
+			tk_put_lit(js, ",\"comm\":");
+			tk_put_json_str(js, th->comm, strnlen(th->comm, sizeof th->comm));
+		}
+	}
+	put_piece(p, pt, fresh);
+}
+
+/* ,"id":.. and ,"period":.., kept while they repeat. */
+static void json_id_period(printer *p, bool has_id, uint64_t id, uint64_t period)
+{
+	tk_writer *js = p->js;
+	bool fresh;
+	if (has_id) {
+		fresh = piece_stale(p, &p->j_id, id, 0, NULL);
+		if (fresh) {
+			tk_put_lit(js, ",\"id\":");
+			tk_put_json_u64(js, id);
+		}
+		put_piece(p, &p->j_id, fresh);
+	}
+	fresh = piece_stale(p, &p->j_period, period, 0, NULL);
+	if (fresh) {
+		tk_put_lit(js, ",\"period\":");
+		tk_put_json_u64(js, period);
+	}
+	put_piece(p, &p->j_period, fresh);
+}
+
 /* One delivered sample. perf delivers a PERF_SAMPLE_READ sample once per
  * counter it read (session.c deliver_sample_value), with that counter's
  * attr, id and value delta as period: `attr`, `id` and `period` say which. */
@@ -301,39 +521,22 @@ static tk_status print_one(printer *p, const tk_perf_record *rec, const tk_perf_
 	bool has_pid = s->sample_type & TK_PERF_SAMPLE_TID;
 	tk_perf_record shown = *rec;
 	shown.attr = attr;
-	head(p, &shown, s->pid, s->tid, has_pid);
 	tk_writer *w = p->w;
 	tk_status st;
 	if (p->json) {
+		tk_thread *th = sample_thread(p, s, has_pid);
+		json_sample_head(p, &shown, s, attr, has_pid, th);
 		if (s->sample_type & TK_PERF_SAMPLE_IP)
 			KV_HEX(p, "ip", s->ip);
 		if (s->sample_type & TK_PERF_SAMPLE_ADDR)
 			KV_HEX(p, "addr", s->addr);
-		if (has_id)
-			KV_U64(p, "id", id);
-		KV_U64(p, "period", period);
-		if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-			tk_put_lit(w, ",\"callchain\":[");
-			for (uint64_t i = 0; i < s->callchain_nr; i++) {
-				/* ,"0x<up to 16 digits>": one reservation per address */
-				if (!tk_writer_reserve(w, 24))
-					break;
-				char *d = w->buf + w->pos;
-				size_t k = 0;
-				if (i)
-					d[k++] = ',';
-				memcpy(d + k, "\"0x", 3);
-				k += 3;
-				k += tk_fmt_hex(d + k, tk_perf_u64_at(s->callchain, i, s->swap));
-				d[k++] = '"';
-				w->pos += k;
-			}
-			tk_put_char(w, ']');
-		}
+		json_id_period(p, has_id, id, period);
+		json_frames(p, rec, s, attr, th);
 		st = print_tracepoint(p, s, &shown, err);
 		tk_put_lit(w, "}\n");
 		return st;
 	}
+	head(p, &shown, s->pid, s->tid, has_pid);
 	tk_put_char(w, ' ');
 	tk_put_u64_pad(w, period, 10, ' ');
 	if (s->sample_type & TK_PERF_SAMPLE_IP) {
@@ -589,7 +792,16 @@ static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user,
 static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)s;
-	return print_other(user, rec, err);
+	printer *p = user;
+	if (p->json) {
+		/* the record may rename the thread or reuse its tid */
+		p->last_th = NULL;
+		p->j_epoch++;
+		tk_status st = tk_threads_process(&p->threads, p->f, rec, err);
+		if (st != TK_OK)
+			return st;
+	}
+	return print_other(p, rec, err);
 }
 
 tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
@@ -618,8 +830,22 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	p.log = opt->log;
 	p.log_user = opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
+	/* text lines show no frames: no threads model, no symbols */
+	tk_line_cache_init(&p.frames);
+	if (json && (!tk_threads_init(&p.threads, NULL) || !tk_line_cache_init_json(&p.frames) ||
+		     tk_writer_open_memory(&p.js, NULL) != TK_OK)) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	if (json)
+		tk_threads_prefetch_kernel(&p.threads, p.f);
+	p.dwarf_unwind = tk_perf_unwind_wanted(p.f);
 	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
 	st = tk_session_run(ses, &tool, &p, err);
+out:
+	tk_writer_abort(p.js);
+	tk_line_cache_free(&p.frames);
+	tk_threads_free(&p.threads);
 	tk_arena_free(&p.scratch);
 	free(p.tp_values);
 	free(p.comms.names);

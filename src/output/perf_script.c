@@ -605,6 +605,9 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 		tk_threads_free(&s.threads);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
+	/* the kernel's symbols load on the second core while the first
+	 * records are read */
+	tk_threads_prefetch_kernel(&s.threads, s.f);
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
 	tk_line_cache_init(&s.lines);

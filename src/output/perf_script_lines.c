@@ -50,8 +50,16 @@ void tk_line_cache_init(tk_line_cache *c)
 	c->n_spaces = 2; /* 0: empty slot, 1: no address space */
 }
 
+bool tk_line_cache_init_json(tk_line_cache *c)
+{
+	tk_line_cache_init(c);
+	c->json = true;
+	return tk_writer_open_memory(&c->scratch, NULL) == TK_OK;
+}
+
 void tk_line_cache_free(tk_line_cache *c)
 {
+	tk_writer_abort(c->scratch);
 	big_free(c->slots, c->slots_size);
 	free(c->hot);
 	big_free(c->text, c->text_cap);
@@ -250,6 +258,24 @@ static void store(tk_line_cache *c, uint32_t space, uint64_t key, char *start, u
 	tk_put_mem(w, start + 2, len);
 }
 
+/* Stores the text in c->scratch under (space, key) (unless space is 0 or
+ * there is no room: then it is only written) and writes it. */
+static void store_scratch(tk_line_cache *c, uint32_t space, uint64_t key, tk_writer *w)
+{
+	size_t len = c->scratch->pos;
+	uint64_t epoch = c->epoch;
+	bool cached = space && len <= UINT16_MAX &&
+		      ((c->n + 1) * 10 <= (c->mask + 1) * 7 || grow_table(c)) &&
+		      reserve_text(c, len + 2 + TEXT_SLACK);
+	if (!cached || c->epoch != epoch || c->scratch->error) {
+		tk_put_mem(w, c->scratch->buf, len);
+		return;
+	}
+	char *start = c->text + c->text_len;
+	memcpy(start + 2, c->scratch->buf, len);
+	store(c, space, key, start, (uint16_t)len, w);
+}
+
 /* Resolves and renders a line not in the cache, stores it under (space,
  * key) (unless space is 0: no id) and writes it. */
 static void miss_key(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
@@ -257,6 +283,12 @@ static void miss_key(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsig
 {
 	tk_addr_loc loc;
 	tk_threads_resolve(t, th, cpumode, ip, &loc);
+	if (c->json) {
+		c->scratch->pos = 0;
+		tk_json_frame_render(c->scratch, &loc, ip, loc.name, loc.name_len, false);
+		store_scratch(c, space, key, w);
+		return;
+	}
 	size_t bound =
 	    line_bound(loc.name ? loc.name_len : 9, loc.map ? loc.map->dso->name_len : 9);
 	uint64_t epoch = c->epoch;
@@ -312,6 +344,14 @@ static void miss_unwound(tk_line_cache *c, tk_threads *t, const tk_thread *th, u
 	size_t n = tk_perf_unwind_inlines(t, th, &loc, ip, inl, TK_PERF_INLINE_MAX);
 	if (!n) {
 		miss_key(c, t, th, TK_CPUMODE_USER, space, ip | UNWOUND_KEY, ip, w);
+		return;
+	}
+	if (c->json) {
+		c->scratch->pos = 0;
+		for (size_t i = 0; i < n; i++)
+			tk_json_frame_render(c->scratch, &loc, ip, inl[i].name, inl[i].name_len,
+					     inl[i].inlined);
+		store_scratch(c, space, ip | UNWOUND_KEY, w);
 		return;
 	}
 	size_t bound = 0;
@@ -488,4 +528,24 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				miss_unwound(c, t, th, user, ip, w);
 		}
 	}
+}
+
+void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+			  uint64_t ip, tk_writer *w)
+{
+	if (c->n_spaces > UINT32_MAX - 16)
+		clear_spaces(c);
+	/* the address space tk_threads_resolve() searches (none: every
+	 * other cpumode resolves to no map) */
+	tk_maps *maps = NULL;
+	if (cpumode == TK_CPUMODE_KERNEL)
+		maps = &t->kernel;
+	else if (cpumode == TK_CPUMODE_USER && th)
+		maps = th->maps;
+	uint32_t space = space_id(c, maps);
+	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
+	if (line)
+		put_cached(w, line);
+	else
+		miss(c, t, th, cpumode, space, ip, w);
 }

@@ -48,6 +48,10 @@ typedef struct tk_line_cache {
 	uint64_t epoch;       /* bumped when the cache is emptied */
 	uint32_t n_spaces;    /* ids given so far (0 and 1 are reserved) */
 	uint32_t space_epoch; /* bumped when ids start over */
+	/* JSON frames instead of perf script's lines (tk_line_cache_init_json);
+	 * scratch renders a frame before it is stored */
+	bool json;
+	tk_writer *scratch;
 } tk_line_cache;
 
 /* Writes "sym+0xoff (dso)" or "[unknown] (dso)" at p, which has room for
@@ -55,6 +59,11 @@ typedef struct tk_line_cache {
 char *tk_script_sym_dso(char *p, const tk_addr_loc *loc);
 
 void tk_line_cache_init(tk_line_cache *c);
+/* The same cache rendering each frame as a JSON object followed by a
+ * comma (perf data convert --to-json's callchain entry, with tracekit's
+ * sym_off and dso_off: see tk_json_frame_render), for print --format json.
+ * false when out of memory. */
+bool tk_line_cache_init_json(tk_line_cache *c);
 void tk_line_cache_free(tk_line_cache *c);
 
 /* Writes s's callchain as perf script prints it below the sample line, one
@@ -68,5 +77,19 @@ void tk_line_cache_free(tk_line_cache *c);
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, bool lbr_callstack,
 				 const uint64_t *unwound, size_t n_unwound, tk_writer *w);
+
+/* One address resolved in cpumode's address space (a sample without a
+ * callchain), cached like a callchain frame. */
+void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+			  uint64_t ip, tk_writer *w);
+
+/* A JSON callchain entry, leaf first, as print --format json writes it:
+ * {"ip":"0x<ip>","symbol":<name>,"sym_off":<n>,"dso":<short name>,
+ * "dso_off":"0x<map-relative address>"} followed by a comma; "symbol" and
+ * "sym_off" only with a symbol, "dso" and "dso_off" only with a map (the
+ * keys of convert --to json's callchain); name/name_len override loc's
+ * symbol name (an inline frame, then also "inlined":true). */
+void tk_json_frame_render(tk_writer *w, const tk_addr_loc *loc, uint64_t ip, const char *name,
+			  size_t name_len, bool inlined);
 
 #endif

@@ -36,6 +36,15 @@ bool tk_build_id_equal(const uint8_t *recorded, size_t recorded_len, const uint8
 const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
 					size_t build_id_len, const char *notes);
 
+/* Starts loading the table tk_symcache_kernel() gives in a background
+ * thread (kernel_prefetch.h), when the kernel of a recording with this
+ * build id would get it (as tk_symcache_kernel_for decides) and the
+ * persistent cache does not hold it (from which it is read at once);
+ * nothing with TRACEKIT_THREADS=0 or once the table was asked for. The
+ * table is then the same as a load at the first kernel frame. */
+void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
+				 const char *notes);
+
 /* The running process's own [vdso] (as perf copies it from its memory
  * for a recorded [vdso] without a build id: vdso.c), loaded once; NULL
  * when there is none. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/hashmap.h"
+#include "symbols/kernel_prefetch.h"
 #include "symbols/kernel_syms.h"
 #include "symbols/symcache_disk.h"
 #include "symbols/symtab_internal.h"
@@ -27,6 +28,10 @@ struct tk_symcache {
 	tk_hashmap maps; /* pid -> entry index + 1 */
 	uint64_t loads;
 	tk_symdisk *disk; /* the persistent cache; NULL = off */
+	/* the kernel's table loading in the background (kernel_prefetch.h),
+	 * for tk_symcache_kernel(); pf_name: its cache file ("" = none) */
+	tk_kprefetch *pf;
+	char pf_name[64];
 };
 
 static uint64_t fnv1a(const char *s, uint64_t h)
@@ -68,6 +73,14 @@ void tk_symcache_free(tk_symcache *c)
 {
 	if (!c)
 		return;
+	if (c->pf) {
+		tk_symtab *t;
+		void *enc;
+		size_t enc_len;
+		tk_kprefetch_finish(c->pf, &t, &enc, &enc_len, NULL);
+		tk_symtab_free(t);
+		free(enc);
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->entries[i].key);
 		tk_symtab_free(c->entries[i].tab);
@@ -345,26 +358,62 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 /* A kallsyms table through the persistent cache. The running kernel's
  * (/proc/...) is keyed by what /proc/kallsyms depends on (its build id,
  * the boot, the user's view, the modules), a file by its identity. */
+/* The cache key and file name of kallsyms file path (NULL: /proc/kallsyms);
+ * false when it cannot be keyed (then it is not cached). */
+static bool kallsyms_key(tk_symcache *c, const char *path, tk_symkey *key, char fname[64])
+{
+	bool keyed;
+	tk_symkey_init(key, c->disk, "kallsyms");
+	if (!path || strncmp(path, "/proc/", 6) == 0) {
+		tk_symkey_add(key, "path", path ? path : "/proc/kallsyms");
+		keyed = tk_symkey_add_running_kernel(key);
+		snprintf(fname, 64, "kallsyms-running-%016llx.sym",
+			 (unsigned long long)fnv1a(path ? path : "", 0xcbf29ce484222325ull));
+	} else {
+		tk_symkey_add_file(key, "file", path);
+		keyed = true;
+		snprintf(fname, 64, "kallsyms-file-%016llx.sym",
+			 (unsigned long long)fnv1a(path, 0xcbf29ce484222325ull));
+	}
+	return keyed;
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The prefetched table of path, when one was started for it: waits for it
+ * and writes its cache file. false: none for this path. */
+static bool take_prefetch(tk_symcache *c, const char *path, tk_symtab **out, tk_status *st,
+			  tk_error *err)
+{
+	if (!c->pf || !same_path(tk_kprefetch_path(c->pf), path))
+		return false;
+	void *enc;
+	size_t enc_len;
+	*st = tk_kprefetch_finish(c->pf, out, &enc, &enc_len, err);
+	c->pf = NULL;
+	if (*st == TK_OK)
+		c->loads++;
+	if (enc && c->pf_name[0])
+		tk_symdisk_store_encoded(c->disk, c->pf_name, enc, enc_len);
+	else
+		free(enc);
+	return true;
+}
+
 static tk_status load_kallsyms(tk_symcache *c, const char *path, tk_symtab **out, tk_error *err)
 {
 	tk_symkey key;
 	char fname[64];
 	bool keyed = false;
 	*out = NULL;
+	tk_status pst;
+	if (take_prefetch(c, path, out, &pst, err))
+		return pst;
 	if (c->disk) {
-		tk_symkey_init(&key, c->disk, "kallsyms");
-		if (!path || strncmp(path, "/proc/", 6) == 0) {
-			tk_symkey_add(&key, "path", path ? path : "/proc/kallsyms");
-			keyed = tk_symkey_add_running_kernel(&key);
-			snprintf(
-			    fname, sizeof fname, "kallsyms-running-%016llx.sym",
-			    (unsigned long long)fnv1a(path ? path : "", 0xcbf29ce484222325ull));
-		} else {
-			tk_symkey_add_file(&key, "file", path);
-			keyed = true;
-			snprintf(fname, sizeof fname, "kallsyms-file-%016llx.sym",
-				 (unsigned long long)fnv1a(path, 0xcbf29ce484222325ull));
-		}
+		keyed = kallsyms_key(c, path, &key, fname);
 		if (keyed)
 			*out = tk_symdisk_load(c->disk, fname, &key);
 	}
@@ -392,6 +441,42 @@ const tk_symtab *tk_symcache_kernel(tk_symcache *c)
 			warn(c, &err, "the kernel");
 	}
 	return c->kernel;
+}
+
+void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
+				 const char *notes)
+{
+	if (c->kernel_tried || c->pf || !tk_symbols_threads_enabled())
+		return;
+	/* only when tk_symcache_kernel_for() would use tk_symcache_kernel() */
+	if (!c->opt.kallsyms && build_id_len) {
+		uint8_t host[TK_BUILD_ID_MAX];
+		size_t host_len = tk_sysfs_build_id(notes, host);
+		if (!host_len || !tk_build_id_equal(build_id, build_id_len, host, host_len))
+			return;
+	}
+	const char *path = c->opt.kallsyms;
+	tk_symkey key;
+	bool keyed = false;
+	c->pf_name[0] = '\0';
+	if (c->disk) {
+		keyed = kallsyms_key(c, path, &key, c->pf_name);
+		/* a warm cache: the table is one mmap away, no thread needed
+		 * (loaded now rather than at the first kernel frame) */
+		tk_symtab *t = keyed ? tk_symdisk_load(c->disk, c->pf_name, &key) : NULL;
+		if (t) {
+			c->kernel = t;
+			c->kernel_tried = true;
+			tk_symkey_free(&key);
+			return;
+		}
+	}
+	keyed = keyed && !key.oom;
+	if (!keyed)
+		c->pf_name[0] = '\0';
+	c->pf = tk_kprefetch_start(path, keyed ? key.buf : NULL, keyed ? key.n : 0);
+	if (c->disk)
+		tk_symkey_free(&key);
 }
 
 /* A kallsyms file other than the default one (the build-id cache's copy

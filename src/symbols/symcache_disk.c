@@ -14,6 +14,7 @@
 #include "symbols/kernel_syms.h"
 #include "symbols/symcache_disk.h"
 #include "symbols/symcache_file.h"
+#include "symbols/symcache_writer.h"
 #include "symbols/symtab_internal.h"
 
 /* A cache file larger than this is not ours (kallsyms makes ~6 MB). */
@@ -25,6 +26,7 @@ struct tk_symdisk {
 	bool dir_made;
 	bool no_write; /* the directory cannot be written: stop trying */
 	uint64_t hits, writes;
+	tk_symwriter *writer; /* writes files in the background; NULL: here */
 };
 
 /* ---- tracekit's own build id, from its loaded notes ---- */
@@ -105,6 +107,7 @@ tk_symdisk *tk_symdisk_open(const char *cache_dir, bool disabled)
 		free(d);
 		return NULL;
 	}
+	d->writer = tk_symwriter_new();
 	return d;
 }
 
@@ -112,6 +115,7 @@ void tk_symdisk_free(tk_symdisk *d)
 {
 	if (!d)
 		return;
+	tk_symwriter_free(d->writer); /* waits for the files still queued */
 	free(d->dir);
 	free(d);
 }
@@ -123,7 +127,10 @@ uint64_t tk_symdisk_hits(const tk_symdisk *d)
 
 uint64_t tk_symdisk_writes(const tk_symdisk *d)
 {
-	return d ? d->writes : 0;
+	if (!d)
+		return 0;
+	tk_symwriter_drain(d->writer);
+	return d->writes + tk_symwriter_written(d->writer);
 }
 
 /* ---- keys ---- */
@@ -282,6 +289,8 @@ tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k)
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path)
 		return NULL;
+	if (tk_symwriter_pending(d->writer, path))
+		tk_symwriter_drain(d->writer); /* this process is writing it */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return NULL;
@@ -331,47 +340,53 @@ static bool make_dir(tk_symdisk *d)
 	return true;
 }
 
-static bool write_all(int fd, const unsigned char *p, size_t n)
+/* The file name's path, when the directory is writable (checked before
+ * anything is encoded: a read-only cache costs no encoding). */
+static bool store_path(tk_symdisk *d, const char *name, char path[4096])
 {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
+	if (!d || d->no_write)
+		return false;
+	if ((size_t)snprintf(path, 4096, "%s/%s", d->dir, name) >= 4096)
+		return false;
+	/* access() cannot tell everything: a write that failed says so too */
+	if (tk_symwriter_failed(d->writer) || !make_dir(d) || access(d->dir, W_OK) != 0) {
+		d->no_write = true;
+		return false;
 	}
 	return true;
 }
 
+static void write_file(tk_symdisk *d, const char *path, void *buf, size_t len)
+{
+	if (d->writer) {
+		tk_symwriter_put(d->writer, path, buf, len);
+		return;
+	}
+	int r = tk_symfile_write_atomic(path, buf, len);
+	free(buf);
+	if (r > 0)
+		d->writes++;
+	else if (r < 0)
+		d->no_write = true;
+}
+
 void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t)
 {
-	if (!d || d->no_write || k->oom || !t)
+	char path[4096];
+	if (k->oom || !t || !store_path(d, name, path))
 		return;
-	char path[4096], tmp[4096 + 32];
-	if ((size_t)snprintf(path, sizeof path, "%s/%s", d->dir, name) >= sizeof path)
-		return;
-	/* a unique temporary name beside the target: concurrent writers
-	 * never share one, and rename() replaces the target whole. Made
-	 * before encoding, so a read-only cache costs no encoding (and is
-	 * not tried again by this process). */
-	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-	int fd = make_dir(d) ? mkostemp(tmp, O_CLOEXEC) : -1;
-	if (fd < 0) {
-		d->no_write = true;
-		return;
-	}
 	void *buf;
 	size_t len;
-	bool ok = tk_symfile_encode(t, k->buf, k->n, &buf, &len);
-	if (ok) {
-		ok = write_all(fd, buf, len);
+	if (tk_symfile_encode(t, k->buf, k->n, &buf, &len))
+		write_file(d, path, buf, len);
+}
+
+void tk_symdisk_store_encoded(tk_symdisk *d, const char *name, void *buf, size_t len)
+{
+	char path[4096];
+	if (!store_path(d, name, path)) {
 		free(buf);
+		return;
 	}
-	ok = close(fd) == 0 && ok;
-	if (ok && rename(tmp, path) == 0)
-		d->writes++;
-	else
-		unlink(tmp);
+	write_file(d, path, buf, len);
 }

@@ -56,6 +56,10 @@ tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k);
  * silent (the cache is an optimization). */
 void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t);
 
+/* The same for a table already encoded (tk_symfile_encode with k's bytes;
+ * buf is malloc'ed and taken). */
+void tk_symdisk_store_encoded(tk_symdisk *d, const char *name, void *buf, size_t len);
+
 /* Counters for tests: tables read from files, tables written. */
 uint64_t tk_symdisk_hits(const tk_symdisk *d);
 uint64_t tk_symdisk_writes(const tk_symdisk *d);

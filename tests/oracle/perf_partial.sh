@@ -76,7 +76,10 @@ struct.pack_into(e + "4Q", b, 72, 0, 0, 0, 0)
 open(out, "wb").write(b)' "$@"; }
 # zero the header's data.size (u64 at byte 48, either byte order)
 zero_size() { cp "$1" "$2"; chmod u+w "$2"; printf '\0\0\0\0\0\0\0\0' | dd of="$2" bs=1 seek=48 conv=notrunc status=none; }
-noname() { sed 's/"event":"[^"]*",//'; }
+# an unfinished file has no features: no event names, and no build ids,
+# which choose the symbols and decide DWARF unwinding (perf script's frames:
+# compared elsewhere)
+noname() { sed 's/"event":"[^"]*",//; s/,"symbol":"[^"]*","sym_off":[0-9]*//g; s/,"dso":"[^"]*","dso_off":"[^"]*"//g; s/,"callchain":\[[^]]*\]//'; }
 
 for f in "${files[@]}"; do
   b=$(basename "$f")

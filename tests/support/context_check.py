@@ -15,6 +15,10 @@ running SWITCHES CHROME per cpu, the running slices ("X", args.kind running,
                         task (`perf script -F cpu,time,trace --ns`)
 stacks SCRIPT JSONL     every frame's symbol and dso (basename) of `perf
                         script -F ip,sym,dso` == the JSON lines' callchain
+frames SCRIPT JSONL     as stacks, and each frame's address too (perf's
+                        map-relative address == the JSON dso_off, or ip
+                        without a dso); an inline frame ("inlined": true)
+                        is perf's "sym (inlined)" (print --format json)
 syscalls SCRIPT CHROME  per thread, raw_syscalls enter -> exit pairs of `perf
                         script -F tid,time,event,trace --ns` (one open per
                         thread; an entry while one is open drops it) == the
@@ -165,7 +169,23 @@ def mode_running(path, chrome_path):
     compare_running(switches, chrome_path)
 
 
-def mode_stacks(script, lines):
+def script_frame(line):
+    """(symbol, dso) of a `perf script -F ip,sym,dso` frame line: the dso is
+    the last balanced parenthesis group ("/memfd:x (deleted)" holds one)."""
+    m = re.match(r"^\s*[0-9a-f]+ (.*)\)$", line)
+    if not m:
+        return None
+    body, depth = m.group(1), 1
+    for i in range(len(body) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(body[i], 0)
+        if depth == 0:
+            if i == 0 or body[i - 1] != " ":
+                return None
+            return body[:i - 1], body[i + 1:]
+    return None
+
+
+def mode_stacks(script, lines, addresses=False):
     want = []
     cur = None
     for line in open(script, errors="replace"):
@@ -175,17 +195,22 @@ def mode_stacks(script, lines):
                 want.append(cur)
             cur = None
             continue
-        m = re.match(r"^\s*([0-9a-f]+) (.*) \((.*)\)$", line)
-        if not m:
+        frame = script_frame(line)
+        if not frame:
             die("cannot read perf script frame: %r" % line)
         if cur is None:
             cur = []
-        cur.append((m.group(2), os.path.basename(m.group(3))))
+        addr = int(line.split()[0], 16)
+        cur.append((frame[0], os.path.basename(frame[1])) + ((addr,) if addresses else ()))
     if cur is not None:
         want.append(cur)
     got = []
     for e in jsonl(lines):
-        got.append([(f.get("symbol", "[unknown]"), os.path.basename(f.get("dso", "[unknown]")))
+        if addresses and e.get("type", "sample") != "sample":
+            continue
+        got.append([(f.get("symbol", "[unknown]"),
+                     "inlined" if f.get("inlined") else os.path.basename(f.get("dso", "[unknown]")))
+                    + ((int(f.get("dso_off", f["ip"]), 16),) if addresses else ())
                     for f in e.get("callchain", [])])
     # samples with no frames print no block in perf script
     got = [g for g in got if g]
@@ -199,7 +224,12 @@ def mode_stacks(script, lines):
                     die("stack %d frame %d: perf script %r, tracekit %r" % (i, k, a, b))
             die("stack %d: %d frames in perf script, %d in tracekit" % (i, len(w), len(g)))
         frames += len(w)
-    print("%d stacks, %d frames: symbols and dsos equal" % (len(want), frames))
+    print("%d stacks, %d frames: symbols and dsos%s equal"
+          % (len(want), frames, " and addresses" if addresses else ""))
+
+
+def mode_frames(script, lines):
+    mode_stacks(script, lines, addresses=True)
 
 
 BT = re.compile(r"^\[(\d+):(\d+):(\d+)\.(\d+)\] \(\+[^)]*\) \S+ (\S+): \{ cpu_id = (\d+) \}, \{ (.*) \}$")
@@ -331,7 +361,7 @@ def mode_switches(script, chrome_path):
 
 def main():
     modes = {"switches": mode_switches, "syscalls": mode_syscalls, "bt-bin": mode_bt_bin, "threads": mode_threads, "names": mode_names, "running": mode_running,
-             "stacks": mode_stacks, "bt-names": mode_bt_names, "bt-running": mode_bt_running}
+             "stacks": mode_stacks, "frames": mode_frames, "bt-names": mode_bt_names, "bt-running": mode_bt_running}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
         die(__doc__)
     modes[sys.argv[1]](sys.argv[2], sys.argv[3])

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Oracle (issue 19): the second core changes no byte. On a -g recording
+# made here of a workload (kernel and user frames, several images),
+# `print --format perf-script` and `print --format json` with background
+# threads (the kernel's symbols loaded and the cache files written off the
+# main thread) and without them (TRACEKIT_THREADS=0) print the same bytes,
+# cold (empty symbol cache) and warm, and the perf-script text is exactly
+# `perf script`'s; the cold runs leave the same cache files, byte for
+# byte, with no temporary left behind. The cache and perf's build-id cache
+# live in the test's own directory.
+set -u
+: "${TK:?}" "${TK_SOURCE_DIR:?}"
+if ! command -v perf >/dev/null; then echo "SKIP: perf is not installed"; exit 77; fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export HOME=$work/home
+mkdir -p "$HOME"
+unset TRACEKIT_NO_SYMCACHE
+cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" "$TK_SOURCE_DIR/examples/workload.c" || exit 1
+data=$work/perf.data
+if ! perf record -q -g -o "$data" -- sh -c "'$work/workload' 2 >/dev/null; ls -lR /usr/lib >/dev/null 2>&1" \
+    >/dev/null 2>"$work/rec.err" || [ ! -s "$data" ]; then
+  echo "SKIP: perf cannot record here: $(head -1 "$work/rec.err")"; exit 77
+fi
+perf script -i "$data" >"$work/want" 2>/dev/null
+if [ ! -s "$work/want" ]; then echo "SKIP: perf script printed nothing"; exit 77; fi
+failed=0
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+for threads in 1 0; do
+  export XDG_CACHE_HOME=$work/xdg$threads
+  for pass in cold warm; do
+    for fmt in perf-script json; do
+      out=$work/$fmt.$pass.$threads
+      TRACEKIT_THREADS=$threads "$TK" print --format $fmt "$data" >"$out" 2>"$out.err" ||
+        fail "$fmt $pass threads=$threads: exit status non-zero: $(head -2 "$out.err")"
+    done
+  done
+done
+for pass in cold warm; do
+  for fmt in perf-script json; do
+    if cmp -s "$work/$fmt.$pass.1" "$work/$fmt.$pass.0"; then
+      echo "ok $fmt $pass: threads on and off print the same $(wc -c <"$work/$fmt.$pass.1") bytes"
+    else
+      fail "$fmt $pass: threads on and off differ:"
+      cmp "$work/$fmt.$pass.1" "$work/$fmt.$pass.0" | head -2
+    fi
+  done
+  cmp -s "$work/want" "$work/perf-script.$pass.1" && echo "ok perf-script $pass: identical to perf script" ||
+    fail "perf-script $pass: differs from perf script"
+done
+# the cold runs wrote the same files (the warm ones rewrote nothing)
+if diff -r "$work/xdg1" "$work/xdg0" >"$work/cache.diff"; then
+  echo "ok cache files: $(ls "$work/xdg1/tracekit" 2>/dev/null | wc -l) files, identical with threads on and off"
+else
+  fail "cache files differ with threads on and off:"; head -4 "$work/cache.diff"
+fi
+if ls "$work/xdg1/tracekit" 2>/dev/null | grep -q '\.tmp\.'; then
+  fail "temporary files left in the cache: $(ls "$work/xdg1/tracekit" | grep '\.tmp\.' | head -2)"
+fi
+[ "$failed" -eq 0 ]
