@@ -650,6 +650,92 @@ static inline const ctf_plan *next_event_scope(const ctf_stream_class *sc,
 #include "ctf/ctf_decode_loop.h"
 #undef INTERP_EVENT
 
+/* The clock after a field of `size` bits with babeltrace's one-wrap rule
+ * (update_clock on a value). */
+static inline uint64_t next_clock(uint64_t clock, uint64_t v, unsigned size)
+{
+	if (size == 64)
+		return v;
+	uint64_t mask = ((uint64_t)1 << size) - 1;
+	if (v < (clock & mask))
+		clock += mask + 1;
+	return (clock & ~mask) | v;
+}
+
+bool ctf_decode_event_fast(ctf_decoder *d, const ctf_stream_class *sc, const ctf_event_class **ecp)
+{
+	const ctf_fast_header *h = sc->fast_header;
+	const uint64_t limit = d->limit_bits;
+	uint64_t pos = d->pos;
+	uint64_t np = align_up(pos, h->align);
+	if (UNLIKELY(np + h->bits > limit || np < pos))
+		return false;
+	uint64_t clock = d->clock, id = 0;
+	bool has_id = false, clocked = false;
+	for (uint32_t i = 0; i < h->n; i++) {
+		const ctf_fast_field *f = &h->f[i];
+		uint64_t x;
+		if (LIKELY(f->u64le)) {
+			x = tk_load_le64(d->buf + ((np + f->off) >> 3));
+		} else {
+			x = read_bits(d, np + f->off, f->size, f->little_endian);
+			if (f->is_signed)
+				x = sign_extend(x, f->size);
+		}
+		if (f->clock) {
+			clock = next_clock(clock, x, f->size);
+			clocked = true;
+		}
+		if (f->id) {
+			id = x;
+			has_id = true;
+		}
+	}
+	pos = np + h->bits;
+	const ctf_event_class *ec;
+	int32_t k;
+	if (has_id) {
+		if (UNLIKELY(id >= sc->by_id_len || (k = sc->by_id[id]) < 0))
+			return false;
+		ec = sc->events[k];
+	} else if (sc->n_events == 1) {
+		ec = sc->events[0];
+	} else {
+		return false;
+	}
+	if (UNLIKELY(!ec->fast))
+		return false;
+	for (uint32_t i = 0; i < ec->n_fast_steps; i++) {
+		const ctf_fast_step *s = &ec->fast_steps[i];
+		if (s->string) {
+			np = (pos + 7) & ~(uint64_t)7;
+			if (UNLIKELY(np >= limit))
+				return false;
+			size_t avail = (size_t)((limit - np) >> 3);
+			size_t len = find_nul(d->buf + (np >> 3), avail);
+			if (UNLIKELY(len == avail))
+				return false;
+			pos = np + ((uint64_t)len + 1) * 8;
+		} else {
+			np = align_up(pos, s->align);
+			if (UNLIKELY(np + s->bits > limit || np < pos))
+				return false;
+			pos = np + s->bits;
+		}
+	}
+	d->pos = pos;
+	if (clocked) {
+		d->clock = clock;
+		d->clock_set = true;
+	}
+	if (has_id) {
+		d->meaning_val[CTF_MEANING_EVENT_ID] = id;
+		d->meaning_set[CTF_MEANING_EVENT_ID] = true;
+	}
+	*ecp = ec;
+	return true;
+}
+
 tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope, tk_value **out,
 			  tk_error *err)
 {

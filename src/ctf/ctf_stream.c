@@ -414,7 +414,8 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	/* the bytes of the events to come: the hardware prefetcher stops at
 	 * page boundaries (a hint, never a fault) */
 	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
-	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
+	if ((!d->lean || !sc->fast_header || !ctf_decode_event_fast(d, sc, &ec)) &&
+	    (st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
 	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {
 		/* an event of zero bits would loop forever */
