@@ -63,14 +63,6 @@ tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope,
 tk_status ctf_decode_event(ctf_decoder *d, const ctf_stream_class *sc, uint64_t ev_off,
 			   const ctf_event_class **ec, tk_error *err);
 
-/* The lean fast path (ctf_plan.h) for a stream class with a fast_header:
- * decodes one event without the interpreter and returns true (*ec set;
- * position, clock and event id as ctf_decode_event leaves them; no
- * values), or returns false with nothing changed when the event needs
- * the interpreter (its class does not qualify, an unknown id, or it does
- * not fit the packet: the interpreter then reports the error). */
-bool ctf_decode_event_fast(ctf_decoder *d, const ctf_stream_class *sc, const ctf_event_class **ec);
-
 /* Frees the frame stack (the rest belongs to the caller). */
 void ctf_decoder_fini(ctf_decoder *d);
 

@@ -669,26 +669,59 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	return next_event(r, out, err);
 }
 
+/* The bound ctf_stream_run_lean may run the top stream to: the heads of
+ * the next two streams of the heap, which next_event would compare it
+ * with. False when one of them has no event time as its key (a pending
+ * discard report, no clock): then every event goes through next_event. */
+static bool run_bound(const ctf_reader *r, ctf_run_bound *b)
+{
+	b->bounded = false;
+	for (size_t i = 1; i < 3 && i < r->heap_n; i++) {
+		const ctf_stream *h = r->heap[i];
+		if (h->n_pending || !h->has_event || !h->ev.has_clock)
+			return false;
+		if (!b->bounded || h->ev.ns < b->ns || (h->ev.ns == b->ns && h->order < b->order)) {
+			b->bounded = true;
+			b->ns = h->ev.ns;
+			b->order = h->order;
+		}
+	}
+	return true;
+}
+
+static inline void span_add(ctf_span *acc, const ctf_event_out *ev)
+{
+	acc->n_events++;
+	if (ev->has_clock) {
+		int64_t ns = ev->ns;
+		acc->n_timed++;
+		acc->first_ns = ns < acc->first_ns ? ns : acc->first_ns;
+		acc->last_ns = ns > acc->last_ns ? ns : acc->last_ns;
+	}
+}
+
 tk_status ctf_reader_span(ctf_reader *r, ctf_span *span, tk_error *err)
 {
 	const ctf_event_out *ev;
 	tk_status st;
-	uint64_t n = 0, n_timed = 0;
-	int64_t first = INT64_MAX, last = INT64_MIN;
-	/* the same merge as ctf_reader_next, inlined: no call per event */
-	while ((st = next_event(r, &ev, err)) == TK_OK) {
-		n++;
-		if (ev->has_clock) {
-			int64_t ns = ev->ns;
-			n_timed++;
-			first = ns < first ? ns : first;
-			last = ns > last ? ns : last;
+	ctf_span acc = {0, 0, INT64_MAX, INT64_MIN};
+	ctf_run_bound b;
+	/* the same merge as ctf_reader_next, inlined: no call per event; the
+	 * top stream's events that the lean fast path decodes and that stay
+	 * first are counted in its own loop */
+	for (;;) {
+		if (r->started && r->heap_n && r->heap[0]->lean_run && run_bound(r, &b) &&
+		    ctf_stream_run_lean(r->heap[0], &b, &acc) == CTF_RUN_REORDER) {
+			if ((st = reorder(r, TK_OK, &ev, err)) != TK_OK)
+				break;
+			span_add(&acc, ev);
+			continue;
 		}
+		if ((st = next_event(r, &ev, err)) != TK_OK)
+			break;
+		span_add(&acc, ev);
 	}
-	span->n_events = n;
-	span->n_timed = n_timed;
-	span->first_ns = first;
-	span->last_ns = last;
+	*span = acc;
 	return st == TK_END ? TK_OK : st;
 }
 

@@ -848,18 +848,25 @@ static const ctf_fast_header *fast_header(ctf_trace_class *tc, const ctf_plan *p
 	h.align = ops[0].align;
 	for (uint32_t i = 1; i + 1 < l->n_ops; i++) {
 		const ctf_op *op = &ops[i];
+		bool id = op->meaning == CTF_MEANING_EVENT_ID;
 		if ((op->kind != CTF_OP_INT_SPECIAL && op->kind != CTF_OP_U64_LE_SPECIAL) ||
-		    (op->meaning != CTF_MEANING_NONE && op->meaning != CTF_MEANING_EVENT_ID) ||
-		    h.n == CTF_FAST_HEADER_FIELDS || op->size == 0 || op->size > 64)
+		    (op->meaning != CTF_MEANING_NONE && !id) || (id && h.has_id) ||
+		    (op->clock && h.has_clock) || op->size == 0 || op->size > 64)
 			return NULL;
-		ctf_fast_field *f = &h.f[h.n++];
-		f->off = op->off;
-		f->size = op->size;
-		f->u64le = op->kind == CTF_OP_U64_LE_SPECIAL;
-		f->little_endian = op->little_endian;
-		f->is_signed = op->is_signed;
-		f->clock = op->clock;
-		f->id = op->meaning == CTF_MEANING_EVENT_ID;
+		ctf_fast_field f;
+		f.off = op->off;
+		f.size = op->size;
+		f.u64le = op->kind == CTF_OP_U64_LE_SPECIAL;
+		f.little_endian = op->little_endian;
+		f.is_signed = op->is_signed;
+		if (id) {
+			h.has_id = true;
+			h.id = f;
+		}
+		if (op->clock) {
+			h.has_clock = true;
+			h.clock = f;
+		}
 	}
 	ctf_fast_header *out = tk_arena_alloc(&tc->arena, sizeof *out);
 	if (out)

@@ -155,23 +155,23 @@ typedef struct ctf_plan {
  * context and its payload are runs with no field read and skipped
  * strings. Anything else, and any event that does not fit its packet,
  * goes through the interpreter (which reports the errors). */
-#define CTF_FAST_HEADER_FIELDS 4
-#define CTF_FAST_STEPS         16
+#define CTF_FAST_STEPS 16
 
 typedef struct ctf_fast_field {
 	uint32_t off; /* bits from the run start */
 	uint8_t size;
 	bool u64le; /* byte-aligned 64-bit little-endian: a plain load */
 	bool little_endian, is_signed;
-	bool clock; /* updates the decoder's clock */
-	bool id;    /* the event id */
 } ctf_fast_field;
 
+/* One run with at most one event id field and one clock field (maybe
+ * the same field); other fields of the header have no role and are not
+ * read. */
 typedef struct ctf_fast_header {
 	uint64_t bits;
 	uint32_t align;
-	uint32_t n;
-	ctf_fast_field f[CTF_FAST_HEADER_FIELDS];
+	bool has_id, has_clock;
+	ctf_fast_field id, clock;
 } ctf_fast_header;
 
 /* align, then move past `bits` bits, or past a NUL-terminated string */
