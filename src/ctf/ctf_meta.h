@@ -192,6 +192,7 @@ typedef struct ctf_stream_class {
 	tk_stream_class info;
 	/* lean fast path (ctf_plan.h): the event header, or NULL */
 	const struct ctf_fast_header *fast_header;
+	bool all_fast; /* every event class qualifies (fast) */
 } ctf_stream_class;
 
 typedef struct ctf_trace_class {

@@ -914,6 +914,7 @@ static tk_status make_fast_paths(ctf_trace_class *tc, tk_error *err)
 		sc->fast_header = fast_header(tc, sc->event_header_plan);
 		if (!sc->fast_header)
 			continue;
+		size_t n_fast = 0;
 		for (size_t j = 0; j < sc->n_events; j++) {
 			ctf_event_class *ec = sc->events[j];
 			ctf_fast_step steps[CTF_FAST_STEPS];
@@ -931,7 +932,13 @@ static tk_status make_fast_paths(ctf_trace_class *tc, tk_error *err)
 			ec->fast_steps = v;
 			ec->n_fast_steps = n;
 			ec->fast = true;
+			n_fast++;
 		}
+		/* no attempt (and its cost) where no event qualifies; the lean
+		 * run only where all do, so that it never stops for a class */
+		if (!n_fast)
+			sc->fast_header = NULL;
+		sc->all_fast = sc->n_events && n_fast == sc->n_events;
 	}
 	return TK_OK;
 }

@@ -107,7 +107,8 @@ struct ctf_stream {
 	uint64_t clk_plain_end;
 	uint64_t cur_begin_or_0; /* cur_begin, 0 when absent */
 	/* the packet's events may go through ctf_stream_run_lean: a lean
-	 * reader, a fast event header (ctf_plan.h) and a clock */
+	 * reader, a fast event header, every event class fast (ctf_plan.h)
+	 * and a clock */
 	bool lean_run;
 	tk_error err;
 	ctf_event_out ev;

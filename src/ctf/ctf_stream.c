@@ -359,7 +359,7 @@ static void start_events(ctf_stream *s)
 	ev->has_clock = s->clk != NULL;
 	ev->clock_raw = 0;
 	ev->ns = 0;
-	s->lean_run = d->lean && s->sc->fast_header && s->clk;
+	s->lean_run = d->lean && s->sc->fast_header && s->sc->all_fast && s->clk;
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
