@@ -689,39 +689,71 @@ static bool run_bound(const ctf_reader *r, ctf_run_bound *b)
 	return true;
 }
 
-static inline void span_add(ctf_span *acc, const ctf_event_out *ev)
+/* Whether some stream class of the reader's traces can take the lean run
+ * (ctf_stream_run_lean): only then does ctf_reader_span look for it. */
+static bool any_lean_run(const ctf_reader *r)
 {
-	acc->n_events++;
-	if (ev->has_clock) {
-		int64_t ns = ev->ns;
-		acc->n_timed++;
-		acc->first_ns = ns < acc->first_ns ? ns : acc->first_ns;
-		acc->last_ns = ns > acc->last_ns ? ns : acc->last_ns;
+	if (!r->lean)
+		return false;
+	for (size_t i = 0; i < r->n_traces; i++) {
+		const ctf_trace_class *tc = r->traces[i]->tc;
+		for (size_t k = 0; k < tc->n_streams; k++)
+			if (tc->streams[k]->all_fast)
+				return true;
 	}
+	return false;
 }
 
 tk_status ctf_reader_span(ctf_reader *r, ctf_span *span, tk_error *err)
 {
 	const ctf_event_out *ev;
 	tk_status st;
-	ctf_span acc = {0, 0, INT64_MAX, INT64_MIN};
+	uint64_t n = 0, n_timed = 0;
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	bool runs = any_lean_run(r);
 	ctf_run_bound b;
-	/* the same merge as ctf_reader_next, inlined: no call per event; the
-	 * top stream's events that the lean fast path decodes and that stay
-	 * first are counted in its own loop */
-	for (;;) {
-		if (r->started && r->heap_n && r->heap[0]->lean_run && run_bound(r, &b) &&
-		    ctf_stream_run_lean(r->heap[0], &b, &acc) == CTF_RUN_REORDER) {
-			if ((st = reorder(r, TK_OK, &ev, err)) != TK_OK)
-				break;
-			span_add(&acc, ev);
-			continue;
-		}
-		if ((st = next_event(r, &ev, err)) != TK_OK)
-			break;
-		span_add(&acc, ev);
+#define COUNT(ev)                                                                                  \
+	do {                                                                                       \
+		n++;                                                                               \
+		if ((ev)->has_clock) {                                                             \
+			int64_t ns_ = (ev)->ns;                                                    \
+			n_timed++;                                                                 \
+			first = ns_ < first ? ns_ : first;                                         \
+			last = ns_ > last ? ns_ : last;                                            \
+		}                                                                                  \
+	} while (0)
+	/* the same merge as ctf_reader_next, inlined: no call per event */
+	if (!runs) {
+		while ((st = next_event(r, &ev, err)) == TK_OK)
+			COUNT(ev);
+		goto out;
 	}
-	*span = acc;
+	/* the top stream's events that the lean fast path decodes and that
+	 * stay first are counted in a loop of their own */
+	st = next_event(r, &ev, err);
+	while (st == TK_OK) {
+		COUNT(ev);
+		ctf_stream *s = r->heap[0]; /* ev's stream */
+		if (s->lean_run && run_bound(r, &b)) {
+			ctf_span acc = {n, n_timed, first, last};
+			int rc = ctf_stream_run_lean(s, &b, &acc);
+			n = acc.n_events;
+			n_timed = acc.n_timed;
+			first = acc.first_ns;
+			last = acc.last_ns;
+			if (rc == CTF_RUN_REORDER) {
+				st = reorder(r, TK_OK, &ev, err);
+				continue;
+			}
+		}
+		st = next_event(r, &ev, err);
+	}
+#undef COUNT
+out:
+	span->n_events = n;
+	span->n_timed = n_timed;
+	span->first_ns = first;
+	span->last_ns = last;
 	return st == TK_END ? TK_OK : st;
 }
 

@@ -934,10 +934,8 @@ static tk_status make_fast_paths(ctf_trace_class *tc, tk_error *err)
 			ec->fast = true;
 			n_fast++;
 		}
-		/* no attempt (and its cost) where no event qualifies; the lean
-		 * run only where all do, so that it never stops for a class */
-		if (!n_fast)
-			sc->fast_header = NULL;
+		/* the lean run only where all do: it never stops for a class,
+		 * and other traces never pay for an attempt */
 		sc->all_fast = sc->n_events && n_fast == sc->n_events;
 	}
 	return TK_OK;

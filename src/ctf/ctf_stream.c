@@ -359,14 +359,7 @@ static void start_events(ctf_stream *s)
 	ev->has_clock = s->clk != NULL;
 	ev->clock_raw = 0;
 	ev->ns = 0;
-	s->lean_run = d->lean && s->sc->fast_header && s->sc->all_fast && s->clk;
-}
-
-/* Out of line: the full decode's path stays as it was. */
-static __attribute__((noinline)) bool decode_lean_fast(ctf_decoder *d, const ctf_stream_class *sc,
-						       const ctf_event_class **ec)
-{
-	return ctf_decode_event_fast(d, sc, ec);
+	s->lean_run = d->lean && s->sc->all_fast && s->clk;
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
@@ -421,13 +414,8 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	/* the bytes of the events to come: the hardware prefetcher stops at
 	 * page boundaries (a hint, never a fault) */
 	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
-	if (UNLIKELY(d->lean && sc->fast_header)) {
-		if (!decode_lean_fast(d, sc, &ec) &&
-		    (st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
-			goto failed;
-	} else if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK) {
+	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
-	}
 	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {
 		/* an event of zero bits would loop forever */
 		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
