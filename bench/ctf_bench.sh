@@ -5,7 +5,8 @@
 #   print:  `tracekit print --format babeltrace` vs `babeltrace2` (outputs must be identical)
 # Traces (made in WORKDIR, default /tmp/tk-ctf-bench, reused when present):
 #   dmesg: 1.5 M events, one stream, written by babeltrace2 (src.text.dmesg -> sink.ctf.fs)
-#   ust:   LTTng-UST, 3 threads (several per-CPU streams), >= 1 M events, via tests/ctf/tk_app
+#   ust:   LTTng-UST, 3 threads (one stream per CPU), >= 1 M events, via tests/ctf/tk_app
+#          recorded by lttng-tools (lttng-sessiond, liblttng-ust): a real tracer's trace
 # usage: bench/ctf_bench.sh [WORKDIR]   (env TK = tracekit binary)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -104,9 +105,14 @@ bench() {
 	cmp -s "$work/out.txt" "$work/bt.txt" || same=DIFFERENT
 	awk -v name="$name" -v n="$n" -v btd="$bt_dec" -v tkd="$tk_dec" -v btp="$bt_pr" -v tkp="$tk_pr" -v same="$same" 'BEGIN {
 		split(btd, a, " "); split(tkd, b, " "); split(btp, c, " "); split(tkp, d, " ");
-		printf "%-6s %9d events | decode: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f | print: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f, output %s\n",
-			name, n, a[1], a[2], b[1], b[2], a[1] / (b[1] > 0 ? b[1] : 0.01), c[1], c[2], d[1], d[2], c[1] / (d[1] > 0 ? d[1] : 0.01), same }'
+		xd = a[1] / (b[1] > 0 ? b[1] : 0.01); xp = c[1] / (d[1] > 0 ? d[1] : 0.01);
+		printf "%-6s %9d events | decode: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f (%s) | print: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f (%s), output %s\n",
+			name, n, a[1], a[2], b[1], b[2], xd, xd >= 8 ? "target 8x met" : "target 8x NOT met",
+			c[1], c[2], d[1], d[2], xp, xp >= 8 ? "target 8x met" : "target 8x NOT met", same }'
 }
+
+# issue 19's targets: decode >= 8x and print >= 8x babeltrace2 on both traces
+echo "ctf_bench: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg), $("$TK" --version 2>/dev/null | head -1)"
 
 make_dmesg && bench dmesg "$work/dmesg-ctf/dmesg.txt"
 make_ust && bench ust "$work/ust-trace"

@@ -10,13 +10,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#include "ctf/ctf_decode_inline.h"
 
 static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_error *err)
 {
@@ -31,47 +25,6 @@ static tk_status short_read(ctf_decoder *d, const char *what, uint64_t bits, tk_
 static tk_status nomem(tk_error *err)
 {
 	return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-}
-
-static inline uint64_t align_up(uint64_t pos, uint64_t align)
-{
-	return (pos + align - 1) & ~(align - 1);
-}
-
-/* Reads `size` bits at bit `pos` of d->buf. The caller checked that they
- * lie before d->limit_bits; whole 64-bit loads are used when the 8 bytes
- * stay within the content's last byte. */
-static inline uint64_t read_bits(const ctf_decoder *d, uint64_t pos, unsigned size, bool le)
-{
-	const uint8_t *p = d->buf + (pos >> 3);
-	unsigned sh = (unsigned)(pos & 7);
-	if (sh + size <= 64 && (pos >> 3) + 8 <= (d->limit_bits + 7) >> 3) {
-		if (le) {
-			uint64_t w = tk_load_le64(p) >> sh;
-			return size == 64 ? w : w & (((uint64_t)1 << size) - 1);
-		}
-		return (tk_load_be64(p) << sh) >> (64 - size);
-	}
-	unsigned nbytes = (sh + size + 7) / 8;
-	unsigned __int128 acc = 0;
-	if (le) {
-		for (unsigned i = nbytes; i-- > 0;)
-			acc = (acc << 8) | p[i];
-		acc >>= sh;
-	} else {
-		for (unsigned i = 0; i < nbytes; i++)
-			acc = (acc << 8) | p[i];
-		acc >>= nbytes * 8 - sh - size;
-	}
-	uint64_t mask = size == 64 ? UINT64_MAX : (((uint64_t)1 << size) - 1);
-	return (uint64_t)acc & mask;
-}
-
-static inline uint64_t sign_extend(uint64_t v, unsigned size)
-{
-	if (size < 64 && (v >> (size - 1)) & 1)
-		v |= ~(uint64_t)0 << size;
-	return v;
 }
 
 static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
@@ -199,35 +152,6 @@ static inline tk_status check_length(ctf_decoder *d, const ctf_fc *elem, uint64_
 		    "cannot decode %s: array length %llu does not fit in the packet", d->what,
 		    (unsigned long long)n);
 	return TK_OK;
-}
-
-/* Index of the first NUL in p[0..n), n when there is none. 16 bytes at a
- * time while 16 remain (never reading past p + n), then byte by byte:
- * most strings are short, and a call to memchr costs as much as the
- * scan. */
-static inline size_t find_nul(const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-#if defined(__SSE2__)
-	const __m128i zero = _mm_setzero_si128();
-	for (; n - i >= 16; i += 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero));
-		if (mask)
-			return i + (size_t)__builtin_ctz(mask);
-	}
-#else
-	for (; n - i >= 8; i += 8) {
-		uint64_t w = tk_load_le64(p + i);
-		uint64_t z = (w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL;
-		if (z)
-			return i + (size_t)__builtin_ctzll(z) / 8;
-	}
-#endif
-	for (; i < n; i++)
-		if (!p[i])
-			return i;
-	return n;
 }
 
 static __attribute__((noinline)) tk_status decode_string(ctf_decoder *d, tk_value *out,

@@ -69,7 +69,9 @@ typedef struct ctf_mapping {
 } ctf_mapping;
 
 typedef struct ctf_member ctf_member;
-struct ctf_plan; /* ctf_plan.h: a scope compiled for the decoder */
+struct ctf_plan;        /* ctf_plan.h: a scope compiled for the decoder */
+struct ctf_fast_header; /* ctf_plan.h: lean fast path */
+struct ctf_fast_step;
 
 /* A variant option chosen by a range of tag values. */
 typedef struct ctf_var_range {
@@ -164,6 +166,11 @@ typedef struct ctf_event_class {
 	bool has_id;
 	bool has_stream_id;
 	uint64_t n_seen; /* events read so far (stats) */
+	/* lean fast path (ctf_plan.h): the steps after the event header, when
+	 * the event class qualifies (fast) */
+	bool fast;
+	uint32_t n_fast_steps;
+	const struct ctf_fast_step *fast_steps;
 } ctf_event_class;
 
 typedef struct ctf_stream_class {
@@ -183,6 +190,9 @@ typedef struct ctf_stream_class {
 	bool has_discarded;
 	bool has_seq_num;
 	tk_stream_class info;
+	/* lean fast path (ctf_plan.h): the event header, or NULL */
+	const struct ctf_fast_header *fast_header;
+	bool all_fast; /* every event class qualifies (fast) */
 } ctf_stream_class;
 
 typedef struct ctf_trace_class {

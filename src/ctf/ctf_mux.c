@@ -669,22 +669,87 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	return next_event(r, out, err);
 }
 
+/* The bound ctf_stream_run_lean may run the top stream to: the heads of
+ * the next two streams of the heap, which next_event would compare it
+ * with. False when one of them has no event time as its key (a pending
+ * discard report, no clock): then every event goes through next_event. */
+static bool run_bound(const ctf_reader *r, ctf_run_bound *b)
+{
+	b->bounded = false;
+	for (size_t i = 1; i < 3 && i < r->heap_n; i++) {
+		const ctf_stream *h = r->heap[i];
+		if (h->n_pending || !h->has_event || !h->ev.has_clock)
+			return false;
+		if (!b->bounded || h->ev.ns < b->ns || (h->ev.ns == b->ns && h->order < b->order)) {
+			b->bounded = true;
+			b->ns = h->ev.ns;
+			b->order = h->order;
+		}
+	}
+	return true;
+}
+
+/* Whether some stream class of the reader's traces can take the lean run
+ * (ctf_stream_run_lean): only then does ctf_reader_span look for it. */
+static bool any_lean_run(const ctf_reader *r)
+{
+	if (!r->lean)
+		return false;
+	for (size_t i = 0; i < r->n_traces; i++) {
+		const ctf_trace_class *tc = r->traces[i]->tc;
+		for (size_t k = 0; k < tc->n_streams; k++)
+			if (tc->streams[k]->all_fast)
+				return true;
+	}
+	return false;
+}
+
 tk_status ctf_reader_span(ctf_reader *r, ctf_span *span, tk_error *err)
 {
 	const ctf_event_out *ev;
 	tk_status st;
 	uint64_t n = 0, n_timed = 0;
 	int64_t first = INT64_MAX, last = INT64_MIN;
+	bool runs = any_lean_run(r);
+	ctf_run_bound b;
+#define COUNT(ev)                                                                                  \
+	do {                                                                                       \
+		n++;                                                                               \
+		if ((ev)->has_clock) {                                                             \
+			int64_t ns_ = (ev)->ns;                                                    \
+			n_timed++;                                                                 \
+			first = ns_ < first ? ns_ : first;                                         \
+			last = ns_ > last ? ns_ : last;                                            \
+		}                                                                                  \
+	} while (0)
 	/* the same merge as ctf_reader_next, inlined: no call per event */
-	while ((st = next_event(r, &ev, err)) == TK_OK) {
-		n++;
-		if (ev->has_clock) {
-			int64_t ns = ev->ns;
-			n_timed++;
-			first = ns < first ? ns : first;
-			last = ns > last ? ns : last;
-		}
+	if (!runs) {
+		while ((st = next_event(r, &ev, err)) == TK_OK)
+			COUNT(ev);
+		goto out;
 	}
+	/* the top stream's events that the lean fast path decodes and that
+	 * stay first are counted in a loop of their own */
+	st = next_event(r, &ev, err);
+	while (st == TK_OK) {
+		COUNT(ev);
+		ctf_stream *s = r->heap[0]; /* ev's stream */
+		if (s->lean_run && run_bound(r, &b)) {
+			ctf_span acc = {n, n_timed, first, last};
+			int rc = ctf_stream_run_lean(s, &b, &acc);
+			n = acc.n_events;
+			n_timed = acc.n_timed;
+			first = acc.first_ns;
+			last = acc.last_ns;
+			if (rc == CTF_RUN_REORDER) {
+				st = reorder(r, TK_OK, &ev, err);
+				continue;
+			}
+		}
+		st = next_event(r, &ev, err);
+	}
+#undef COUNT
+out:
 	span->n_events = n;
 	span->n_timed = n_timed;
 	span->first_ns = first;

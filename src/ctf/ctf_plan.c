@@ -830,6 +830,117 @@ static tk_status make_lean_plans(ctf_trace_class *tc, tk_error *err)
 	return st;
 }
 
+/* ---- lean fast path (ctf_plan.h) ---- */
+
+/* The stream class's event header as one run of fields with roles, or
+ * NULL. */
+static const ctf_fast_header *fast_header(ctf_trace_class *tc, const ctf_plan *p)
+{
+	if (!p || !p->lean)
+		return NULL;
+	const ctf_plan *l = p->lean;
+	const ctf_op *ops = l->ops;
+	if (l->n_ops < 2 || ops[0].kind != CTF_OP_RUN || ops[l->n_ops - 1].kind != CTF_OP_END)
+		return NULL;
+	ctf_fast_header h;
+	memset(&h, 0, sizeof h);
+	h.bits = ops[0].n;
+	h.align = ops[0].align;
+	for (uint32_t i = 1; i + 1 < l->n_ops; i++) {
+		const ctf_op *op = &ops[i];
+		bool id = op->meaning == CTF_MEANING_EVENT_ID;
+		if ((op->kind != CTF_OP_INT_SPECIAL && op->kind != CTF_OP_U64_LE_SPECIAL) ||
+		    (op->meaning != CTF_MEANING_NONE && !id) || (id && h.has_id) ||
+		    (op->clock && h.has_clock) || op->size == 0 || op->size > 64)
+			return NULL;
+		ctf_fast_field f;
+		f.off = op->off;
+		f.size = op->size;
+		f.u64le = op->kind == CTF_OP_U64_LE_SPECIAL;
+		f.little_endian = op->little_endian;
+		f.is_signed = op->is_signed;
+		if (id) {
+			h.has_id = true;
+			h.id = f;
+		}
+		if (op->clock) {
+			h.has_clock = true;
+			h.clock = f;
+		}
+	}
+	ctf_fast_header *out = tk_arena_alloc(&tc->arena, sizeof *out);
+	if (out)
+		*out = h;
+	return out;
+}
+
+/* Appends the steps of one lean event scope; false when the scope reads
+ * a field or has anything but runs and skipped strings. */
+static bool fast_steps_of(const ctf_plan *p, ctf_fast_step *steps, uint32_t *n)
+{
+	if (!p)
+		return true;
+	const ctf_plan *l = p->lean;
+	if (!l || !l->n_ops || l->ops[l->n_ops - 1].kind != CTF_OP_END)
+		return false;
+	for (uint32_t i = 0; i + 1 < l->n_ops; i++) {
+		const ctf_op *op = &l->ops[i];
+		if (*n == CTF_FAST_STEPS)
+			return false;
+		if (op->kind == CTF_OP_RUN) {
+			/* an empty run before a string: the string aligns to 8 itself */
+			if (op->n == 0 && op->align <= 8 &&
+			    l->ops[i + 1].kind == CTF_OP_STRING_SKIP)
+				continue;
+			steps[*n].bits = op->n;
+			steps[*n].align = op->align;
+			steps[*n].string = false;
+		} else if (op->kind == CTF_OP_STRING_SKIP) {
+			steps[*n].bits = 0;
+			steps[*n].align = 8;
+			steps[*n].string = true;
+		} else {
+			return false; /* a field read (covered by the run), arrays, variants */
+		}
+		(*n)++;
+	}
+	return true;
+}
+
+static tk_status make_fast_paths(ctf_trace_class *tc, tk_error *err)
+{
+	for (size_t i = 0; i < tc->n_streams; i++) {
+		ctf_stream_class *sc = tc->streams[i];
+		sc->fast_header = fast_header(tc, sc->event_header_plan);
+		if (!sc->fast_header)
+			continue;
+		size_t n_fast = 0;
+		for (size_t j = 0; j < sc->n_events; j++) {
+			ctf_event_class *ec = sc->events[j];
+			ctf_fast_step steps[CTF_FAST_STEPS];
+			uint32_t n = 0;
+			if (!fast_steps_of(sc->event_context_plan, steps, &n) ||
+			    !fast_steps_of(ec->context_plan, steps, &n) ||
+			    !fast_steps_of(ec->payload_plan, steps, &n))
+				continue;
+			ctf_fast_step *v = n ? tk_arena_alloc(&tc->arena, n * sizeof *v) : NULL;
+			if (n && !v)
+				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+						    "metadata: out of memory");
+			if (n)
+				memcpy(v, steps, n * sizeof *v);
+			ec->fast_steps = v;
+			ec->n_fast_steps = n;
+			ec->fast = true;
+			n_fast++;
+		}
+		/* the lean run only where all do: it never stops for a class,
+		 * and other traces never pay for an attempt */
+		sc->all_fast = sc->n_events && n_fast == sc->n_events;
+	}
+	return TK_OK;
+}
+
 tk_status ctf_plan_compile_all(ctf_trace_class *tc, tk_error *err)
 {
 	compiler c;
@@ -864,7 +975,8 @@ tk_status ctf_plan_compile_all(ctf_trace_class *tc, tk_error *err)
 				goto out;
 		}
 	}
-	st = make_lean_plans(tc, err);
+	if ((st = make_lean_plans(tc, err)) == TK_OK)
+		st = make_fast_paths(tc, err);
 out:
 	free(c.ops);
 	free(c.done);

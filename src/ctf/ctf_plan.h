@@ -147,6 +147,40 @@ typedef struct ctf_plan {
 	bool all_targets;
 } ctf_plan;
 
+/* Lean fast path (ctf_decode_event_fast): events whose lean plans are
+ * only fixed-size runs and skipped strings are decoded without the
+ * interpreter. A stream class's event header qualifies when its lean plan
+ * is one run whose fields all have a role (clock and/or event id); an
+ * event class when the lean plans of the stream event context, its
+ * context and its payload are runs with no field read and skipped
+ * strings. Anything else, and any event that does not fit its packet,
+ * goes through the interpreter (which reports the errors). */
+#define CTF_FAST_STEPS 16
+
+typedef struct ctf_fast_field {
+	uint32_t off; /* bits from the run start */
+	uint8_t size;
+	bool u64le; /* byte-aligned 64-bit little-endian: a plain load */
+	bool little_endian, is_signed;
+} ctf_fast_field;
+
+/* One run with at most one event id field and one clock field (maybe
+ * the same field); other fields of the header have no role and are not
+ * read. */
+typedef struct ctf_fast_header {
+	uint64_t bits;
+	uint32_t align;
+	bool has_id, has_clock;
+	ctf_fast_field id, clock;
+} ctf_fast_header;
+
+/* align, then move past `bits` bits, or past a NUL-terminated string */
+typedef struct ctf_fast_step {
+	uint64_t bits;
+	uint32_t align;
+	bool string;
+} ctf_fast_step;
+
 /* Compiles every scope of a resolved trace class into tc, its stream
  * classes and event classes (the *_plan fields). Called once by
  * ctf_trace_class_finish, after resolution. */

@@ -106,6 +106,10 @@ struct ctf_stream {
 	int64_t clk_base;
 	uint64_t clk_plain_end;
 	uint64_t cur_begin_or_0; /* cur_begin, 0 when absent */
+	/* the packet's events may go through ctf_stream_run_lean: a lean
+	 * reader, a fast event header, every event class fast (ctf_plan.h)
+	 * and a clock */
+	bool lean_run;
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets, n_skipped;
@@ -128,7 +132,7 @@ typedef struct ctf_reader {
 	/* set before the first ctf_reader_next() by readers that use only the
 	 * event's stream, classes and time (info, stats): the value pointers
 	 * of ctf_event_out (header, contexts, payload) then point to values
-	 * that are not filled in. Errors and warnings stay the same. */
+	 * that are not filled in, or are NULL. Errors and warnings stay the same. */
 	bool lean;
 } ctf_reader;
 

@@ -7,12 +7,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ctf/ctf_decode_inline.h"
 #include "ctf/ctf_reader.h"
 #include "ctf/ctf_stream.h"
 
 #define NS_PER_S         1000000000LL
-#define LIKELY(x)        __builtin_expect(!!(x), 1)
-#define UNLIKELY(x)      __builtin_expect(!!(x), 0)
 #define CTF_EV_FAST_SIZE (64 * 1024)
 
 static uint64_t ns_from_value(uint64_t freq, uint64_t cycles)
@@ -360,6 +359,7 @@ static void start_events(ctf_stream *s)
 	ev->has_clock = s->clk != NULL;
 	ev->clock_raw = 0;
 	ev->ns = 0;
+	s->lean_run = d->lean && s->sc->all_fast && s->clk;
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
@@ -454,6 +454,62 @@ failed:
 	s->failed = true;
 	s->err = *err;
 	return st;
+}
+
+int ctf_stream_run_lean(ctf_stream *s, const ctf_run_bound *b, ctf_span *acc)
+{
+	if (!s->lean_run || !s->in_packet || s->failed || s->ended || s->n_pending || !s->has_event)
+		return CTF_RUN_STOP;
+	ctf_decoder *d = &s->dec;
+	const ctf_stream_class *sc = s->sc;
+	ctf_event_out *ev = &s->ev;
+	uint64_t n = 0;
+	int64_t first = acc->first_ns, last = acc->last_ns;
+	int rc = CTF_RUN_STOP;
+	ev->header = ev->common_context = ev->context = ev->payload = NULL;
+	while (d->pos < d->limit_bits) {
+		uint64_t ev_pos = d->pos;
+		const ctf_event_class *ec;
+		d->meaning_set[CTF_MEANING_EVENT_ID] = false;
+		__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
+		if (UNLIKELY(!ctf_decode_event_fast(d, sc, &ec)))
+			break;
+		if (UNLIKELY(d->pos == ev_pos))
+			break; /* an event of zero bits: ctf_stream_advance reports it */
+		/* from here on, what ctf_stream_advance does after its decode */
+		uint64_t ev_off = s->pkt_off + ev_pos / 8;
+		uint64_t cyc = d->clock;
+		ev->ec = ec;
+		ev->offset = ev_off;
+		ev->clock_raw = cyc;
+		if (LIKELY(cyc < s->clk_plain_end))
+			ev->ns = s->clk_base + (int64_t)cyc;
+		else
+			clock_ns_slow(s, cyc, ev_off);
+		int64_t ns = ev->ns;
+		if (UNLIKELY(ns < s->last_ns && s->has_last_ns))
+			warn_once(s, CTF_WARN_BACKWARDS, ev_off,
+				  "event timestamps go backwards; events are kept in stream order");
+		if (UNLIKELY(cyc < s->cur_begin_or_0 || cyc > s->cur_end))
+			warn_once(s, CTF_WARN_OUTSIDE, ev_off,
+				  "event time outside its packet's time range");
+		s->last_ns = ns;
+		s->has_last_ns = true;
+		s->n_events++;
+		((ctf_event_class *)ec)->n_seen++;
+		if (b->bounded && !(ns < b->ns || (ns == b->ns && s->order < b->order))) {
+			rc = CTF_RUN_REORDER;
+			break;
+		}
+		n++;
+		first = ns < first ? ns : first;
+		last = ns > last ? ns : last;
+	}
+	acc->n_events += n;
+	acc->n_timed += n;
+	acc->first_ns = first;
+	acc->last_ns = last;
+	return rc;
 }
 
 tk_status ctf_stream_peek(ctf_stream *s, ctf_stream_head *head, tk_error *err)

@@ -63,7 +63,8 @@ static const char metadata[] =
 
 /* What one read saw, event by event, and how it ended. */
 typedef struct read_trace {
-	uint64_t hash, n;
+	uint64_t hash, n, n_timed;
+	int64_t first_ns, last_ns;
 	tk_status end;
 	tk_error err;
 } read_trace;
@@ -85,8 +86,15 @@ static void read_events(const char *meta, size_t mlen, const uint8_t *data, size
 	r->lean = lean;
 	const ctf_event_out *ev;
 	out->hash = 0xcbf29ce484222325ULL;
+	out->first_ns = INT64_MAX;
+	out->last_ns = INT64_MIN;
 	while (out->n < 100000 && (out->end = ctf_reader_next(r, &ev, &out->err)) == TK_OK) {
 		out->n++;
+		if (ev->has_clock) {
+			out->n_timed++;
+			out->first_ns = ev->ns < out->first_ns ? ev->ns : out->first_ns;
+			out->last_ns = ev->ns > out->last_ns ? ev->ns : out->last_ns;
+		}
 		mix(&out->hash, ev->ec->info.id);
 		mix(&out->hash, (uint64_t)ev->ns);
 		mix(&out->hash, ev->clock_raw);
@@ -105,6 +113,29 @@ static void lean_agrees(const char *meta, size_t mlen, const uint8_t *data, size
 		fprintf(stderr, "lean read differs: %llu/%llu events, status %d/%d, '%s' / '%s'\n",
 			(unsigned long long)full.n, (unsigned long long)lean.n, (int)full.end,
 			(int)lean.end, full.err.message, lean.err.message);
+		abort();
+	}
+	/* ctf_reader_span (stats) runs the lean fast path in a loop of its
+	 * own: the same counts, times and end */
+	if (full.n >= 100000)
+		return;
+	ctf_reader *r;
+	tk_error err;
+	tk_error_clear(&err);
+	if (ctf_reader_open_memory(meta, mlen, data, size, NULL, NULL, &r, &err) != TK_OK)
+		return;
+	r->lean = true;
+	ctf_span sp;
+	tk_status st = ctf_reader_span(r, &sp, &err);
+	ctf_reader_close(r);
+	tk_status full_st = full.end == TK_END ? TK_OK : full.end;
+	if (st != full_st || sp.n_events != full.n || sp.n_timed != full.n_timed ||
+	    (sp.n_timed && (sp.first_ns != full.first_ns || sp.last_ns != full.last_ns)) ||
+	    (st != TK_OK &&
+	     (err.offset != full.err.offset || strcmp(err.message, full.err.message) != 0))) {
+		fprintf(stderr, "span read differs: %llu/%llu events, status %d/%d, '%s' / '%s'\n",
+			(unsigned long long)full.n, (unsigned long long)sp.n_events, (int)full.end,
+			(int)st, full.err.message, err.message);
 		abort();
 	}
 }
