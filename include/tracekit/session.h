@@ -13,6 +13,12 @@
  * shared by every consumer. In model mode over perf.data, observers also
  * see the native records the events are made from.
  *
+ * Two ways to consume a session, with the same reader, order and
+ * observers: push (tk_session_run with a callback table) or pull
+ * (tk_session_next, one item per call, for consumers driven from outside
+ * such as a SQL cursor or a Python iterator). A session is run or pulled,
+ * not both.
+ *
  * Lifetime: records and events handed to a callback are valid during the
  * call only. A session is not thread-safe; use one per thread. Every
  * function accepts a NULL session where it says so. */
@@ -27,14 +33,21 @@ typedef struct tk_session tk_session;
 
 typedef enum tk_session_mode {
 	TK_SESSION_MODEL = 0, /* model events, any format */
-	TK_SESSION_NATIVE,    /* the format's own records (perf.data today) */
+	TK_SESSION_NATIVE,    /* the format's own records (perf.data, CTF) */
 } tk_session_mode;
 
 /* What a session hands to observers: one native record or one model event. */
 typedef enum tk_session_kind {
 	TK_SESSION_PERF_RECORD = 1, /* item->perf: a perf.data record */
 	TK_SESSION_EVENT,           /* item->event: a model event */
+	TK_SESSION_CTF_EVENT,       /* item->ctf: a CTF event (src/ctf's reader) */
+	/* further formats' native records come as item->native; the kind
+	 * says which (numbers from 16 up, one per format) */
 } tk_session_kind;
+
+/* CTF's native event: opaque here (src/ctf/ctf_reader.h inside the
+ * library, reached through src/session/session_ctf.h). */
+struct ctf_event_out;
 
 typedef struct tk_session_item {
 	tk_session_kind kind;
@@ -43,6 +56,8 @@ typedef struct tk_session_item {
 	/* with perf: the file it was read from (typed parses: tk_perf_parse_*),
 	 * in both modes */
 	const tk_perf_file *perf_file;
+	const struct ctf_event_out *ctf; /* TK_SESSION_CTF_EVENT */
+	const void *native;              /* a further format's native record */
 } tk_session_item;
 
 /* The consumer's callback table. NULL entries are skipped: a consumer fills
@@ -59,6 +74,11 @@ typedef struct tk_session_tool {
 				tk_error *err);
 	/* model events */
 	tk_status (*event)(tk_session *s, const tk_event *ev, void *user, tk_error *err);
+	/* native CTF: every event, in the merged time order */
+	tk_status (*ctf_event)(tk_session *s, const struct ctf_event_out *ev, void *user,
+			       tk_error *err);
+	/* any native item no callback above takes (formats added later) */
+	tk_status (*record)(tk_session *s, const tk_session_item *item, void *user, tk_error *err);
 } tk_session_tool;
 
 /* Opens path ("-" = stdin) for mode. opt: format (0 = detect), order,
@@ -79,6 +99,15 @@ tk_status tk_session_add_observer(tk_session *s, tk_session_observer_fn fn, void
 /* Reads the input to its end (or until a callback stops it), calling
  * tool's callbacks (tool may be NULL: observers only). A session runs once. */
 tk_status tk_session_run(tk_session *s, const tk_session_tool *tool, void *user, tk_error *err);
+
+/* Pull: the next item (native record or model event, as the mode says),
+ * after every observer saw it. TK_OK with *out (the item and what it points
+ * to stay valid until the next call or tk_session_close), TK_END at the end
+ * (and on every later call), or an error (an observer's too; the session is
+ * then done: later calls repeat TK_ERR_USAGE). An observer's TK_END ends the
+ * session as at the end of the input. In model mode over perf.data the
+ * native records go to the observers only; *out is always an event. */
+tk_status tk_session_next(tk_session *s, const tk_session_item **out, tk_error *err);
 
 tk_format tk_session_format(const tk_session *s);
 const char *tk_session_path(const tk_session *s);

@@ -1,7 +1,7 @@
 /* Registry entry for CTF: detection of trace directories, the native print
  * styles ("babeltrace": babeltrace2's pretty text; "metadata": the TSDL
- * text), info and stats. "json" and "text" go through the generic model
- * printer with the tk_source adapter (ctf_source.c). */
+ * text), info and stats, all on a native CTF session (session_ctf.h). "json" and "text" go through
+ * the generic model printer with the tk_source adapter (ctf_source.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
 #include "output/ctf_report.h"
+#include "session/session_ctf.h"
 #include "tracekit/ctf.h"
 
 typedef struct discard_ctx {
@@ -56,13 +57,49 @@ static bool matches(const tk_filter *f, ctf_ids *ids, const ctf_event_out *e)
 	return tk_filter_match(f, &ev);
 }
 
+/* Opens path as a native CTF session (the one road to CTF's reader). */
+static tk_status open_native(const char *path, const tk_render_options *opt, tk_session **out,
+			     tk_error *err)
+{
+	tk_open_options oo = {.format = TK_FORMAT_CTF, .log = opt->log, .log_user = opt->log_user};
+	return tk_session_open(path, &oo, TK_SESSION_NATIVE, out, err);
+}
+
+typedef struct pretty_run {
+	const tk_render_options *opt;
+	ctf_pretty *p;
+	tk_filter f;
+	bool filtered;
+	ctf_ids ids;
+	uint64_t n;
+} pretty_run;
+
+static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk_error *err)
+{
+	(void)s;
+	(void)err;
+	pretty_run *pr = user;
+	const tk_render_options *opt = pr->opt;
+	if (!in_window(opt, ev)) {
+		/* the merge is in time order: nothing later is inside */
+		if (opt->has_end && ev->has_clock && ev->ns >= 0 && (uint64_t)ev->ns > opt->end_ns)
+			return TK_END;
+		return TK_OK;
+	}
+	if (pr->filtered && !matches(&pr->f, &pr->ids, ev))
+		return TK_OK;
+	ctf_pretty_event(pr->p, ev);
+	return opt->limit && ++pr->n >= opt->limit ? TK_END : TK_OK;
+}
+
 static tk_status print_babeltrace(const char *path, const tk_render_options *opt, tk_writer *out,
 				  tk_error *err)
 {
-	ctf_reader *r;
-	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
+	tk_session *s;
+	tk_status st = open_native(path, opt, &s, err);
 	if (st != TK_OK)
 		return st;
+	ctf_reader *r = tk_session_ctf(s);
 	ctf_pretty p;
 	ctf_pretty_init(&p, out, opt->clock_gmt);
 	p.log = opt->log;
@@ -74,41 +111,26 @@ static tk_status print_babeltrace(const char *path, const tk_render_options *opt
 		r->has_begin = true;
 		r->begin_ns = (int64_t)opt->begin_ns;
 	}
-	tk_filter f = tk_render_filter(opt);
-	f.has_begin = f.has_end = false;
-	bool filtered = !tk_filter_is_empty(&f);
-	ctf_ids ids;
-	ctf_ids_init(&ids);
-	uint64_t n = 0;
-	const ctf_event_out *ev;
-	while ((st = ctf_reader_next(r, &ev, err)) == TK_OK) {
-		if (!in_window(opt, ev)) {
-			if (opt->has_end && ev->has_clock && ev->ns >= 0 &&
-			    (uint64_t)ev->ns > opt->end_ns)
-				break;
-			continue;
-		}
-		if (filtered && !matches(&f, &ids, ev))
-			continue;
-		ctf_pretty_event(&p, ev);
-		if (opt->limit && ++n >= opt->limit)
-			break;
-	}
-	if (st == TK_END)
-		st = TK_OK;
-	ctf_ids_free(&ids);
+	pretty_run pr = {.opt = opt, .p = &p, .f = tk_render_filter(opt)};
+	pr.f.has_begin = pr.f.has_end = false;
+	pr.filtered = !tk_filter_is_empty(&pr.f);
+	ctf_ids_init(&pr.ids);
+	static const tk_session_tool tool = {.ctf_event = on_event};
+	st = tk_session_run(s, &tool, &pr, err);
+	ctf_ids_free(&pr.ids);
 	ctf_pretty_fini(&p);
-	ctf_reader_close(r);
+	tk_session_close(s);
 	return st;
 }
 
 static tk_status print_metadata(const char *path, const tk_render_options *opt, tk_writer *out,
 				tk_error *err)
 {
-	ctf_reader *r;
-	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
+	tk_session *s;
+	tk_status st = open_native(path, opt, &s, err);
 	if (st != TK_OK)
 		return st;
+	const ctf_reader *r = tk_session_ctf(s);
 	for (size_t i = 0; i < r->n_traces; i++) {
 		const ctf_trace_class *tc = r->traces[i]->tc;
 		if (r->n_traces > 1) {
@@ -120,7 +142,7 @@ static tk_status print_metadata(const char *path, const tk_render_options *opt, 
 		if (tc->text_len && tc->text[tc->text_len - 1] != '\n')
 			tk_put_char(out, '\n');
 	}
-	ctf_reader_close(r);
+	tk_session_close(s);
 	return TK_OK;
 }
 

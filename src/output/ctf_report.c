@@ -1,10 +1,11 @@
 /* `tracekit info` and `tracekit stats` for CTF traces: one full read of
- * the trace (decoding every event), then a summary. */
+ * the trace through a native CTF session (decoding every event, values
+ * left out: the lean plans), then a summary. */
 #include "output/ctf_report.h"
 
 #include <string.h>
 
-#include "ctf/ctf_reader.h"
+#include "session/session_ctf.h"
 
 typedef struct discard_totals {
 	uint64_t events, packets;
@@ -101,18 +102,20 @@ static void put_trace_classes(tk_writer *w, const ctf_trace *t)
 static tk_status describe(const char *path, const tk_render_options *opt, tk_writer *out,
 			  tk_error *err, bool stats)
 {
-	ctf_reader *r;
-	tk_status st = ctf_reader_open(path, opt->log, opt->log_user, &r, err);
+	tk_open_options oo = {.format = TK_FORMAT_CTF, .log = opt->log, .log_user = opt->log_user};
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	ctf_reader *r = tk_session_ctf(ses);
 	discard_totals dt = {0};
 	r->on_discard = count_discard;
 	r->lean = true; /* counts and times only: no event values */
 	r->discard_user = &dt;
 	ctf_span sp;
-	st = ctf_reader_span(r, &sp, err);
+	st = tk_session_ctf_span(ses, &sp, err);
 	if (st != TK_OK) {
-		ctf_reader_close(r);
+		tk_session_close(ses);
 		return st;
 	}
 	for (size_t i = 0; i < r->n_traces; i++) {
@@ -163,7 +166,7 @@ static tk_status describe(const char *path, const tk_render_options *opt, tk_wri
 		tk_put_fmt(out, " (+ %llu reports without a count)",
 			   (unsigned long long)dt.unknown_events);
 	tk_put_fmt(out, "\ndiscarded packets: %llu\n", (unsigned long long)dt.packets);
-	ctf_reader_close(r);
+	tk_session_close(ses);
 	return TK_OK;
 }
 

@@ -1,12 +1,26 @@
-/* Sessions: opening an input once for a mode, observers, and the model
- * driver (the format's tk_source, events handed to observers then to the
- * tool). See include/tracekit/session.h. */
+/* Sessions: opening an input once for a mode, observers, the one loop that
+ * drives every format (push: tk_session_run; pull: tk_session_next) and the
+ * model driver (the format's tk_source). See include/tracekit/session.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/source_impl.h"
 #include "session/format_registry.h"
 #include "session/session_impl.h"
+
+/* The formats whose records a native session hands out. */
+static const tk_session_driver *const tk_session_drivers[] = {
+    &tk_session_perf_driver,
+    &tk_session_ctf_driver,
+};
+
+static const tk_session_driver *driver_for(tk_format fmt)
+{
+	for (size_t i = 0; i < sizeof tk_session_drivers / sizeof tk_session_drivers[0]; i++)
+		if (tk_session_drivers[i]->format == fmt)
+			return tk_session_drivers[i];
+	return NULL;
+}
 
 tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_session_mode mode,
 			  tk_session **out, tk_error *err)
@@ -18,7 +32,8 @@ tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_sessi
 		if (o.format == TK_FORMAT_UNKNOWN)
 			return err && err->status ? err->status : TK_ERR_UNSUPPORTED;
 	}
-	if (mode == TK_SESSION_NATIVE && o.format != TK_FORMAT_PERF)
+	const tk_session_driver *drv = mode == TK_SESSION_NATIVE ? driver_for(o.format) : NULL;
+	if (mode == TK_SESSION_NATIVE && !drv)
 		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 				    "no native session for %s files", tk_format_name(o.format));
 	tk_session *s = calloc(1, sizeof *s);
@@ -29,15 +44,17 @@ tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_sessi
 	s->format = o.format;
 	s->mode = mode;
 	s->opt = o;
+	s->driver = drv;
 	tk_status st;
-	if (mode == TK_SESSION_NATIVE) {
-		st = tk_session_perf_open(s, err);
+	if (drv) {
+		st = drv->open(s, err);
 	} else {
 		const tk_format_ops *ops = tk_format_ops_for(o.format);
 		st = ops && ops->source_open
 			 ? ops->source_open(path, &o, &s->source, err)
 			 : tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 					"no reader for format %s", tk_format_name(o.format));
+		s->item.kind = TK_SESSION_EVENT;
 	}
 	if (st != TK_OK) {
 		tk_session_close(s);
@@ -72,30 +89,69 @@ tk_status tk_session_add_observer(tk_session *s, tk_session_observer_fn fn, void
 	return TK_OK;
 }
 
-static tk_status model_run(tk_session *s, const tk_session_tool *tool, void *user, tk_error *err)
+/* The next item into s->item, observers called: the one step both the
+ * push loop and the puller take. */
+static inline tk_status step(tk_session *s, tk_error *err)
 {
-	const tk_event *ev;
-	tk_session_item item = {.kind = TK_SESSION_EVENT};
-	tk_status st;
-	while ((st = tk_source_next(s->source, &ev, err)) == TK_OK) {
-		if (s->n_obs) {
-			item.event = ev;
-			if ((st = tk_session_notify(s, &item, err)) != TK_OK)
-				break;
-		}
-		if (tool && tool->event && (st = tool->event(s, ev, user, err)) != TK_OK)
-			break;
+	tk_status st =
+	    s->driver ? s->driver->next(s, err) : tk_source_next(s->source, &s->item.event, err);
+	if (st == TK_OK && s->n_obs)
+		st = tk_session_notify(s, &s->item, err);
+	return st;
+}
+
+/* Hands the current item to the tool's callback for its kind. */
+static inline tk_status dispatch(tk_session *s, const tk_session_tool *tool, void *user,
+				 tk_error *err)
+{
+	const tk_session_item *it = &s->item;
+	switch (it->kind) {
+	case TK_SESSION_EVENT: return tool->event ? tool->event(s, it->event, user, err) : TK_OK;
+	case TK_SESSION_PERF_RECORD:
+		if (it->perf->type == TK_PERF_RECORD_SAMPLE)
+			return tool->perf_sample ? tool->perf_sample(s, it->perf, user, err)
+						 : TK_OK;
+		return tool->perf_other ? tool->perf_other(s, it->perf, user, err) : TK_OK;
+	case TK_SESSION_CTF_EVENT:
+		return tool->ctf_event ? tool->ctf_event(s, it->ctf, user, err) : TK_OK;
 	}
-	return st == TK_END ? TK_OK : st;
+	return tool->record ? tool->record(s, it, user, err) : TK_OK;
 }
 
 tk_status tk_session_run(tk_session *s, const tk_session_tool *tool, void *user, tk_error *err)
 {
+	static const tk_session_tool none;
 	if (s->ran)
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "a session runs once");
 	s->ran = true;
-	return s->mode == TK_SESSION_NATIVE ? tk_session_perf_run(s, tool, user, err)
-					    : model_run(s, tool, user, err);
+	if (!tool)
+		tool = &none;
+	tk_status st;
+	while ((st = step(s, err)) == TK_OK && (st = dispatch(s, tool, user, err)) == TK_OK)
+		;
+	s->done = st == TK_OK ? TK_END : st;
+	return st == TK_END ? TK_OK : st;
+}
+
+tk_status tk_session_next(tk_session *s, const tk_session_item **out, tk_error *err)
+{
+	*out = NULL;
+	if (s->ran && !s->pulling)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "a session is run or pulled, not both");
+	if (s->done == TK_END)
+		return TK_END;
+	if (s->done != TK_OK)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "the session ended with an error");
+	s->ran = s->pulling = true;
+	tk_status st = step(s, err);
+	if (st != TK_OK) {
+		s->done = st;
+		return st;
+	}
+	*out = &s->item;
+	return TK_OK;
 }
 
 tk_format tk_session_format(const tk_session *s)
@@ -122,7 +178,8 @@ void tk_session_close(tk_session *s)
 {
 	if (!s)
 		return;
-	tk_perf_close(s->perf);
+	if (s->driver)
+		s->driver->close(s);
 	tk_source_close(s->source);
 	free(s->path);
 	free(s);

@@ -2,12 +2,14 @@
  * (compared with a plain tk_perf_next walk), observers see every item
  * before the tool, TK_END stops early without an error, a callback's error
  * ends the run with that status, model sessions give tk_source's events
- * (perf.data: with the native records to observers too), and the misuses
- * are refused. */
+ * (perf.data: with the native records to observers too), pulling gives what
+ * pushing gives, CTF's native session gives the reader's events, and the
+ * misuses are refused. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "session/session_ctf.h"
 #include "tracekit/tracekit.h"
 #include "test_support.h"
 
@@ -209,10 +211,159 @@ static void test_model(void **state)
 	assert_int_equal(tk_session_run(s, &tool, &d, &err), TK_OK);
 	assert_int_equal(d.events, events);
 	tk_session_close(s);
-	/* CTF's native records are not offered through a session (yet) */
-	assert_int_equal(tk_session_open(ctf, NULL, TK_SESSION_NATIVE, &s, &err),
-			 TK_ERR_UNSUPPORTED);
-	assert_null(s);
+}
+
+static tk_status fail_at(void *user, tk_session *s, const tk_session_item *item, tk_error *err)
+{
+	(void)s;
+	(void)item;
+	uint64_t *left = user;
+	return --*left == 0 ? tk_error_set(err, TK_ERR_LIMIT, 7, "observer stops") : TK_OK;
+}
+
+/* Pull gives the items push gives, in the same order, observers first. */
+static void test_pull(void **state)
+{
+	(void)state;
+	if (!have_data())
+		skip();
+	const char *path = tk_test_data(PERF_FILE);
+	tk_error err;
+	tk_session *s;
+	assert_int_equal(tk_session_open(path, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	counts pushed = {.last_observed = UINT64_MAX};
+	assert_int_equal(tk_session_add_observer(s, observe, &pushed, &err), TK_OK);
+	assert_int_equal(tk_session_run(s, &tool, &pushed, &err), TK_OK);
+	/* a run session is not pulled */
+	const tk_session_item *it;
+	assert_int_equal(tk_session_next(s, &it, &err), TK_ERR_USAGE);
+	assert_null(it);
+	tk_session_close(s);
+
+	assert_int_equal(tk_session_open(path, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	counts pulled = {.last_observed = UINT64_MAX};
+	assert_int_equal(tk_session_add_observer(s, observe, &pulled, &err), TK_OK);
+	tk_status st;
+	while ((st = tk_session_next(s, &it, &err)) == TK_OK) {
+		assert_int_equal(it->kind, TK_SESSION_PERF_RECORD);
+		assert_ptr_equal(it->perf_file, tk_session_perf(s));
+		if (it->perf->type == TK_PERF_RECORD_SAMPLE)
+			on_sample(s, it->perf, &pulled, &err);
+		else
+			on_other(s, it->perf, &pulled, &err);
+	}
+	assert_int_equal(st, TK_END);
+	assert_int_equal(tk_session_next(s, &it, &err), TK_END); /* and stays there */
+	assert_int_equal(tk_session_run(s, &tool, &pulled, &err), TK_ERR_USAGE);
+	assert_true(pulled.samples > 0);
+	assert_int_equal(pulled.samples, pushed.samples);
+	assert_int_equal(pulled.others, pushed.others);
+	assert_int_equal(pulled.offsets_sum, pushed.offsets_sum);
+	assert_int_equal(pulled.observed_records, pushed.observed_records);
+	assert_false(pulled.out_of_order);
+	tk_session_close(s);
+
+	/* model mode: events only, the records they come from to observers */
+	assert_int_equal(tk_session_open(path, NULL, TK_SESSION_MODEL, &s, &err), TK_OK);
+	counts m = {0};
+	assert_int_equal(tk_session_add_observer(s, observe, &m, &err), TK_OK);
+	uint64_t events = 0;
+	while ((st = tk_session_next(s, &it, &err)) == TK_OK) {
+		assert_int_equal(it->kind, TK_SESSION_EVENT);
+		events++;
+	}
+	assert_int_equal(st, TK_END);
+	assert_int_equal(m.observed_events, events);
+	assert_true(m.observed_records >= events);
+	tk_session_close(s);
+	s = NULL;
+	assert_int_equal(tk_session_open(path, NULL, TK_SESSION_MODEL, &s, &err), TK_OK);
+	counts pm = {0};
+	assert_int_equal(tk_session_run(s, &tool, &pm, &err), TK_OK);
+	assert_int_equal(pm.events, events);
+	tk_session_close(s);
+
+	/* an observer's error ends the pull with that error, then usage */
+	assert_int_equal(tk_session_open(path, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	uint64_t left = 5;
+	assert_int_equal(tk_session_add_observer(s, fail_at, &left, &err), TK_OK);
+	uint64_t got = 0;
+	while ((st = tk_session_next(s, &it, &err)) == TK_OK)
+		got++;
+	assert_int_equal(st, TK_ERR_LIMIT);
+	assert_int_equal(got, 4);
+	assert_int_equal(err.offset, 7);
+	assert_int_equal(tk_session_next(s, &it, &err), TK_ERR_USAGE);
+	tk_session_close(s);
+}
+
+static tk_status on_ctf(tk_session *s, const struct ctf_event_out *ev, void *user, tk_error *err)
+{
+	(void)s;
+	(void)err;
+	counts *c = user;
+	c->events++;
+	c->offsets_sum += ev->offset;
+	return TK_OK;
+}
+
+/* CTF's native session: the reader's own events, pushed or pulled, and the
+ * span-only read, against a plain ctf_reader walk. */
+static void test_ctf_native(void **state)
+{
+	(void)state;
+	const char *ctf = tk_test_data(CTF_DIR);
+	struct stat sb;
+	if (stat(ctf, &sb) != 0)
+		skip();
+	tk_error err;
+	ctf_reader *r;
+	assert_int_equal(ctf_reader_open(ctf, NULL, NULL, &r, &err), TK_OK);
+	const ctf_event_out *ev;
+	tk_status st;
+	uint64_t n = 0, sum = 0;
+	while ((st = ctf_reader_next(r, &ev, &err)) == TK_OK) {
+		n++;
+		sum += ev->offset;
+	}
+	assert_int_equal(st, TK_END);
+	ctf_reader_close(r);
+	assert_true(n > 0);
+
+	tk_session *s;
+	assert_int_equal(tk_session_open(ctf, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	assert_int_equal(tk_session_format(s), TK_FORMAT_CTF);
+	assert_non_null(tk_session_ctf(s));
+	assert_null(tk_session_perf(s));
+	counts c = {0};
+	static const tk_session_tool ctf_tool = {.ctf_event = on_ctf};
+	assert_int_equal(tk_session_add_observer(s, observe, &c, &err), TK_OK);
+	assert_int_equal(tk_session_run(s, &ctf_tool, &c, &err), TK_OK);
+	assert_int_equal(c.events, n);
+	assert_int_equal(c.offsets_sum, sum);
+	/* a span read needs a fresh session without observers */
+	ctf_span sp;
+	assert_int_equal(tk_session_ctf_span(s, &sp, &err), TK_ERR_USAGE);
+	tk_session_close(s);
+
+	assert_int_equal(tk_session_open(ctf, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	const tk_session_item *it;
+	counts p = {0};
+	while ((st = tk_session_next(s, &it, &err)) == TK_OK) {
+		assert_int_equal(it->kind, TK_SESSION_CTF_EVENT);
+		on_ctf(s, it->ctf, &p, &err);
+	}
+	assert_int_equal(st, TK_END);
+	assert_int_equal(p.events, n);
+	assert_int_equal(p.offsets_sum, sum);
+	tk_session_close(s);
+
+	assert_int_equal(tk_session_open(ctf, NULL, TK_SESSION_NATIVE, &s, &err), TK_OK);
+	tk_session_ctf(s)->lean = true;
+	assert_int_equal(tk_session_ctf_span(s, &sp, &err), TK_OK);
+	assert_int_equal(sp.n_events, n);
+	assert_int_equal(tk_session_run(s, &ctf_tool, &p, &err), TK_ERR_USAGE);
+	tk_session_close(s);
 }
 
 static void test_bad_input(void **state)
@@ -234,6 +385,8 @@ int main(void)
 	    cmocka_unit_test(test_stop_and_fail),
 	    cmocka_unit_test(test_model),
 	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_pull),
+	    cmocka_unit_test(test_ctf_native),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

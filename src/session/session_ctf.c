@@ -1,0 +1,41 @@
+/* CTF's session driver: the merged events of every trace below the path,
+ * one per call (ctf_reader_next), and the span-only read of info/stats.
+ * See session_ctf.h. */
+#include "session/session_ctf.h"
+
+#include "session/session_impl.h"
+
+static tk_status ctf_open(tk_session *s, tk_error *err)
+{
+	return ctf_reader_open(s->path, s->opt.log, s->opt.log_user, &s->ctf, err);
+}
+
+static tk_status ctf_next(tk_session *s, tk_error *err)
+{
+	s->item.kind = TK_SESSION_CTF_EVENT;
+	return ctf_reader_next(s->ctf, &s->item.ctf, err);
+}
+
+static void ctf_close(tk_session *s)
+{
+	ctf_reader_close(s->ctf);
+	s->ctf = NULL;
+}
+
+const tk_session_driver tk_session_ctf_driver = {
+    .format = TK_FORMAT_CTF, .open = ctf_open, .next = ctf_next, .close = ctf_close};
+
+ctf_reader *tk_session_ctf(tk_session *s)
+{
+	return s ? s->ctf : NULL;
+}
+
+tk_status tk_session_ctf_span(tk_session *s, ctf_span *span, tk_error *err)
+{
+	if (!s->ctf || s->ran || s->n_obs)
+		return tk_error_set(
+		    err, TK_ERR_USAGE, TK_NO_OFFSET,
+		    "a span read needs a fresh native CTF session without observers");
+	s->ran = true;
+	return ctf_reader_span(s->ctf, span, err);
+}
