@@ -103,8 +103,7 @@ typedef struct track_name {
 typedef struct cpel_source {
 	common c;
 	tk_cpel_file *f;
-	size_t section;
-	uint32_t index;
+	tk_cpel_cursor cur;
 	tk_hashmap class_by_code; /* code -> index into codes + 1 */
 	code_info *codes;         /* defined codes + at most MAX_CODE_CLASSES undefined */
 	size_t n_codes;
@@ -118,6 +117,7 @@ typedef struct cpel_source {
 	 * divides 1 GHz, else the exact quotient */
 	uint64_t ns_mul;
 	uint32_t tps;
+	const tk_cpel_events *clock_of;
 	tk_clock_info clock;
 } cpel_source;
 
@@ -198,6 +198,7 @@ static bool cpel_track(cpel_source *s, uint32_t track, tk_writer *w, const char 
 
 static void cpel_set_clock(cpel_source *s, const tk_cpel_events *es)
 {
+	s->clock_of = es;
 	s->tps = es->ticks_per_second;
 	s->ns_mul = s->tps && 1000000000u % s->tps == 0 ? 1000000000u / s->tps : 0;
 }
@@ -205,21 +206,14 @@ static void cpel_set_clock(cpel_source *s, const tk_cpel_events *es)
 static tk_status cpel_next(tk_source *src, const tk_event **out, tk_error *err)
 {
 	cpel_source *s = (cpel_source *)src;
-	const tk_cpel_file *f = s->f;
-	while (s->section < f->n_event_sections &&
-	       s->index >= f->event_sections[s->section].count) {
-		s->section++;
-		s->index = 0;
-		if (s->section < f->n_event_sections)
-			cpel_set_clock(s, &f->event_sections[s->section]);
-	}
-	if (s->section >= f->n_event_sections)
+	if (!tk_cpel_cursor_next(&s->cur))
 		return TK_END;
-	const tk_cpel_events *es = &f->event_sections[s->section];
-	uint32_t i = s->index++;
-	if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
-		tk_input_release(f->input, es->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
-	tk_cpel_event e = tk_cpel_event_at(f, es, i);
+	const tk_cpel_record *r = &s->cur.rec;
+	const tk_cpel_events *es = r->section;
+	if (es != s->clock_of)
+		cpel_set_clock(s, es);
+	uint32_t i = r->index;
+	tk_cpel_event e = r->event;
 	const code_info *ci = cpel_code(s, e.code);
 	if (!ci)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -258,13 +252,13 @@ static tk_status cpel_next(tk_source *src, const tk_event **out, tk_error *err)
 	s->c.payload.cls = ci->cls->payload;
 	tk_event *ev = &s->c.ev;
 	ev->cls = ci->cls;
-	ev->stream_instance = s->section;
+	ev->stream_instance = r->section_index;
 	ev->time_raw = e.time;
 	/* ticks * 1e9 / tps, exact in 64 bits: tps < 2^32 keeps r * 1e9 small */
 	ev->time_ns = s->ns_mul
 			  ? e.time * s->ns_mul
 			  : e.time / s->tps * 1000000000u + e.time % s->tps * 1000000000u / s->tps;
-	ev->offset = es->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE;
+	ev->offset = r->offset;
 	*out = ev;
 	return TK_OK;
 }
@@ -318,8 +312,8 @@ tk_status tk_cpel_source_open(const char *path, const tk_open_options *opt, tk_s
 		s->clock.freq = s->f->event_sections[0].ticks_per_second;
 		s->c.base.info.clocks = &s->clock;
 		s->c.base.info.n_clocks = 1;
-		cpel_set_clock(s, &s->f->event_sections[0]);
 	}
+	s->cur.f = s->f;
 	/* the per-event parts that never change */
 	s->c.values[1].cls = &u32_class;
 	s->c.payload.v.list.items = s->c.values;

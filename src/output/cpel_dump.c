@@ -15,6 +15,7 @@
 
 #include "cpel/cpel_text.h"
 #include "cpel/safe_format.h"
+#include "session/session_cpel.h"
 
 typedef struct rendered {
 	uint32_t off, len; /* in the names buffer: the name, padded, and ' ' */
@@ -289,29 +290,43 @@ static tk_status dump_event(dump_ctx *c, const tk_cpel_events *s, uint32_t i, tk
 	return TK_OK;
 }
 
-tk_status tk_cpel_dump(const tk_cpel_file *f, tk_writer *out, uint64_t limit, tk_error *err)
+typedef struct dump_run {
+	dump_ctx *c;
+	tk_writer *out;
+	uint64_t limit, n;
+	const tk_cpel_events *section;
+} dump_run;
+
+static tk_status on_record(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
 {
+	(void)s;
+	dump_run *r = user;
+	if ((int)item->kind != TK_SESSION_CPEL_EVENT)
+		return TK_OK;
+	const tk_cpel_record *rec = item->native;
+	if (r->limit && r->n++ >= r->limit)
+		return TK_END;
+	if (rec->section != r->section) {
+		r->section = rec->section;
+		begin_section(r->c, rec->section);
+	}
+	return dump_event(r->c, rec->section, rec->index, rec->event, r->out, err);
+}
+
+tk_status tk_cpel_dump_session(tk_session *s, tk_writer *out, uint64_t limit, tk_error *err)
+{
+	const tk_cpel_file *f = tk_session_cpel(s);
+	if (!f)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "not a native CPEL session");
 	dump_ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	tk_status st = prepare(f, c, err);
-	uint64_t n = 0;
-	for (size_t k = 0; k < f->n_event_sections && st == TK_OK; k++) {
-		const tk_cpel_events *s = &f->event_sections[k];
-		begin_section(c, s);
-		for (uint32_t i = 0; i < s->count && st == TK_OK; i++) {
-			if (limit && n++ >= limit) {
-				st = TK_END;
-				break;
-			}
-			if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
-				tk_input_release(f->input,
-						 s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
-			st = dump_event(c, s, i, tk_cpel_event_at(f, s, i), out, err);
-		}
+	if (st == TK_OK) {
+		dump_run r = {.c = c, .out = out, .limit = limit};
+		tk_session_tool tool = {.record = on_record};
+		st = tk_session_run(s, &tool, &r, err);
 	}
-	if (st == TK_END)
-		st = TK_OK;
 	tk_writer_abort(c->names);
 	free(c->events);
 	free(c->tracks);
@@ -319,5 +334,17 @@ tk_status tk_cpel_dump(const tk_cpel_file *f, tk_writer *out, uint64_t limit, tk
 	free(c->event_direct);
 	free(c->track_direct);
 	free(c);
+	return st;
+}
+
+tk_status tk_cpel_dump(const tk_cpel_file *f, tk_writer *out, uint64_t limit, tk_error *err)
+{
+	tk_session *s;
+	/* the session only reads f: it is not closed with it */
+	tk_status st = tk_session_open_cpel((tk_cpel_file *)f, false, "cpel", &s, err);
+	if (st != TK_OK)
+		return st;
+	st = tk_cpel_dump_session(s, out, limit, err);
+	tk_session_close(s);
 	return st;
 }
