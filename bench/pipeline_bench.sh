@@ -9,6 +9,8 @@
 #   ctf-text:    print --format text of that trace (the generic printer,
 #                now on a model session)
 #   perf-to-ctf: convert --to ctf of the recording
+#   ctf-stats:   stats of the CTF trace (the span-only read, now on a
+#                native CTF session)
 # Checks first that both binaries write identical outputs; counts the
 # instructions each run executes (valgrind, when present: a figure the
 # machine's load does not move). Three rounds of
@@ -73,6 +75,7 @@ same() { # name, args...
 same perf-script print --format perf-script "$data"
 same ctf-print print --format babeltrace "$ctf"
 same ctf-text print --format text "$ctf"
+same ctf-stats stats "$ctf"
 rm -rf "$work/ctf-b" "$work/ctf-a"
 "$before" convert "$data" -o "$work/ctf-b" --to ctf 2>/dev/null
 "$after" convert "$data" -o "$work/ctf-a" --to ctf 2>/dev/null
@@ -131,10 +134,12 @@ if command -v valgrind >/dev/null; then
 	count ctf-print print --format babeltrace "$ctf"
 	count ctf-text print --format text "$ctf"
 	count perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
+	count ctf-stats stats "$ctf"
 fi
 
 bench perf-script print --format perf-script "$data"
 bench ctf-print print --format babeltrace "$ctf"
 bench ctf-text print --format text "$ctf"
 bench perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
+bench ctf-stats stats "$ctf"
 rm -rf "$work/ctf-out" "$work/ctf-a" "$work/ctf-b" "$work"/*.json

@@ -51,6 +51,7 @@ typedef struct tkpy_source {
 	tkpy_class *classes;
 	size_t n_classes, cap_classes;
 	PyObject *warnings; /* list of warning strings from the reader */
+	tk_session *ses;    /* owns src: events are pulled from it (tkpy_source.c) */
 } tkpy_source;
 
 typedef struct tkpy_event {

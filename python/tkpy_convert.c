@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/pipeline.h"
+#include "convert/convert.h"
 #include "output/profile_inputs.h"
 #include "tkpy.h"
 
@@ -53,8 +53,10 @@ static void free_paths(char **p)
 	free(p);
 }
 
-/* convert(inputs, output, to, **filters): the generic pipeline (sources ->
- * time muxer -> filters -> sink); the output appears complete or not at all. */
+/* convert(inputs, output, to, **filters): the library's tk_convert(), as
+ * `tracekit convert` runs it (native routes such as perf -> folded or
+ * perf -> DCPI, else the model pipeline with the model context where the
+ * output shows it); the output appears complete or not at all. */
 PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 {
 	(void)self;
@@ -70,59 +72,45 @@ PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 	}
 	size_t n = 0;
 	char **paths = paths_arg(inputs, &n);
-	tk_pipeline_options po = {0};
+	tk_filter f;
+	uint64_t limit = 0;
 	char *events = NULL;
 	PyObject *result = NULL;
-	tk_source **srcs = NULL;
 	if (!paths)
 		goto out;
 	if (n == 0) {
 		PyErr_SetString(PyExc_ValueError, "no input");
 		goto out;
 	}
-	if (tkpy_parse_filter(kw, &po.filter, &events, &po.limit) < 0)
+	if (tkpy_parse_filter(kw, &f, &events, &limit) < 0)
 		goto out;
-	srcs = calloc(n, sizeof *srcs);
-	if (!srcs) {
-		PyErr_NoMemory();
-		goto out;
-	}
+	tk_convert_options co = {.to = fmt};
+	co.opt.limit = limit;
+	co.opt.has_begin = f.has_begin;
+	co.opt.begin_ns = f.begin_ns;
+	co.opt.has_end = f.has_end;
+	co.opt.end_ns = f.end_ns;
+	co.opt.events = f.events;
+	co.opt.pid = f.pid;
+	co.opt.tid = f.tid;
+	co.opt.cpu = f.cpu;
 	const char *output = PyBytes_AS_STRING(output_obj);
 	tk_error err;
 	tk_error_clear(&err);
-	tk_status st = TK_OK;
-	uint64_t written = 0;
-	const char *failed = NULL;
-	Py_BEGIN_ALLOW_THREADS tk_open_options oo = {0};
-	for (size_t i = 0; i < n && st == TK_OK; i++) {
-		st = tk_source_open(paths[i], &oo, &srcs[i], &err);
-		if (st != TK_OK)
-			failed = paths[i];
+	tk_convert_result res = {0};
+	tk_status st;
+	Py_BEGIN_ALLOW_THREADS st =
+	    tk_convert((const char *const *)paths, n, output, &co, &res, &err);
+	Py_END_ALLOW_THREADS if (st != TK_OK)
+	{
+		if (res.refused)
+			PyErr_SetString(PyExc_ValueError, err.message);
+		else
+			tkpy_raise(&err, err.file[0] ? NULL : paths[0]);
 	}
-	tk_sink *sink = NULL;
-	if (st == TK_OK) {
-		st = tk_sink_open(output, fmt, tk_source_info(srcs[0]), NULL, &sink, &err);
-		if (st != TK_OK)
-			failed = output;
-	}
-	if (st == TK_OK) {
-		tk_error_clear(&err);
-		st = tk_pipeline_run(srcs, n, sink, &po, &written, &err);
-		if (st != TK_OK) {
-			tk_sink_abort(sink);
-			failed = err.file[0] ? NULL : paths[0];
-		} else {
-			st = tk_sink_close(sink, &err);
-			if (st != TK_OK)
-				failed = output;
-		}
-	}
-	Py_END_ALLOW_THREADS if (st != TK_OK) tkpy_raise(&err, failed);
-	else result = PyLong_FromUnsignedLongLong(written);
+	else if (res.model) result = PyLong_FromUnsignedLongLong(res.events);
+	else result = Py_NewRef(Py_None); /* a native route: no event count */
 out:
-	for (size_t i = 0; srcs && i < n; i++)
-		tk_source_close(srcs[i]);
-	free(srcs);
 	free(events);
 	free_paths(paths);
 	Py_DECREF(output_obj);

@@ -1,4 +1,5 @@
-/* tracekit.Source and tracekit.Event: iteration over model events.
+/* tracekit.Source and tracekit.Event: iteration over model events, pulled
+ * from a model session (tk_session_next) over the input.
  *
  * An Event copies the few scalars every user reads (name, ts, cpu, pid,
  * tid) and builds Python objects only when an attribute is read. Its
@@ -333,6 +334,7 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	if (!s)
 		goto fail;
 	s->src = NULL;
+	s->ses = NULL;
 	s->lean = NULL;
 	s->ctx = NULL;
 	s->whole = NULL;
@@ -360,14 +362,15 @@ PyObject *tkpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	tk_error err;
 	tk_error_clear(&err);
 	tk_status st;
-	Py_BEGIN_ALLOW_THREADS st = tk_source_open(s->path, &oo, &s->src, &err);
+	Py_BEGIN_ALLOW_THREADS st = tk_session_open(s->path, &oo, TK_SESSION_MODEL, &s->ses, &err);
 	Py_END_ALLOW_THREADS if (st != TK_OK)
 	{
-		s->src = NULL;
+		s->ses = NULL;
 		tkpy_raise(&err, s->path);
 		Py_DECREF(s);
 		goto fail;
 	}
+	s->src = tk_session_source(s->ses);
 	if (context && tkpy_context_attach(s, &err) != TK_OK) {
 		tkpy_raise(&err, s->path);
 		Py_DECREF(s);
@@ -384,10 +387,9 @@ fail:
 
 static void source_close_now(tkpy_source *s)
 {
-	if (s->src) {
-		tk_source_close(s->src);
-		s->src = NULL;
-	}
+	tk_session_close(s->ses); /* and its source */
+	s->ses = NULL;
+	s->src = NULL;
 	tkpy_lean_close(s->lean);
 	s->lean = NULL;
 	tkpy_context_free(s);
@@ -444,7 +446,9 @@ static PyObject *source_next(tkpy_source *s)
 	s->generation++;
 	Py_BEGIN_ALLOW_THREADS do
 	{
-		st = tk_source_next(s->src, &ev, &err);
+		const tk_session_item *it;
+		st = tk_session_next(s->ses, &it, &err);
+		ev = st == TK_OK ? it->event : NULL;
 	}
 	while (st == TK_OK && filtered && !tk_filter_match(&s->filter, ev))
 		;

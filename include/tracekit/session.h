@@ -88,6 +88,12 @@ typedef struct tk_session_tool {
 tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_session_mode mode,
 			  tk_session **out, tk_error *err);
 
+/* A model session over a source the caller opened (a seeked CTF source, a
+ * source in memory): the same observers, push and pull as any model
+ * session. owned: tk_session_close closes src too. path may be NULL. */
+tk_status tk_session_open_source(tk_source *src, bool owned, const char *path, tk_session **out,
+				 tk_error *err);
+
 /* An observer: a plain callback and its user pointer, called with every
  * item before the tool's callback (in the order observers were added).
  * Its return value means what a tool callback's does. */

@@ -194,8 +194,8 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 	const tk_convert_options *o = r->o;
 	tk_status st;
 	tk_sink *sink = NULL;
-	tk_source **srcs = calloc(r->n_inputs, sizeof *srcs);
-	if (!srcs)
+	tk_session **ses = calloc(r->n_inputs, sizeof *ses);
+	if (!ses)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	tk_open_options oo = {
 	    .format = o->input_format,
@@ -210,7 +210,7 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 	unsigned want = context_flags_for(o->to);
 	tk_context **ctxs = calloc(r->n_inputs, sizeof *ctxs);
 	if (!ctxs) {
-		free(srcs);
+		free(ses);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	tk_filter window = tk_render_filter(&o->opt); /* spans outside --begin/--end: none */
@@ -222,7 +222,8 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 				 .begin_ns = window.begin_ns,
 				 .end_ns = window.end_ns};
 	for (size_t i = 0; i < r->n_inputs; i++) {
-		if ((st = tk_source_open(r->inputs[i], &oo, &srcs[i], err)) != TK_OK) {
+		if ((st = tk_session_open(r->inputs[i], &oo, TK_SESSION_MODEL, &ses[i], err)) !=
+		    TK_OK) {
 			fail_on(err, st, r->inputs[i]);
 			goto out;
 		}
@@ -230,9 +231,10 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 			fail_on(err, st, r->inputs[i]);
 			goto out;
 		}
-		tk_source_set_context(srcs[i], ctxs[i]);
+		tk_source_set_context(tk_session_source(ses[i]), ctxs[i]);
 	}
-	st = tk_sink_open(r->output, o->to, tk_source_info(srcs[0]), &o->sink, &sink, err);
+	st = tk_sink_open(r->output, o->to, tk_source_info(tk_session_source(ses[0])), &o->sink,
+			  &sink, err);
 	if (st != TK_OK) {
 		fail_on(err, st, r->output);
 		goto out;
@@ -247,7 +249,7 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 	    .total_bytes = input_bytes(r),
 	};
 	res->model = true;
-	if ((st = tk_pipeline_run(srcs, r->n_inputs, sink, &po, &res->events, err)) != TK_OK) {
+	if ((st = tk_pipeline_run(ses, r->n_inputs, sink, &po, &res->events, err)) != TK_OK) {
 		tk_sink_abort(sink);
 		sink = NULL;
 		fail_on(err, st, r->inputs[0]);
@@ -261,11 +263,11 @@ static tk_status run_pipeline(const tk_convert_request *r, tk_convert_result *re
 out:
 	tk_sink_abort(sink);
 	for (size_t i = 0; i < r->n_inputs; i++) {
-		tk_source_close(srcs[i]);
+		tk_session_close(ses[i]);
 		tk_context_free(ctxs[i]);
 	}
 	free(ctxs);
-	free(srcs);
+	free(ses);
 	return st;
 }
 

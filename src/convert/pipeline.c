@@ -7,7 +7,7 @@
 #include "convert/pipeline.h"
 
 struct tk_muxer {
-	tk_source *const *sources;
+	tk_session *const *sessions;
 	size_t n;
 	const tk_event **pending; /* NULL: needs a pull; done[i]: finished */
 	bool *done;
@@ -15,7 +15,7 @@ struct tk_muxer {
 	bool started;
 };
 
-tk_status tk_muxer_new(tk_source *const *sources, size_t n, tk_muxer **out, tk_error *err)
+tk_status tk_muxer_new(tk_session *const *sessions, size_t n, tk_muxer **out, tk_error *err)
 {
 	tk_muxer *m = calloc(1, sizeof *m);
 	if (m) {
@@ -26,7 +26,7 @@ tk_status tk_muxer_new(tk_source *const *sources, size_t n, tk_muxer **out, tk_e
 		tk_muxer_free(m);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	m->sources = sources;
+	m->sessions = sessions;
 	m->n = n;
 	*out = m;
 	return TK_OK;
@@ -43,7 +43,9 @@ void tk_muxer_free(tk_muxer *m)
 
 static tk_status pull(tk_muxer *m, size_t i, tk_error *err)
 {
-	tk_status st = tk_source_next(m->sources[i], &m->pending[i], err);
+	const tk_session_item *it;
+	tk_status st = tk_session_next(m->sessions[i], &it, err);
+	m->pending[i] = st == TK_OK ? it->event : NULL;
 	if (st == TK_END) {
 		m->done[i] = true;
 		m->pending[i] = NULL;
@@ -116,11 +118,11 @@ static void show_progress(uint64_t events, uint64_t offset, uint64_t total, doub
 		fputc('\n', stderr);
 }
 
-tk_status tk_pipeline_run(tk_source *const *sources, size_t n, tk_sink *sink,
+tk_status tk_pipeline_run(tk_session *const *sessions, size_t n, tk_sink *sink,
 			  const tk_pipeline_options *opt, uint64_t *events_out, tk_error *err)
 {
 	tk_muxer *m;
-	tk_status st = tk_muxer_new(sources, n, &m, err);
+	tk_status st = tk_muxer_new(sessions, n, &m, err);
 	if (st != TK_OK)
 		return st;
 	bool filtering = !tk_filter_is_empty(&opt->filter);

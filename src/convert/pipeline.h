@@ -1,4 +1,4 @@
-/* The conversion pipeline: sources -> time muxer -> filters -> sink.
+/* The conversion pipeline: model sessions -> time muxer -> filters -> sink.
  * Memory stays bounded: the muxer holds one pending event per source (an
  * event stays valid until its own source is advanced). */
 #ifndef TK_CONVERT_PIPELINE_H
@@ -11,8 +11,9 @@
 
 typedef struct tk_muxer tk_muxer;
 
-/* Takes no ownership of the sources. */
-tk_status tk_muxer_new(tk_source *const *sources, size_t n, tk_muxer **out, tk_error *err);
+/* Pulls model events from the sessions (tk_session_next: their observers
+ * see each event first); takes no ownership of them. */
+tk_status tk_muxer_new(tk_session *const *sessions, size_t n, tk_muxer **out, tk_error *err);
 /* The earliest pending event of all sources (events without a time come
  * first, in source order); TK_END when every source is done. */
 tk_status tk_muxer_next(tk_muxer *m, const tk_event **out, size_t *source_index, tk_error *err);
@@ -28,7 +29,7 @@ typedef struct tk_pipeline_options {
 
 /* Runs the pipeline; does not close the sink (the caller commits with
  * tk_sink_close or removes the output with tk_sink_abort). */
-tk_status tk_pipeline_run(tk_source *const *sources, size_t n, tk_sink *sink,
+tk_status tk_pipeline_run(tk_session *const *sessions, size_t n, tk_sink *sink,
 			  const tk_pipeline_options *opt, uint64_t *events_out, tk_error *err);
 
 #endif

@@ -68,6 +68,25 @@ tk_status tk_session_open(const char *path, const tk_open_options *opt, tk_sessi
 	return TK_OK;
 }
 
+tk_status tk_session_open_source(tk_source *src, bool owned, const char *path, tk_session **out,
+				 tk_error *err)
+{
+	*out = NULL;
+	tk_session *s = calloc(1, sizeof *s);
+	if (!s || !(s->path = strdup(path ? path : ""))) {
+		free(s);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	s->format = tk_source_info(src)->format;
+	s->mode = TK_SESSION_MODEL;
+	s->opt.format = s->format;
+	s->source = src;
+	s->borrowed = !owned;
+	s->item.kind = TK_SESSION_EVENT;
+	*out = s;
+	return TK_OK;
+}
+
 /* Model mode over perf.data: the records the events are made from. */
 static tk_status on_native(void *user, const void *file, const void *record, tk_error *err)
 {
@@ -184,7 +203,8 @@ void tk_session_close(tk_session *s)
 		return;
 	if (s->driver)
 		s->driver->close(s);
-	tk_source_close(s->source);
+	if (!s->borrowed)
+		tk_source_close(s->source);
 	free(s->path);
 	free(s);
 }

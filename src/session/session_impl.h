@@ -31,6 +31,7 @@ struct tk_session {
 	struct ctf_reader *ctf;          /* native CTF */
 	void *native;                    /* further drivers' state */
 	tk_source *source;               /* model */
+	bool borrowed;                   /* source is the caller's */
 	bool ran;                        /* run or pulled */
 	bool pulling;                    /* by tk_session_next */
 	tk_status done;                  /* pull: TK_OK while going, else the end */

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "base/writer.h"
-#include "ctf/ctf_reader.h"
+#include "session/session_ctf.h"
 #include "sql/sql_internal.h"
 
 enum {
@@ -64,8 +64,9 @@ static int col_role(const tk_sql_vtab *vt, int col, size_t *member)
 typedef struct ev_cursor {
 	tk_sql_cursor base;
 	tk_sql_vtab *vt;
-	size_t input; /* input being read */
-	tk_source *src;
+	size_t input;    /* input being read */
+	tk_session *ses; /* its session, pulled one item per row */
+	tk_source *src;  /* the session's model adapter (borrowed), or NULL */
 	tk_format format;
 	const tk_event *ev;
 	bool eof;
@@ -82,7 +83,7 @@ typedef struct ev_cursor {
 	tk_writer *scratch; /* args JSON and compound values */
 	/* perf fast path: records instead of model events */
 	bool lean;
-	tk_perf_file *pf;
+	tk_perf_file *pf; /* the native session's reader (borrowed) */
 	tk_event fast_ev;
 	tk_event_class *fast_classes; /* one per attr index, by name */
 	size_t n_fast_classes;
@@ -177,9 +178,9 @@ int tk_sql_event_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 
 static void source_close(ev_cursor *c)
 {
-	tk_source_close(c->src);
+	tk_session_close(c->ses);
+	c->ses = NULL;
 	c->src = NULL;
-	tk_perf_close(c->pf);
 	c->pf = NULL;
 	c->last_cls = NULL;
 	/* classes are per input: the next file numbers its attrs anew */
@@ -214,10 +215,11 @@ static const tk_event_class *fast_class(ev_cursor *c, const tk_perf_attr *a)
 static tk_status fast_next(ev_cursor *c, const tk_event **out, tk_error *err)
 {
 	for (;;) {
-		const tk_perf_record *r;
-		tk_status st = tk_perf_next(c->pf, &r, err);
+		const tk_session_item *it;
+		tk_status st = tk_session_next(c->ses, &it, err);
 		if (st != TK_OK)
 			return st;
+		const tk_perf_record *r = it->perf;
 		if (r->type != TK_PERF_RECORD_SAMPLE || tk_perf_attr_count(c->pf) == 0)
 			continue;
 		/* Counting per class reads the records as `tracekit stats` does;
@@ -299,20 +301,24 @@ static int open_input(ev_cursor *c, bool *skip)
 	    tk_detect_format(path, &err) == TK_FORMAT_PERF) {
 		/* counting per class needs no time order: file order saves the
 		 * ordering queue (the same records come out) */
-		tk_perf_open_options po = {
-		    .raw_order = c->count_mode, .log = oo.log, .log_user = oo.log_user};
-		if (tk_perf_open(path, &po, &c->pf, &err) != TK_OK) {
-			c->pf = NULL;
+		tk_open_options po = {.format = TK_FORMAT_PERF,
+				      .raw_order = c->count_mode,
+				      .log = oo.log,
+				      .log_user = oo.log_user};
+		if (tk_session_open(path, &po, TK_SESSION_NATIVE, &c->ses, &err) != TK_OK) {
+			c->ses = NULL;
 			return fail(c, &err);
 		}
+		c->pf = tk_session_perf(c->ses);
 		c->format = TK_FORMAT_PERF;
 		return SQLITE_OK;
 	}
 	tk_error_clear(&err);
-	if (tk_source_open(path, &oo, &c->src, &err) != TK_OK) {
-		c->src = NULL;
+	if (tk_session_open(path, &oo, TK_SESSION_MODEL, &c->ses, &err) != TK_OK) {
+		c->ses = NULL;
 		return fail(c, &err);
 	}
+	c->src = tk_session_source(c->ses);
 	c->format = tk_source_info(c->src)->format;
 	if (c->has_begin && c->format == TK_FORMAT_CTF && c->begin > 0 &&
 	    tk_ctf_source_seek(c->src, c->begin, &err) != TK_OK) {
@@ -328,7 +334,7 @@ static int scan_next(ev_cursor *c)
 {
 	c->ev = NULL;
 	while (!c->eof) {
-		if (!c->src && !c->pf) {
+		if (!c->ses) {
 			if (c->empty || c->input >= c->vt->n_inputs) {
 				c->eof = true;
 				break;
@@ -342,10 +348,17 @@ static int scan_next(ev_cursor *c)
 				continue;
 			}
 		}
-		const tk_event *ev;
+		const tk_event *ev = NULL;
 		tk_error err;
 		tk_error_clear(&err);
-		tk_status st = c->pf ? fast_next(c, &ev, &err) : tk_source_next(c->src, &ev, &err);
+		tk_status st;
+		if (c->pf) {
+			st = fast_next(c, &ev, &err);
+		} else {
+			const tk_session_item *it;
+			st = tk_session_next(c->ses, &it, &err);
+			ev = st == TK_OK ? it->event : NULL;
+		}
 		if (st == TK_END) {
 			source_close(c);
 			c->input++;
@@ -409,15 +422,18 @@ static struct ev_group *group_named(ev_cursor *c, const char *name, tk_format fo
 static int ctf_count(ev_cursor *c, const char *path)
 {
 	tk_sql_vtab *vt = c->vt;
-	ctf_reader *r;
+	tk_open_options oo = {
+	    .format = TK_FORMAT_CTF, .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
+	tk_session *s;
 	tk_error err;
 	tk_error_clear(&err);
-	if (ctf_reader_open(path, vt->ctx->opt.log, vt->ctx->opt.log_user, &r, &err) != TK_OK)
+	if (tk_session_open(path, &oo, TK_SESSION_NATIVE, &s, &err) != TK_OK)
 		return fail(c, &err);
-	r->lean = true;
+	const ctf_reader *r = tk_session_ctf(s);
+	tk_session_ctf(s)->lean = true;
 	ctf_span sp;
 	int rc = SQLITE_OK;
-	if (ctf_reader_span(r, &sp, &err) != TK_OK)
+	if (tk_session_ctf_span(s, &sp, &err) != TK_OK)
 		rc = fail(c, &err);
 	for (size_t i = 0; i < r->n_traces && rc == SQLITE_OK; i++) {
 		const ctf_trace_class *tc = r->traces[i]->tc;
@@ -436,7 +452,7 @@ static int ctf_count(ev_cursor *c, const char *path)
 			}
 		}
 	}
-	ctf_reader_close(r);
+	tk_session_close(s);
 	return rc;
 }
 
@@ -446,19 +462,23 @@ static int ctf_count(ev_cursor *c, const char *path)
 static int perf_count(ev_cursor *c, const char *path)
 {
 	tk_sql_vtab *vt = c->vt;
-	tk_perf_open_options po = {
-	    .raw_order = true, .log = vt->ctx->opt.log, .log_user = vt->ctx->opt.log_user};
-	tk_perf_file *pf;
+	tk_open_options po = {.format = TK_FORMAT_PERF,
+			      .raw_order = true,
+			      .log = vt->ctx->opt.log,
+			      .log_user = vt->ctx->opt.log_user};
+	tk_session *s;
 	tk_error err;
 	tk_error_clear(&err);
-	if (tk_perf_open(path, &po, &pf, &err) != TK_OK)
+	if (tk_session_open(path, &po, TK_SESSION_NATIVE, &s, &err) != TK_OK)
 		return fail(c, &err);
+	const tk_perf_file *pf = tk_session_perf(s);
 	uint64_t *per = NULL;
 	size_t cap = 0;
 	int rc = SQLITE_OK;
-	const tk_perf_record *r;
+	const tk_session_item *it;
 	tk_status st;
-	while ((st = tk_perf_next(pf, &r, &err)) == TK_OK) {
+	while ((st = tk_session_next(s, &it, &err)) == TK_OK) {
+		const tk_perf_record *r = it->perf;
 		if (r->type != TK_PERF_RECORD_SAMPLE)
 			continue;
 		const tk_perf_attr *a = r->attr;
@@ -493,7 +513,7 @@ static int perf_count(ev_cursor *c, const char *path)
 			g->n += per[a->index];
 	}
 	sqlite3_free(per);
-	tk_perf_close(pf);
+	tk_session_close(s);
 	return rc;
 }
 
@@ -510,7 +530,7 @@ static int count_groups(ev_cursor *c)
 	c->n_groups = 0;
 	bool fast_ctf = unconstrained(c);
 	for (;;) {
-		if (fast_ctf && !c->src && !c->pf && c->input < c->vt->n_inputs) {
+		if (fast_ctf && !c->ses && c->input < c->vt->n_inputs) {
 			const char *path = c->vt->inputs[c->input]->path;
 			tk_error err;
 			tk_format f = tk_detect_format(path, &err);

@@ -312,18 +312,19 @@ static bool period_of(const model_pass *p, const tk_event *ev, uint64_t *out)
  * in pipe mode the HEADER_ATTR records before the first sample. */
 static bool fixed_periods(model_pass *p, const char *path)
 {
-	tk_perf_open_options po = {.raw_order = true, .log = NULL};
-	tk_perf_file *f;
+	tk_open_options po = {.format = TK_FORMAT_PERF, .raw_order = true, .log = NULL};
+	tk_session *s;
 	tk_error err;
-	if (tk_perf_open(path, &po, &f, &err) != TK_OK)
+	if (tk_session_open(path, &po, TK_SESSION_NATIVE, &s, &err) != TK_OK)
 		return true; /* the model source reports the error */
-	const tk_perf_record *r;
-	while (tk_perf_next(f, &r, &err) == TK_OK && r->type != TK_PERF_RECORD_SAMPLE)
+	const tk_perf_file *f = tk_session_perf(s);
+	const tk_session_item *it;
+	while (tk_session_next(s, &it, &err) == TK_OK && it->perf->type != TK_PERF_RECORD_SAMPLE)
 		;
 	size_t n = tk_perf_attr_count(f);
 	p->fixed_period = calloc(n ? n : 1, sizeof *p->fixed_period);
 	if (!p->fixed_period) {
-		tk_perf_close(f);
+		tk_session_close(s);
 		return false;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -338,7 +339,7 @@ static bool fixed_periods(model_pass *p, const char *path)
 			if (ft->cmdline[i] && (p->argv[p->n_argv] = strdup(ft->cmdline[i])))
 				p->n_argv++;
 	}
-	tk_perf_close(f);
+	tk_session_close(s);
 	return true;
 }
 
@@ -573,16 +574,17 @@ static bool threads_and_processes(model_pass *p, tk_format fmt)
 tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 {
 	tk_open_options oo = {.log = ctx->opt.log, .log_user = ctx->opt.log_user};
-	tk_source *src;
-	tk_status st = tk_source_open(in->path, &oo, &src, err);
+	tk_session *ses;
+	tk_status st = tk_session_open(in->path, &oo, TK_SESSION_MODEL, &ses, err);
 	if (st != TK_OK)
 		return st;
+	tk_source *src = tk_session_source(ses);
 	model_pass p = {.d = &in->d};
 	tk_context_options co = {.flags = TK_CTX_THREADS | TK_CTX_SPAN_SCHED | TK_CTX_COUNTERS,
 				 .log = ctx->opt.log,
 				 .log_user = ctx->opt.log_user};
 	if ((st = tk_context_new(&co, &p.ctx, err)) != TK_OK) {
-		tk_source_close(src);
+		tk_session_close(ses);
 		return st;
 	}
 	tk_source_set_context(src, p.ctx);
@@ -598,10 +600,10 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 			p.ust = true;
 	if (fmt == TK_FORMAT_PERF && !fixed_periods(&p, in->path))
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	const tk_event *ev;
-	while (st == TK_OK && (st = tk_source_next(src, &ev, err)) == TK_OK) {
-		if (!on_event(&p, ev, fmt) || !drain_spans(&p)) {
-			st = tk_error_set(err, TK_ERR_NOMEM, ev->offset, "out of memory");
+	const tk_session_item *it;
+	while (st == TK_OK && (st = tk_session_next(ses, &it, err)) == TK_OK) {
+		if (!on_event(&p, it->event, fmt) || !drain_spans(&p)) {
+			st = tk_error_set(err, TK_ERR_NOMEM, it->event->offset, "out of memory");
 			break;
 		}
 	}
@@ -632,7 +634,7 @@ tk_status tk_sql_model_pass(tk_sql_ctx *ctx, tk_sql_input *in, tk_error *err)
 	tk_hashmap_free(&p.track_of_cpu);
 	tk_hashmap_free(&p.track_of_stream);
 	tk_context_free(p.ctx);
-	tk_source_close(src);
+	tk_session_close(ses);
 	return st;
 }
 

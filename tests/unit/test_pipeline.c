@@ -84,7 +84,9 @@ static void test_muxer_orders_by_time(void **state)
 	fake_source a, b;
 	fake_init(&a, times_a, 4, 100, &cls_a);
 	fake_init(&b, times_b, 5, 200, &cls_b);
-	tk_source *srcs[] = {&a.base, &b.base};
+	tk_session *srcs[2];
+	assert_int_equal(tk_session_open_source(&a.base, false, NULL, &srcs[0], NULL), TK_OK);
+	assert_int_equal(tk_session_open_source(&b.base, false, NULL, &srcs[1], NULL), TK_OK);
 	tk_muxer *m;
 	assert_int_equal(tk_muxer_new(srcs, 2, &m, NULL), TK_OK);
 	const uint64_t want[] = {10, 20, 30, 30, 40, 50, 70, 80, 90};
@@ -97,6 +99,8 @@ static void test_muxer_orders_by_time(void **state)
 	}
 	assert_int_equal(i, 9);
 	tk_muxer_free(m);
+	tk_session_close(srcs[0]);
+	tk_session_close(srcs[1]);
 }
 
 static char *read_all(const char *path)
@@ -114,7 +118,9 @@ static void test_jsonl_sink_with_filter_and_limit(void **state)
 	fake_source a, b;
 	fake_init(&a, times_a, 4, 100, &cls_a);
 	fake_init(&b, times_b, 5, 200, &cls_b);
-	tk_source *srcs[] = {&a.base, &b.base};
+	tk_session *srcs[2];
+	assert_int_equal(tk_session_open_source(&a.base, false, NULL, &srcs[0], NULL), TK_OK);
+	assert_int_equal(tk_session_open_source(&b.base, false, NULL, &srcs[1], NULL), TK_OK);
 	tk_sink *sink;
 	assert_int_equal(tk_jsonl_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
 	tk_pipeline_options po = {.filter = {.events = "be*", .has_begin = true, .begin_ns = 25},
@@ -123,6 +129,8 @@ static void test_jsonl_sink_with_filter_and_limit(void **state)
 	assert_int_equal(tk_pipeline_run(srcs, 2, sink, &po, &n, NULL), TK_OK);
 	assert_int_equal(tk_sink_close(sink, NULL), TK_OK);
 	assert_int_equal(n, 2);
+	tk_session_close(srcs[0]);
+	tk_session_close(srcs[1]);
 	char *got = read_all(path);
 	assert_non_null(got);
 	assert_non_null(strstr(got, "{\"event\":\"beta\",\"time\":30,"));
@@ -142,7 +150,8 @@ static void test_chrome_sink_and_abort(void **state)
 	snprintf(path, sizeof path, "%s/out.json", dir);
 	fake_source a;
 	fake_init(&a, times_a, 4, 100, &cls_a);
-	tk_source *srcs[] = {&a.base};
+	tk_session *srcs[1];
+	assert_int_equal(tk_session_open_source(&a.base, false, NULL, &srcs[0], NULL), TK_OK);
 	tk_sink *sink;
 	assert_int_equal(tk_chrome_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
 	tk_pipeline_options po = {0};
@@ -166,10 +175,13 @@ static void test_chrome_sink_and_abort(void **state)
 	unlink(path);
 	/* An aborted sink leaves nothing behind. */
 	snprintf(path, sizeof path, "%s/aborted.json", dir);
+	tk_session_close(srcs[0]);
 	fake_init(&a, times_a, 4, 100, &cls_a);
+	assert_int_equal(tk_session_open_source(&a.base, false, NULL, &srcs[0], NULL), TK_OK);
 	assert_int_equal(tk_chrome_sink_open(path, NULL, NULL, &sink, NULL), TK_OK);
 	assert_int_equal(tk_pipeline_run(srcs, 1, sink, &po, NULL, NULL), TK_OK);
 	tk_sink_abort(sink);
+	tk_session_close(srcs[0]);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(cmd, sizeof cmd, "rmdir %s", dir);
 	assert_int_equal(system(cmd), 0); /* and no temporary either */

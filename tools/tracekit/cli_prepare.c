@@ -12,7 +12,24 @@ static bool needs_span(const tk_cli_time *t, bool has)
 	return has && t->kind != TK_TIME_NS;
 }
 
-/* First and last event time of every input together. */
+typedef struct span {
+	uint64_t *first, *last;
+} span;
+
+static tk_status span_event(tk_session *s, const tk_event *ev, void *user, tk_error *err)
+{
+	(void)s;
+	(void)err;
+	span *sp = user;
+	if (ev->has_time && ev->time_ns < *sp->first)
+		*sp->first = ev->time_ns;
+	if (ev->has_time && ev->time_ns > *sp->last)
+		*sp->last = ev->time_ns;
+	return TK_OK;
+}
+
+/* First and last event time of every input together (a model session per
+ * input). */
 static int trace_span(const tk_cli *cli, uint64_t *first, uint64_t *last)
 {
 	*first = UINT64_MAX;
@@ -30,21 +47,14 @@ static int trace_span(const tk_cli *cli, uint64_t *first, uint64_t *last)
 			return tk_cli_fail(&err, path);
 		tk_open_options oo = {
 		    .format = ops->format, .raw_order = true, .wall_clock = cli->opt.wall_clock};
-		tk_source *src;
-		if (!ops->source_open || ops->source_open(path, &oo, &src, &err) != TK_OK)
+		tk_session *s;
+		if (tk_session_open(path, &oo, TK_SESSION_MODEL, &s, &err) != TK_OK)
 			return tk_cli_fail(&err, path);
-		const tk_event *ev;
-		tk_status st;
-		while ((st = tk_source_next(src, &ev, &err)) == TK_OK) {
-			if (!ev->has_time)
-				continue;
-			if (ev->time_ns < *first)
-				*first = ev->time_ns;
-			if (ev->time_ns > *last)
-				*last = ev->time_ns;
-		}
-		tk_source_close(src);
-		if (st != TK_END)
+		span sp = {first, last};
+		static const tk_session_tool tool = {.event = span_event};
+		tk_status st = tk_session_run(s, &tool, &sp, &err);
+		tk_session_close(s);
+		if (st != TK_OK)
 			return tk_cli_fail(&err, path);
 	}
 	if (*first > *last) {
