@@ -21,6 +21,9 @@ PULLS = {
     "ctf_reader_next": ("src/ctf/", "src/session/"),
     "ctf_reader_span": ("src/ctf/", "src/session/"),
     "tk_dcpi_next_chunk": ("src/dcpi/", "src/session/"),
+    # CPEL: the cursor and indexed access to a section's records
+    "tk_cpel_cursor_next": ("src/cpel/", "src/session/"),
+    "tk_cpel_event_at": ("src/cpel/", "src/session/"),
     # model events: the dispatcher itself (src/model), the formats'
     # adapters (a format source may wrap another), the session's model driver
     "tk_source_next": ("src/model/", "src/perf/", "src/ctf/", "src/cpel/", "src/dcpi/",

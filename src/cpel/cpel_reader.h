@@ -148,6 +148,48 @@ static inline tk_cpel_event tk_cpel_event_at(const tk_cpel_file *f, const tk_cpe
 	return e;
 }
 
+/* One event record and where it is. */
+typedef struct tk_cpel_record {
+	const tk_cpel_events *section;
+	size_t section_index;
+	uint32_t index; /* in its section */
+	tk_cpel_event event;
+	uint64_t offset; /* of the record in the file */
+} tk_cpel_record;
+
+/* The one walk over a file's events: every EVENT section in file order,
+ * every record in it. Zero it, set f, then call tk_cpel_cursor_next()
+ * until it returns false. Resident memory stays flat: the mapped pages
+ * behind the cursor are released as it goes. */
+typedef struct tk_cpel_cursor {
+	const tk_cpel_file *f;
+	size_t section;
+	uint32_t next;
+	tk_cpel_record rec;
+} tk_cpel_cursor;
+
+static inline bool tk_cpel_cursor_next(tk_cpel_cursor *c)
+{
+	const tk_cpel_file *f = c->f;
+	while (c->section < f->n_event_sections && c->next >= f->event_sections[c->section].count) {
+		c->section++;
+		c->next = 0;
+	}
+	if (c->section >= f->n_event_sections)
+		return false;
+	const tk_cpel_events *s = &f->event_sections[c->section];
+	uint32_t i = c->next++;
+	uint64_t off = s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE;
+	if ((i & 0xffff) == 0 && f->input)
+		tk_input_release(f->input, off);
+	c->rec.section = s;
+	c->rec.section_index = c->section;
+	c->rec.index = i;
+	c->rec.event = tk_cpel_event_at(f, s, i);
+	c->rec.offset = off;
+	return true;
+}
+
 const tk_cpel_evtdef *tk_cpel_find_evtdef(const tk_cpel_file *f, uint32_t code);
 const tk_cpel_trackdef *tk_cpel_find_trackdef(const tk_cpel_file *f, uint32_t track);
 

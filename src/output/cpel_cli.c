@@ -1,6 +1,7 @@
 /* Registry entry for CPEL: detection, info, stats, print (cpeldump; text and
  * JSON go through the model printer with the CPEL source), copy and the
  * CPEL sink. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -10,20 +11,29 @@
 #include "cpel/cpel_reader.h"
 #include "cpel/safe_format.h"
 #include "output/cpel_dump.h"
+#include "session/session_cpel.h"
+
+/* A native CPEL session over path. */
+static tk_status open_session(const char *path, const tk_render_options *opt, tk_session **s,
+			      tk_error *err)
+{
+	tk_open_options oo = {.format = TK_FORMAT_CPEL, .log = opt->log, .log_user = opt->log_user};
+	return tk_session_open(path, &oo, TK_SESSION_NATIVE, s, err);
+}
 
 static tk_status cpel_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_cpel_file *f;
-	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	tk_session *s;
+	tk_status st = open_session(path, opt, &s, err);
 	if (st != TK_OK)
 		return st;
-	st = tk_cpel_dump(f, out, opt->limit, err);
+	st = tk_cpel_dump_session(s, out, opt->limit, err);
 	if (st != TK_OK)
 		tk_error_set_file(err, path);
-	tk_cpel_close(f);
+	tk_session_close(s);
 	return st;
 }
 
@@ -38,13 +48,46 @@ static void put_date(tk_writer *out, uint32_t date)
 		tk_put_fmt(out, "%u", date);
 }
 
+/* Each EVENT section's lowest and highest tick. */
+typedef struct tick_span {
+	uint64_t lo, hi;
+} tick_span;
+
+static tk_status on_span(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
+{
+	(void)s;
+	(void)err;
+	if ((int)item->kind != TK_SESSION_CPEL_EVENT)
+		return TK_OK;
+	const tk_cpel_record *r = item->native;
+	tick_span *sp = (tick_span *)user + r->section_index;
+	uint64_t t = r->event.time;
+	sp->lo = t < sp->lo ? t : sp->lo;
+	sp->hi = t > sp->hi ? t : sp->hi;
+	return TK_OK;
+}
+
 static tk_status cpel_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
-	tk_cpel_file *f;
-	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	tk_session *session;
+	tk_status st = open_session(path, opt, &session, err);
 	if (st != TK_OK)
 		return st;
+	const tk_cpel_file *f = tk_session_cpel(session);
+	tick_span *spans = calloc(f->n_event_sections + 1, sizeof *spans);
+	if (!spans) {
+		tk_session_close(session);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	for (size_t i = 0; i < f->n_event_sections; i++)
+		spans[i].lo = UINT64_MAX;
+	tk_session_tool tool = {.record = on_span};
+	if ((st = tk_session_run(session, &tool, spans, err)) != TK_OK) {
+		free(spans);
+		tk_session_close(session);
+		return st;
+	}
 	tk_put_fmt(out, "file: %s\nformat: CPEL version %u, %s-endian\nfile date: ", path,
 		   f->version, f->little_endian ? "little" : "big");
 	put_date(out, f->file_date);
@@ -81,50 +124,56 @@ static tk_status cpel_info(const char *path, const tk_render_options *opt, tk_wr
 		tk_put_fmt(out, "event section %zu: %u events, clock %u ticks/s", i, s->count,
 			   s->ticks_per_second);
 		if (s->count) {
-			uint64_t lo = UINT64_MAX, hi = 0;
-			for (uint32_t k = 0; k < s->count; k++) {
-				uint64_t t = tk_cpel_event_at(f, s, k).time;
-				lo = t < lo ? t : lo;
-				hi = t > hi ? t : hi;
-			}
+			uint64_t lo = spans[i].lo, hi = spans[i].hi;
 			double span = (double)(hi - lo) / (double)s->ticks_per_second;
 			tk_put_fmt(out, ", ticks %llu..%llu, time span %.9f s",
 				   (unsigned long long)lo, (unsigned long long)hi, span);
 		}
 		tk_put_char(out, '\n');
 	}
-	tk_cpel_close(f);
+	free(spans);
+	tk_session_close(session);
+	return TK_OK;
+}
+
+/* Counts per event code and per track. */
+typedef struct counts {
+	tk_hashmap by_code, by_track;
+} counts;
+
+static tk_status on_count(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
+{
+	(void)s;
+	if ((int)item->kind != TK_SESSION_CPEL_EVENT)
+		return TK_OK;
+	counts *n = user;
+	const tk_cpel_event *e = &((const tk_cpel_record *)item->native)->event;
+	uint64_t *c = tk_hashmap_get(&n->by_code, e->code);
+	uint64_t *t = tk_hashmap_get(&n->by_track, e->track);
+	if ((!c && !tk_hashmap_put(&n->by_code, e->code, 1)) ||
+	    (!t && !tk_hashmap_put(&n->by_track, e->track, 1)))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	if (c)
+		(*c)++;
+	if (t)
+		(*t)++;
 	return TK_OK;
 }
 
 static tk_status cpel_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			    tk_error *err)
 {
-	tk_cpel_file *f;
-	tk_status st = tk_cpel_open(path, opt->log, opt->log_user, &f, err);
+	tk_session *session;
+	tk_status st = open_session(path, opt, &session, err);
 	if (st != TK_OK)
 		return st;
-	/* Counts per event code and per track, in first-seen order. */
-	tk_hashmap by_code, by_track;
-	tk_hashmap_init(&by_code);
-	tk_hashmap_init(&by_track);
-	for (size_t i = 0; i < f->n_event_sections && st == TK_OK; i++) {
-		const tk_cpel_events *s = &f->event_sections[i];
-		for (uint32_t k = 0; k < s->count; k++) {
-			tk_cpel_event e = tk_cpel_event_at(f, s, k);
-			uint64_t *c = tk_hashmap_get(&by_code, e.code);
-			uint64_t *t = tk_hashmap_get(&by_track, e.track);
-			if ((!c && !tk_hashmap_put(&by_code, e.code, 1)) ||
-			    (!t && !tk_hashmap_put(&by_track, e.track, 1))) {
-				st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-				break;
-			}
-			if (c)
-				(*c)++;
-			if (t)
-				(*t)++;
-		}
-	}
+	const tk_cpel_file *f = tk_session_cpel(session);
+	counts n;
+	tk_hashmap_init(&n.by_code);
+	tk_hashmap_init(&n.by_track);
+	tk_session_tool tool = {.record = on_count};
+	st = tk_session_run(session, &tool, &n, err);
+	tk_hashmap by_code = n.by_code, by_track = n.by_track;
 	if (st == TK_OK) {
 		tk_put_fmt(out, "events: %llu\nper event code:\n", (unsigned long long)f->n_events);
 		for (size_t i = 0; i < by_code.cap; i++) {
@@ -158,7 +207,7 @@ static tk_status cpel_stats(const char *path, const tk_render_options *opt, tk_w
 	}
 	tk_hashmap_free(&by_code);
 	tk_hashmap_free(&by_track);
-	tk_cpel_close(f);
+	tk_session_close(session);
 	return st;
 }
 

@@ -13,105 +13,33 @@
 
 #include <stdlib.h>
 
+#include "cpel/cpel_text.h"
 #include "cpel/safe_format.h"
+#include "session/session_cpel.h"
 
 typedef struct rendered {
 	uint32_t off, len; /* in the names buffer: the name, padded, and ' ' */
 } rendered;
 
-/* A datum format reduced to literal + one simple conversion + literal,
- * for the per-event fast path; anything else goes to tk_safe_format(). */
-typedef struct datum_plan {
-	bool simple;
-	char conv; /* d u x X s */
-	bool zero;
-	unsigned width; /* <= 20 */
-	uint32_t pre_len, post_len;
-	const char *pre, *post;
-	size_t fmt_len;
-} datum_plan;
-
 #define DIRECT_MAX 65536 /* codes below this are looked up in an array */
+#define NAME_COPY  32    /* names this long or shorter: one fixed-size copy */
 
 typedef struct dump_ctx {
+	const tk_cpel_file *f;
 	tk_writer *names; /* memory writer holding every rendered name */
 	rendered *events, *tracks;
-	datum_plan *plans;
+	tk_cpel_datum_plan *plans;
 	uint32_t *event_direct, *track_direct; /* code -> index + 1 */
+	/* the section being dumped */
+	double ticks_per_us;
+	uint64_t start;
+	/* "hhh:mm:ss:" of the second [sec_base, sec_base + 1 s) of the time
+	 * since the start, as cpeldump prints it; sec_base = UINT64_MAX: none */
+	uint64_t sec_base;
+	char prefix[48];
+	uint32_t prefix_len;
+	char ms[1000][4], us[1000][4]; /* "ddd:" and "ddd " */
 } dump_ctx;
-
-static void plan_datum(const char *fmt, datum_plan *p)
-{
-	memset(p, 0, sizeof *p);
-	p->fmt_len = strlen(fmt);
-	const char *pct = strchr(fmt, '%');
-	if (!pct)
-		return;
-	const char *c = pct + 1;
-	if (*c == '0') {
-		p->zero = true;
-		c++;
-	}
-	while (*c >= '0' && *c <= '9' && p->width <= 20)
-		p->width = p->width * 10 + (unsigned)(*c++ - '0');
-	if (p->width > 20 || !strchr("duxXs", *c) || !*c || (*c == 's' && (p->zero || p->width)))
-		return;
-	p->conv = *c;
-	if (strchr(c + 1, '%'))
-		return;
-	p->pre = fmt;
-	p->pre_len = (uint32_t)(pct - fmt);
-	p->post = c + 1;
-	p->post_len = (uint32_t)strlen(c + 1);
-	p->simple = true;
-}
-
-/* The fast path of plan_datum's formats: printf semantics for one u32. */
-static void put_planned(tk_writer *w, const datum_plan *p, uint32_t v)
-{
-	char buf[48];
-	char *end = buf + sizeof buf, *d = end;
-	bool neg = false;
-	uint64_t m = v;
-	if (p->conv == 'd' && (int32_t)v < 0) {
-		neg = true;
-		m = (uint64_t)(-(int64_t)(int32_t)v);
-	}
-	if (p->conv == 'x' || p->conv == 'X') {
-		const char *digits = p->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
-		do {
-			*--d = digits[m & 15];
-			m >>= 4;
-		} while (m);
-	} else {
-		do {
-			*--d = (char)('0' + m % 10);
-			m /= 10;
-		} while (m);
-	}
-	size_t nd = (size_t)(end - d) + neg;
-	if (!tk_writer_reserve(w, p->pre_len + p->post_len + 24))
-		return;
-	char *o = w->buf + w->pos;
-	memcpy(o, p->pre, p->pre_len);
-	o += p->pre_len;
-	if (p->width > nd) {
-		size_t pad = p->width - nd;
-		if (p->zero && neg)
-			*o++ = '-';
-		memset(o, p->zero ? '0' : ' ', pad);
-		o += pad;
-		if (!p->zero && neg)
-			*o++ = '-';
-	} else if (neg) {
-		*o++ = '-';
-	}
-	memcpy(o, d, (size_t)(end - d));
-	o += end - d;
-	memcpy(o, p->post, p->post_len);
-	o += p->post_len;
-	w->pos = (size_t)(o - w->buf);
-}
 
 /* printf("%.0Nd", (int)v): at least prec digits, sign first. */
 static char *put_prec_int(char *o, uint32_t u, unsigned prec)
@@ -140,7 +68,9 @@ static char *put_prec_int(char *o, uint32_t u, unsigned prec)
 #define USEC_PER_MINUTE (60 * USEC_PER_SECOND)
 #define USEC_PER_HOUR   (60 * USEC_PER_MINUTE)
 
-static void put_time(tk_writer *w, uint64_t delta)
+/* cpeldump's h:m:s:ms:us, the general way (any delta, with its u32
+ * truncations). */
+static void put_time_slow(tk_writer *w, uint64_t delta)
 {
 	uint32_t hours = (uint32_t)(delta / USEC_PER_HOUR);
 	delta -= (uint64_t)hours * USEC_PER_HOUR;
@@ -165,6 +95,42 @@ static void put_time(tk_writer *w, uint64_t delta)
 	o = put_prec_int(o, usec, 3);
 	*o++ = ' ';
 	w->pos = (size_t)(o - w->buf);
+}
+
+/* Below this the hours fit the u32 cpeldump keeps them in, so the fields
+ * are plain quotient and remainders: the "hhh:mm:ss:" part changes once a
+ * second and is kept, ms and us come from tables. */
+#define FAST_DELTA_MAX ((uint64_t)UINT32_MAX * USEC_PER_HOUR)
+
+static void put_time(dump_ctx *c, tk_writer *w, uint64_t delta)
+{
+	if (delta >= FAST_DELTA_MAX) {
+		put_time_slow(w, delta);
+		return;
+	}
+	uint64_t rem = delta - c->sec_base;
+	if (c->sec_base == UINT64_MAX || rem >= USEC_PER_SECOND) {
+		uint64_t sec = delta / USEC_PER_SECOND;
+		c->sec_base = sec * USEC_PER_SECOND;
+		rem = delta - c->sec_base;
+		char *o = c->prefix;
+		o = put_prec_int(o, (uint32_t)(sec / 3600), 3);
+		*o++ = ':';
+		o = put_prec_int(o, (uint32_t)(sec / 60 % 60), 2);
+		*o++ = ':';
+		o = put_prec_int(o, (uint32_t)(sec % 60), 2);
+		*o++ = ':';
+		c->prefix_len = (uint32_t)(o - c->prefix);
+	}
+	if (!tk_writer_reserve(w, sizeof c->prefix + 8))
+		return;
+	char *o = w->buf + w->pos;
+	memcpy(o, c->prefix, sizeof c->prefix);
+	o += c->prefix_len;
+	uint32_t r = (uint32_t)rem;
+	memcpy(o, c->ms[r / 1000], 4);
+	memcpy(o + 4, c->us[r % 1000], 4);
+	w->pos = (size_t)(o + 8 - w->buf);
 }
 
 /* cpeldump: d = ticks; d /= ticks_per_us; now = (u64)d. */
@@ -192,6 +158,18 @@ static rendered render(tk_writer *names, const char *fmt, uint32_t code, size_t 
 	return r;
 }
 
+/* A rendered name: short ones (most) in one fixed-size copy, which may
+ * read past the name (the names buffer ends in NAME_COPY spare bytes). */
+static inline void put_name(tk_writer *w, const char *names, const rendered *r)
+{
+	if (r->len > NAME_COPY || !tk_writer_reserve(w, NAME_COPY)) {
+		tk_put_mem(w, names + r->off, r->len);
+		return;
+	}
+	memcpy(w->buf + w->pos, names + r->off, NAME_COPY);
+	w->pos += r->len;
+}
+
 static void put_padded(tk_writer *w, const char *s, size_t len, size_t width)
 {
 	tk_put_mem(w, s, len);
@@ -202,6 +180,16 @@ static void put_padded(tk_writer *w, const char *s, size_t len, size_t width)
 
 static tk_status prepare(const tk_cpel_file *f, dump_ctx *c, tk_error *err)
 {
+	c->f = f;
+	c->sec_base = UINT64_MAX;
+	for (unsigned i = 0; i < 1000; i++) {
+		char d[4] = {(char)('0' + i / 100), (char)('0' + i / 10 % 10),
+			     (char)('0' + i % 10)};
+		memcpy(c->ms[i], d, 3);
+		c->ms[i][3] = ':';
+		memcpy(c->us[i], d, 3);
+		c->us[i][3] = ' ';
+	}
 	tk_status st = tk_writer_open_memory(&c->names, err);
 	if (st != TK_OK)
 		return st;
@@ -215,9 +203,7 @@ static tk_status prepare(const tk_cpel_file *f, dump_ctx *c, tk_error *err)
 	for (size_t i = 0; i < f->n_evtdefs; i++) {
 		const tk_cpel_evtdef *d = &f->evtdefs[i];
 		c->events[i] = render(c->names, d->name_format, d->code, f->widest_name_format);
-		plan_datum(d->datum_format, &c->plans[i]);
-		if (d->datum_is_string && c->plans[i].conv != 's')
-			c->plans[i].simple = false;
+		tk_cpel_plan_datum(d->datum_format, d->datum_is_string, &c->plans[i]);
 		if (d->code < DIRECT_MAX)
 			c->event_direct[d->code] = (uint32_t)i + 1;
 	}
@@ -227,6 +213,7 @@ static tk_status prepare(const tk_cpel_file *f, dump_ctx *c, tk_error *err)
 		if (d->track < DIRECT_MAX)
 			c->track_direct[d->track] = (uint32_t)i + 1;
 	}
+	tk_put_spaces(c->names, NAME_COPY); /* put_name's spare bytes */
 	if (c->names->error)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	return TK_OK;
@@ -246,103 +233,118 @@ static void put_generic(tk_writer *w, uint32_t v, size_t width)
 	put_padded(w, buf, n, width);
 }
 
-static tk_status dump_section(const tk_cpel_file *f, const dump_ctx *c, const tk_cpel_events *s,
-			      tk_writer *out, uint64_t *left, tk_error *err)
+/* A new section: its clock, and times counted from its first event. */
+static void begin_section(dump_ctx *c, const tk_cpel_events *s)
 {
+	c->ticks_per_us = (double)s->ticks_per_second / 1e6;
+	c->sec_base = UINT64_MAX;
+}
+
+/* One event's line: event i of section s. */
+static tk_status dump_event(dump_ctx *c, const tk_cpel_events *s, uint32_t i, tk_cpel_event e,
+			    tk_writer *out, tk_error *err)
+{
+	const tk_cpel_file *f = c->f;
 	const char *names = c->names->buf;
-	double ticks_per_us = (double)s->ticks_per_second / 1e6;
-	uint64_t start = 0;
-	size_t name_w = f->widest_name_format, track_w = f->widest_track_format;
-	for (uint32_t i = 0; i < s->count; i++) {
-		if (*left && --*left == 0)
-			return TK_END;
-		if ((i & 0xffff) == 0 && f->input) /* keep resident memory flat */
-			tk_input_release(f->input, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE);
-		tk_cpel_event e = tk_cpel_event_at(f, s, i);
-		uint64_t ci = e.code < DIRECT_MAX ? c->event_direct[e.code] : 0;
-		if (!ci && e.code >= DIRECT_MAX) {
-			const uint64_t *p = tk_hashmap_get(&f->evtdef_by_code, e.code);
-			ci = p ? *p : 0;
-		}
-		/* Everything that can fail is checked before the line is begun:
-		 * a line is written whole or not at all. */
-		const char *str = NULL;
-		size_t len = 0;
-		if (ci && f->evtdefs[ci - 1].datum_is_string &&
-		    !(str = tk_cpel_string(s->strtab, e.datum, &len)))
-			return tk_error_set(
-			    err, TK_ERR_FORMAT, s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
-			    "EVENT section at offset 0x%llx: event %u: datum string offset "
-			    "0x%x is outside string table '%s' (%u bytes)",
-			    (unsigned long long)s->section_offset, i, e.datum, s->strtab->name,
-			    s->strtab->size);
-		uint64_t now = ticks_to_us(e.time, ticks_per_us);
-		if (i == 0)
-			start = now;
-		put_time(out, now - start);
-
-		uint64_t ti = e.track < DIRECT_MAX ? c->track_direct[e.track] : 0;
-		if (!ti && e.track >= DIRECT_MAX) {
-			const uint64_t *p = tk_hashmap_get(&f->trackdef_by_code, e.track);
-			ti = p ? *p : 0;
-		}
-		if (ti) {
-			const rendered *r = &c->tracks[ti - 1];
-			tk_put_mem(out, names + r->off, r->len);
-		} else {
-			put_generic(out, e.track, track_w);
-		}
-
-		if (!ci) {
-			put_generic(out, e.code, name_w);
-			tk_put_str(out, "0x");
-			tk_put_hex_pad(out, e.datum, 8);
-			tk_put_char(out, '\n');
-			continue;
-		}
-		size_t k = ci - 1;
-		const rendered *r = &c->events[k];
-		tk_put_mem(out, names + r->off, r->len);
-		const tk_cpel_evtdef *d = &f->evtdefs[k];
-		const datum_plan *plan = &c->plans[k];
-		tk_fmt_arg a = {.kind = TK_FMT_ARG_INT, .u = e.datum};
-		if (d->datum_is_string) {
-			if (plan->simple) {
-				tk_put_mem(out, plan->pre, plan->pre_len);
-				tk_put_mem(out, str, len);
-				tk_put_mem(out, plan->post, plan->post_len);
-				tk_put_char(out, '\n');
-				continue;
-			}
-			a.kind = TK_FMT_ARG_STRING;
-			a.s = str;
-			a.len = len;
-		} else if (plan->simple) {
-			put_planned(out, plan, e.datum);
-			tk_put_char(out, '\n');
-			continue;
-		}
-		tk_safe_format(out, TK_FMT_PRINTF, d->datum_format, plan->fmt_len, &a, 1);
-		tk_put_char(out, '\n');
+	uint64_t ci = e.code < DIRECT_MAX ? c->event_direct[e.code] : 0;
+	if (!ci && e.code >= DIRECT_MAX) {
+		const uint64_t *p = tk_hashmap_get(&f->evtdef_by_code, e.code);
+		ci = p ? *p : 0;
 	}
+	/* Everything that can fail is checked before the line is begun:
+	 * a line is written whole or not at all. */
+	const char *str = NULL;
+	size_t len = 0;
+	if (ci && c->plans[ci - 1].is_string && !(str = tk_cpel_string(s->strtab, e.datum, &len)))
+		return tk_error_set(err, TK_ERR_FORMAT,
+				    s->offset + (uint64_t)i * TK_CPEL_EVENT_SIZE + 16,
+				    "EVENT section at offset 0x%llx: event %u: datum string offset "
+				    "0x%x is outside string table '%s' (%u bytes)",
+				    (unsigned long long)s->section_offset, i, e.datum,
+				    s->strtab->name, s->strtab->size);
+	uint64_t now = ticks_to_us(e.time, c->ticks_per_us);
+	if (i == 0)
+		c->start = now;
+	put_time(c, out, now - c->start);
+
+	uint64_t ti = e.track < DIRECT_MAX ? c->track_direct[e.track] : 0;
+	if (!ti && e.track >= DIRECT_MAX) {
+		const uint64_t *p = tk_hashmap_get(&f->trackdef_by_code, e.track);
+		ti = p ? *p : 0;
+	}
+	if (ti)
+		put_name(out, names, &c->tracks[ti - 1]);
+	else
+		put_generic(out, e.track, f->widest_track_format);
+
+	if (!ci) {
+		put_generic(out, e.code, f->widest_name_format);
+		tk_put_lit(out, "0x");
+		tk_put_hex_pad(out, e.datum, 8);
+		tk_put_char(out, '\n');
+		return TK_OK;
+	}
+	put_name(out, names, &c->events[ci - 1]);
+	tk_cpel_put_datum(out, &c->plans[ci - 1], e.datum, str, len);
+	tk_put_char(out, '\n');
 	return TK_OK;
+}
+
+typedef struct dump_run {
+	dump_ctx *c;
+	tk_writer *out;
+	uint64_t limit, n;
+	const tk_cpel_events *section;
+} dump_run;
+
+static tk_status on_record(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
+{
+	(void)s;
+	dump_run *r = user;
+	if ((int)item->kind != TK_SESSION_CPEL_EVENT)
+		return TK_OK;
+	const tk_cpel_record *rec = item->native;
+	if (r->limit && r->n++ >= r->limit)
+		return TK_END;
+	if (rec->section != r->section) {
+		r->section = rec->section;
+		begin_section(r->c, rec->section);
+	}
+	return dump_event(r->c, rec->section, rec->index, rec->event, r->out, err);
+}
+
+tk_status tk_cpel_dump_session(tk_session *s, tk_writer *out, uint64_t limit, tk_error *err)
+{
+	const tk_cpel_file *f = tk_session_cpel(s);
+	if (!f)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "not a native CPEL session");
+	dump_ctx *c = calloc(1, sizeof *c);
+	if (!c)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	tk_status st = prepare(f, c, err);
+	if (st == TK_OK) {
+		dump_run r = {.c = c, .out = out, .limit = limit};
+		tk_session_tool tool = {.record = on_record};
+		st = tk_session_run(s, &tool, &r, err);
+	}
+	tk_writer_abort(c->names);
+	free(c->events);
+	free(c->tracks);
+	free(c->plans);
+	free(c->event_direct);
+	free(c->track_direct);
+	free(c);
+	return st;
 }
 
 tk_status tk_cpel_dump(const tk_cpel_file *f, tk_writer *out, uint64_t limit, tk_error *err)
 {
-	dump_ctx c = {0};
-	tk_status st = prepare(f, &c, err);
-	/* left counts down to 1 so that `limit` events are printed. */
-	uint64_t left = limit ? limit + 1 : 0;
-	for (size_t i = 0; i < f->n_event_sections && st == TK_OK; i++)
-		st = dump_section(f, &c, &f->event_sections[i], out, &left, err);
-	if (st == TK_END)
-		st = TK_OK;
-	tk_writer_abort(c.names);
-	free(c.events);
-	free(c.tracks);
-	free(c.plans);
-	free(c.event_direct);
-	free(c.track_direct);
+	tk_session *s;
+	/* the session only reads f: it is not closed with it */
+	tk_status st = tk_session_open_cpel((tk_cpel_file *)f, false, "cpel", &s, err);
+	if (st != TK_OK)
+		return st;
+	st = tk_cpel_dump_session(s, out, limit, err);
+	tk_session_close(s);
 	return st;
 }

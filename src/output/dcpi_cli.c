@@ -11,48 +11,71 @@
 #include "model/filter.h"
 #include "output/render_ops.h"
 #include "output/dcpi_print.h"
+#include "session/session_cpel.h"
 
 typedef tk_status (*profile_fn)(const tk_dcpi_profile *p, const tk_render_options *opt,
 				tk_writer *out, void *state, tk_error *err);
 
-/* Runs fn over every profile of path whose event matches --event. With
- * several profiles, each is introduced by "==> PATH <==" (as tail(1)). */
-static tk_status for_each_profile(const char *path, const tk_render_options *opt, tk_writer *out,
-				  bool banners, profile_fn fn, void *state, tk_error *err)
+/* A walk of the profiles below a path on a native DCPI session: start is
+ * called for each profile whose event matches --event (after a
+ * "==> PATH <==" banner, as tail(1), when there are several and banners is
+ * set); with counts, each of its addresses goes to the listing's or
+ * dcpicat's count line, else the rest of the profile is skipped. */
+typedef struct walk {
+	const tk_render_options *opt;
+	tk_writer *out;
+	bool banners, first, counts, dcpicat, in_profile;
+	profile_fn start;
+	void *state;
+} walk;
+
+static tk_status on_item(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
 {
-	char **paths;
-	size_t n;
-	tk_status st = tk_dcpi_db_list(path, &paths, &n, err);
+	if ((int)item->kind != TK_SESSION_DCPI_ITEM)
+		return TK_OK;
+	walk *w = user;
+	const tk_dcpi_record *r = item->native;
+	if (!r->start) {
+		if (w->in_profile)
+			tk_dcpi_print_count(w->out, w->dcpicat, r->addr, r->count);
+		return TK_OK;
+	}
+	const char *event = tk_dcpi_profile_header(r->profile)->event;
+	w->in_profile = !w->opt || !w->opt->events || tk_filter_name_matches(w->opt->events, event);
+	if (!w->in_profile || !w->counts)
+		tk_session_dcpi_skip(s);
+	if (!w->in_profile)
+		return TK_OK;
+	if (w->banners && r->n_profiles > 1) {
+		tk_put_str(w->out, w->first ? "==> " : "\n==> ");
+		tk_put_str(w->out, r->path);
+		tk_put_str(w->out, " <==\n");
+	}
+	w->first = false;
+	return w->start(r->profile, w->opt, w->out, w->state, err);
+}
+
+static tk_status for_each_profile(const char *path, walk *w, tk_error *err)
+{
+	tk_open_options oo = {.format = TK_FORMAT_DCPI};
+	tk_session *s;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &s, err);
 	if (st != TK_OK)
 		return st;
-	bool first = true;
-	for (size_t i = 0; i < n && st == TK_OK; i++) {
-		tk_dcpi_profile *p;
-		if ((st = tk_dcpi_open(paths[i], &p, err)) != TK_OK)
-			break;
-		const char *event = tk_dcpi_profile_header(p)->event;
-		if (!opt || !opt->events || tk_filter_name_matches(opt->events, event)) {
-			if (banners && n > 1) {
-				tk_put_str(out, first ? "==> " : "\n==> ");
-				tk_put_str(out, paths[i]);
-				tk_put_str(out, " <==\n");
-			}
-			first = false;
-			st = fn(p, opt, out, state, err);
-		}
-		tk_dcpi_close(p);
-	}
-	tk_dcpi_db_free_list(paths, n);
+	w->first = true;
+	tk_session_tool tool = {.record = on_item};
+	st = tk_session_run(s, &tool, w, err);
+	tk_session_close(s);
 	return st;
 }
 
-static tk_status print_one(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
-			   void *state, tk_error *err)
+static tk_status print_head(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
+			    void *state, tk_error *err)
 {
+	(void)err;
 	(void)state;
-	if (strcmp(opt->style, "dcpicat") == 0)
-		return tk_dcpi_print_dcpicat(p, out, err);
-	return tk_dcpi_print_listing(p, out, err);
+	tk_dcpi_print_head(p, strcmp(opt->style, "dcpicat") == 0, out);
+	return TK_OK;
 }
 
 tk_status tk_dcpi_cli_print(const char *path, const tk_render_options *opt, tk_writer *out,
@@ -61,7 +84,13 @@ tk_status tk_dcpi_cli_print(const char *path, const tk_render_options *opt, tk_w
 	if (strcmp(opt->style, "text") != 0 && strcmp(opt->style, "dcpicat") != 0 &&
 	    strcmp(opt->style, "listing") != 0)
 		return TK_ERR_UNSUPPORTED;
-	return for_each_profile(path, opt, out, true, print_one, NULL, err);
+	walk w = {.opt = opt,
+		  .out = out,
+		  .banners = true,
+		  .counts = true,
+		  .dcpicat = strcmp(opt->style, "dcpicat") == 0,
+		  .start = print_head};
+	return for_each_profile(path, &w, err);
 }
 
 static tk_status info_one(const tk_dcpi_profile *p, const tk_render_options *opt, tk_writer *out,
@@ -75,7 +104,8 @@ static tk_status info_one(const tk_dcpi_profile *p, const tk_render_options *opt
 tk_status tk_dcpi_cli_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
-	return for_each_profile(path, opt, out, true, info_one, NULL, err);
+	walk w = {.opt = opt, .out = out, .banners = true, .start = info_one};
+	return for_each_profile(path, &w, err);
 }
 
 typedef struct stats_state {
@@ -115,7 +145,8 @@ tk_status tk_dcpi_cli_stats(const char *path, const tk_render_options *opt, tk_w
 			    tk_error *err)
 {
 	stats_state s = {0};
-	tk_status st = for_each_profile(path, opt, out, false, stats_one, &s, err);
+	walk w = {.opt = opt, .out = out, .start = stats_one, .state = &s};
+	tk_status st = for_each_profile(path, &w, err);
 	if (st != TK_OK)
 		return st;
 	tk_put_str(out, "total: ");

@@ -42,8 +42,13 @@ static tk_status put_count_padded(void *user, uint64_t addr, uint32_t count, tk_
 
 tk_status tk_dcpi_print_listing(const tk_dcpi_profile *p, tk_writer *out, tk_error *err)
 {
-	put_header_lines(tk_dcpi_profile_header(p), out);
+	tk_dcpi_print_head(p, false, out);
 	return tk_dcpi_each_count(p, put_count, out, err);
+}
+
+void tk_dcpi_print_count(tk_writer *out, bool dcpicat, uint64_t addr, uint32_t count)
+{
+	(void)(dcpicat ? put_count_padded : put_count)(out, addr, count, NULL);
 }
 
 /* The line of the first unknown header key `key`, or NULL. */
@@ -65,6 +70,13 @@ static void kv(tk_writer *out, const char *key, const char *value)
 }
 
 tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_error *err)
+{
+	tk_dcpi_print_head(p, true, out);
+	return tk_dcpi_each_count(p, put_count_padded, out, err);
+}
+
+/* dcpicat's lines before the counts. */
+static void put_dcpicat_head(const tk_dcpi_profile *p, tk_writer *out)
 {
 	const tk_dcpi_header *h = tk_dcpi_profile_header(p);
 	/* name: the image's file name when the path is known, else its id. */
@@ -94,7 +106,14 @@ tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_err
 	tk_put_char(out, ':');
 	tk_put_u64(out, h->period);
 	tk_put_str(out, ":0\n");
-	return tk_dcpi_each_count(p, put_count_padded, out, err);
+}
+
+void tk_dcpi_print_head(const tk_dcpi_profile *p, bool dcpicat, tk_writer *out)
+{
+	if (dcpicat)
+		put_dcpicat_head(p, out);
+	else
+		put_header_lines(tk_dcpi_profile_header(p), out);
 }
 
 /* "9805191724" -> "1998-05-19 17:24 UTC"; other forms are shown as is. */

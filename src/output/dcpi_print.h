@@ -12,6 +12,9 @@
 tk_status tk_dcpi_print_listing(const tk_dcpi_profile *p, tk_writer *out, tk_error *err);
 /* dcpicat's interchange text: `key value` lines, then `0x%012x count`. */
 tk_status tk_dcpi_print_dcpicat(const tk_dcpi_profile *p, tk_writer *out, tk_error *err);
+/* The two parts of those: the lines before the counts, and one count. */
+void tk_dcpi_print_head(const tk_dcpi_profile *p, bool dcpicat, tk_writer *out);
+void tk_dcpi_print_count(tk_writer *out, bool dcpicat, uint64_t addr, uint32_t count);
 tk_status tk_dcpi_print_info(const tk_dcpi_profile *p, tk_writer *out, tk_error *err);
 
 /* The registry entry points (src/output/dcpi_cli.c). */

@@ -11,17 +11,24 @@
 #include "cpel/elog_reader.h"
 #include "output/cpel_dump.h"
 #include "output/elog_cli.h"
+#include "session/session_cpel.h"
+
+tk_status tk_elog_open_session(const char *path, tk_format fmt, tk_session **s, tk_error *err)
+{
+	tk_open_options oo = {.format = fmt};
+	return tk_session_open(path, &oo, TK_SESSION_NATIVE, s, err);
+}
 
 static tk_status elog_info(const char *path, const tk_render_options *opt, tk_writer *out,
 			   tk_error *err)
 {
 	(void)opt;
-	tk_elog_file *f;
-	tk_status st = tk_elog_open(path, &f, err);
+	tk_session *s;
+	tk_status st = tk_elog_open_session(path, TK_FORMAT_ELOG, &s, err);
 	if (st != TK_OK)
 		return st;
-	tk_elog_info_file(f, path, out);
-	tk_elog_close(f);
+	tk_elog_info_file(tk_session_elog(s), path, out);
+	tk_session_close(s);
 	return TK_OK;
 }
 
@@ -64,7 +71,13 @@ static tk_status elog_cpeldump(const tk_elog_file *f, const char *path,
 	const char *bytes = tk_writer_data(mem, &n);
 	if ((st = tk_cpel_open_memory(bytes, n, path, opt->log, opt->log_user, &cf, err)) != TK_OK)
 		goto out;
-	st = tk_cpel_dump(cf, out, opt->limit, err);
+	tk_session *s;
+	st = tk_session_open_cpel(cf, true, path, &s, err);
+	cf = NULL; /* the session's now */
+	if (st == TK_OK) {
+		st = tk_cpel_dump_session(s, out, opt->limit, err);
+		tk_session_close(s);
+	}
 out:
 	tk_cpel_close(cf);
 	tk_writer_abort(mem);
@@ -95,34 +108,55 @@ static tk_status elog_print(const char *path, const tk_render_options *opt, tk_w
 {
 	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_elog_file *f;
-	tk_status st = tk_elog_open(path, &f, err);
+	tk_session *s;
+	tk_status st = tk_elog_open_session(path, TK_FORMAT_ELOG, &s, err);
 	if (st != TK_OK)
 		return st;
-	st = tk_elog_print_file(f, path, opt, out, err);
-	tk_elog_close(f);
+	st = tk_elog_print_session(s, path, opt, out, err);
+	tk_session_close(s);
 	return st;
 }
 
-tk_status tk_elog_print_file(const tk_elog_file *f, const char *path, const tk_render_options *opt,
-			     tk_writer *out, tk_error *err)
+typedef struct elog_text {
+	const tk_elog_file *f;
+	tk_writer *out;
+	uint64_t limit;
+} elog_text;
+
+/* One event as the log's own text: `TIME: TRACK: TEXT`. */
+static tk_status on_event(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
 {
+	(void)s;
+	(void)err;
+	if ((int)item->kind != TK_SESSION_ELOG_EVENT)
+		return TK_OK;
+	elog_text *t = user;
+	const tk_elog_record *r = item->native;
+	if (t->limit && r->index >= t->limit)
+		return TK_END;
+	const tk_elog_event *e = r->event;
+	put_seconds(t->out, e->time);
+	tk_put_str(t->out, ": ");
+	tk_put_str(t->out, t->f->tracks[e->track].s);
+	tk_put_str(t->out, ": ");
+	tk_elog_event_text(t->out, t->f, e);
+	tk_put_char(t->out, '\n');
+	return TK_OK;
+}
+
+tk_status tk_elog_print_session(tk_session *s, const char *path, const tk_render_options *opt,
+				tk_writer *out, tk_error *err)
+{
+	const tk_elog_file *f = tk_session_elog(s);
+	if (!f)
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "not a native elog session");
 	if (strcmp(opt->style, "cpeldump") == 0)
 		return elog_cpeldump(f, path, opt, out, err);
 	if (strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
-	for (uint32_t i = 0; i < f->n_events; i++) {
-		if (opt->limit && i >= opt->limit)
-			break;
-		const tk_elog_event *e = &f->events[i];
-		put_seconds(out, e->time);
-		tk_put_str(out, ": ");
-		tk_put_str(out, f->tracks[e->track].s);
-		tk_put_str(out, ": ");
-		tk_elog_event_text(out, f, e);
-		tk_put_char(out, '\n');
-	}
-	return TK_OK;
+	elog_text t = {.f = f, .out = out, .limit = opt->limit};
+	tk_session_tool tool = {.record = on_event};
+	return tk_session_run(s, &tool, &t, err);
 }
 
 const tk_render_ops tk_elog_render_ops = {

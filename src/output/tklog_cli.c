@@ -12,18 +12,19 @@
 #include "cpel/elog_reader.h"
 #include "log/log_impl.h"
 #include "output/elog_cli.h"
+#include "session/session_cpel.h"
 
 static tk_status tklog_print(const char *path, const tk_render_options *opt, tk_writer *out,
 			     tk_error *err)
 {
 	if (strcmp(opt->style, "cpeldump") != 0 && strcmp(opt->style, "elog") != 0)
 		return TK_ERR_UNSUPPORTED;
-	tk_elog_file *f;
-	tk_status st = tk_tklog_open_elog(path, &f, err);
+	tk_session *s;
+	tk_status st = tk_elog_open_session(path, TK_FORMAT_TKLOG, &s, err);
 	if (st != TK_OK)
 		return st;
-	st = tk_elog_print_file(f, path, opt, out, err);
-	tk_elog_close(f);
+	st = tk_elog_print_session(s, path, opt, out, err);
+	tk_session_close(s);
 	return st;
 }
 
@@ -59,33 +60,51 @@ static tk_status tklog_info(const char *path, const tk_render_options *opt, tk_w
 	}
 	free(v);
 	tk_input_close(in);
-	tk_elog_file *f;
-	if ((st = tk_tklog_open_elog(path, &f, err)) != TK_OK)
+	tk_session *s;
+	if ((st = tk_elog_open_session(path, TK_FORMAT_TKLOG, &s, err)) != TK_OK)
 		return st;
-	tk_elog_info_file(f, path, out);
-	tk_elog_close(f);
+	tk_elog_info_file(tk_session_elog(s), path, out);
+	tk_session_close(s);
 	return TK_OK;
 }
 
-/* Events per type and per track, and what the rings dropped. */
+typedef struct per {
+	uint64_t *type, *track;
+} per;
+
+static tk_status on_event(tk_session *s, const tk_session_item *item, void *user, tk_error *err)
+{
+	(void)s;
+	(void)err;
+	if ((int)item->kind != TK_SESSION_ELOG_EVENT)
+		return TK_OK;
+	per *p = user;
+	const tk_elog_event *e = ((const tk_elog_record *)item->native)->event;
+	p->type[e->type]++;
+	p->track[e->track]++;
+	return TK_OK;
+}
+
+/* Events per type and per track. */
 static tk_status tklog_stats(const char *path, const tk_render_options *opt, tk_writer *out,
 			     tk_error *err)
 {
 	(void)opt;
-	tk_elog_file *f;
-	tk_status st = tk_tklog_open_elog(path, &f, err);
+	tk_session *s;
+	tk_status st = tk_elog_open_session(path, TK_FORMAT_TKLOG, &s, err);
 	if (st != TK_OK)
 		return st;
+	const tk_elog_file *f = tk_session_elog(s);
 	uint64_t *per_type = calloc(f->n_types + 1, sizeof *per_type);
 	uint64_t *per_track = calloc(f->n_tracks + 1, sizeof *per_track);
 	if (!per_type || !per_track) {
 		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 		goto out;
 	}
-	for (uint32_t i = 0; i < f->n_events; i++) {
-		per_type[f->events[i].type]++;
-		per_track[f->events[i].track]++;
-	}
+	per p = {per_type, per_track};
+	tk_session_tool tool = {.record = on_event};
+	if ((st = tk_session_run(s, &tool, &p, err)) != TK_OK)
+		goto out;
 	tk_put_fmt(out, "events: %u\nper event type:\n", f->n_events);
 	for (uint32_t i = 0; i < f->n_types; i++)
 		if (per_type[i])
@@ -99,7 +118,7 @@ static tk_status tklog_stats(const char *path, const tk_render_options *opt, tk_
 out:
 	free(per_type);
 	free(per_track);
-	tk_elog_close(f);
+	tk_session_close(s);
 	return st;
 }
 

@@ -10,8 +10,12 @@
 
 /* The formats whose records a native session hands out. */
 static const tk_session_driver *const tk_session_drivers[] = {
-    &tk_session_perf_driver,
-    &tk_session_ctf_driver,
+    &tk_session_perf_driver,  /* session_perf.c */
+    &tk_session_ctf_driver,   /* session_ctf.c */
+    &tk_session_cpel_driver,  /* session_cpel.c */
+    &tk_session_elog_driver,  /* session_elog.c */
+    &tk_session_tklog_driver, /* session_elog.c */
+    &tk_session_dcpi_driver,  /* session_dcpi.c */
 };
 
 static const tk_session_driver *driver_for(tk_format fmt)

@@ -59,5 +59,10 @@ static inline tk_status tk_session_notify(tk_session *s, const tk_session_item *
  * tk_session_drivers[] in session.c lists them. */
 extern const tk_session_driver tk_session_perf_driver;
 extern const tk_session_driver tk_session_ctf_driver;
+/* the VPP formats' (session_cpel.c, session_elog.c, session_dcpi.c) */
+extern const tk_session_driver tk_session_cpel_driver;
+extern const tk_session_driver tk_session_elog_driver;
+extern const tk_session_driver tk_session_tklog_driver;
+extern const tk_session_driver tk_session_dcpi_driver;
 
 #endif
