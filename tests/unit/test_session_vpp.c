@@ -142,7 +142,7 @@ static void test_cpel_session(void **state)
 	assert_int_equal(tk_session_run(s, &tool, &pushed, &err), TK_OK);
 	tk_session_close(s);
 	assert_int_equal(pushed.n, 9);
-	assert_memory_equal(pushed.recs, pulled.recs, sizeof pushed.recs);
+	check_walk(f, &pushed); /* what pulling gave (field by field: structs have padding) */
 	/* owned this time: closed with the session */
 	assert_int_equal(tk_session_open_cpel(f, true, "three", &s, &err), TK_OK);
 	assert_int_equal(tk_session_run(s, &tool, &three, &err), TK_OK);
