@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "dcpi/dcpi_cursor.h"
 #include "dcpi/dcpi_internal.h"
 
 /* One pass over the chunks: sorted, non-overlapping, inside the file, and
@@ -218,16 +219,10 @@ tk_status tk_dcpi_next_chunk(const tk_dcpi_profile *p, uint64_t *cursor, tk_dcpi
 tk_status tk_dcpi_each_count(const tk_dcpi_profile *p, tk_dcpi_count_fn fn, void *user,
 			     tk_error *err)
 {
-	uint64_t base = tk_dcpi_profile_header(p)->tstart;
-	uint64_t cursor = 0;
-	tk_dcpi_chunk c;
+	tk_dcpi_cursor c = {.p = p};
 	tk_status st;
-	while ((st = tk_dcpi_next_chunk(p, &cursor, &c, err)) == TK_OK) {
-		for (uint32_t i = 0; i < c.n; i++) {
-			uint32_t v = tk_dcpi_chunk_count(&c, i);
-			if (v && (st = fn(user, base + c.offset + i, v, err)) != TK_OK)
-				return st;
-		}
-	}
+	while ((st = tk_dcpi_cursor_next(&c, err)) == TK_OK)
+		if ((st = fn(user, c.addr, c.count, err)) != TK_OK)
+			return st;
 	return st == TK_END ? TK_OK : st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "dcpi/dcpi_cursor.h"
 #include "dcpi/dcpi_source.h"
 #include "model/source_impl.h"
 
@@ -27,10 +28,7 @@ typedef struct dcpi_source {
 	size_t n_paths, next_path;
 	tk_dcpi_profile *cur;      /* profile being read, or NULL */
 	const tk_event_class *cls; /* its class */
-	uint64_t cursor;           /* chunk cursor */
-	tk_dcpi_chunk chunk;
-	uint32_t index; /* next count in chunk */
-	bool have_chunk;
+	tk_dcpi_cursor cursor;     /* over its counts */
 	tk_arena classes;
 	tk_env_entry env[12];
 	tk_value values[3];
@@ -71,8 +69,7 @@ static tk_status open_next_profile(dcpi_source *s, tk_error *err)
 	const char *image = h->path ? h->path : h->image;
 	s->values[0] = (tk_value){.cls = &str_class, .v.str = {image, strlen(image)}};
 	s->ev.stream_instance = s->next_path - 1;
-	s->cursor = 0;
-	s->have_chunk = false;
+	s->cursor = (tk_dcpi_cursor){.p = s->cur};
 	return TK_OK;
 }
 
@@ -85,31 +82,19 @@ static tk_status dcpi_next(tk_source *src, const tk_event **out, tk_error *err)
 			if (st != TK_OK)
 				return st;
 		}
-		if (s->have_chunk) {
-			while (s->index < s->chunk.n) {
-				uint32_t i = s->index++;
-				uint32_t v = tk_dcpi_chunk_count(&s->chunk, i);
-				if (!v)
-					continue;
-				const tk_dcpi_header *h = tk_dcpi_profile_header(s->cur);
-				s->values[1].v.u = h->tstart + s->chunk.offset + i;
-				s->values[2].v.u = v;
-				s->ev.cls = s->cls;
-				s->ev.offset = s->chunk.file_offset + 8 + 4 * (uint64_t)i;
-				*out = &s->ev;
-				return TK_OK;
-			}
+		tk_status st = tk_dcpi_cursor_next(&s->cursor, err);
+		if (st == TK_OK) {
+			s->values[1].v.u = s->cursor.addr;
+			s->values[2].v.u = s->cursor.count;
+			s->ev.cls = s->cls;
+			s->ev.offset = s->cursor.offset;
+			*out = &s->ev;
+			return TK_OK;
 		}
-		tk_status st = tk_dcpi_next_chunk(s->cur, &s->cursor, &s->chunk, err);
-		if (st == TK_END) {
-			tk_dcpi_close(s->cur);
-			s->cur = NULL;
-			continue;
-		}
-		if (st != TK_OK)
+		if (st != TK_END)
 			return st;
-		s->have_chunk = true;
-		s->index = 0;
+		tk_dcpi_close(s->cur);
+		s->cur = NULL;
 	}
 }
 

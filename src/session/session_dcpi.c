@@ -4,6 +4,7 @@
  * chunks. See session_cpel.h. */
 #include <stdlib.h>
 
+#include "dcpi/dcpi_cursor.h"
 #include "session/session_cpel.h"
 #include "session/session_impl.h"
 
@@ -11,11 +12,8 @@ typedef struct dcpi_state {
 	char **paths;
 	size_t n_paths, next_path;
 	tk_dcpi_profile *cur; /* the profile being read */
-	bool body;            /* its chunks are being read */
-	uint64_t cursor;      /* tk_dcpi_next_chunk's */
-	tk_dcpi_chunk chunk;
-	uint32_t index; /* next count in chunk */
-	bool have_chunk;
+	bool body;            /* its counts are being read */
+	tk_dcpi_cursor cursor;
 	tk_dcpi_record rec;
 } dcpi_state;
 
@@ -31,24 +29,14 @@ static tk_status dcpi_open(tk_session *s, tk_error *err)
 /* The next count of the current profile into d->rec; TK_END when none. */
 static tk_status next_count(dcpi_state *d, tk_error *err)
 {
-	for (;;) {
-		while (d->have_chunk && d->index < d->chunk.n) {
-			uint32_t i = d->index++;
-			uint32_t v = tk_dcpi_chunk_count(&d->chunk, i);
-			if (!v)
-				continue;
-			d->rec.start = false;
-			d->rec.addr = tk_dcpi_profile_header(d->cur)->tstart + d->chunk.offset + i;
-			d->rec.count = v;
-			d->rec.offset = d->chunk.file_offset + 8 + 4 * (uint64_t)i;
-			return TK_OK;
-		}
-		tk_status st = tk_dcpi_next_chunk(d->cur, &d->cursor, &d->chunk, err);
-		if (st != TK_OK)
-			return st;
-		d->have_chunk = true;
-		d->index = 0;
+	tk_status st = tk_dcpi_cursor_next(&d->cursor, err);
+	if (st == TK_OK) {
+		d->rec.start = false;
+		d->rec.addr = d->cursor.addr;
+		d->rec.count = d->cursor.count;
+		d->rec.offset = d->cursor.offset;
 	}
+	return st;
 }
 
 static tk_status dcpi_next(tk_session *s, tk_error *err)
@@ -72,8 +60,7 @@ static tk_status dcpi_next(tk_session *s, tk_error *err)
 	if (st != TK_OK)
 		return st;
 	d->body = true;
-	d->cursor = 0;
-	d->have_chunk = false;
+	d->cursor = (tk_dcpi_cursor){.p = d->cur};
 	d->rec = (tk_dcpi_record){.profile = d->cur,
 				  .path = d->paths[k],
 				  .index = k,
