@@ -106,9 +106,11 @@ bench() {
 	awk -v name="$name" -v n="$n" -v btd="$bt_dec" -v tkd="$tk_dec" -v btp="$bt_pr" -v tkp="$tk_pr" -v same="$same" 'BEGIN {
 		split(btd, a, " "); split(tkd, b, " "); split(btp, c, " "); split(tkp, d, " ");
 		xd = a[1] / (b[1] > 0 ? b[1] : 0.01); xp = c[1] / (d[1] > 0 ? d[1] : 0.01);
+		vd = (xd >= 8) ? "target 8x met" : "target 8x NOT met";
+		vp = (xp >= 8) ? "target 8x met" : "target 8x NOT met";
 		printf "%-6s %9d events | decode: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f (%s) | print: babeltrace2 %6.3f s %6d KB, tracekit %6.3f s %6d KB, x%.1f (%s), output %s\n",
-			name, n, a[1], a[2], b[1], b[2], xd, xd >= 8 ? "target 8x met" : "target 8x NOT met",
-			c[1], c[2], d[1], d[2], xp, xp >= 8 ? "target 8x met" : "target 8x NOT met", same }'
+			name, n, a[1], a[2], b[1], b[2], xd, vd,
+			c[1], c[2], d[1], d[2], xp, vp, same }'
 }
 
 # issue 19's targets: decode >= 8x and print >= 8x babeltrace2 on both traces

@@ -10,7 +10,7 @@ level only) from two sources:
     This is what finds a circle hidden behind a shared header (a function
     declared in perf_internal.h but defined in perf_open.c, which itself
     calls the files that call it).
-A file and its header are one module (x.c + x.h); a folder is a file's
+A file and its header are one module (x.c + x.h, and x_inline.h); a folder is a file's
 directory, and its layer is the longest folder prefix listed in the
 ```layers block of docs/ARCHITECTURE.md (bottom layer first; folders on one
 line are peers and may not use each other). A subfolder that is not listed
@@ -81,7 +81,12 @@ def layer_of(folder, rank):
 
 
 def module(path):
-    return os.path.splitext(path)[0]
+    # x_inline.h is the inline half of x.h's interface (static inline
+    # functions a hot loop needs): it belongs to module x.
+    stem = os.path.splitext(path)[0]
+    if path.endswith("_inline.h"):
+        stem = stem[: -len("_inline")]
+    return stem
 
 
 def include_edges(root, files):

@@ -29,7 +29,9 @@ async function main() {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const t0 = Date.now();
-  await page.goto('file://' + path.resolve(page_path));
+  // the page's own ready state is waited for, not the load event (a big
+  // page can take longer than goto's default to load on a busy machine)
+  await page.goto('file://' + path.resolve(page_path), { waitUntil: 'commit', timeout: 120000 });
   await page.waitForFunction(() => window.tkView && window.tkView.ready, null, { timeout: 120000 });
   const out = { errors };
   if (bench) {
@@ -255,7 +257,7 @@ async function main() {
   await page.keyboard.press('b');
   await page.waitForTimeout(400);
   const before = await page.evaluate(() => window.tkView.window());
-  await page.reload();
+  await page.reload({ waitUntil: 'commit', timeout: 120000 });
   await page.waitForFunction(() => window.tkView && window.tkView.ready);
   const after = await page.evaluate(() => window.tkView.window());
   out.reopened = { before, after, hash: await page.evaluate(() => location.hash) };
