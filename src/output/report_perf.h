@@ -33,7 +33,8 @@ typedef struct tk_perf_profile {
 	tk_profile_agg **aggs;
 	uint64_t *samples;
 	size_t n;
-	void *priv; /* the thread model that owns the symbol names */
+	void *priv;          /* DCPI: the thread model that owns the symbol names */
+	tk_context *context; /* perf.data: the model context that owns them */
 } tk_perf_profile;
 
 /* by_period: weigh samples by their period (perf report), else count them.
