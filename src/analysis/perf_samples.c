@@ -62,6 +62,15 @@ tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *o
 	return st;
 }
 
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
+{
+	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
+		return s->period;
+	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
+		return attr->sample_period;
+	return 1;
+}
+
 /* The filter on a decoded sample; a field the sample lacks never matches
  * a filter on it (as perf script's --pid/--cpu/--time). */
 bool tk_perf_sample_matches(const tk_filter *f, const tk_perf_sample *s)

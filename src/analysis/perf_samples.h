@@ -46,6 +46,11 @@ tk_status tk_perf_samples_context(tk_context **out, tk_error *err);
 tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *opt,
 			      tk_perf_sample_fn fn, void *user, tk_error *err);
 
+/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
+ * period (perf record -c N writes no PERIOD: each sample stands for N
+ * events), else 1. */
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s);
+
 /* f's time range and pid/tid/cpu sets on a decoded sample (not its event
  * globs); a field the sample lacks never matches a filter on it (as perf
  * script's --pid/--cpu/--time). */

@@ -4,7 +4,6 @@
 
 #include "analysis/perf_unwind.h"
 #include "analysis/profile_walk.h"
-#include "output/report_perf.h"
 
 typedef struct walk {
 	tk_profile_sample_fn fn;

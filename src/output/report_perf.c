@@ -60,15 +60,6 @@ void tk_perf_profile_free(tk_perf_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
-{
-	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
-		return s->period;
-	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
-		return attr->sample_period;
-	return 1;
-}
-
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
 			       bool by_period, bool unknown_per_address, tk_perf_profile *out,
 			       tk_error *err)

@@ -2,7 +2,7 @@
  * order -> the AArch64 DWARF numbers; perf's arch/arm64/util/unwind-libdw.c).
  * Not used by the frame walk yet (tk_unwind_available() says x86_64): the
  * table is here, tested, so enabling aarch64 is the walk's work only. */
-#include "unwind/unwind_regs.h"
+#include "unwind/unwind_regs_map.h"
 
 /* perf_event_arm64_regs: X0..X28 = 0..28, X29 (fp) = 29, LR = 30, SP = 31,
  * PC = 32; the DWARF numbers are the same for x0..x30 and sp (31) */

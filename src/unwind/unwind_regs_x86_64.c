@@ -2,7 +2,7 @@
  * order -> the System V psABI's DWARF numbers). */
 #include <elf.h>
 
-#include "unwind/unwind_regs.h"
+#include "unwind/unwind_regs_map.h"
 
 /* perf_event_x86_regs */
 enum {
