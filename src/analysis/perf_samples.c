@@ -1,16 +1,18 @@
 /* Samples for the profile consumers through one session; see perf_samples.h. */
 #include "analysis/perf_samples.h"
+#include "context/ctx_perf_model.h"
 
 typedef struct samples_run {
 	const tk_perf_samples_options *opt;
+	tk_context *ctx;
 	tk_perf_sample_fn fn;
 	void *user;
 } samples_run;
 
-static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
+tk_status tk_perf_samples_context(tk_context **out, tk_error *err)
 {
-	samples_run *r = user;
-	return tk_threads_process(r->opt->threads, tk_session_perf(ses), rec, err);
+	tk_context_options co = {.flags = TK_CTX_THREADS | TK_CTX_SYMBOLS};
+	return tk_context_new(&co, out, err);
 }
 
 static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
@@ -26,7 +28,11 @@ static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *use
 		return st;
 	if (filter && !tk_perf_sample_matches(filter, &s))
 		return TK_OK;
-	return r->fn(r->user, rec, &s, err);
+	/* the context saw the record first (an observer): its model exists */
+	tk_threads *th = tk_context_perf_model(r->ctx);
+	if (!th)
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "model context: out of memory");
+	return r->fn(r->user, th, rec, &s, err);
 }
 
 tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *opt,
@@ -36,15 +42,33 @@ tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *o
 			      .raw_order = opt->raw_order,
 			      .log = opt->log,
 			      .log_user = opt->log_user};
-	tk_session *ses;
-	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
-	if (st != TK_OK)
+	tk_context *own = NULL, *ctx = opt->context;
+	tk_status st;
+	if (!ctx && (st = tk_perf_samples_context(&own, err)) != TK_OK)
 		return st;
-	samples_run r = {opt, fn, user};
-	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
-	st = tk_session_run(ses, &tool, &r, err);
-	tk_session_close(ses);
+	if (!ctx)
+		ctx = own;
+	tk_session *ses;
+	st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
+	if (st == TK_OK) {
+		samples_run r = {opt, ctx, fn, user};
+		tk_session_tool tool = {.perf_sample = on_sample};
+		st = tk_session_add_observer(ses, tk_context_observe, ctx, err);
+		if (st == TK_OK)
+			st = tk_session_run(ses, &tool, &r, err);
+		tk_session_close(ses);
+	}
+	tk_context_free(own);
 	return st;
+}
+
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
+{
+	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
+		return s->period;
+	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
+		return attr->sample_period;
+	return 1;
 }
 
 /* The filter on a decoded sample; a field the sample lacks never matches

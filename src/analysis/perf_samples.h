@@ -1,6 +1,7 @@
 /* The samples of a perf.data file as the profile consumers (report, folded
- * stacks, pprof, speedscope) take them, through one session: side-band
- * records feed a thread/map model; a sample is kept when it has an attr,
+ * stacks, pprof, speedscope) take them, through one session whose shared
+ * model context (tk_context, observing the session) keeps the thread/map
+ * model from the side band; a sample is kept when it has an attr,
  * its event matches the filter's globs, it decodes, and its time, pid, tid
  * and cpu pass the filter (tk_perf_sample_matches, as perf report applies
  * --time/--pid/--tid/--cpu). */
@@ -11,8 +12,9 @@
 #include "model/filter.h"
 #include "tracekit/tracekit.h"
 
-/* One kept sample: its record and its decoded fields. */
-typedef tk_status (*tk_perf_sample_fn)(void *user, const tk_perf_record *rec,
+/* One kept sample: the context's perf model, its record and its decoded
+ * fields. */
+typedef tk_status (*tk_perf_sample_fn)(void *user, tk_threads *th, const tk_perf_record *rec,
 				       const tk_perf_sample *s, tk_error *err);
 
 /* The thread of a sample's pid/tid (-1/-1 without PERF_SAMPLE_TID), created
@@ -29,13 +31,25 @@ typedef struct tk_perf_samples_options {
 	tk_log_fn log;
 	void *log_user;
 	const tk_filter *filter; /* NULL = every sample */
-	tk_threads *threads;     /* caller-owned, initialised; fed by side band */
+	/* the model context the session feeds (tk_perf_samples_context):
+	 * caller-owned, so what it names outlives the run; NULL: one for the
+	 * run only */
+	tk_context *context;
 } tk_perf_samples_options;
+
+/* A context deriving what the profile consumers need (threads, maps and
+ * symbols). */
+tk_status tk_perf_samples_context(tk_context **out, tk_error *err);
 
 /* Runs a native session over path, calling fn for each kept sample. The
  * callback's TK_END stops early (TK_OK is returned). */
 tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *opt,
 			      tk_perf_sample_fn fn, void *user, tk_error *err);
+
+/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
+ * period (perf record -c N writes no PERIOD: each sample stands for N
+ * events), else 1. */
+uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s);
 
 /* f's time range and pid/tid/cpu sets on a decoded sample (not its event
  * globs); a field the sample lacks never matches a filter on it (as perf

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context/perf_callchain.h"
-#include "analysis/perf_unwind.h"
+#include "analysis/profile_walk.h"
 #include "base/arena.h"
 #include "base/hashmap.h"
 #include "model/filter.h"
@@ -137,18 +136,17 @@ static void key_func(folder *fo, const tk_addr_loc *loc)
 			key_char(fo, *p == ';' ? ':' : *p);
 }
 
-/* What folding keeps across samples (the session's user pointer). */
+/* What folding keeps across samples (the walk's user pointer). */
 typedef struct fold_ctx {
 	folder *fo;
-	tk_threads *th;
-	tk_callchain *chain;
 	const tk_perf_attr *first;
 } fold_ctx;
 
-static tk_status fold_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
-			     tk_error *err)
+static tk_status fold_sample(void *user, const tk_profile_sample *ps, tk_error *err)
 {
 	fold_ctx *c = user;
+	const tk_perf_record *rec = ps->rec;
+	const tk_perf_sample *s = ps->s;
 	/* one event only, as the script folds (the first it meets, or
 	 * the one --event names): stacks of different events do not add */
 	if (!c->first) {
@@ -158,59 +156,35 @@ static tk_status fold_sample(void *user, const tk_perf_record *rec, const tk_per
 		note_other(c->fo, rec->attr->name);
 		return TK_OK;
 	}
-	tk_thread *t = tk_perf_sample_thread(c->th, s);
+	tk_thread *t = ps->thread;
 	c->fo->len = 0;
 	for (const char *p = t ? t->comm : ":-1"; *p; p++)
 		key_char(c->fo, *p == ' ' ? '_' : *p);
-	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) {
-		tk_callchain_resolve(c->th, t, s, c->chain);
-		tk_callchain_append_unwound(c->th, t, rec->attr, s, c->chain);
-	}
-	if ((s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) && c->chain->n) {
-		for (size_t i = c->chain->n; i-- > 0;)
-			key_func(c->fo, &c->chain->frames[i].loc);
+	if ((s->sample_type & TK_PERF_SAMPLE_CALLCHAIN) && ps->chain->n) {
+		for (size_t i = ps->chain->n; i-- > 0;)
+			key_func(c->fo, &ps->chain->frames[i].loc);
 	} else if (s->sample_type & TK_PERF_SAMPLE_IP) {
 		/* no call chain (not recorded, or empty: a user-mode sample
 		 * of --kernel-callchains, a failed unwind): the sample's own
 		 * IP is the leaf, so its time is not charged to the comm */
 		tk_addr_loc loc;
-		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+		tk_profile_sample_leaf(ps, &loc);
 		key_func(c->fo, &loc);
 	}
 	if (c->fo->arena.total > FOLDED_MEMORY_LIMIT)
 		return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
 				    "folded stacks: more than %u MiB of distinct stacks",
 				    FOLDED_MEMORY_LIMIT >> 20);
-	if (!folder_count(c->fo, tk_perf_sample_weight(rec->attr, s)))
+	if (!folder_count(c->fo, ps->weight))
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory folding stacks");
 	return TK_OK;
 }
 
 static tk_status fold_all(const char *in, const tk_render_options *opt, folder *fo, tk_error *err)
 {
-	tk_threads th;
-	if (!tk_threads_init(&th, NULL)) {
-		tk_threads_free(&th);
-		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	}
-	fold_ctx c = {.fo = fo, .th = &th};
-	tk_status st;
-	c.chain = malloc(sizeof *c.chain);
-	if (!c.chain) {
-		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	} else {
-		/* --begin/--end/--time, --pid/--tid/--cpu as report applies them */
-		tk_filter filter = tk_render_filter(opt);
-		tk_perf_samples_options so = {.raw_order = opt->raw_order,
-					      .log = opt->log,
-					      .log_user = opt->log_user,
-					      .filter = &filter,
-					      .threads = &th};
-		st = tk_perf_samples_run(in, &so, fold_sample, &c, err);
-	}
-	free(c.chain);
-	tk_threads_free(&th);
-	return st;
+	/* --begin/--end/--time, --pid/--tid/--cpu as report applies them */
+	fold_ctx c = {.fo = fo};
+	return tk_profile_walk(in, opt, fold_sample, &c, err);
 }
 
 static int cmp_entry(const void *pa, const void *pb)

@@ -4,8 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "context/perf_callchain.h"
-#include "analysis/perf_unwind.h"
+#include "analysis/profile_walk.h"
 #include "base/intern.h"
 #include "base/pb.h"
 #include "model/filter.h"
@@ -218,35 +217,28 @@ static bool over_limit(const pprof_state *p)
 
 typedef struct collect_ctx {
 	pprof_state *p;
-	tk_threads *th;
-	tk_callchain *chain;
 	uint64_t *key; /* event, then location indexes leaf first */
 } collect_ctx;
 
-static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
-				tk_error *err)
+static tk_status collect_sample(void *user, const tk_profile_sample *ps, tk_error *err)
 {
 	collect_ctx *c = user;
 	pprof_state *p = c->p;
-	tk_callchain *chain = c->chain;
+	const tk_perf_record *rec = ps->rec;
+	const tk_perf_sample *s = ps->s;
+	const tk_callchain *chain = ps->chain;
 	uint64_t *key = c->key;
 	size_t ev = 0, li = 0, n = 0;
 	bool ok = event_index(p, rec->attr, &ev);
 	if (ok && ev == SIZE_MAX)
 		return TK_OK;
-	tk_thread *t = tk_perf_sample_thread(c->th, s);
 	key[n++] = ev;
 	/* the leaf as report keys it: the IP with the sample's cpumode */
-	tk_addr_loc loc = {0};
+	tk_addr_loc loc;
 	uint64_t ip = (s->sample_type & TK_PERF_SAMPLE_IP) ? s->ip : 0;
-	if (s->sample_type & TK_PERF_SAMPLE_IP)
-		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+	tk_profile_sample_leaf(ps, &loc);
 	ok = ok && frame_location(p, &loc, ip, &li);
 	key[n++] = li;
-	chain->n = 0;
-	if (s->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
-		tk_callchain_resolve(c->th, t, s, chain);
-	tk_callchain_append_unwound(c->th, t, rec->attr, s, chain);
 	/* the chain normally starts with the IP itself; an unwound leaf
 	 * comes with its inline frames (same address), which report's leaf
 	 * stands for */
@@ -258,7 +250,7 @@ static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_
 		ok = frame_location(p, &chain->frames[i].loc, chain->frames[i].ip, &li);
 		key[n++] = li;
 	}
-	ok = ok && count_stack(p, key, n, tk_perf_sample_weight(rec->attr, s));
+	ok = ok && count_stack(p, key, n, ps->weight);
 	if (over_limit(p))
 		return tk_error_set(err, TK_ERR_LIMIT, rec->offset,
 				    "pprof: more than %u MiB of distinct stacks and names",
@@ -271,28 +263,13 @@ static tk_status collect_sample(void *user, const tk_perf_record *rec, const tk_
 static tk_status collect(const char *in, const tk_render_options *opt, pprof_state *p,
 			 tk_error *err)
 {
-	tk_status st;
-	tk_threads th;
-	collect_ctx c = {.p = p, .th = &th};
-	c.chain = malloc(sizeof *c.chain);
-	c.key = malloc((TK_CALLCHAIN_CAP + 2) * sizeof *c.key);
-	if (!tk_threads_init(&th, NULL) || !c.chain || !c.key) {
-		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-		goto out;
-	}
-	tk_filter filter = tk_render_filter(opt); /* as report */
-	tk_perf_samples_options so = {.raw_order = opt->raw_order,
-				      .log = opt->log,
-				      .log_user = opt->log_user,
-				      .filter = &filter,
-				      .threads = &th};
-	st = tk_perf_samples_run(in, &so, collect_sample, &c, err);
+	collect_ctx c = {.p = p, .key = malloc((TK_CALLCHAIN_CAP + 2) * sizeof *c.key)};
+	if (!c.key)
+		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+	tk_status st = tk_profile_walk(in, opt, collect_sample, &c, err); /* filters as report */
 	if (st == TK_OK && p->more_events && opt->log)
 		opt->log(opt->log_user, 0, "pprof: more than 64 events; the others were left out");
-out:
 	free(c.key);
-	free(c.chain);
-	tk_threads_free(&th);
 	return st;
 }
 

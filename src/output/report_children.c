@@ -69,7 +69,8 @@ typedef struct state {
 	tk_arena names;
 	table *tables;
 	size_t n_tables;
-	tk_threads th;
+	tk_context *ctx; /* the shared model context the samples come through */
+	tk_threads *th;  /* its perf model (names and images of the rows) */
 	tk_callchain chain;
 	uint32_t order_rows[TK_CALLCHAIN_CAP + 1];
 	uint64_t order_ips[TK_CALLCHAIN_CAP + 1];
@@ -326,11 +327,11 @@ static bool add_sample(state *s, table *t, const tk_perf_record *rec, const tk_p
 	tk_callchain *ch = &s->chain;
 	ch->n = 0;
 	if (smp->sample_type & TK_PERF_SAMPLE_CALLCHAIN)
-		tk_callchain_resolve(&s->th, th, smp, ch);
-	tk_callchain_append_unwound(&s->th, th, rec->attr, smp, ch);
+		tk_callchain_resolve(s->th, th, smp, ch);
+	tk_callchain_append_unwound(s->th, th, rec->attr, smp, ch);
 	tk_addr_loc loc = {0};
 	if (smp->sample_type & TK_PERF_SAMPLE_IP)
-		tk_threads_resolve(&s->th, th, rec->misc & 7u, smp->ip, &loc);
+		tk_threads_resolve(s->th, th, rec->misc & 7u, smp->ip, &loc);
 	char level = (rec->misc & 7u) == TK_CPUMODE_KERNEL ? 'k' : '.';
 	unsigned mask = s->sort.mask;
 	uint32_t self = row_of(s, t, mask, th, &loc, true, &level, smp->ip, NULL, 0);
@@ -713,11 +714,12 @@ static void print_table(tk_writer *w, const state *s, const table *t)
 }
 
 /* tk_perf_samples_run's callback: one kept sample into its event's table. */
-static tk_status take_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *smp,
-			     tk_error *err)
+static tk_status take_sample(void *user, tk_threads *model, const tk_perf_record *rec,
+			     const tk_perf_sample *smp, tk_error *err)
 {
 	state *s = user;
-	tk_thread *th = tk_perf_sample_thread(&s->th, smp);
+	s->th = model;
+	tk_thread *th = tk_perf_sample_thread(model, smp);
 	table *t = table_for(s, rec->attr->name, th);
 	if (!t || !add_sample(s, t, rec, smp, th)) {
 		if (t && t->over_limit)
@@ -742,7 +744,7 @@ static void state_free(state *s)
 	}
 	free(s->tables);
 	tk_arena_free(&s->names);
-	tk_threads_free(&s->th);
+	tk_context_free(s->ctx);
 	tk_srcline_free(s->lines);
 	free(s);
 }
@@ -753,14 +755,15 @@ static tk_status state_load(const char *path, const tk_report_children_options *
 {
 	*out = NULL;
 	state *s = calloc(1, sizeof *s);
-	if (!s || !tk_threads_init(&s->th, NULL)) {
-		if (s)
-			tk_threads_free(&s->th);
-		free(s);
+	if (!s)
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	}
 	s->opt = opt;
 	tk_arena_init(&s->names, 64 * 1024);
+	tk_status st = tk_perf_samples_context(&s->ctx, err);
+	if (st != TK_OK) {
+		state_free(s);
+		return st;
+	}
 	if (!tk_rsort_parse(opt->sort_keys, &s->sort)) {
 		state_free(s);
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
@@ -774,11 +777,11 @@ static tk_status state_load(const char *path, const tk_report_children_options *
 	/* the samples report keeps: attr, event globs, decoded, filters */
 	tk_perf_samples_options so = {
 	    .filter = opt->base ? opt->base->filter : NULL,
-	    .threads = &s->th,
+	    .context = s->ctx,
 	    .log = opt->base ? opt->base->log : NULL,
 	    .log_user = opt->base ? opt->base->log_user : NULL,
 	};
-	tk_status st = tk_perf_samples_run(path, &so, take_sample, s, err);
+	st = tk_perf_samples_run(path, &so, take_sample, s, err);
 	if (st != TK_OK) {
 		state_free(s);
 		return st;

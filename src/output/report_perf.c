@@ -56,16 +56,8 @@ void tk_perf_profile_free(tk_perf_profile *p)
 		tk_threads_free(p->priv);
 		free(p->priv);
 	}
+	tk_context_free(p->context);
 	memset(p, 0, sizeof *p);
-}
-
-uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s)
-{
-	if (s->sample_type & TK_PERF_SAMPLE_PERIOD)
-		return s->period;
-	if (!tk_perf_attr_flag(attr, TK_PERF_ATTR_FREQ) && attr->sample_period)
-		return attr->sample_period;
-	return 1;
 }
 
 tk_status tk_perf_profile_load(const char *path, tk_profile_key key, const char *events,
@@ -81,11 +73,10 @@ typedef struct load_ctx {
 	tk_perf_profile *out;
 	tk_profile_key key;
 	bool by_period, unknown_per_address;
-	tk_threads *th;
 } load_ctx;
 
-static tk_status load_sample(void *user, const tk_perf_record *rec, const tk_perf_sample *s,
-			     tk_error *err)
+static tk_status load_sample(void *user, tk_threads *th, const tk_perf_record *rec,
+			     const tk_perf_sample *s, tk_error *err)
 {
 	load_ctx *c = user;
 	tk_perf_profile *out = c->out;
@@ -95,10 +86,10 @@ static tk_status load_sample(void *user, const tk_perf_record *rec, const tk_per
 	for (size_t i = 0; i < out->n; i++)
 		if (out->aggs[i] == a)
 			out->samples[i]++;
-	tk_thread *t = tk_perf_sample_thread(c->th, s);
+	tk_thread *t = tk_perf_sample_thread(th, s);
 	tk_addr_loc loc = {0};
 	if (s->sample_type & TK_PERF_SAMPLE_IP)
-		tk_threads_resolve(c->th, t, rec->misc & 7u, s->ip, &loc);
+		tk_threads_resolve(th, t, rec->misc & 7u, s->ip, &loc);
 	const char *image = loc.map ? loc.map->dso->name : "[unknown]";
 	const char *sym = loc.name;
 	uint64_t weight = c->by_period ? tk_perf_sample_weight(rec->attr, s) : 1;
@@ -121,17 +112,13 @@ tk_status tk_perf_profile_load_filtered(const char *path, tk_profile_key key,
 					tk_error *err)
 {
 	memset(out, 0, sizeof *out);
-	tk_threads *th = calloc(1, sizeof *th);
-	if (!th || !tk_threads_init(th, NULL)) {
-		if (th)
-			tk_threads_free(th);
-		free(th);
-		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
-	}
-	out->priv = th;
-	load_ctx c = {out, key, by_period, unknown_per_address, th};
-	tk_perf_samples_options so = {.filter = filter, .threads = th};
-	tk_status st = tk_perf_samples_run(path, &so, load_sample, &c, err);
+	/* the shared model context: symbol names stay valid in it */
+	tk_status st = tk_perf_samples_context(&out->context, err);
+	if (st != TK_OK)
+		return st;
+	load_ctx c = {out, key, by_period, unknown_per_address};
+	tk_perf_samples_options so = {.filter = filter, .context = out->context};
+	st = tk_perf_samples_run(path, &so, load_sample, &c, err);
 	if (st != TK_OK)
 		tk_perf_profile_free(out);
 	return st;

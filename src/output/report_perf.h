@@ -17,11 +17,6 @@
 tk_status tk_perf_profile_report(const char *path, const tk_profile_report_options *opt,
 				 tk_writer *out, tk_error *err);
 
-/* perf's sample->period: the sample's PERIOD field, else the attr's fixed
- * period (perf record -c N writes no PERIOD: each sample stands for N
- * events), else 1. */
-uint64_t tk_perf_sample_weight(const tk_perf_attr *attr, const tk_perf_sample *s);
-
 /* "symbol"/"sym" (default, NULL), "image"/"dso", "address"/"addr". */
 bool tk_perf_parse_sort(const char *sort, tk_profile_key *key);
 
@@ -33,7 +28,8 @@ typedef struct tk_perf_profile {
 	tk_profile_agg **aggs;
 	uint64_t *samples;
 	size_t n;
-	void *priv; /* the thread model that owns the symbol names */
+	void *priv;          /* DCPI: the thread model that owns the symbol names */
+	tk_context *context; /* perf.data: the model context that owns them */
 } tk_perf_profile;
 
 /* by_period: weigh samples by their period (perf report), else count them.

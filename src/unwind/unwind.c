@@ -30,7 +30,11 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	tk_unwinder *u = arg;
-	return dwfl_thread_state_registers(thread, 0, u->regs.n, u->regs.dwarf);
+	if (!dwfl_thread_state_registers(thread, 0, u->regs.n, u->regs.dwarf))
+		return false;
+	if (u->regs.pc_apart)
+		dwfl_thread_state_register_pc(thread, u->regs.ip);
+	return true;
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -97,7 +101,9 @@ bool tk_unwind_available(uint16_t machine)
 
 size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max)
 {
-	if (!u || !max || !tk_unwind_regs_load(in, &u->regs))
+	/* the mapping of other machines exists (aarch64), the walk is
+	 * checked on x86_64 only */
+	if (!u || !max || !tk_unwind_available(in->machine) || !tk_unwind_regs_load(in, &u->regs))
 		return 0;
 	u->in = in;
 	u->pcs = pcs;

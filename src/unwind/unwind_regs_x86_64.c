@@ -1,9 +1,8 @@
 /* x86_64 register mapping (perf's arch/x86/include/uapi/asm/perf_regs.h
  * order -> the System V psABI's DWARF numbers). */
 #include <elf.h>
-#include <string.h>
 
-#include "unwind/unwind_regs.h"
+#include "unwind/unwind_regs_map.h"
 
 /* perf_event_x86_regs */
 enum {
@@ -18,19 +17,6 @@ enum {
 	PERF_X86_IP = 8,
 	PERF_X86_R8 = 16,
 };
-
-bool tk_unwind_perf_reg(const tk_unwind_input *in, unsigned id, uint64_t *v)
-{
-	if (id >= 64 || !in->regs || !(in->regs_mask & (1ull << id)))
-		return false;
-	size_t idx = (size_t)__builtin_popcountll(in->regs_mask & ((1ull << id) - 1));
-	if (idx >= in->regs_n)
-		return false;
-	uint64_t x;
-	memcpy(&x, in->regs + idx * 8, 8);
-	*v = in->swap ? __builtin_bswap64(x) : x;
-	return true;
-}
 
 bool tk_unwind_regs_x86_64(const tk_unwind_input *in, tk_unwind_regs *out)
 {
@@ -48,13 +34,6 @@ bool tk_unwind_regs_x86_64(const tk_unwind_input *in, tk_unwind_regs *out)
 	out->n = 17;
 	out->ip = out->dwarf[16];
 	out->sp = out->dwarf[7];
+	out->pc_apart = false;
 	return true;
-}
-
-bool tk_unwind_regs_load(const tk_unwind_input *in, tk_unwind_regs *out)
-{
-	switch (in->machine) {
-	case EM_X86_64: return tk_unwind_regs_x86_64(in, out);
-	default: return false;
-	}
 }
