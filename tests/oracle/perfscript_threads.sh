@@ -48,12 +48,23 @@ for pass in cold warm; do
   cmp -s "$work/want" "$work/perf-script.$pass.1" && echo "ok perf-script $pass: identical to perf script" ||
     fail "perf-script $pass: differs from perf script"
 done
-# the cold runs wrote the same files (the warm ones rewrote nothing)
-if diff -r "$work/xdg1" "$work/xdg0" >"$work/cache.diff"; then
-  echo "ok cache files: $(ls "$work/xdg1/tracekit" 2>/dev/null | wc -l) files, identical with threads on and off"
-else
-  fail "cache files differ with threads on and off:"; head -4 "$work/cache.diff"
-fi
+# the cold runs wrote the same files (the warm ones rewrote nothing). A
+# file's key holds its inputs' stat identity: perf record elsewhere on the
+# machine hard-links images into its build-id cache, which changes their
+# ctime, and then the key (rightly) differs: such files are not compared.
+same=0 skipped=0
+for f in "$work/xdg1/tracekit"/*; do
+  b=$(basename "$f"); g=$work/xdg0/tracekit/$b
+  if [ ! -f "$g" ]; then fail "cache file $b written with threads, not without"; continue; fi
+  if cmp -s "$f" "$g"; then same=$((same + 1)); continue; fi
+  if ! cmp -s <(strings "$f" | grep -E '^(candidate|file) ') <(strings "$g" | grep -E '^(candidate|file) '); then
+    skipped=$((skipped + 1)); continue
+  fi
+  fail "cache file $b differs with threads on and off (same key)"
+done
+[ "$(ls "$work/xdg0/tracekit" | wc -l)" -eq "$(ls "$work/xdg1/tracekit" | wc -l)" ] ||
+  fail "threads on and off wrote different numbers of cache files"
+echo "ok cache files: $same identical with threads on and off ($skipped not compared: inputs changed between the runs)"
 if ls "$work/xdg1/tracekit" 2>/dev/null | grep -q '\.tmp\.'; then
   fail "temporary files left in the cache: $(ls "$work/xdg1/tracekit" | grep '\.tmp\.' | head -2)"
 fi
