@@ -2,7 +2,7 @@
  * per distinct address by the line cache (perf_script_lines.h). The keys
  * are those of convert --to json's callchain (context_json.c), so both
  * JSON outputs of a recording describe a frame the same way. */
-#include "output/perf_script_lines.h"
+#include "output/perf_json_frame.h"
 
 void tk_json_frame_render(tk_writer *w, const tk_addr_loc *loc, uint64_t ip, const char *name,
 			  size_t name_len, bool inlined)

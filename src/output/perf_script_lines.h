@@ -24,6 +24,7 @@
 
 #include "context/threads_model.h"
 #include "base/writer.h"
+#include "output/perf_json_frame.h"
 
 #define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)
 /* Entries of the hot table: a direct-mapped copy of the slots hit last,
@@ -82,14 +83,5 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
  * callchain), cached like a callchain frame. */
 void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
 			  uint64_t ip, tk_writer *w);
-
-/* A JSON callchain entry, leaf first, as print --format json writes it:
- * {"ip":"0x<ip>","symbol":<name>,"sym_off":<n>,"dso":<short name>,
- * "dso_off":"0x<map-relative address>"} followed by a comma; "symbol" and
- * "sym_off" only with a symbol, "dso" and "dso_off" only with a map (the
- * keys of convert --to json's callchain); name/name_len override loc's
- * symbol name (an inline frame, then also "inlined":true). */
-void tk_json_frame_render(tk_writer *w, const tk_addr_loc *loc, uint64_t ip, const char *name,
-			  size_t name_len, bool inlined);
 
 #endif
