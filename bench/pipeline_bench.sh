@@ -17,6 +17,8 @@
 # hyperfine (before, then after, RUNS each) so both see the same machine
 # load; prints the median and min wall time and the median CPU (user+sys)
 # per binary and the ratios after/before; the issue allows at most 1.03.
+# EXTRA_CTF="DIR ..." adds print --format babeltrace and stats of those CTF
+# traces (e.g. bench/ctf_bench.sh's dmesg and LTTng-UST traces) to every step.
 # Usage: bench/pipeline_bench.sh [BEFORE_REV] [SIZE_MB] [RUNS]
 #   (needs perf, hyperfine, cmake; WORK=dir for the builds and inputs)
 set -euo pipefail
@@ -76,6 +78,12 @@ same perf-script print --format perf-script "$data"
 same ctf-print print --format babeltrace "$ctf"
 same ctf-text print --format text "$ctf"
 same ctf-stats stats "$ctf"
+k=0
+for t in ${EXTRA_CTF:-}; do
+	k=$((k + 1))
+	same "ctf$k-print" print --format babeltrace "$t"
+	same "ctf$k-stats" stats "$t"
+done
 rm -rf "$work/ctf-b" "$work/ctf-a"
 "$before" convert "$data" -o "$work/ctf-b" --to ctf 2>/dev/null
 "$after" convert "$data" -o "$work/ctf-a" --to ctf 2>/dev/null
@@ -135,6 +143,12 @@ if command -v valgrind >/dev/null; then
 	count ctf-text print --format text "$ctf"
 	count perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
 	count ctf-stats stats "$ctf"
+	k=0
+	for t in ${EXTRA_CTF:-}; do
+		k=$((k + 1))
+		count "ctf$k-print" print --format babeltrace "$t"
+		count "ctf$k-stats" stats "$t"
+	done
 fi
 
 bench perf-script print --format perf-script "$data"
@@ -142,4 +156,11 @@ bench ctf-print print --format babeltrace "$ctf"
 bench ctf-text print --format text "$ctf"
 bench perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
 bench ctf-stats stats "$ctf"
+k=0
+for t in ${EXTRA_CTF:-}; do
+	k=$((k + 1))
+	echo "ctf$k: $t"
+	bench "ctf$k-print" print --format babeltrace "$t"
+	bench "ctf$k-stats" stats "$t"
+done
 rm -rf "$work/ctf-out" "$work/ctf-a" "$work/ctf-b" "$work"/*.json
