@@ -85,7 +85,10 @@ tk_status tk_session_open_cpel(tk_cpel_file *f, bool own, const char *name, tk_s
 	if (st != TK_OK) {
 		if (own)
 			tk_cpel_close(f);
-		tk_session_close(s);
+		/* nothing opened yet: freed here, not by tk_session_close, so
+		 * the driver does not use session.c (which lists the drivers) */
+		free(s->path);
+		free(s);
 		return st;
 	}
 	*out = s;

@@ -64,8 +64,9 @@ static int col_role(const tk_sql_vtab *vt, int col, size_t *member)
 typedef struct ev_cursor {
 	tk_sql_cursor base;
 	tk_sql_vtab *vt;
-	size_t input; /* input being read */
-	tk_source *src;
+	size_t input;    /* input being read */
+	tk_session *ses; /* its session, pulled one item per row */
+	tk_source *src;  /* the session's model adapter (borrowed), or NULL */
 	tk_format format;
 	const tk_event *ev;
 	bool eof;
@@ -82,7 +83,7 @@ typedef struct ev_cursor {
 	tk_writer *scratch; /* args JSON and compound values */
 	/* perf fast path: records instead of model events */
 	bool lean;
-	tk_perf_file *pf;
+	tk_perf_file *pf; /* the native session's reader (borrowed) */
 	tk_event fast_ev;
 	tk_event_class *fast_classes; /* one per attr index, by name */
 	size_t n_fast_classes;
@@ -177,9 +178,9 @@ int tk_sql_event_best_index(tk_sql_vtab *vt, sqlite3_index_info *info)
 
 static void source_close(ev_cursor *c)
 {
-	tk_source_close(c->src);
+	tk_session_close(c->ses);
+	c->ses = NULL;
 	c->src = NULL;
-	tk_perf_close(c->pf);
 	c->pf = NULL;
 	c->last_cls = NULL;
 	/* classes are per input: the next file numbers its attrs anew */
@@ -214,10 +215,11 @@ static const tk_event_class *fast_class(ev_cursor *c, const tk_perf_attr *a)
 static tk_status fast_next(ev_cursor *c, const tk_event **out, tk_error *err)
 {
 	for (;;) {
-		const tk_perf_record *r;
-		tk_status st = tk_perf_next(c->pf, &r, err);
+		const tk_session_item *it;
+		tk_status st = tk_session_next(c->ses, &it, err);
 		if (st != TK_OK)
 			return st;
+		const tk_perf_record *r = it->perf;
 		if (r->type != TK_PERF_RECORD_SAMPLE || tk_perf_attr_count(c->pf) == 0)
 			continue;
 		/* Counting per class reads the records as `tracekit stats` does;
@@ -299,20 +301,24 @@ static int open_input(ev_cursor *c, bool *skip)
 	    tk_detect_format(path, &err) == TK_FORMAT_PERF) {
 		/* counting per class needs no time order: file order saves the
 		 * ordering queue (the same records come out) */
-		tk_perf_open_options po = {
-		    .raw_order = c->count_mode, .log = oo.log, .log_user = oo.log_user};
-		if (tk_perf_open(path, &po, &c->pf, &err) != TK_OK) {
-			c->pf = NULL;
+		tk_open_options po = {.format = TK_FORMAT_PERF,
+				      .raw_order = c->count_mode,
+				      .log = oo.log,
+				      .log_user = oo.log_user};
+		if (tk_session_open(path, &po, TK_SESSION_NATIVE, &c->ses, &err) != TK_OK) {
+			c->ses = NULL;
 			return fail(c, &err);
 		}
+		c->pf = tk_session_perf(c->ses);
 		c->format = TK_FORMAT_PERF;
 		return SQLITE_OK;
 	}
 	tk_error_clear(&err);
-	if (tk_source_open(path, &oo, &c->src, &err) != TK_OK) {
-		c->src = NULL;
+	if (tk_session_open(path, &oo, TK_SESSION_MODEL, &c->ses, &err) != TK_OK) {
+		c->ses = NULL;
 		return fail(c, &err);
 	}
+	c->src = tk_session_source(c->ses);
 	c->format = tk_source_info(c->src)->format;
 	if (c->has_begin && c->format == TK_FORMAT_CTF && c->begin > 0 &&
 	    tk_ctf_source_seek(c->src, c->begin, &err) != TK_OK) {
@@ -328,7 +334,7 @@ static int scan_next(ev_cursor *c)
 {
 	c->ev = NULL;
 	while (!c->eof) {
-		if (!c->src && !c->pf) {
+		if (!c->ses) {
 			if (c->empty || c->input >= c->vt->n_inputs) {
 				c->eof = true;
 				break;
@@ -342,10 +348,17 @@ static int scan_next(ev_cursor *c)
 				continue;
 			}
 		}
-		const tk_event *ev;
+		const tk_event *ev = NULL;
 		tk_error err;
 		tk_error_clear(&err);
-		tk_status st = c->pf ? fast_next(c, &ev, &err) : tk_source_next(c->src, &ev, &err);
+		tk_status st;
+		if (c->pf) {
+			st = fast_next(c, &ev, &err);
+		} else {
+			const tk_session_item *it;
+			st = tk_session_next(c->ses, &it, &err);
+			ev = st == TK_OK ? it->event : NULL;
+		}
 		if (st == TK_END) {
 			source_close(c);
 			c->input++;
@@ -454,7 +467,7 @@ static int count_groups(ev_cursor *c)
 	c->n_groups = 0;
 	bool fast_ctf = unconstrained(c);
 	for (;;) {
-		if (fast_ctf && !c->src && !c->pf && c->input < c->vt->n_inputs) {
+		if (fast_ctf && !c->ses && c->input < c->vt->n_inputs) {
 			const char *path = c->vt->inputs[c->input]->path;
 			tk_error err;
 			tk_format f = tk_detect_format(path, &err);
