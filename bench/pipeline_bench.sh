@@ -19,6 +19,7 @@
 # per binary and the ratios after/before; the issue allows at most 1.03.
 # EXTRA_CTF="DIR ..." adds print --format babeltrace and stats of those CTF
 # traces (e.g. bench/ctf_bench.sh's dmesg and LTTng-UST traces) to every step.
+# AFTER_BIN=path times that binary as AFTER instead of building this tree.
 # Usage: bench/pipeline_bench.sh [BEFORE_REV] [SIZE_MB] [RUNS]
 #   (needs perf, hyperfine, cmake; WORK=dir for the builds and inputs)
 set -euo pipefail
@@ -43,11 +44,15 @@ if [ ! -x "$work/before-$rev/build/bin/tracekit" ]; then
 		-DTK_TESTS=OFF >/dev/null
 	cmake --build "$work/before-$rev/build" -j2 --target tracekit >/dev/null
 fi
-cmake -S . -B "$work/after-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTK_TESTS=OFF >/dev/null
-cmake --build "$work/after-build" -j2 --target tracekit >/dev/null
+if [ -n "${AFTER_BIN:-}" ]; then # a binary built elsewhere (one change alone)
+	after=$AFTER_BIN
+else
+	cmake -S . -B "$work/after-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTK_TESTS=OFF >/dev/null
+	cmake --build "$work/after-build" -j2 --target tracekit >/dev/null
+	after=$work/after-build/bin/tracekit
+fi
 before=$work/before-$rev/build/bin/tracekit
-after=$work/after-build/bin/tracekit
-echo "before: $before_rev ($rev)   after: $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
+echo "before: $before_rev ($rev)   after: ${AFTER_BIN:-$(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)}"
 
 # ---- inputs ----
 data=$work/rec-${size_mb}mb.data
