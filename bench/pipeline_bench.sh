@@ -17,6 +17,9 @@
 # hyperfine (before, then after, RUNS each) so both see the same machine
 # load; prints the median and min wall time and the median CPU (user+sys)
 # per binary and the ratios after/before; the issue allows at most 1.03.
+# EXTRA_CTF="DIR ..." adds print --format babeltrace and stats of those CTF
+# traces (e.g. bench/ctf_bench.sh's dmesg and LTTng-UST traces) to every step.
+# AFTER_BIN=path times that binary as AFTER instead of building this tree.
 # Usage: bench/pipeline_bench.sh [BEFORE_REV] [SIZE_MB] [RUNS]
 #   (needs perf, hyperfine, cmake; WORK=dir for the builds and inputs)
 set -euo pipefail
@@ -41,11 +44,15 @@ if [ ! -x "$work/before-$rev/build/bin/tracekit" ]; then
 		-DTK_TESTS=OFF >/dev/null
 	cmake --build "$work/before-$rev/build" -j2 --target tracekit >/dev/null
 fi
-cmake -S . -B "$work/after-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTK_TESTS=OFF >/dev/null
-cmake --build "$work/after-build" -j2 --target tracekit >/dev/null
+if [ -n "${AFTER_BIN:-}" ]; then # a binary built elsewhere (one change alone)
+	after=$AFTER_BIN
+else
+	cmake -S . -B "$work/after-build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTK_TESTS=OFF >/dev/null
+	cmake --build "$work/after-build" -j2 --target tracekit >/dev/null
+	after=$work/after-build/bin/tracekit
+fi
 before=$work/before-$rev/build/bin/tracekit
-after=$work/after-build/bin/tracekit
-echo "before: $before_rev ($rev)   after: $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
+echo "before: $before_rev ($rev)   after: ${AFTER_BIN:-$(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)}"
 
 # ---- inputs ----
 data=$work/rec-${size_mb}mb.data
@@ -76,6 +83,12 @@ same perf-script print --format perf-script "$data"
 same ctf-print print --format babeltrace "$ctf"
 same ctf-text print --format text "$ctf"
 same ctf-stats stats "$ctf"
+k=0
+for t in ${EXTRA_CTF:-}; do
+	k=$((k + 1))
+	same "ctf$k-print" print --format babeltrace "$t"
+	same "ctf$k-stats" stats "$t"
+done
 rm -rf "$work/ctf-b" "$work/ctf-a"
 "$before" convert "$data" -o "$work/ctf-b" --to ctf 2>/dev/null
 "$after" convert "$data" -o "$work/ctf-a" --to ctf 2>/dev/null
@@ -135,6 +148,12 @@ if command -v valgrind >/dev/null; then
 	count ctf-text print --format text "$ctf"
 	count perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
 	count ctf-stats stats "$ctf"
+	k=0
+	for t in ${EXTRA_CTF:-}; do
+		k=$((k + 1))
+		count "ctf$k-print" print --format babeltrace "$t"
+		count "ctf$k-stats" stats "$t"
+	done
 fi
 
 bench perf-script print --format perf-script "$data"
@@ -142,4 +161,11 @@ bench ctf-print print --format babeltrace "$ctf"
 bench ctf-text print --format text "$ctf"
 bench perf-to-ctf convert "$data" -o "$work/ctf-out" --to ctf
 bench ctf-stats stats "$ctf"
+k=0
+for t in ${EXTRA_CTF:-}; do
+	k=$((k + 1))
+	echo "ctf$k: $t"
+	bench "ctf$k-print" print --format babeltrace "$t"
+	bench "ctf$k-stats" stats "$t"
+done
 rm -rf "$work/ctf-out" "$work/ctf-a" "$work/ctf-b" "$work"/*.json

@@ -38,8 +38,6 @@ KNOWN = {
     ("src/view/view.c", "tk_source_next"): "view: its own time merge of model sources",
     ("python/tkpy_columns.c", "tk_source_next"): "python: columns() fallback over Source's adapter",
     ("python/tkpy_context.c", "tk_source_next"): "python: threads()/spans() whole-input pass",
-    ("python/tkpy_lean.c", "tk_perf_next"): "python: lean columns reader",
-    ("python/tkpy_lean.c", "ctf_reader_next"): "python: lean columns reader",
 }
 
 SCANNED = ("src", "tools", "python")

@@ -71,6 +71,7 @@ typedef struct pretty_run {
 	ctf_pretty *p;
 	tk_filter f;
 	bool filtered;
+	bool narrowed; /* a time window, a filter or a limit */
 	ctf_ids ids;
 	uint64_t n;
 } pretty_run;
@@ -80,6 +81,10 @@ static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk
 	(void)s;
 	(void)err;
 	pretty_run *pr = user;
+	if (!pr->narrowed) { /* no window, filter or limit: the common case */
+		ctf_pretty_event(pr->p, ev);
+		return TK_OK;
+	}
 	const tk_render_options *opt = pr->opt;
 	if (!in_window(opt, ev)) {
 		/* the merge is in time order: nothing later is inside */
@@ -115,6 +120,7 @@ static tk_status print_babeltrace(const char *path, const tk_render_options *opt
 	pretty_run pr = {.opt = opt, .p = &p, .f = tk_render_filter(opt)};
 	pr.f.has_begin = pr.f.has_end = false;
 	pr.filtered = !tk_filter_is_empty(&pr.f);
+	pr.narrowed = pr.filtered || opt->has_begin || opt->has_end || opt->limit;
 	ctf_ids_init(&pr.ids);
 	static const tk_session_tool tool = {.ctf_event = on_event};
 	st = tk_session_run(s, &tool, &pr, err);

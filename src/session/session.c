@@ -150,8 +150,11 @@ tk_status tk_session_run(tk_session *s, const tk_session_tool *tool, void *user,
 	if (!tool)
 		tool = &none;
 	tk_status st;
-	while ((st = step(s, err)) == TK_OK && (st = dispatch(s, tool, user, err)) == TK_OK)
-		;
+	if (s->driver && s->driver->run)
+		st = s->driver->run(s, tool, user, err);
+	else
+		while ((st = step(s, err)) == TK_OK && (st = dispatch(s, tool, user, err)) == TK_OK)
+			;
 	s->done = st == TK_OK ? TK_END : st;
 	return st == TK_END ? TK_OK : st;
 }

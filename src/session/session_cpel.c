@@ -83,11 +83,10 @@ tk_status tk_session_open_cpel(tk_cpel_file *f, bool own, const char *name, tk_s
 	s->driver = &tk_session_cpel_driver;
 	tk_status st = cpel_state_new(s, f, own, err);
 	if (st != TK_OK) {
-		/* only the session itself exists yet (no state on failure); freed
-		 * here rather than by tk_session_close so that this driver never
-		 * calls back into session.c, which calls the drivers */
 		if (own)
 			tk_cpel_close(f);
+		/* nothing opened yet: freed here, not by tk_session_close, so
+		 * the driver does not use session.c (which lists the drivers) */
 		free(s->path);
 		free(s);
 		return st;

@@ -19,6 +19,11 @@ typedef struct tk_session_driver {
 	tk_status (*open)(tk_session *s, tk_error *err);
 	tk_status (*next)(tk_session *s, tk_error *err);
 	void (*close)(tk_session *s);
+	/* optional: the push loop specialised for the format (a reader whose
+	 * records are small, where a call per record through next and the
+	 * generic dispatch would cost a few % of the reading); same
+	 * observers, callbacks and end as the generic loop */
+	tk_status (*run)(tk_session *s, const tk_session_tool *tool, void *user, tk_error *err);
 } tk_session_driver;
 
 struct tk_session {
