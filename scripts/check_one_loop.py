@@ -35,7 +35,6 @@ PULLS = {
 # here passes; a listed call that is gone is reported (remove the line).
 KNOWN = {
     ("src/record/rec_hits.c", "tk_perf_next"): "collect: build-id pass over the finished recording",
-    ("src/view/view.c", "tk_source_next"): "view: its own time merge of model sources",
     ("python/tkpy_columns.c", "tk_source_next"): "python: columns() fallback over Source's adapter",
     ("python/tkpy_context.c", "tk_source_next"): "python: threads()/spans() whole-input pass",
 }

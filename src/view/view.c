@@ -3,9 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracekit/session.h"
 #include "view/view_internal.h"
 
-static tk_status read_all(view_builder *b, tk_source **src, tk_context **ctx, size_t n,
+/* The next model event of one input's session (pulled: the inputs are
+ * merged by time here, one event at a time). */
+static tk_status next_event(tk_session *s, const tk_event **ev, tk_error *err)
+{
+	const tk_session_item *it;
+	tk_status st = tk_session_next(s, &it, err);
+	if (st == TK_OK)
+		*ev = it->event;
+	return st;
+}
+
+static tk_status read_all(view_builder *b, tk_session **src, tk_context **ctx, size_t n,
 			  tk_error *err)
 {
 	const tk_event **pending = calloc(n ? n : 1, sizeof *pending);
@@ -17,7 +29,7 @@ static tk_status read_all(view_builder *b, tk_source **src, tk_context **ctx, si
 	}
 	for (size_t i = 0; i < n; i++) {
 		tk_error_set_file(err, b->inputs[i]);
-		st = tk_source_next(src[i], &pending[i], err);
+		st = next_event(src[i], &pending[i], err);
 		if (st == TK_END) {
 			done[i] = true;
 			st = TK_OK;
@@ -49,7 +61,7 @@ static tk_status read_all(view_builder *b, tk_source **src, tk_context **ctx, si
 		if (st != TK_OK)
 			goto out;
 		tk_error_set_file(err, b->inputs[best]);
-		st = tk_source_next(src[best], &pending[best], err);
+		st = next_event(src[best], &pending[best], err);
 		if (st == TK_END) {
 			done[best] = true;
 			st = TK_OK;
@@ -74,7 +86,7 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 			const tk_view_options *opt, tk_error *err)
 {
 	view_builder b;
-	tk_source **src = calloc(n_inputs ? n_inputs : 1, sizeof *src);
+	tk_session **src = calloc(n_inputs ? n_inputs : 1, sizeof *src);
 	tk_context **ctx = calloc(n_inputs ? n_inputs : 1, sizeof *ctx);
 	tk_writer *w = NULL;
 	tk_status st = TK_OK;
@@ -102,7 +114,7 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 		}
 		oo.format = fmt;
 		b.input_formats[i] = strdup(tk_format_name(fmt));
-		st = tk_source_open(inputs[i], &oo, &src[i], err);
+		st = tk_session_open(inputs[i], &oo, TK_SESSION_MODEL, &src[i], err);
 		if (st != TK_OK) {
 			tk_error_set_file(err, inputs[i]);
 			goto out;
@@ -115,7 +127,7 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 		st = tk_context_new(&co, &ctx[i], err);
 		if (st != TK_OK)
 			goto out;
-		tk_source_set_context(src[i], ctx[i]);
+		tk_source_set_context(tk_session_source(src[i]), ctx[i]);
 	}
 	st = read_all(&b, src, ctx, n_inputs, err);
 	if (st != TK_OK)
@@ -133,7 +145,7 @@ tk_status tk_view_write(const char *const *inputs, size_t n_inputs, const char *
 out:
 	tk_writer_abort(w);
 	for (size_t i = 0; src && i < n_inputs; i++)
-		tk_source_close(src[i]);
+		tk_session_close(src[i]);
 	for (size_t i = 0; ctx && i < n_inputs; i++)
 		tk_context_free(ctx[i]);
 	free(src);
