@@ -38,6 +38,17 @@ typedef struct column {
 	char *data;      /* its buffer */
 } column;
 
+/* The next model event of the source's session (the same pull as
+ * iteration, so columns() and iteration share one position). */
+static tk_status session_event(tk_session *ses, const tk_event **ev, tk_error *err)
+{
+	const tk_session_item *it;
+	tk_status st = tk_session_next(ses, &it, err);
+	if (st == TK_OK)
+		*ev = it->event;
+	return st;
+}
+
 /* Where a field lives for one class: which struct and member. */
 typedef struct field_ref {
 	signed char scope; /* -1 absent, 0 payload, 1 context, 2 stream context */
@@ -381,7 +392,7 @@ PyObject *tkpy_source_columns(tkpy_source *s, PyObject *args, PyObject *kw)
 	uint32_t last_code = 0;
 	size_t last_plan = 0;
 	while (rows < want && (st = lean ? tkpy_lean_next(lean, &ev, &period, &err)
-					 : tk_source_next(s->src, &ev, &err)) == TK_OK) {
+					 : session_event(s->ses, &ev, &err)) == TK_OK) {
 		if (filtered && !tk_filter_match(&s->filter, ev))
 			continue;
 		/* runs of one class are the rule: look up only on a change */

@@ -105,19 +105,20 @@ static tk_status keep_spans(struct tkpy_whole *w, tk_error *err)
 static tk_status whole_pass(const char *path, tkpy_source *s, struct tkpy_whole *w, tk_error *err)
 {
 	tk_open_options oo = {.log = NULL};
-	tk_source *src;
-	tk_status st = tk_source_open(path, &oo, &src, err);
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_MODEL, &ses, err);
 	if (st != TK_OK)
 		return st;
 	(void)s;
 	tk_context_options co = {.flags = TK_CTX_ALL};
 	if ((st = tk_context_new(&co, &w->ctx, err)) != TK_OK) {
-		tk_source_close(src);
+		tk_session_close(ses);
 		return st;
 	}
-	tk_source_set_context(src, w->ctx);
-	const tk_event *ev;
-	while ((st = tk_source_next(src, &ev, err)) == TK_OK) {
+	tk_source_set_context(tk_session_source(ses), w->ctx);
+	const tk_session_item *it;
+	while ((st = tk_session_next(ses, &it, err)) == TK_OK) {
+		const tk_event *ev = it->event;
 		if (ev->has_time && ev->time_ns > w->last_ns)
 			w->last_ns = ev->time_ns;
 		if ((st = keep_spans(w, err)) != TK_OK)
@@ -127,7 +128,7 @@ static tk_status whole_pass(const char *path, tkpy_source *s, struct tkpy_whole 
 		tk_context_finish(w->ctx, w->last_ns);
 		st = keep_spans(w, err);
 	}
-	tk_source_close(src);
+	tk_session_close(ses);
 	return st;
 }
 

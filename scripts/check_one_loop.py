@@ -35,8 +35,6 @@ PULLS = {
 # here passes; a listed call that is gone is reported (remove the line).
 KNOWN = {
     ("src/record/rec_hits.c", "tk_perf_next"): "collect: build-id pass over the finished recording",
-    ("python/tkpy_columns.c", "tk_source_next"): "python: columns() fallback over Source's adapter",
-    ("python/tkpy_context.c", "tk_source_next"): "python: threads()/spans() whole-input pass",
 }
 
 SCANNED = ("src", "tools", "python")
