@@ -181,8 +181,12 @@ _SUFFIXES = {".json": "chrome", ".jsonl": "json", ".cpel": "cpel", ".data": "per
 def convert(inputs, output, to=None, **filters):
     """Converts one or more inputs (merged by time) to `output`; `to` is a
     format name (ctf, perf, cpel, chrome, json, folded), else taken from the
-    output's suffix (a directory or no suffix: ctf). Returns the number of
-    events written; the output appears complete or not at all."""
+    output's suffix (a directory or no suffix: ctf). It runs what
+    `tracekit convert` runs (tk_convert: the same native routes and model
+    context, so the bytes are the CLI's). Returns the number of events
+    written, or None when a native route (e.g. perf.data to folded or to
+    perf.data) wrote the output without counting model events; the output
+    appears complete or not at all."""
     if to is None:
         to = _SUFFIXES.get(os.path.splitext(os.fspath(output))[1], "ctf")
     return _tracekit.convert(inputs, os.fspath(output), to, **filters)
