@@ -119,7 +119,8 @@ size_t tk_context_stack(tk_context *c, const tk_event *ev, tk_frame *frames, siz
 				case TK_PERF_CONTEXT_GUEST_USER:
 					cpumode = TK_CPUMODE_GUEST_USER;
 					break;
-				default: n = 0; continue; /* perf resets on an unknown marker */
+				default:
+					return 0; /* perf discards the chain on an unknown marker */
 				}
 				continue;
 			}

@@ -431,6 +431,38 @@ static void test_session_observer(void **state)
 	assert_string_equal(comm[0], comm[2]);
 }
 
+/* A call chain's context markers switch the address space and are dropped;
+ * an unknown marker discards the whole chain (perf: "It seems the
+ * callchain is corrupted. Discard all."), so no frame is made up from it. */
+static void test_stack_markers(void **state)
+{
+	(void)state;
+	static const tk_field_class u64 = {.kind = TK_TYPE_INT, .bits = 64, .base = 16};
+	static const tk_field_class chain = {
+	    .kind = TK_TYPE_SEQUENCE, .semantic = TK_SEM_CALLCHAIN, .element = &u64};
+	static const tk_member members[] = {{"perf_callchain", &chain}};
+	static const tk_field_class payload = {
+	    .kind = TK_TYPE_STRUCT, .members = members, .n_members = 1};
+	static const tk_event_class cls = {.id = 1, .name = "cycles", .payload = &payload};
+	tk_value ips[4], items[1], pv;
+	tk_event ev = {
+	    .cls = &cls, .pid = 1, .tid = 1, .has_time = true, .time_ns = 1, .payload = &pv};
+	items[0] = (tk_value){.cls = &chain, .v.list = {ips, 4, 0}};
+	pv = (tk_value){.cls = &payload, .v.list = {items, 1, 0}};
+	tk_context *c = new_ctx(TK_CTX_SYMBOLS);
+	tk_frame f[4];
+	ips[0] = (tk_value){.cls = &u64, .v.u = TK_PERF_CONTEXT_USER};
+	ips[1] = (tk_value){.cls = &u64, .v.u = 0x1000};
+	ips[2] = (tk_value){.cls = &u64, .v.u = TK_PERF_CONTEXT_USER};
+	ips[3] = (tk_value){.cls = &u64, .v.u = 0x2000};
+	assert_int_equal(tk_context_stack(c, &ev, f, 4), 2);
+	assert_int_equal(f[0].ip, 0x1000);
+	assert_int_equal(f[1].ip, 0x2000);
+	ips[2].v.u = TK_PERF_CONTEXT_MAX + 1; /* no such marker */
+	assert_int_equal(tk_context_stack(c, &ev, f, 4), 0);
+	tk_context_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,7 +470,7 @@ int main(void)
 	    cmocka_unit_test(test_syscall_rule),   cmocka_unit_test(test_call_rule),
 	    cmocka_unit_test(test_state_rule),     cmocka_unit_test(test_names_and_counters),
 	    cmocka_unit_test(test_flags_and_caps), cmocka_unit_test(test_session_observer),
-	    cmocka_unit_test(test_window),
+	    cmocka_unit_test(test_window),         cmocka_unit_test(test_stack_markers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
