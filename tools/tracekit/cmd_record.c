@@ -220,10 +220,10 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* PERF_RECORD_EVENT_UPDATE of type NAME: the event's name in pipe mode,
- * where no EVENT_DESC feature carries it (as perf record -o - writes it:
- * without it perf script names "cpu-clock:u" after the attr's bits,
- * "cpu-clock:uh"). */
+/* PERF_RECORD_EVENT_UPDATE of type NAME, one per event after the
+ * features, as perf record -o - writes them: perf names a pipe's events
+ * from these (without them, from the attr's bits: "cpu-clock:uh" for
+ * cpu-clock:u). */
 static tk_status pipe_event_name(perfw_out *o, const tk_perf_attr *a, tk_error *err)
 {
 	if (!a->n_ids || !a->name)
@@ -244,9 +244,9 @@ static tk_status pipe_event_name(perfw_out *o, const tk_perf_attr *a, tk_error *
 }
 
 /* Pipe mode: what file mode puts in the header comes first, as records:
- * HEADER_ATTR with the ids, HEADER_FEATURE for the features perf
- * synthesizes in pipe mode (not event desc), HEADER_TRACING_DATA, and the
- * event names (EVENT_UPDATE). */
+ * HEADER_ATTR with the ids, HEADER_FEATURE for the features (event desc
+ * too, as perf's pipe mode), HEADER_TRACING_DATA, and the event names
+ * (EVENT_UPDATE). */
 static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err)
 {
 	tk_status st = TK_OK;
