@@ -13,13 +13,15 @@
 #    (perf's includes its end-of-run pass over the data for build ids);
 #  - records lost at -F 50000 (LOST events counted by perf report --stats),
 #    largest of the repetitions.
-# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 5). Prints the
+# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 9: a run's cost
+# per sample is one of two levels on the VM, see bench/record_gap.sh and
+# bench/README.md, so fewer repetitions can compare two levels). Prints the
 # per-repetition figures and a markdown table.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TK=${TK:-$here/../build/bin/tracekit}
 rounds=${1:-100}
-reps=${2:-5}
+reps=${2:-9}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$work/workload" "$here/../examples/workload.c"

@@ -3,7 +3,11 @@
 # | perf script -i -` prints what `tracekit print --format perf-script -`
 # prints of the same stream, the workload's symbols resolve, its stdout
 # went to stderr (not into the data), and a tracepoint recording in pipe
-# mode (HEADER_TRACING_DATA record) is decoded by perf script.
+# mode (HEADER_TRACING_DATA record) is decoded by perf script. Event names:
+# perf script names the events of a pipe-mode recording of `-e
+# cpu-clock:u,task-clock` as it names those of perf record's own (the
+# EVENT_DESC feature and EVENT_UPDATE name records; without them it made
+# "cpu-clock:uh" of the attr's bits), and tracekit print agrees.
 set -u
 . "$(dirname "$0")/record_lib.bash"
 "$TK" record -q -e cpu-clock -c 100000 -g -o - -- "$work/workload" 5 >"$work/p.data" 2>"$work/rec.err" ||
@@ -19,5 +23,14 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
   "$TK" record -q -e sched:sched_switch -a -o - -- sleep 0.1 2>/dev/null | perf script -i - >"$work/tp" 2>"$work/tp.err"
   grep -q 'sched:sched_switch: prev_comm=.* ==> next_comm=' "$work/tp" || fail "pipe: sched_switch not decoded: $(head -1 "$work/tp.err")"
 fi
+names() { perf script -F event -i - 2>/dev/null | sort -u | tr -d ' ' | tr '\n' ' '; }
+perf record -q -e cpu-clock:u,task-clock -c 100000 -o - -- "$work/workload" 3 2>/dev/null | names >"$work/n.perf"
+"$TK" record -q -e cpu-clock:u,task-clock -c 100000 -o - -- "$work/workload" 3 2>/dev/null >"$work/n.data"
+names <"$work/n.data" >"$work/n.tk"
+if [ -s "$work/n.perf" ] && cmp -s "$work/n.perf" "$work/n.tk"; then echo "ok   pipe: event names as perf's own: $(cat "$work/n.tk")"
+else fail "pipe: event names: perf record's '$(cat "$work/n.perf")', ours '$(cat "$work/n.tk")'"; fi
+perf script -i - <"$work/n.data" >"$work/n.want" 2>/dev/null
+"$TK" print --format perf-script - <"$work/n.data" >"$work/n.got" 2>/dev/null
+cmp -s "$work/n.want" "$work/n.got" || { fail "pipe: named events: perf script and tracekit print differ"; diff "$work/n.want" "$work/n.got" | head -3; }
 [ $failed -eq 0 ] && echo "record_pipe: all checks passed"
 exit $((failed > 0))

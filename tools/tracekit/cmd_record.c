@@ -220,9 +220,33 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* PERF_RECORD_EVENT_UPDATE of type NAME, one per event after the
+ * features, as perf record -o - writes them: perf names a pipe's events
+ * from these (without them, from the attr's bits: "cpu-clock:uh" for
+ * cpu-clock:u). */
+static tk_status pipe_event_name(perfw_out *o, const tk_perf_attr *a, tk_error *err)
+{
+	if (!a->n_ids || !a->name)
+		return TK_OK;
+	size_t len = strlen(a->name), padded = (len + 1 + 7) & ~(size_t)7;
+	if (len > 255)
+		return TK_OK; /* rec_event names are shorter */
+	uint8_t rec[24 + 256] = {0};
+	tk_store_u32(rec, TK_PERF_RECORD_EVENT_UPDATE, o->swap);
+	tk_store_u16(rec + 6, (uint16_t)(24 + padded), o->swap);
+	tk_store_u64(rec + 8, 2, o->swap); /* PERF_EVENT_UPDATE__NAME */
+	tk_store_u64(rec + 16, a->ids[0], o->swap);
+	memcpy(rec + 24, a->name, len);
+	tk_put_mem(o->w, rec, 24 + padded);
+	return o->w->error ? tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write: %s",
+					  strerror(o->w->error))
+			   : TK_OK;
+}
+
 /* Pipe mode: what file mode puts in the header comes first, as records:
- * HEADER_ATTR with the ids, HEADER_FEATURE for the features perf
- * synthesizes in pipe mode (not event desc), HEADER_TRACING_DATA. */
+ * HEADER_ATTR with the ids, HEADER_FEATURE for the features (event desc
+ * too, as perf's pipe mode), HEADER_TRACING_DATA, and the event names
+ * (EVENT_UPDATE). */
 static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv, tk_error *err)
 {
 	tk_status st = TK_OK;
@@ -234,9 +258,11 @@ static tk_status pipe_header(rec_session *s, perfw_out *o, int argc, char **argv
 		const perfw_feature *f = &o->feats[i];
 		if (f->id == TK_PERF_FEAT_TRACING_DATA)
 			st = perfw_out_pipe_tracing(o, f->data, f->size, err);
-		else if (f->id != TK_PERF_FEAT_EVENT_DESC)
+		else
 			st = perfw_out_pipe_feature(o, f->id, f->data, f->size, err);
 	}
+	for (size_t i = 0; i < s->opt->n_events && st == TK_OK; i++)
+		st = pipe_event_name(o, &s->attrs[i], err);
 	return st;
 }
 
