@@ -34,7 +34,6 @@ PULLS = {
 # (path, function) -> who owns it and why it stays for now. A call listed
 # here passes; a listed call that is gone is reported (remove the line).
 KNOWN = {
-    ("src/record/rec_hits.c", "tk_perf_next"): "collect: build-id pass over the finished recording",
 }
 
 SCANNED = ("src", "tools", "python")

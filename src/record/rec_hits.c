@@ -8,23 +8,27 @@
 
 #include "context/threads_model.h"
 #include "record/record.h"
+#include "tracekit/session.h"
 
 tk_status rec_hit_files(const char *path, rec_dsos *hit, bool *kernel_hit, tk_error *err)
 {
 	*kernel_hit = false;
-	tk_perf_open_options po = {0}; /* silent: the file is still unfinished (data size 0) */
-	tk_perf_file *f;
-	tk_status st = tk_perf_open(path, &po, &f, err);
+	/* silent (no log): the file is still unfinished (data size 0) */
+	tk_open_options oo = {.format = TK_FORMAT_PERF};
+	tk_session *ses;
+	tk_status st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st != TK_OK)
 		return st;
+	const tk_perf_file *f = tk_session_perf(ses);
 	tk_threads th;
 	if (!tk_threads_init(&th, NULL)) {
-		tk_perf_close(f);
+		tk_session_close(ses);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	const tk_perf_record *rec;
+	const tk_session_item *it;
 	const tk_dso *last = NULL; /* samples come in runs of one file */
-	while ((st = tk_perf_next(f, &rec, err)) == TK_OK) {
+	while ((st = tk_session_next(ses, &it, err)) == TK_OK) {
+		const tk_perf_record *rec = it->perf;
 		if (rec->type != TK_PERF_RECORD_SAMPLE) {
 			if ((st = tk_threads_process(&th, f, rec, err)) != TK_OK)
 				break;
@@ -47,6 +51,6 @@ tk_status rec_hit_files(const char *path, rec_dsos *hit, bool *kernel_hit, tk_er
 		}
 	}
 	tk_threads_free(&th);
-	tk_perf_close(f);
+	tk_session_close(ses);
 	return st == TK_END ? TK_OK : st;
 }
