@@ -23,6 +23,8 @@ void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt)
 
 void ctf_pretty_fini(ctf_pretty *p)
 {
+	for (size_t i = 0; i < CTF_PRETTY_LINES; i++)
+		free(p->lines[i].text);
 	tk_writer_abort(p->prefix);
 	p->prefix = NULL;
 }
@@ -231,33 +233,38 @@ static void put_9digits(tk_writer *w, uint64_t v)
 	w->pos += 9;
 }
 
-/* decimal without the writer's generic path: most values are small */
+/* decimal without the writer's generic path: most values are small, so
+ * the digit count comes first and the digits go straight into the
+ * writer's buffer, two at a time from the last. */
 static inline void put_dec(tk_writer *w, uint64_t u)
 {
+	if (!tk_writer_reserve(w, 20))
+		return;
+	char *o = w->buf + w->pos;
 	if (u < 10) {
-		tk_put_char(w, (char)('0' + u));
+		o[0] = (char)('0' + u);
+		w->pos++;
 		return;
 	}
-	char b[20];
-	int i = 20;
+	if (u < 100) {
+		memcpy(o, digit_pairs + 2 * u, 2);
+		w->pos += 2;
+		return;
+	}
+	unsigned n = 3;
+	for (uint64_t t = 1000; n < 20 && u >= t; t *= 10)
+		n++;
+	char *e = o + n;
 	while (u >= 100) {
-		unsigned d = (unsigned)(u % 100);
+		e -= 2;
+		memcpy(e, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
-		b[--i] = digit_pairs[2 * d + 1];
-		b[--i] = digit_pairs[2 * d];
 	}
-	if (u >= 10) {
-		b[--i] = digit_pairs[2 * u + 1];
-		b[--i] = digit_pairs[2 * u];
-	} else {
-		b[--i] = (char)('0' + u);
-	}
-	if (tk_writer_reserve(w, 20)) {
-		char *o = w->buf + w->pos;
-		for (int k = i; k < 20; k++)
-			*o++ = b[k];
-		w->pos += (size_t)(20 - i);
-	}
+	if (u >= 10)
+		memcpy(e - 2, digit_pairs + 2 * u, 2);
+	else
+		e[-1] = (char)('0' + u);
+	w->pos += n;
 }
 
 /* short copies inline: field names, separators */
@@ -614,11 +621,90 @@ static const tk_env_entry *env_get(const ctf_trace_class *tc, const char *key)
 	return NULL;
 }
 
+/* 9 digits of v < 10^9 into o (see put_9digits). */
+static inline void fmt_9digits(char *o, uint64_t v)
+{
+	const uint64_t frac = ((uint64_t)1 << 57) - 1;
+	uint64_t t = v * 1441151881u; /* ceil(2^57 / 1e8) */
+	o[0] = (char)('0' + (t >> 57));
+	t = (t & frac) * 100;
+	memcpy(o + 1, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 3, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 5, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 7, digit_pairs + 2 * (t >> 57), 2);
+}
+
+/* "[HH:MM:SS.nnnnnnnnn] (+s.nnnnnnnnn) " written into one reserved run
+ * when the time is a plain non-negative wall time whose broken-down
+ * second is cached (almost every event); false sends the caller to the
+ * general path. */
+static bool put_stamp_fast(ctf_pretty *p, tk_writer *w, int64_t ns)
+{
+	if (ns < 0 || !p->have_tm || !p->have_last || ns < p->last_ns ||
+	    (time_t)(ns / NS_PER_S) != p->tm_sec_key)
+		return false;
+	uint64_t delta = (uint64_t)ns - (uint64_t)p->last_ns;
+	if (delta >= 100 * NS_PER_S || !tk_writer_reserve(w, 48))
+		return false;
+	char *o = w->buf + w->pos, *o0 = o;
+	*o++ = '[';
+	memcpy(o, p->hms, 8);
+	o[8] = '.';
+	fmt_9digits(o + 9, (uint64_t)(ns % NS_PER_S));
+	o += 18;
+	memcpy(o, "] (+", 4);
+	o += 4;
+	uint64_t ds = delta / NS_PER_S;
+	if (ds >= 10) {
+		memcpy(o, digit_pairs + 2 * ds, 2);
+		o += 2;
+	} else {
+		*o++ = (char)('0' + ds);
+	}
+	*o++ = '.';
+	fmt_9digits(o, delta % NS_PER_S);
+	o += 9;
+	memcpy(o, ") ", 2);
+	o += 2;
+	w->pos += (size_t)(o - o0);
+	p->last_ns = ns;
+	return true;
+}
+
+/* The "host:proc:(vpid) event-name: " run of an event class, built once
+ * per (trace, class) into a small direct-mapped cache and copied as one
+ * block per event. */
+static const ctf_pretty_line *line_head(ctf_pretty *p, const ctf_event_out *ev)
+{
+	uintptr_t key = (uintptr_t)ev->ec ^ ((uintptr_t)ev->trace >> 4);
+	ctf_pretty_line *l = &p->lines[(key >> 4) % CTF_PRETTY_LINES];
+	if (l->ec == ev->ec && l->trace == ev->trace)
+		return l;
+	size_t plen;
+	const char *pfx = tk_writer_data(p->prefix, &plen);
+	const char *name = ev->ec->info.name ? ev->ec->info.name : "<unknown>";
+	size_t nlen = strlen(name);
+	char *text = realloc(l->text, plen + nlen + 2);
+	if (!text)
+		return NULL;
+	memcpy(text, pfx, plen);
+	memcpy(text + plen, name, nlen);
+	memcpy(text + plen + nlen, ": ", 2);
+	l->text = text;
+	l->len = plen + nlen + 2;
+	l->ec = ev->ec;
+	l->trace = ev->trace;
+	return l;
+}
+
 void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 {
 	tk_writer *w = p->w;
 	const ctf_trace_class *tc = ev->trace->tc;
-	if (ev->sc->clock >= 0) {
+	if (ev->sc->clock >= 0 && !put_stamp_fast(p, w, ev->ns)) {
 		tk_put_char(w, '[');
 		put_wall(p, w, ev->ns);
 		tk_put_str(w, "] (");
@@ -668,11 +754,16 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 			tk_put_char(pw, ' ');
 		p->prefix_trace = ev->trace;
 	}
-	size_t plen;
-	const char *pfx = tk_writer_data(p->prefix, &plen);
-	tk_put_mem(w, pfx, plen);
-	tk_put_str(w, ev->ec->info.name ? ev->ec->info.name : "<unknown>");
-	tk_put_str(w, ": ");
+	const ctf_pretty_line *l = line_head(p, ev);
+	if (l) {
+		tk_put_mem(w, l->text, l->len);
+	} else {
+		size_t plen;
+		const char *pfx = tk_writer_data(p->prefix, &plen);
+		tk_put_mem(w, pfx, plen);
+		tk_put_str(w, ev->ec->info.name ? ev->ec->info.name : "<unknown>");
+		tk_put_str(w, ": ");
+	}
 	bool start = true;
 	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context,
 				   ev->ec->payload};

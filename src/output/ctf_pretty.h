@@ -11,6 +11,15 @@
 #include "base/writer.h"
 #include "ctf/ctf_reader.h"
 
+/* prefix + event name + ": " of one (trace, event class) */
+typedef struct ctf_pretty_line {
+	const void *trace, *ec;
+	char *text;
+	size_t len;
+} ctf_pretty_line;
+
+#define CTF_PRETTY_LINES 64
+
 typedef struct ctf_pretty {
 	tk_writer *w;
 	bool gmt;
@@ -25,6 +34,7 @@ typedef struct ctf_pretty {
 	void *log_user;
 	const void *prefix_trace; /* trace whose env prefix is in `prefix` */
 	tk_writer *prefix;
+	ctf_pretty_line lines[CTF_PRETTY_LINES];
 } ctf_pretty;
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
