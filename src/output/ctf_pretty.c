@@ -25,6 +25,10 @@ void ctf_pretty_fini(ctf_pretty *p)
 {
 	for (size_t i = 0; i < CTF_PRETTY_LINES; i++)
 		free(p->lines[i].text);
+	for (size_t i = 0; i < CTF_PRETTY_STRUCTS; i++) {
+		free(p->structs[i].text);
+		free(p->structs[i].off);
+	}
 	tk_writer_abort(p->prefix);
 	p->prefix = NULL;
 }
@@ -153,10 +157,33 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 {
 	static const char hx[] = "0123456789abcdef";
 	/* worst case 4 output bytes per input byte */
-	if (n > ((size_t)1 << 28) || !tk_writer_reserve(w, 4 * n + 2))
+	if (n > ((size_t)1 << 28) || !tk_writer_reserve(w, 4 * n + 18))
 		return;
 	char *o = w->buf + w->pos;
 	*o++ = '"';
+	/* Short strings (names, words) below a block: one or two words
+	 * checked at once, a short one padded with a plain byte. */
+	if (n < 16) {
+		uint64_t x = 0x6161616161616161ull, y;
+		bool plain;
+		if (n <= 8) {
+			memcpy(&x, s, n);
+			plain = word_is_plain(x);
+		} else {
+			memcpy(&x, s, 8);
+			memcpy(&y, s + n - 8, 8);
+			plain = word_is_plain(x) && word_is_plain(y);
+		}
+		if (plain) {
+			/* whole words stored: the reserve covers 16 bytes */
+			memcpy(o, &x, 8);
+			if (n > 8)
+				memcpy(o + n - 8, &y, 8);
+			o[n] = '"';
+			w->pos = (size_t)(o + n + 1 - w->buf);
+			return;
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		/* Whole blocks while none of their bytes needs escaping (most
 		 * text): one load, a few compares and one store per block. */
@@ -436,7 +463,53 @@ static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
 	}
 }
 
-static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigned depth)
+/* The separators of a structure's printed members, "{ a = " then
+ * ", b = " ..., built once per structure class into a direct-mapped
+ * cache so each member costs one copy instead of three. NULL when out of
+ * memory (the caller then builds them per field). */
+static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
+{
+	uintptr_t key = (uintptr_t)fc;
+	ctf_pretty_struct *t = &p->structs[(key >> 4) % CTF_PRETTY_STRUCTS];
+	if (t->fc == fc)
+		return t;
+	size_t total = 0;
+	for (size_t i = 0; i < fc->n_members; i++)
+		if (fc->members[i].fc->in_ir)
+			total += fc->members[i].name_len + 5;
+	if (fc->n_members >= UINT32_MAX || total >= UINT32_MAX)
+		return NULL;
+	char *text = malloc(total + 1);
+	uint32_t *off = malloc((fc->n_members + 1) * sizeof *off);
+	if (!text || !off) {
+		free(text);
+		free(off);
+		return NULL;
+	}
+	size_t n = 0;
+	bool first = true;
+	for (size_t i = 0; i < fc->n_members; i++) {
+		const ctf_member *m = &fc->members[i];
+		off[i] = (uint32_t)n;
+		if (!m->fc->in_ir)
+			continue;
+		memcpy(text + n, first ? "{ " : ", ", 2);
+		first = false;
+		memcpy(text + n + 2, m->name, m->name_len);
+		memcpy(text + n + 2 + m->name_len, " = ", 3);
+		n += m->name_len + 5;
+	}
+	off[fc->n_members] = (uint32_t)n;
+	free(t->text);
+	free(t->off);
+	t->fc = fc;
+	t->text = text;
+	t->off = off;
+	return t;
+}
+
+static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_value *v,
+		      unsigned depth)
 {
 	switch (fc->type) {
 	case CTF_FC_INT:
@@ -458,6 +531,23 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 	case CTF_FC_FLOAT: ctf_put_double_g(w, v->v.f); return;
 	case CTF_FC_STRING: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); return;
 	case CTF_FC_STRUCT: {
+		const ctf_pretty_struct *t = struct_tmpl(p, fc);
+		if (t) {
+			size_t n = fc->n_members < v->v.list.n ? fc->n_members : v->v.list.n;
+			bool any = false;
+			for (size_t i = 0; i < n; i++) {
+				size_t len = t->off[i + 1] - t->off[i];
+				if (!len)
+					continue;
+				any = true;
+				put_short(w, t->text + t->off[i], len);
+				put_value(p, w, fc->members[i].fc, &v->v.list.items[i], depth + 1);
+			}
+			if (!any)
+				tk_put_char(w, '{');
+			tk_put_lit(w, " }");
+			return;
+		}
 		tk_put_char(w, '{');
 		size_t printed = 0;
 		for (size_t i = 0; i < fc->n_members && i < v->v.list.n; i++) {
@@ -470,7 +560,7 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 				tk_put_char(w, ' ');
 			put_short(w, m->name, m->name_len);
 			put_short(w, " = ", 3);
-			put_value(w, m->fc, &v->v.list.items[i], depth + 1);
+			put_value(p, w, m->fc, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " }");
 		return;
@@ -482,7 +572,8 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 		}
 		tk_put_str(w, "{ ");
 		if (v->v.list.n == 1 && v->v.list.index < fc->n_members)
-			put_value(w, fc->members[v->v.list.index].fc, v->v.list.items, depth + 1);
+			put_value(p, w, fc->members[v->v.list.index].fc, v->v.list.items,
+				  depth + 1);
 		tk_put_str(w, " }");
 		return;
 	case CTF_FC_ARRAY:
@@ -508,7 +599,7 @@ static void put_value(tk_writer *w, const ctf_fc *fc, const tk_value *v, unsigne
 				put_dec(w, i);
 				put_short(w, "] = ", 4);
 			}
-			put_value(w, fc->elem, &v->v.list.items[i], depth + 1);
+			put_value(p, w, fc->elem, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " ]");
 		return;
@@ -775,7 +866,7 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 		if (!start)
 			tk_put_str(w, ", ");
 		start = false;
-		put_value(w, scopes[i], vals[i], 0);
+		put_value(p, w, scopes[i], vals[i], 0);
 	}
 	tk_put_char(w, '\n');
 }

@@ -20,6 +20,15 @@ typedef struct ctf_pretty_line {
 
 #define CTF_PRETTY_LINES 64
 
+/* member separators of one structure class (see struct_tmpl) */
+typedef struct ctf_pretty_struct {
+	const void *fc;
+	char *text;
+	uint32_t *off; /* member i's separator: text[off[i] .. off[i + 1]) */
+} ctf_pretty_struct;
+
+#define CTF_PRETTY_STRUCTS 128
+
 typedef struct ctf_pretty {
 	tk_writer *w;
 	bool gmt;
@@ -35,6 +44,7 @@ typedef struct ctf_pretty {
 	const void *prefix_trace; /* trace whose env prefix is in `prefix` */
 	tk_writer *prefix;
 	ctf_pretty_line lines[CTF_PRETTY_LINES];
+	ctf_pretty_struct structs[CTF_PRETTY_STRUCTS];
 } ctf_pretty;
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
