@@ -294,6 +294,22 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 	w->pos += n;
 }
 
+/* A copy from our own prebuilt text, whose allocation has 16 spare
+ * bytes after it: whole 16-byte blocks with fixed-size copies (no libc
+ * call, no byte loop), the writer's position moved by n only. */
+#define TK_PAD 16
+static inline void put_padded(tk_writer *w, const char *s, size_t n)
+{
+	if (!tk_writer_reserve(w, n + TK_PAD)) {
+		tk_put_mem(w, s, n);
+		return;
+	}
+	char *o = w->buf + w->pos;
+	for (size_t i = 0; i < n; i += 16)
+		memcpy(o + i, s + i, 16);
+	w->pos += n;
+}
+
 /* short copies inline: field names, separators */
 static inline void put_short(tk_writer *w, const char *s, size_t n)
 {
@@ -479,7 +495,7 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 			total += fc->members[i].name_len + 5;
 	if (fc->n_members >= UINT32_MAX || total >= UINT32_MAX)
 		return NULL;
-	char *text = malloc(total + 1);
+	char *text = malloc(total + TK_PAD);
 	uint32_t *off = malloc((fc->n_members + 1) * sizeof *off);
 	if (!text || !off) {
 		free(text);
@@ -500,6 +516,7 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 		n += m->name_len + 5;
 	}
 	off[fc->n_members] = (uint32_t)n;
+	memset(text + n, 0, TK_PAD);
 	free(t->text);
 	free(t->off);
 	t->fc = fc;
@@ -540,7 +557,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 				if (!len)
 					continue;
 				any = true;
-				put_short(w, t->text + t->off[i], len);
+				put_padded(w, t->text + t->off[i], len);
 				put_value(p, w, fc->members[i].fc, &v->v.list.items[i], depth + 1);
 			}
 			if (!any)
@@ -778,12 +795,13 @@ static const ctf_pretty_line *line_head(ctf_pretty *p, const ctf_event_out *ev)
 	const char *pfx = tk_writer_data(p->prefix, &plen);
 	const char *name = ev->ec->info.name ? ev->ec->info.name : "<unknown>";
 	size_t nlen = strlen(name);
-	char *text = realloc(l->text, plen + nlen + 2);
+	char *text = realloc(l->text, plen + nlen + 2 + TK_PAD);
 	if (!text)
 		return NULL;
 	memcpy(text, pfx, plen);
 	memcpy(text + plen, name, nlen);
 	memcpy(text + plen + nlen, ": ", 2);
+	memset(text + plen + nlen + 2, 0, TK_PAD);
 	l->text = text;
 	l->len = plen + nlen + 2;
 	l->ec = ev->ec;
@@ -847,7 +865,7 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 	}
 	const ctf_pretty_line *l = line_head(p, ev);
 	if (l) {
-		tk_put_mem(w, l->text, l->len);
+		put_padded(w, l->text, l->len);
 	} else {
 		size_t plen;
 		const char *pfx = tk_writer_data(p->prefix, &plen);
