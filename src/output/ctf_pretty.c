@@ -28,6 +28,7 @@ void ctf_pretty_fini(ctf_pretty *p)
 	for (size_t i = 0; i < CTF_PRETTY_STRUCTS; i++) {
 		free(p->structs[i].text);
 		free(p->structs[i].off);
+		free(p->structs[i].kind);
 	}
 	tk_writer_abort(p->prefix);
 	p->prefix = NULL;
@@ -479,6 +480,9 @@ static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
 	}
 }
 
+/* how a structure member is printed: the common kinds directly */
+enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR };
+
 /* The separators of a structure's printed members, "{ a = " then
  * ", b = " ..., built once per structure class into a direct-mapped
  * cache so each member costs one copy instead of three. NULL when out of
@@ -497,17 +501,26 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 		return NULL;
 	char *text = malloc(total + TK_PAD);
 	uint32_t *off = malloc((fc->n_members + 1) * sizeof *off);
-	if (!text || !off) {
+	uint8_t *kind = malloc(fc->n_members + 1);
+	if (!text || !off || !kind) {
 		free(text);
 		free(off);
+		free(kind);
 		return NULL;
 	}
 	size_t n = 0;
 	bool first = true;
 	for (size_t i = 0; i < fc->n_members; i++) {
 		const ctf_member *m = &fc->members[i];
+		const ctf_fc *mf = m->fc;
 		off[i] = (uint32_t)n;
-		if (!m->fc->in_ir)
+		kind[i] = MK_ANY;
+		if (mf->type == CTF_FC_STRING)
+			kind[i] = MK_STR;
+		else if (mf->type == CTF_FC_INT && !mf->varint && !mf->is_bitmap && !mf->is_bool &&
+			 mf->base != 2 && mf->base != 8 && mf->base != 16)
+			kind[i] = mf->is_signed ? MK_SDEC : MK_UDEC;
+		if (!mf->in_ir)
 			continue;
 		memcpy(text + n, first ? "{ " : ", ", 2);
 		first = false;
@@ -519,9 +532,11 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 	memset(text + n, 0, TK_PAD);
 	free(t->text);
 	free(t->off);
+	free(t->kind);
 	t->fc = fc;
 	t->text = text;
 	t->off = off;
+	t->kind = kind;
 	return t;
 }
 
@@ -558,7 +573,22 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 					continue;
 				any = true;
 				put_padded(w, t->text + t->off[i], len);
-				put_value(p, w, fc->members[i].fc, &v->v.list.items[i], depth + 1);
+				const tk_value *mv = &v->v.list.items[i];
+				switch (t->kind[i]) {
+				case MK_UDEC: put_dec(w, mv->v.u); break;
+				case MK_SDEC:
+					if ((int64_t)mv->v.u < 0) {
+						tk_put_char(w, '-');
+						put_dec(w, (uint64_t)0 - mv->v.u);
+					} else {
+						put_dec(w, mv->v.u);
+					}
+					break;
+				case MK_STR:
+					ctf_put_escaped(w, mv->v.str.ptr, mv->v.str.len);
+					break;
+				default: put_value(p, w, fc->members[i].fc, mv, depth + 1); break;
+				}
 			}
 			if (!any)
 				tk_put_char(w, '{');

@@ -25,6 +25,7 @@ typedef struct ctf_pretty_struct {
 	const void *fc;
 	char *text;
 	uint32_t *off; /* member i's separator: text[off[i] .. off[i + 1]) */
+	uint8_t *kind; /* member i's printer (MK_* in ctf_pretty.c) */
 } ctf_pretty_struct;
 
 #define CTF_PRETTY_STRUCTS 128
