@@ -25,11 +25,18 @@ void ctf_pretty_fini(ctf_pretty *p)
 {
 	for (size_t i = 0; i < CTF_PRETTY_LINES; i++)
 		free(p->lines[i].text);
-	for (size_t i = 0; i < CTF_PRETTY_STRUCTS; i++) {
-		free(p->structs[i].text);
-		free(p->structs[i].off);
-		free(p->structs[i].kind);
+	for (size_t i = 0; i < p->struct_cap; i++) {
+		ctf_pretty_struct *t = p->structs[i];
+		if (t) {
+			free(t->text);
+			free(t->off);
+			free(t->kind);
+			free(t);
+		}
 	}
+	free(p->structs);
+	p->structs = NULL;
+	p->struct_cap = p->n_structs = 0;
 	tk_writer_abort(p->prefix);
 	p->prefix = NULL;
 }
@@ -487,22 +494,52 @@ enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR };
  * ", b = " ..., built once per structure class into a direct-mapped
  * cache so each member costs one copy instead of three. NULL when out of
  * memory (the caller then builds them per field). */
+static size_t struct_slot(const ctf_pretty *p, const void *fc)
+{
+	size_t i = ((uintptr_t)fc >> 4) * 0x9E3779B97F4A7C15ull >> 7;
+	for (i &= p->struct_cap - 1; p->structs[i] && p->structs[i]->fc != fc;
+	     i = (i + 1) & (p->struct_cap - 1))
+		;
+	return i;
+}
+
+/* Templates live until ctf_pretty_fini (never evicted: a nested
+ * structure's lookup must not free the one its parent is printing with),
+ * in an open-addressing table of pointers kept at most half full. */
 static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 {
-	uintptr_t key = (uintptr_t)fc;
-	ctf_pretty_struct *t = &p->structs[(key >> 4) % CTF_PRETTY_STRUCTS];
-	if (t->fc == fc)
-		return t;
+	if (p->struct_cap) {
+		ctf_pretty_struct *hit = p->structs[struct_slot(p, fc)];
+		if (hit)
+			return hit;
+	}
+	if (2 * (p->n_structs + 1) > p->struct_cap) {
+		size_t cap = p->struct_cap ? 2 * p->struct_cap : 64;
+		ctf_pretty_struct **old = p->structs;
+		size_t old_cap = p->struct_cap;
+		p->structs = calloc(cap, sizeof *p->structs);
+		if (!p->structs) {
+			p->structs = old;
+			return NULL;
+		}
+		p->struct_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				p->structs[struct_slot(p, old[i]->fc)] = old[i];
+		free(old);
+	}
 	size_t total = 0;
 	for (size_t i = 0; i < fc->n_members; i++)
 		if (fc->members[i].fc->in_ir)
 			total += fc->members[i].name_len + 5;
 	if (fc->n_members >= UINT32_MAX || total >= UINT32_MAX)
 		return NULL;
+	ctf_pretty_struct *t = malloc(sizeof *t);
 	char *text = malloc(total + TK_PAD);
 	uint32_t *off = malloc((fc->n_members + 1) * sizeof *off);
 	uint8_t *kind = malloc(fc->n_members + 1);
-	if (!text || !off || !kind) {
+	if (!t || !text || !off || !kind) {
+		free(t);
 		free(text);
 		free(off);
 		free(kind);
@@ -530,13 +567,12 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 	}
 	off[fc->n_members] = (uint32_t)n;
 	memset(text + n, 0, TK_PAD);
-	free(t->text);
-	free(t->off);
-	free(t->kind);
 	t->fc = fc;
 	t->text = text;
 	t->off = off;
 	t->kind = kind;
+	p->structs[struct_slot(p, fc)] = t;
+	p->n_structs++;
 	return t;
 }
 

@@ -28,8 +28,6 @@ typedef struct ctf_pretty_struct {
 	uint8_t *kind; /* member i's printer (MK_* in ctf_pretty.c) */
 } ctf_pretty_struct;
 
-#define CTF_PRETTY_STRUCTS 128
-
 typedef struct ctf_pretty {
 	tk_writer *w;
 	bool gmt;
@@ -45,7 +43,8 @@ typedef struct ctf_pretty {
 	const void *prefix_trace; /* trace whose env prefix is in `prefix` */
 	tk_writer *prefix;
 	ctf_pretty_line lines[CTF_PRETTY_LINES];
-	ctf_pretty_struct structs[CTF_PRETTY_STRUCTS];
+	ctf_pretty_struct **structs; /* by structure class, see struct_tmpl */
+	size_t struct_cap, n_structs;
 } ctf_pretty;
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
