@@ -708,6 +708,13 @@ void ctf_put_double_g(tk_writer *w, double v)
 	}
 	char buf[64];
 	double a = fabs(v);
+	/* whole numbers of at most 6 digits: %g prints exactly their digits */
+	if (a >= 1 && a < 1e6 && a == (double)(uint32_t)a) {
+		if (v < 0)
+			tk_put_char(w, '-');
+		put_dec(w, (uint32_t)a);
+		return;
+	}
 	if (!(a > 0) || !isfinite(v) || a < 1e-25 || a >= 1e25)
 		goto slow;
 	/* the decimal exponent estimated from the binary one (a is normal
