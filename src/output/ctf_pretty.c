@@ -490,6 +490,33 @@ static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
 /* how a structure member is printed: the common kinds directly */
 enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR };
 
+static int value_kind(const ctf_fc *f)
+{
+	if (f->type == CTF_FC_STRING)
+		return MK_STR;
+	if (f->type == CTF_FC_INT && !f->varint && !f->is_bitmap && !f->is_bool && f->base != 2 &&
+	    f->base != 8 && f->base != 16)
+		return f->is_signed ? MK_SDEC : MK_UDEC;
+	return MK_ANY;
+}
+
+/* A value of a kind other than MK_ANY, without put_value's dispatch. */
+static inline void put_kind(tk_writer *w, int kind, const tk_value *v)
+{
+	switch (kind) {
+	case MK_UDEC: put_dec(w, v->v.u); break;
+	case MK_SDEC:
+		if ((int64_t)v->v.u < 0) {
+			tk_put_char(w, '-');
+			put_dec(w, (uint64_t)0 - v->v.u);
+		} else {
+			put_dec(w, v->v.u);
+		}
+		break;
+	default: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); break;
+	}
+}
+
 /* The separators of a structure's printed members, "{ a = " then
  * ", b = " ..., built once per structure class into a direct-mapped
  * cache so each member costs one copy instead of three. NULL when out of
@@ -551,12 +578,7 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 		const ctf_member *m = &fc->members[i];
 		const ctf_fc *mf = m->fc;
 		off[i] = (uint32_t)n;
-		kind[i] = MK_ANY;
-		if (mf->type == CTF_FC_STRING)
-			kind[i] = MK_STR;
-		else if (mf->type == CTF_FC_INT && !mf->varint && !mf->is_bitmap && !mf->is_bool &&
-			 mf->base != 2 && mf->base != 8 && mf->base != 16)
-			kind[i] = mf->is_signed ? MK_SDEC : MK_UDEC;
+		kind[i] = (uint8_t)value_kind(mf);
 		if (!mf->in_ir)
 			continue;
 		memcpy(text + n, first ? "{ " : ", ", 2);
@@ -610,21 +632,10 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 				any = true;
 				put_padded(w, t->text + t->off[i], len);
 				const tk_value *mv = &v->v.list.items[i];
-				switch (t->kind[i]) {
-				case MK_UDEC: put_dec(w, mv->v.u); break;
-				case MK_SDEC:
-					if ((int64_t)mv->v.u < 0) {
-						tk_put_char(w, '-');
-						put_dec(w, (uint64_t)0 - mv->v.u);
-					} else {
-						put_dec(w, mv->v.u);
-					}
-					break;
-				case MK_STR:
-					ctf_put_escaped(w, mv->v.str.ptr, mv->v.str.len);
-					break;
-				default: put_value(p, w, fc->members[i].fc, mv, depth + 1); break;
-				}
+				if (t->kind[i] != MK_ANY)
+					put_kind(w, t->kind[i], mv);
+				else
+					put_value(p, w, fc->members[i].fc, mv, depth + 1);
 			}
 			if (!any)
 				tk_put_char(w, '{');
@@ -670,6 +681,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 			return;
 		}
 		tk_put_char(w, '[');
+		int ek = value_kind(fc->elem);
 		for (size_t i = 0; i < v->v.list.n; i++) {
 			if (i < 10) {
 				char b[8] = {',', ' ', '[', (char)('0' + i), ']', ' ', '=', ' '};
@@ -682,7 +694,10 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 				put_dec(w, i);
 				put_short(w, "] = ", 4);
 			}
-			put_value(p, w, fc->elem, &v->v.list.items[i], depth + 1);
+			if (ek != MK_ANY)
+				put_kind(w, ek, &v->v.list.items[i]);
+			else
+				put_value(p, w, fc->elem, &v->v.list.items[i], depth + 1);
 		}
 		tk_put_str(w, " ]");
 		return;
