@@ -286,15 +286,43 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 		w->pos += 2;
 		return;
 	}
-	unsigned n = 3;
-	for (uint64_t t = 1000; n < 20 && u >= t; t *= 10)
-		n++;
+	static const uint64_t p10[20] = {1,
+					 10,
+					 100,
+					 1000,
+					 10000,
+					 100000,
+					 1000000,
+					 10000000,
+					 100000000,
+					 1000000000,
+					 10000000000ull,
+					 100000000000ull,
+					 1000000000000ull,
+					 10000000000000ull,
+					 100000000000000ull,
+					 1000000000000000ull,
+					 10000000000000000ull,
+					 100000000000000000ull,
+					 1000000000000000000ull,
+					 10000000000000000000ull};
+	/* digits from the bit width (1233 / 4096 ~ log10(2)), at most one too many */
+	unsigned n = ((64u - (unsigned)__builtin_clzll(u)) * 1233u >> 12) + 1;
+	n -= u < p10[n - 1];
 	char *e = o + n;
-	while (u >= 100) {
+	while (u >= ((uint64_t)1 << 32)) {
 		e -= 2;
 		memcpy(e, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
 	}
+	/* the rest in 32-bit arithmetic: cheaper divisions by 100 */
+	uint32_t s = (uint32_t)u;
+	while (s >= 100) {
+		e -= 2;
+		memcpy(e, digit_pairs + 2 * (s % 100), 2);
+		s /= 100;
+	}
+	u = s;
 	if (u >= 10)
 		memcpy(e - 2, digit_pairs + 2 * u, 2);
 	else
