@@ -37,41 +37,60 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     ctx.fillStyle = '#555';
     ctx.fillText('window ' + TK.fmtDur(v1 - v0), 6, TK.RULER_H - 4);
   }
+  /* A row's rectangles batched by colour: one fill per colour rather than
+   * a fillStyle change per rectangle (setting the style string was the
+   * largest cost of a whole-trace frame). A row's rectangles do not
+   * overlap, so the order of the colours does not show. */
+  function fillBatched(ctx, byColour) {
+    byColour.forEach(function (a, colour) {
+      ctx.fillStyle = colour;
+      ctx.beginPath();
+      for (var i = 0; i < a.length; i += 4) ctx.rect(a[i], a[i + 1], a[i + 2], a[i + 3]);
+      ctx.fill();
+    });
+  }
+  function addRect(byColour, colour, x, y, w, h) {
+    var a = byColour.get(colour);
+    if (!a) { a = []; byColour.set(colour, a); }
+    a.push(x, y, w, h);
+  }
   function drawRow(ctx, st, row, y, h, x0, w) {
     var model = st.model, v0 = st.v0, v1 = st.v1, names = model.strings;
     if (row.kind === 'counter') return drawCounter(ctx, st, row, y, h, x0, w);
     var c = TK.chooseLod(row, v0, v1, w);
     if (c.mode === 'none') return;
     st.frameStats.rows++;
-    var k = w / (v1 - v0);
     var span = row.kind === 'spans';
     var top = span ? y + 1 : y + 3, hh = span ? h - 2 : h - 6;
+    var byColour = new Map();
     if (c.mode === 'pixels') {
       var bins = TK.pixelBins(row.t, row.end, v0, v1, w);
       for (var p = 0; p < w; p++) {
         if (!bins.count[p]) continue;
-        ctx.fillStyle = TK.colour(names[row.name[bins.first[p]]]);
-        ctx.fillRect(x0 + p, top, 1, hh);
+        addRect(byColour, TK.colour(names[row.name[bins.first[p]]]), x0 + p, top, 1, hh);
         st.frameStats.rects++;
       }
+      fillBatched(ctx, byColour);
       return;
     }
     var t = row.t, end = row.end, nameCol = row.name, lv = c.level;
     if (lv) { t = lv.t; end = lv.end; nameCol = lv.name; }
+    var labels = []; /* drawn over the bars, after them */
     TK.mergeRuns(t, end, c.lo, c.hi, v0, v1, w, function (a, b, i, merged) {
       var name = names[nameCol[i]];
-      ctx.fillStyle = TK.colour(name);
       var bw = Math.max(b - a, span ? 1 : 1.5);
-      ctx.fillRect(x0 + a, top, bw, hh);
+      addRect(byColour, TK.colour(name), x0 + a, top, bw, hh);
       st.frameStats.rects++;
-      if (span && bw > 40 && merged === 1 && !lv) {
-        ctx.save();
-        ctx.beginPath(); ctx.rect(x0 + a, top, bw, hh); ctx.clip();
-        ctx.fillStyle = '#111';
-        ctx.fillText(name, x0 + a + 3, top + hh - 4);
-        ctx.restore();
-      }
+      if (span && bw > 40 && merged === 1 && !lv) labels.push(x0 + a, bw, name);
     });
+    fillBatched(ctx, byColour);
+    for (var l = 0; l < labels.length; l += 3) {
+      ctx.save();
+      ctx.beginPath(); ctx.rect(labels[l], top, labels[l + 1], hh); ctx.clip();
+      ctx.fillStyle = '#111';
+      ctx.fillText(labels[l + 2], labels[l] + 3, top + hh - 4);
+      ctx.restore();
+    }
   }
   function drawCounter(ctx, st, row, y, h, x0, w) {
     var v0 = st.v0, v1 = st.v1, t = row.t, val = row.value;
