@@ -260,31 +260,32 @@ static unsigned dec_digits(uint64_t v)
 	return n;
 }
 
+const char tk_digit_pairs[201] = "00010203040506070809"
+				 "10111213141516171819"
+				 "20212223242526272829"
+				 "30313233343536373839"
+				 "40414243444546474849"
+				 "50515253545556575859"
+				 "60616263646566676869"
+				 "70717273747576777879"
+				 "80818283848586878889"
+				 "90919293949596979899";
+
 /* Writes the digits straight into place, two at a time from the end: no
  * temporary and no variable-length copy. */
 size_t tk_fmt_u64(char *buf, uint64_t v)
 {
-	static const char digits2[] = "00010203040506070809"
-				      "10111213141516171819"
-				      "20212223242526272829"
-				      "30313233343536373839"
-				      "40414243444546474849"
-				      "50515253545556575859"
-				      "60616263646566676869"
-				      "70717273747576777879"
-				      "80818283848586878889"
-				      "90919293949596979899";
 	size_t n = dec_digits(v);
 	char *p = buf + n;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		p -= 2;
-		memcpy(p, digits2 + 2 * r, 2);
+		memcpy(p, tk_digit_pairs + 2 * r, 2);
 	}
 	if (v >= 10) {
 		p -= 2;
-		memcpy(p, digits2 + 2 * v, 2);
+		memcpy(p, tk_digit_pairs + 2 * v, 2);
 	} else {
 		*--p = (char)('0' + v);
 	}

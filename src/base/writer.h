@@ -111,6 +111,9 @@ void tk_put_fmt(tk_writer *w, const char *fmt, ...) __attribute__((format(printf
 
 /* Formats v in decimal into buf (at least 21 bytes); returns the length. */
 size_t tk_fmt_u64(char *buf, uint64_t v);
+/* "00" "01" ... "99": two decimal digits of n at tk_digit_pairs + 2 * n
+ * (the fast decimal printers write two digits a step). */
+extern const char tk_digit_pairs[201];
 /* Formats v in lowercase hex, no prefix, into buf (at least 16 bytes). */
 size_t tk_fmt_hex(char *buf, uint64_t v);
 

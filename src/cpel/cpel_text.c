@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "base/writer.h"
 #include "cpel/safe_format.h"
 
 void tk_cpel_plan_datum(const char *fmt, bool is_string, tk_cpel_datum_plan *p)
@@ -41,17 +42,6 @@ void tk_cpel_plan_datum(const char *fmt, bool is_string, tk_cpel_datum_plan *p)
 	p->simple = true;
 }
 
-static const char digit_pairs[201] = "00010203040506070809"
-				     "10111213141516171819"
-				     "20212223242526272829"
-				     "30313233343536373839"
-				     "40414243444546474849"
-				     "50515253545556575859"
-				     "60616263646566676869"
-				     "70717273747576777879"
-				     "80818283848586878889"
-				     "90919293949596979899";
-
 static unsigned dec_len(uint32_t m)
 {
 	unsigned n = 1;
@@ -69,11 +59,11 @@ static void put_dec(char *end, uint32_t m)
 		unsigned r = m % 100;
 		m /= 100;
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * r, 2);
+		memcpy(end, tk_digit_pairs + 2 * r, 2);
 	}
 	if (m >= 10) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * m, 2);
+		memcpy(end, tk_digit_pairs + 2 * m, 2);
 	} else {
 		*--end = (char)('0' + m);
 	}

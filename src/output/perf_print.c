@@ -411,20 +411,10 @@ static bool piece_stale(printer *p, jpiece *pc, uint64_t k1, uint64_t k2, const 
 /* v (< 10^9) as 9 zero-padded digits at d. */
 static void put_9digits(char *d, uint32_t v)
 {
-	static const char digits2[] = "00010203040506070809"
-				      "10111213141516171819"
-				      "20212223242526272829"
-				      "30313233343536373839"
-				      "40414243444546474849"
-				      "50515253545556575859"
-				      "60616263646566676869"
-				      "70717273747576777879"
-				      "80818283848586878889"
-				      "90919293949596979899";
 	d[8] = (char)('0' + v % 10);
 	v /= 10;
 	for (int i = 6; i >= 0; i -= 2) {
-		memcpy(d + i, digits2 + 2 * (v % 100), 2);
+		memcpy(d + i, tk_digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
 }
