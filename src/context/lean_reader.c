@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctf/ctf_columns.h"
 #include "session/session_ctf.h"
 
 struct tk_lean {
@@ -19,7 +20,15 @@ struct tk_lean {
 	size_t n_classes;
 	tk_log_fn log;
 	void *log_user;
+	/* CTF: an error of ctf_read, which reads past the session; later
+	 * reads fail as the session's pull does after an error */
+	bool ctf_failed;
 };
+
+static tk_status ctf_after_error(tk_error *err)
+{
+	return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET, "the session ended with an error");
+}
 
 static void lean_discard(void *user, const ctf_discard *d)
 {
@@ -139,43 +148,40 @@ tk_status tk_lean_next(tk_lean *l, const tk_event **out, uint64_t *period, tk_er
 	*period = 0;
 	if (l->pf)
 		return perf_next(l, out, period, err);
+	if (l->ctf_failed)
+		return ctf_after_error(err);
 	const tk_session_item *it;
 	tk_status st = tk_session_next(l->ses, &it, err);
-	if (st != TK_OK)
+	if (st != TK_OK) {
+		l->ctf_failed = st != TK_END;
 		return st;
+	}
 	ctf_event_header(it->ctf, &l->ev);
 	*out = &l->ev;
 	return TK_OK;
 }
 
-/* The CTF loop: the reader's events go to the arrays directly (the
- * header fields as ctf_event_header() sets them), no tk_event between. */
+/* The CTF loop: the reader's events go to the arrays directly
+ * (ctf_reader_columns: the header fields as ctf_event_header() sets them,
+ * runs of a stream's events through the lean fast path), no tk_event
+ * between; CTF has no period, pid or tid here. */
 static tk_status ctf_read(tk_lean *l, const tk_lean_columns *c, size_t max, size_t *n,
 			  tk_error *err)
 {
-	size_t i = 0;
-	tk_status st = TK_OK;
-	const tk_session_item *it;
-	while (i < max && (st = tk_session_next(l->ses, &it, err)) == TK_OK) {
-		const ctf_event_out *e = it->ctf;
-		if (c->ts)
-			c->ts[i] = e->has_clock && e->ns > 0 ? (uint64_t)e->ns : 0;
-		if (c->offset)
-			c->offset[i] = e->offset;
-		if (c->cpu)
-			c->cpu[i] =
-			    e->cpu >= 0 && e->cpu <= INT32_MAX ? (int32_t)e->cpu : TK_CPU_NONE;
-		if (c->cls)
-			c->cls[i] = &e->ec->info;
+	*n = 0;
+	if (l->ctf_failed)
+		return ctf_after_error(err);
+	ctf_columns cc = {.ts = c->ts, .offset = c->offset, .cpu = c->cpu, .cls = c->cls};
+	tk_status st = ctf_reader_columns(l->ctf, &cc, max, n, err);
+	l->ctf_failed = st != TK_OK && st != TK_END;
+	for (size_t i = 0; i < *n; i++) {
 		if (c->period)
 			c->period[i] = 0;
 		if (c->pid)
 			c->pid[i] = TK_PID_NONE;
 		if (c->tid)
 			c->tid[i] = TK_PID_NONE;
-		i++;
 	}
-	*n = i;
 	return st;
 }
 
