@@ -179,3 +179,82 @@ def test_column_arrays_are_writable_and_outlive_the_source():
     first = int(b["ts"][0])
     b["ts"][0] = first + 1  # numpy owns a view of the column buffer
     assert int(b["ts"][0]) == first + 1 and len(b["ts"]) > 0
+
+
+# Generated CTF traces (ctf_gen.py) whose events the lean reader decodes
+# by the fast path between merge decisions (src/ctf/ctf_columns.c), and
+# the cases where it must hand an event back to the interpreter and the
+# merge. Each is read by iteration, by the model columns and by the lean
+# columns, at batch sizes that end inside and on the edge of the 4096-row
+# chunks; rows and warnings must be the same.
+GENERATED = {
+    "three-streams-ties": dict(streams=3, events=6000),
+    "one-stream-long-runs": dict(streams=1, events=5000, step=1000),
+    "interpreter-stream": dict(streams=3, events=4000, seq_stream=True),
+    "narrow-clock-wraps": dict(streams=2, events=3000, ts_bits=27, base=2**27 - 3000),
+    "backwards-outside-discarded": dict(streams=3, events=6000, oddities=True),
+    "clock-not-1ghz": dict(streams=2, events=2000, freq=1000000, oddities=True),
+    "clock-offset": dict(streams=2, events=2000, offset_s=1700000000),
+}
+
+
+def _generated(tmp_path, name):
+    import ctf_gen
+    d = tmp_path / name
+    if name == "two-traces":
+        n = ctf_gen.write_trace(str(d / "a"), 11, streams=2, events=3000)
+        n += ctf_gen.write_trace(str(d / "b"), 12, streams=2, events=3000, oddities=True)
+    else:
+        n = ctf_gen.write_trace(str(d), 7, **GENERATED[name])
+    return str(d), n
+
+
+def _iterated_ctf(path):
+    with tracekit.open(path) as src:
+        rows = [(ev.ts, ev.cpu, ev.name) for ev in src]
+        return rows, src.warnings
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED) + ["two-traces"])
+def test_generated_ctf_lean_columns_equal_iteration(tmp_path, name):
+    path, n = _generated(tmp_path, name)
+    want, want_warnings = _iterated_ctf(path)
+    assert len(want) == n
+    names = ["ts", "cpu", "name", "offset"]
+    model, mcats = _model_columns(path, names)
+    for batch in (7, 4096, 100000):
+        with tracekit.open(path) as src:
+            got = {c: [] for c in names}
+            for b in src.columns(names, batch=batch):
+                cats = b["name.categories"]
+                for c in ("ts", "cpu", "offset"):
+                    got[c].extend(b[c].tolist())
+                got["name"].extend(cats[k] for k in b["name"].tolist())
+            warnings = src.warnings
+        assert list(zip(got["ts"], got["cpu"], got["name"])) == want, batch
+        assert got["offset"] == model["offset"], batch
+        assert warnings == want_warnings, batch
+    if name == "backwards-outside-discarded":
+        assert any("backwards" in w for w in want_warnings)
+        assert any("outside" in w for w in want_warnings)
+        assert any("discarded" in w.lower() for w in want_warnings)
+
+
+@pytest.mark.parametrize("name", ["three-streams-ties", "interpreter-stream", "two-traces"])
+def test_generated_ctf_field_columns_equal_iteration(tmp_path, name):
+    path, _ = _generated(tmp_path, name)
+    fields = ["x", "y", "z", "n"]
+    with tracekit.open(path) as src:
+        want = [(ev.ts, ev.name) + tuple(ev.fields.get(f) for f in fields) for ev in src]
+    cols = ["ts", "name"] + ["field:" + f for f in fields] + ["field:x:f"]
+    got = []
+    with tracekit.open(path) as src:
+        for b in src.columns(cols, batch=1000):
+            cats = b["name.categories"]
+            for i in range(len(b["ts"])):
+                vals = tuple(None if int(b["field:" + f][i]) == np.iinfo(np.int64).min
+                             else int(b["field:" + f][i]) for f in fields)
+                x = float(b["field:x:f"][i])
+                assert (np.isnan(x) and vals[0] is None) or x == vals[0]
+                got.append((int(b["ts"][i]), cats[b["name"][i]]) + vals)
+    assert got == want
