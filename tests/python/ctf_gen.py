@@ -7,10 +7,14 @@ timestamp that wraps, time ties between streams, timestamps that go
 backwards or leave their packet's range, discarded events, a clock that is
 not 1 GHz. Deterministic for a seed.
 
-write_trace(dir, seed, streams=..., ...) -> the number of events written."""
+write_trace(dir, seed, streams=..., ...) -> the number of events written;
+CASES: the named set the tests read (write_case(dir, name));
+`ctf_gen.py DIR` writes every case below DIR (the C unit test
+tests/unit/test_lean_reader.c reads them too)."""
 import os
 import random
 import struct
+import sys
 
 MAGIC = 0xC1FC1FC1
 
@@ -138,3 +142,31 @@ def write_trace(d, seed, streams=3, events=3000, ts_bits=64, freq=1000000000, of
             f.write(data)
         total += n
     return total
+
+
+# The tests' traces: name -> write_trace arguments (a list: several traces
+# in one directory, read as one merged input).
+CASES = {
+    "three-streams-ties": dict(streams=3, events=6000),
+    "one-stream-long-runs": dict(streams=1, events=5000, step=1000),
+    "interpreter-stream": dict(streams=3, events=4000, seq_stream=True),
+    "narrow-clock-wraps": dict(streams=2, events=3000, ts_bits=27, base=2**27 - 3000),
+    "backwards-outside-discarded": dict(streams=3, events=6000, oddities=True),
+    "clock-not-1ghz": dict(streams=2, events=2000, freq=1000000, oddities=True),
+    "clock-offset": dict(streams=2, events=2000, offset_s=1700000000),
+    "two-traces": [dict(streams=2, events=3000), dict(streams=2, events=3000, oddities=True)],
+}
+
+
+def write_case(d, name):
+    """The case's trace(s) in directory d; returns the number of events."""
+    args = CASES[name]
+    if isinstance(args, list):
+        return sum(write_trace(os.path.join(d, "t%d" % i), 11 + i, **a)
+                   for i, a in enumerate(args))
+    return write_trace(d, 7, **args)
+
+
+if __name__ == "__main__":
+    for name in CASES:
+        write_case(os.path.join(sys.argv[1], name), name)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import data_path
+import ctf_gen
 import tracekit
 
 PERF = ("perf", "quipper", "perf.data.forkexit-3.8")
@@ -187,26 +188,9 @@ def test_column_arrays_are_writable_and_outlive_the_source():
 # merge. Each is read by iteration, by the model columns and by the lean
 # columns, at batch sizes that end inside and on the edge of the 4096-row
 # chunks; rows and warnings must be the same.
-GENERATED = {
-    "three-streams-ties": dict(streams=3, events=6000),
-    "one-stream-long-runs": dict(streams=1, events=5000, step=1000),
-    "interpreter-stream": dict(streams=3, events=4000, seq_stream=True),
-    "narrow-clock-wraps": dict(streams=2, events=3000, ts_bits=27, base=2**27 - 3000),
-    "backwards-outside-discarded": dict(streams=3, events=6000, oddities=True),
-    "clock-not-1ghz": dict(streams=2, events=2000, freq=1000000, oddities=True),
-    "clock-offset": dict(streams=2, events=2000, offset_s=1700000000),
-}
-
-
 def _generated(tmp_path, name):
-    import ctf_gen
-    d = tmp_path / name
-    if name == "two-traces":
-        n = ctf_gen.write_trace(str(d / "a"), 11, streams=2, events=3000)
-        n += ctf_gen.write_trace(str(d / "b"), 12, streams=2, events=3000, oddities=True)
-    else:
-        n = ctf_gen.write_trace(str(d), 7, **GENERATED[name])
-    return str(d), n
+    d = str(tmp_path / name)
+    return d, ctf_gen.write_case(d, name)
 
 
 def _iterated_ctf(path):
@@ -215,7 +199,7 @@ def _iterated_ctf(path):
         return rows, src.warnings
 
 
-@pytest.mark.parametrize("name", sorted(GENERATED) + ["two-traces"])
+@pytest.mark.parametrize("name", sorted(ctf_gen.CASES))
 def test_generated_ctf_lean_columns_equal_iteration(tmp_path, name):
     path, n = _generated(tmp_path, name)
     want, want_warnings = _iterated_ctf(path)
