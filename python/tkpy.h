@@ -130,6 +130,12 @@ PyObject *tkpy_source_symbolize(tkpy_source *s, PyObject *args, PyObject *kw);
 /* The Source's warning collector (a tk_log_fn; user is the source). */
 void tkpy_source_log(void *user, int level, const char *msg);
 
+/* Paths of a whole-file call (tkpy_paths.c): one path (str, bytes,
+ * os.PathLike) or a sequence of them -> a NULL-terminated array of owned
+ * strings, *n of them; NULL with an exception set. GIL held. */
+char **tkpy_paths(PyObject *obj, size_t *n);
+void tkpy_paths_free(char **paths); /* NULL is fine */
+
 /* Reads the common filter keywords (begin, end, events, pid, tid, cpu,
  * limit) from kw into f; 0 on success, -1 with an exception set. */
 int tkpy_parse_filter(PyObject *kw, tk_filter *f, char **events_owned, uint64_t *limit);

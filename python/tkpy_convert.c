@@ -7,52 +7,6 @@
 #include "output/profile_inputs.h"
 #include "tkpy.h"
 
-/* inputs: a path or a sequence of paths -> a NULL-terminated strdup'd array. */
-static char **paths_arg(PyObject *inputs, size_t *n)
-{
-	PyObject *seq;
-	if (PyUnicode_Check(inputs) || PyBytes_Check(inputs))
-		seq = PyTuple_Pack(1, inputs);
-	else
-		seq = PySequence_Tuple(inputs);
-	if (!seq)
-		return NULL;
-	Py_ssize_t k = PyTuple_GET_SIZE(seq);
-	char **out = calloc((size_t)k + 1, sizeof *out);
-	if (!out) {
-		Py_DECREF(seq);
-		PyErr_NoMemory();
-		return NULL;
-	}
-	for (Py_ssize_t i = 0; i < k; i++) {
-		PyObject *b;
-		if (!PyUnicode_FSConverter(PyTuple_GET_ITEM(seq, i), &b))
-			goto fail;
-		out[i] = strdup(PyBytes_AS_STRING(b));
-		Py_DECREF(b);
-		if (!out[i]) {
-			PyErr_NoMemory();
-			goto fail;
-		}
-	}
-	Py_DECREF(seq);
-	*n = (size_t)k;
-	return out;
-fail:
-	for (Py_ssize_t i = 0; i < k; i++)
-		free(out[i]);
-	free(out);
-	Py_DECREF(seq);
-	return NULL;
-}
-
-static void free_paths(char **p)
-{
-	for (size_t i = 0; p && p[i]; i++)
-		free(p[i]);
-	free(p);
-}
-
 /* convert(inputs, output, to, **filters): the library's tk_convert(), as
  * `tracekit convert` runs it (native routes such as perf -> folded or
  * perf -> DCPI, else the model pipeline with the model context where the
@@ -71,7 +25,7 @@ PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 		return PyErr_Format(PyExc_ValueError, "unknown output format '%s'", to);
 	}
 	size_t n = 0;
-	char **paths = paths_arg(inputs, &n);
+	char **paths = tkpy_paths(inputs, &n);
 	tk_filter f;
 	uint64_t limit = 0;
 	char *events = NULL;
@@ -112,7 +66,7 @@ PyObject *tkpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 	else result = Py_NewRef(Py_None); /* a native route: no event count */
 out:
 	free(events);
-	free_paths(paths);
+	tkpy_paths_free(paths);
 	Py_DECREF(output_obj);
 	return result;
 }

@@ -56,40 +56,6 @@ static PyObject *column_value(sqlite3_stmt *st, int i)
 	}
 }
 
-/* Paths from a str/PathLike or a sequence of them, as owned C strings. */
-static char **paths_of(PyObject *obj, size_t *n)
-{
-	PyObject *seq;
-	if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyObject_HasAttrString(obj, "__fspath__"))
-		seq = Py_BuildValue("(O)", obj);
-	else
-		seq = PySequence_Fast(obj, "paths must be a path or a sequence of paths");
-	if (!seq)
-		return NULL;
-	Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-	char **out = calloc((size_t)k + 1, sizeof *out);
-	if (!out) {
-		Py_DECREF(seq);
-		PyErr_NoMemory();
-		return NULL;
-	}
-	for (Py_ssize_t i = 0; i < k; i++) {
-		PyObject *b = NULL;
-		if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &b)) {
-			for (Py_ssize_t j = 0; j < i; j++)
-				free(out[j]);
-			free(out);
-			Py_DECREF(seq);
-			return NULL;
-		}
-		out[i] = strdup(PyBytes_AS_STRING(b));
-		Py_DECREF(b);
-	}
-	Py_DECREF(seq);
-	*n = (size_t)k;
-	return out;
-}
-
 PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw)
 {
 	(void)self;
@@ -101,17 +67,12 @@ PyObject *tkpy_sql(PyObject *self, PyObject *args, PyObject *kw)
 					 &all_records))
 		return NULL;
 	size_t n_paths = 0;
-	char **paths = paths_of(paths_obj, &n_paths);
+	char **paths = tkpy_paths(paths_obj, &n_paths);
 	if (!paths)
 		return NULL;
 	PyObject *result = NULL, *rows = NULL, *names = NULL;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	for (size_t i = 0; i < n_paths; i++)
-		if (!paths[i]) {
-			PyErr_NoMemory();
-			goto out;
-		}
 	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		raise_sql(db ? sqlite3_errmsg(db) : "cannot open an SQLite connection");
@@ -190,9 +151,7 @@ out:
 	Py_XDECREF(rows);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
-	for (size_t i = 0; i < n_paths; i++)
-		free(paths[i]);
-	free(paths);
+	tkpy_paths_free(paths);
 	return result;
 }
 

@@ -174,14 +174,12 @@ static tk_status ctf_read(tk_lean *l, const tk_lean_columns *c, size_t max, size
 	ctf_columns cc = {.ts = c->ts, .offset = c->offset, .cpu = c->cpu, .cls = c->cls};
 	tk_status st = ctf_reader_columns(l->ctf, &cc, max, n, err);
 	l->ctf_failed = st != TK_OK && st != TK_END;
-	for (size_t i = 0; i < *n; i++) {
-		if (c->period)
-			c->period[i] = 0;
-		if (c->pid)
-			c->pid[i] = TK_PID_NONE;
-		if (c->tid)
-			c->tid[i] = TK_PID_NONE;
-	}
+	for (size_t i = 0; c->period && i < *n; i++)
+		c->period[i] = 0;
+	for (size_t i = 0; c->pid && i < *n; i++)
+		c->pid[i] = TK_PID_NONE;
+	for (size_t i = 0; c->tid && i < *n; i++)
+		c->tid[i] = TK_PID_NONE;
 	return st;
 }
 

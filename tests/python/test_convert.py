@@ -47,3 +47,26 @@ def test_filters_and_errors(tmp_path):
     assert not (tmp_path / "x.jsonl").exists()     # nothing left behind
     with pytest.raises(ValueError):
         tracekit.convert(src, tmp_path / "y", to="bogus")
+
+
+def test_convert_and_sql_take_the_same_path_arguments(tmp_path):
+    # one helper reads the paths of convert() and sql() (python/tkpy_paths.c):
+    # a str, a PathLike, a list or a generator of them; anything else fails
+    # the same way in both
+    import pathlib
+    src = data_path(*CTF)
+    want = len(names(src))
+    for arg in (lambda: src, lambda: pathlib.Path(src), lambda: [pathlib.Path(src)],
+                lambda: (p for p in [src])):
+        assert tracekit.convert(arg(), str(tmp_path / "o.jsonl")) == want
+        assert tracekit._tracekit.sql(arg(), "SELECT count(*) FROM event") == \
+            (("count(*)",), [(want,)])
+    msgs = []
+    for call in (lambda: tracekit._tracekit.convert(42, str(tmp_path / "x.jsonl"), "json"),
+                 lambda: tracekit._tracekit.sql(42, "SELECT 1")):
+        with pytest.raises(TypeError) as e:
+            call()
+        msgs.append(str(e.value))
+    assert msgs[0] == msgs[1] == "paths must be a path or a sequence of paths"
+    with pytest.raises(ValueError, match="no input"):
+        tracekit.convert([], str(tmp_path / "x.jsonl"))
