@@ -4,7 +4,9 @@
      tracekit (for ev in src: ev.name, ev.ts) and with babeltrace2's Python
      bindings (bt2.TraceCollectionMessageIterator: msg.event.name,
      msg.default_clock_snapshot.ns_from_origin), same work per event;
-  2. columns(): events/s decoded into numpy arrays (ts, cpu, name);
+  2. columns(): events/s decoded into numpy arrays (ts, cpu, name) from
+     the same CTF trace as 1 (the same event count is checked), best of N
+     calls (CPU and wall each), with the load average before and after;
   3. cluster: tracekit.cluster.profile over N copies of a perf.data file on
      a LocalCluster of 1 and then 2 worker processes (wall time, speed-up),
      and the same profiles in 1 then 2 plain processes (what the machine
@@ -12,8 +14,9 @@
 Traces are made in WORKDIR (default /tmp/tk-py-bench), reused when present:
 the 1.5 M-event dmesg CTF trace of bench/ctf_bench.sh (written by
 babeltrace2) and a `perf record -F 5000 -g -a` recording of 2 s.
-usage: bench/python_bench.py [--columns] [WORKDIR]   (env TK_BUILD_DIR, default build/)
+usage: bench/python_bench.py [--columns] [--tries N] [WORKDIR]   (env TK_BUILD_DIR, default build/)
   --columns: part 2 only, best of 15 (a loaded machine needs more tries)
+  --tries N: the N of part 2 (default 5 with the other parts, 15 alone)
 """
 import os
 import random
@@ -30,6 +33,11 @@ import tracekit.cluster    # noqa: E402
 
 only_columns = "--columns" in sys.argv[1:]
 args = [a for a in sys.argv[1:] if a != "--columns"]
+tries = None
+if "--tries" in args:
+    i = args.index("--tries")
+    tries = int(args[i + 1])
+    del args[i:i + 2]
 work = args[0] if args else "/tmp/tk-py-bench"
 os.makedirs(work, exist_ok=True)
 
@@ -99,17 +107,18 @@ def timed(fn, *a):
 
 def main():
     ctf = make_dmesg()
+    print("load average %s (1, 5, 15 min) at the start" % load())
     if only_columns:
-        columns_rate(ctf, 15)
+        columns_rate(ctf, tries or 15)
         return
     (n_tk, _), c_tk, w_tk = timed(tk_iterate, ctf)
     (n_bt, _), c_bt, w_bt = timed(bt2_iterate, ctf)
     assert n_tk == n_bt, (n_tk, n_bt)
-    print("iteration, %d events (dmesg CTF):" % n_tk)
+    print("iteration, %d events (dmesg CTF %s):" % (n_tk, ctf))
     print("  tracekit  %6.2f s CPU  %9.0f events/s" % (c_tk, n_tk / c_tk))
     print("  bt2       %6.2f s CPU  %9.0f events/s" % (c_bt, n_bt / c_bt))
     print("  ratio     %6.1fx" % (c_bt / c_tk))
-    columns_rate(ctf, 5)
+    columns_rate(ctf, tries or 5, n_tk)
 
     perf = make_perf()
     files = []
@@ -143,22 +152,34 @@ def main():
         plain[n] = time.monotonic() - t0
     print("plain processes, same files: 1: %.2f s, 2: %.2f s, %.2fx" %
           (plain[1], plain[2], plain[1] / plain[2]))
+    print("load average %s at the end" % load())
 
 
-def columns_rate(ctf, tries):
+def load():
+    return "%.2f %.2f %.2f" % os.getloadavg()
+
+
+def columns_rate(ctf, tries, n_events=None):
+    """columns(ts, cpu, name) over the whole trace, a fresh source per
+    call; best CPU and best wall of `tries` calls (the first call of a
+    process also pays for the page cache and the buffer pool)."""
     def cols(path):
         n = 0
         for b in tracekit.open(path).columns(["ts", "cpu", "name"]):
             n += len(b["ts"])
         return n
+    load_before = load()
     best = best_cpu = None
     for _ in range(tries):
         n, c, w = timed(cols, ctf)
         best = w if best is None else min(best, w)
         best_cpu = c if best_cpu is None else min(best_cpu, c)
-    print("columns(ts, cpu, name): %d events, best wall %.3f s = %.1f M events/s, "
-          "best CPU %.3f s = %.1f M events/s" %
-          (n, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6))
+    if n_events is not None:
+        assert n == n_events, (n, n_events)  # the trace of the bt2 comparison
+    print("columns(ts, cpu, name) of %s: %d events, best of %d: wall %.3f s = %.1f M events/s, "
+          "CPU %.3f s = %.1f M events/s (load average %s before, %s after)" %
+          (ctf, n, tries, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6, load_before,
+           load()))
 
 
 def _plain_profiles(paths):
