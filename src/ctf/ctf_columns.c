@@ -45,7 +45,9 @@ static bool top_bound(const ctf_reader *r, bool *bounded, int64_t *ns, uint64_t 
 }
 
 /* The top stream s, whose current event was just written, runs on: up
- * to room more rows from index i. Returns how many were written. */
+ * to room more rows from index i. Returns how many were written. The
+ * stream's state is kept in locals and stored once at the end (the
+ * column stores would otherwise make the compiler reload it per event). */
 static size_t run_top(ctf_reader *r, ctf_stream *s, const ctf_columns *c, size_t i, size_t room)
 {
 	bool bounded;
@@ -56,53 +58,72 @@ static size_t run_top(ctf_reader *r, ctf_stream *s, const ctf_columns *c, size_t
 		return 0;
 	ctf_decoder *d = &s->dec;
 	const ctf_stream_class *sc = s->sc;
-	ctf_event_out *ev = &s->ev;
-	const bool warned_backwards = s->warned & (1u << CTF_WARN_BACKWARDS);
-	const bool warned_outside = s->warned & (1u << CTF_WARN_OUTSIDE);
+	uint64_t *restrict ts = c->ts ? c->ts + i : NULL;
+	uint64_t *restrict offs = c->offset ? c->offset + i : NULL;
+	int32_t *restrict cpus = c->cpu ? c->cpu + i : NULL;
+	const tk_event_class **restrict cls = c->cls ? c->cls + i : NULL;
+	/* an event that would warn goes to ctf_stream_advance, which warns */
+	const bool check_backwards = !(s->warned & (1u << CTF_WARN_BACKWARDS));
+	const bool check_outside = !(s->warned & (1u << CTF_WARN_OUTSIDE));
 	/* fixed for the packet: the lean run starts and ends inside one */
 	const int32_t cpu = s->cpu >= 0 && s->cpu <= INT32_MAX ? (int32_t)s->cpu : TK_CPU_NONE;
-	const uint64_t pkt_off = s->pkt_off;
+	const uint64_t pkt_off = s->pkt_off, plain_end = s->clk_plain_end;
+	const uint64_t begin = s->cur_begin_or_0, end = s->cur_end;
+	const int64_t base = s->clk_base;
+	const uint64_t order = s->order;
+	int64_t last_ns = s->last_ns;
+	bool has_last = s->has_last_ns;
+	const ctf_event_class *ec = NULL;
+	uint64_t ev_pos = 0, cyc = 0;
 	size_t k = 0;
-	ev->header = ev->common_context = ev->context = ev->payload = NULL;
 	while (k < room && d->pos < d->limit_bits) {
-		const uint64_t ev_pos = d->pos, clock = d->clock;
+		const uint64_t pos = d->pos, clock = d->clock;
 		const bool clock_set = d->clock_set;
-		const ctf_event_class *ec;
+		const ctf_event_class *e;
 		d->meaning_set[CTF_MEANING_EVENT_ID] = false;
-		__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
-		if (UNLIKELY(!ctf_decode_event_fast(d, sc, &ec)))
+		__builtin_prefetch(d->buf + pos / 8 + 1024);
+		if (UNLIKELY(!ctf_decode_event_fast(d, sc, &e)))
 			break; /* nothing changed */
-		const uint64_t cyc = d->clock;
-		const int64_t ns = s->clk_base + (int64_t)(cyc < s->clk_plain_end ? cyc : 0);
-		if (UNLIKELY(d->pos == ev_pos || cyc >= s->clk_plain_end ||
-			     (!warned_backwards && s->has_last_ns && ns < s->last_ns) ||
-			     (!warned_outside && (cyc < s->cur_begin_or_0 || cyc > s->cur_end)) ||
-			     (bounded &&
-			      !(ns < bound_ns || (ns == bound_ns && s->order < bound_order))))) {
+		const uint64_t t = d->clock;
+		const int64_t ns = base + (int64_t)(t < plain_end ? t : 0);
+		if (UNLIKELY(
+			d->pos == pos || t >= plain_end ||
+			(check_backwards && has_last && ns < last_ns) ||
+			(check_outside && (t < begin || t > end)) ||
+			(bounded && !(ns < bound_ns || (ns == bound_ns && order < bound_order))))) {
 			/* the event goes through ctf_stream_advance and the merge */
-			d->pos = ev_pos;
+			d->pos = pos;
 			d->clock = clock;
 			d->clock_set = clock_set;
 			break;
 		}
-		/* what ctf_stream_advance leaves for a decoded event */
+		((ctf_event_class *)e)->n_seen++;
+		if (ts)
+			ts[k] = ns > 0 ? (uint64_t)ns : 0;
+		if (offs)
+			offs[k] = pkt_off + pos / 8;
+		if (cpus)
+			cpus[k] = cpu;
+		if (cls)
+			cls[k] = &e->info;
+		ec = e;
+		ev_pos = pos;
+		cyc = t;
+		last_ns = ns;
+		has_last = true;
+		k++;
+	}
+	if (k) {
+		/* what ctf_stream_advance leaves for the last event decoded */
+		ctf_event_out *ev = &s->ev;
+		ev->header = ev->common_context = ev->context = ev->payload = NULL;
 		ev->ec = ec;
 		ev->offset = pkt_off + ev_pos / 8;
 		ev->clock_raw = cyc;
-		ev->ns = ns;
-		s->last_ns = ns;
-		s->has_last_ns = true;
-		s->n_events++;
-		((ctf_event_class *)ec)->n_seen++;
-		if (c->ts)
-			c->ts[i + k] = ns > 0 ? (uint64_t)ns : 0;
-		if (c->offset)
-			c->offset[i + k] = ev->offset;
-		if (c->cpu)
-			c->cpu[i + k] = cpu;
-		if (c->cls)
-			c->cls[i + k] = &ec->info;
-		k++;
+		ev->ns = last_ns;
+		s->last_ns = last_ns;
+		s->has_last_ns = has_last;
+		s->n_events += k;
 	}
 	return k;
 }
