@@ -17,6 +17,8 @@ babeltrace2) and a `perf record -F 5000 -g -a` recording of 2 s.
 usage: bench/python_bench.py [--columns] [--tries N] [WORKDIR]   (env TK_BUILD_DIR, default build/)
   --columns: part 2 only, best of 15 (a loaded machine needs more tries)
   --tries N: the N of part 2 (default 5 with the other parts, 15 alone)
+  --perf FILE: with --columns, also columns(ts, cpu, pid, tid, name,
+    period) of the perf.data FILE (the lean reader's perf.data path)
 """
 import os
 import random
@@ -34,6 +36,11 @@ import tracekit.cluster    # noqa: E402
 only_columns = "--columns" in sys.argv[1:]
 args = [a for a in sys.argv[1:] if a != "--columns"]
 tries = None
+perf_file = None
+if "--perf" in args:
+    i = args.index("--perf")
+    perf_file = args[i + 1]
+    del args[i:i + 2]
 if "--tries" in args:
     i = args.index("--tries")
     tries = int(args[i + 1])
@@ -110,6 +117,9 @@ def main():
     print("load average %s (1, 5, 15 min) at the start" % load())
     if only_columns:
         columns_rate(ctf, tries or 15)
+        if perf_file:
+            columns_rate(perf_file, tries or 15,
+                         names=["ts", "cpu", "pid", "tid", "name", "period"])
         return
     (n_tk, _), c_tk, w_tk = timed(tk_iterate, ctf)
     (n_bt, _), c_bt, w_bt = timed(bt2_iterate, ctf)
@@ -159,13 +169,13 @@ def load():
     return "%.2f %.2f %.2f" % os.getloadavg()
 
 
-def columns_rate(ctf, tries, n_events=None):
-    """columns(ts, cpu, name) over the whole trace, a fresh source per
-    call; best CPU and best wall of `tries` calls (the first call of a
-    process also pays for the page cache and the buffer pool)."""
+def columns_rate(ctf, tries, n_events=None, names=("ts", "cpu", "name")):
+    """columns(names) over the whole input, a fresh source per call; best
+    CPU and best wall of `tries` calls (the first call of a process also
+    pays for the page cache and the buffer pool)."""
     def cols(path):
         n = 0
-        for b in tracekit.open(path).columns(["ts", "cpu", "name"]):
+        for b in tracekit.open(path).columns(list(names)):
             n += len(b["ts"])
         return n
     load_before = load()
@@ -176,10 +186,10 @@ def columns_rate(ctf, tries, n_events=None):
         best_cpu = c if best_cpu is None else min(best_cpu, c)
     if n_events is not None:
         assert n == n_events, (n, n_events)  # the trace of the bt2 comparison
-    print("columns(ts, cpu, name) of %s: %d events, best of %d: wall %.3f s = %.1f M events/s, "
+    print("columns(%s) of %s: %d events, best of %d: wall %.3f s = %.1f M events/s, "
           "CPU %.3f s = %.1f M events/s (load average %s before, %s after)" %
-          (ctf, n, tries, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6, load_before,
-           load()))
+          (", ".join(names), ctf, n, tries, best, n / best / 1e6, best_cpu, n / best_cpu / 1e6,
+           load_before, load()))
 
 
 def _plain_profiles(paths):
