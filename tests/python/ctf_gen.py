@@ -19,6 +19,19 @@ import sys
 MAGIC = 0xC1FC1FC1
 
 
+# stream classes 0 and 1 differ only in their events
+_STREAM = """stream {
+	id = %d;
+	packet.context := struct {
+		clk64_t timestamp_begin; clk64_t timestamp_end;
+		uint64_t content_size; uint64_t packet_size;
+		uint64_t events_discarded; uint32_t cpu_id;
+	};
+	event.header := struct { %s };
+};
+"""
+
+
 def _metadata(ts_bits, freq, offset_s):
     if ts_bits == 64:
         header = "uint32_t id; clk64_t timestamp;"
@@ -40,30 +53,12 @@ trace {
 };
 clock { name = c; freq = %d; offset_s = %d; offset = 0; };
 typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := clk64_t;
-stream {
-	id = 0;
-	packet.context := struct {
-		clk64_t timestamp_begin; clk64_t timestamp_end;
-		uint64_t content_size; uint64_t packet_size;
-		uint64_t events_discarded; uint32_t cpu_id;
-	};
-	event.header := struct { %s };
-};
-stream {
-	id = 1;
-	packet.context := struct {
-		clk64_t timestamp_begin; clk64_t timestamp_end;
-		uint64_t content_size; uint64_t packet_size;
-		uint64_t events_discarded; uint32_t cpu_id;
-	};
-	event.header := struct { %s };
-};
-event { name = "sched_a"; id = 0; stream_id = 0; fields := struct { uint32_t x; string s; }; };
+%sevent { name = "sched_a"; id = 0; stream_id = 0; fields := struct { uint32_t x; string s; }; };
 event { name = "sched_b"; id = 1; stream_id = 0; fields := struct { int64_t y; }; };
 event { name = "irq_c"; id = 2; stream_id = 0; fields := struct { string t; uint8_t z; }; };
 event { name = "seq_d"; id = 0; stream_id = 1; fields := struct { uint8_t n; uint8_t v[n]; }; };
 event { name = "plain_e"; id = 1; stream_id = 1; fields := struct { uint32_t x; }; };
-""" % (freq, offset_s, header, header)
+""" % (freq, offset_s, "".join(_STREAM % (i, header) for i in (0, 1)))
 
 
 def _event(r, sid, eid, ts, ts_bits):
