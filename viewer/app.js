@@ -243,9 +243,8 @@
   function showStats() {
     var r = currentRange(), s = TK.rangeStats(model, r.a, r.b), E = TK.escapeHtml;
     st.lastStats = s;
-    var h = '<p>' + (st.sel ? 'selection ' : 'whole trace ') + '<span class="mono" id="stats-range">' +
-      E(TK.fmtTime(model.t0, r.a, 'abs', model.epoch)) + ' .. ' + E(TK.fmtTime(model.t0, r.b, 'abs', model.epoch)) +
-      '</span> (' + TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events, <b id="stats-spans">' +
+    var h = '<p>' + (st.sel ? 'selection ' : 'whole trace ') + '<span class="mono" id="stats-range"></span> (' +
+      TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events, <b id="stats-spans">' +
       s.spans + '</b> spans</p><div class="stats-cols">';
     function table(id, title, rows, label) {
       h += '<table id="' + id + '"><tr><th>' + title + '</th><th class="num">count</th><th class="num">total duration</th></tr>';
@@ -261,6 +260,20 @@
     table('stats-span-names', 'span', s.spanNames, function (k) { return k; });
     table('stats-span-tracks', 'spans per track', s.spanTracks, trackLabel);
     el('tab-stats').innerHTML = h + '</div>';
+    showStatsRange();
+  }
+  /* The range's bounds as the ruler shows times (from the trace's start,
+   * or the trace's clock), the other way in the tooltip. */
+  function showStatsRange() {
+    var e = $('stats-range');
+    if (!e) return;
+    var r = currentRange(), other = st.mode === 'rel' ? 'abs' : 'rel';
+    var text = function (mode) {
+      return TK.fmtTime(model.t0, r.a, mode, model.epoch) + ' .. ' + TK.fmtTime(model.t0, r.b, mode, model.epoch);
+    };
+    e.textContent = text(st.mode) + (st.mode === 'rel' ? ' s' : '');
+    e.title = other === 'rel' ? 'from the trace\'s start: ' + text('rel') + ' s' :
+      (model.epoch ? 'wall clock (UTC): ' : 'trace clock: ') + text('abs');
   }
   function el(id) { return $(id); }
   var flame = {tree: null, focus: 0, rects: []};
@@ -501,7 +514,7 @@
   $('timemode').onclick = function () {
     st.mode = st.mode === 'rel' ? 'abs' : 'rel';
     $('timemode').textContent = st.mode === 'rel' ? 'relative' : (model.epoch ? 'wall clock' : 'trace clock');
-    saveFragment(); showBookmarks(); drawNow();
+    saveFragment(); showBookmarks(); showStatsRange(); drawNow();
   };
   $('search-next').onclick = function () { searchStep(1); };
   $('search-prev').onclick = function () { searchStep(-1); };

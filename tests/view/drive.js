@@ -95,6 +95,37 @@ async function main() {
     await browser.close();
     return;
   }
+  // touching spans of one name (CPEL states): zoomed in on up to 8 of
+  // them, the pixels across their row show one bar per span (runs of
+  // non-white pixels), not one bar for all
+  out.spanGaps = await page.evaluate(() => {
+    const v = window.tkView, m = v.model, canvas = document.getElementById('timeline');
+    for (const row of m.rows) {
+      if (row.kind !== 'spans') continue;
+      let i = 0;
+      while (i + 2 < row.n && !(row.end[i] === row.t[i + 1] && row.end[i + 1] === row.t[i + 2] &&
+        row.name[i] === row.name[i + 1] && row.name[i + 1] === row.name[i + 2])) i++;
+      if (i + 2 >= row.n) continue;
+      let k = i + 1;
+      while (k < row.n && k - i < 8 && row.t[k] === row.end[k - 1] && row.name[k] === row.name[i]) k++;
+      v.setWindow(row.t[i], row.end[k - 1]);
+      const pos = v.entryPosition(row.track, i, row.depth), r = canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1, x0 = Math.ceil(TK.LABEL_W * dpr);
+      const px = canvas.getContext('2d').getImageData(x0, Math.floor((pos.y - r.top) * dpr), canvas.width - x0, 1).data;
+      let runs = 0, inBar = false;
+      for (let p = 0; p < px.length; p += 4) {
+        const bar = Math.min(px[p], px[p + 1], px[p + 2]) < 240;
+        if (bar && !inBar) runs++;
+        inBar = bar;
+      }
+      const w = v.state.v1 - v.state.v0, cw = r.width - TK.LABEL_W;
+      let minPx = Infinity;
+      for (let j = i; j < k; j++) minPx = Math.min(minPx, (row.end[j] - row.t[j]) / w * cw);
+      return { track: row.track, name: m.strings[row.name[i]], first: i, spans: k - i, runs, minPx };
+    }
+    return null;
+  });
+  await page.screenshot({ path: path.join(outdir, 'span-gaps.png') });
   // the time toggle: trace-relative, then the trace's clock (wall clock
   // when it counts from the epoch), then back
   out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
@@ -212,6 +243,7 @@ async function main() {
   await page.keyboard.press('End');
   out.keys.end = await page.evaluate(() => window.tkView.window());
   out.span = await page.evaluate(() => window.tkView.model.span);
+  out.epoch = await page.evaluate(() => window.tkView.model.epoch);
   // drag a selection over the middle half of the whole trace
   await page.keyboard.press('0');
   const box = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
@@ -226,6 +258,14 @@ async function main() {
   out.sel = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
     spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
+  // the selection's bounds in the statistics, as the ruler shows times
+  // (relative, then the trace's clock), the other form in the tooltip
+  const rangeText = () => page.$eval('#stats-range', (e) => ({ text: e.textContent, title: e.title,
+    ruler: window.tkView.ruler().map((r) => r.text) }));
+  out.selRange = { rel: await rangeText() };
+  await page.click('#timemode');
+  out.selRange.abs = await rangeText();
+  await page.click('#timemode');
   await page.screenshot({ path: path.join(outdir, 'selection.png') });
   // Z zooms to the selection (the README's screenshot, docs/view.png, is
   // this one from the perf test)
