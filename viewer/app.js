@@ -12,11 +12,16 @@
   try {
     /* what is in the document so far: this script runs before the bulk
      * of the data, which the parser is still reading (see data.js) */
-    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; },
-      function (i) { return !!$('tk-a' + i + '-0'); });
+    model = TK.loadModel(function (id) { var e = $(id); return e ? e.textContent : ''; }, arrayRead);
   } catch (e) {
     document.body.textContent = 'tracekit view: cannot read the embedded data: ' + e;
     return;
+  }
+  /* Whether the browser has read array i (all its parts) to its end:
+   * the parser adds what follows an element only once it has closed it. */
+  function arrayRead(i, parts) {
+    var e = $('tk-a' + i + '-' + (parts - 1));
+    return !!e && (!!e.nextSibling || document.readyState !== 'loading');
   }
   var canvas = $('timeline'), ctx = canvas.getContext('2d');
   var span = Math.max(model.span, 1);
@@ -95,6 +100,7 @@
     }
     var d = Math.floor((y - TK.RULER_H + st.scrollY - it.y) / st.layout.rowH);
     var row = track.rows[Math.max(0, Math.min(d, track.rows.length - 1))];
+    if (row.pending) TK.fillLoaded(model, [row]); /* the page is still loading */
     var t = xToT(x), tol = 4 * (st.v1 - st.v0) / dataWidth();
     var i = TK.lowerBound(row.end, t - tol);
     var best = -1, bestD = Infinity;
@@ -140,7 +146,10 @@
       kv(k, typeof f[k] === 'object' ? JSON.stringify(f[k]) : String(f[k]));
     });
     h += '</table>';
-    if (row.stack && row.stack[i]) {
+    if (!f && row.arg && row.arg[i] && !model.complete) h += '<p class="hint">fields: not read yet (the page is still loading)</p>';
+    if (row.stack && row.stack[i] && row.stack[i] > model.stacks.n) {
+      h += '<p class="hint">stack: not read yet (the page is still loading)</p>';
+    } else if (row.stack && row.stack[i]) {
       h += '<h4>stack (leaf first)</h4><ol class="mono" id="details-stack">';
       stackFrames(row.stack[i]).forEach(function (fr) { h += '<li>' + E(fr) + '</li>'; });
       h += '</ol>';
@@ -183,6 +192,7 @@
     if (by === 'datum' && !arg) return; /* no fields kept for it */
     var best = null;
     var rows = anyTrack ? model.rows : model.tracks[p.row.track].rows;
+    TK.fillLoaded(model, rows);
     rows.forEach(function (row) {
       if (!row.name) return;
       var i = dir > 0 ? TK.lowerBound(row.t, t) : TK.upperBound(row.t, t) - 1;
@@ -202,6 +212,7 @@
   function runSearch() {
     var q = $('search').value.trim().toLowerCase();
     if (!q) { st.matches = null; st.matchTimes = null; $('search-info').textContent = ''; draw(); return; }
+    TK.fillLoaded(model); /* while the page loads: the rows read so far */
     var nameHit = new Uint8Array(model.strings.length);
     model.strings.forEach(function (s, i) { if (s.toLowerCase().indexOf(q) >= 0) nameHit[i] = 1; });
     var det = model.getDetails(), argHit = new Uint8Array(det.length);
@@ -217,7 +228,7 @@
     st.matchTimes = Float64Array.from(found.map(function (m) { return m.row.t[m.i]; }));
     st.matchIndex = -1;
     st.matchQuery = q;
-    $('search-info').textContent = found.length + ' matches';
+    $('search-info').textContent = found.length + (model.complete ? ' matches' : ' matches so far');
     draw();
   }
   function searchStep(dir) {
@@ -231,7 +242,7 @@
       if (st.picked && dir > 0 && m[st.matchIndex] && m[st.matchIndex].row === st.picked.row && m[st.matchIndex].i === st.picked.i) st.matchIndex++;
     } else st.matchIndex += dir;
     st.matchIndex = (st.matchIndex + m.length) % m.length;
-    $('search-info').textContent = (st.matchIndex + 1) + ' / ' + m.length;
+    $('search-info').textContent = (st.matchIndex + 1) + ' / ' + m.length + (model.complete ? '' : ' so far');
     setPicked(m[st.matchIndex], true);
   }
 
@@ -243,9 +254,8 @@
   function showStats() {
     var r = currentRange(), s = TK.rangeStats(model, r.a, r.b), E = TK.escapeHtml;
     st.lastStats = s;
-    var h = '<p>' + (st.sel ? 'selection ' : 'whole trace ') + '<span class="mono" id="stats-range">' +
-      E(TK.fmtTime(model.t0, r.a, 'abs', model.epoch)) + ' .. ' + E(TK.fmtTime(model.t0, r.b, 'abs', model.epoch)) +
-      '</span> (' + TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events, <b id="stats-spans">' +
+    var h = '<p>' + (st.sel ? 'selection ' : 'whole trace ') + '<span class="mono" id="stats-range"></span> (' +
+      TK.fmtDur(r.b - r.a) + '): <b id="stats-total">' + s.total + '</b> events, <b id="stats-spans">' +
       s.spans + '</b> spans</p><div class="stats-cols">';
     function table(id, title, rows, label) {
       h += '<table id="' + id + '"><tr><th>' + title + '</th><th class="num">count</th><th class="num">total duration</th></tr>';
@@ -261,6 +271,20 @@
     table('stats-span-names', 'span', s.spanNames, function (k) { return k; });
     table('stats-span-tracks', 'spans per track', s.spanTracks, trackLabel);
     el('tab-stats').innerHTML = h + '</div>';
+    showStatsRange();
+  }
+  /* The range's bounds as the ruler shows times (from the trace's start,
+   * or the trace's clock), the other way in the tooltip. */
+  function showStatsRange() {
+    var e = $('stats-range');
+    if (!e) return;
+    var r = currentRange(), other = st.mode === 'rel' ? 'abs' : 'rel';
+    var text = function (mode) {
+      return TK.fmtTime(model.t0, r.a, mode, model.epoch) + ' .. ' + TK.fmtTime(model.t0, r.b, mode, model.epoch);
+    };
+    e.textContent = text(st.mode) + (st.mode === 'rel' ? ' s' : '');
+    e.title = other === 'rel' ? 'from the trace\'s start: ' + text('rel') + ' s' :
+      (model.epoch ? 'wall clock (UTC): ' : 'trace clock: ') + text('abs');
   }
   function el(id) { return $(id); }
   var flame = {tree: null, focus: 0, rects: []};
@@ -501,7 +525,7 @@
   $('timemode').onclick = function () {
     st.mode = st.mode === 'rel' ? 'abs' : 'rel';
     $('timemode').textContent = st.mode === 'rel' ? 'relative' : (model.epoch ? 'wall clock' : 'trace clock');
-    saveFragment(); showBookmarks(); drawNow();
+    saveFragment(); showBookmarks(); showStatsRange(); drawNow();
   };
   $('search-next').onclick = function () { searchStep(1); };
   $('search-prev').onclick = function () { searchStep(-1); };
@@ -534,7 +558,8 @@
   requestAnimationFrame(function () { firstPaint = performance.now(); });
   /* The rest of the data, once the parser has read it: until then the
    * frames are drawn from the levels of detail written before this
-   * script, and nothing can be picked. */
+   * script, and picking, chasing and search fill in the rows read so far
+   * (TK.fillLoaded); the search runs again on all of them here. */
   function complete() {
     try {
       TK.completeModel(model);
@@ -545,6 +570,8 @@
     panelsStale = true; /* a panel opened while loading saw no rows */
     if (model.meta.nEvents + (model.meta.nSpans || 0) < BIG || st.sel) refreshPanels();
     if ($('search').value.trim()) runSearch();
+    /* an event picked while loading: now with its fields and stack */
+    if (st.picked && $('tab-details').classList.contains('on')) showDetails(st.picked);
     var on = document.querySelector('#tabs button.on');
     if (on && on.dataset.tab !== 'details') showTab(on.dataset.tab);
     loadMs = performance.now(); /* since navigation, as firstPaint */

@@ -90,11 +90,16 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
    * before the page's script and the rest after it, so the page draws
    * its first frame from the levels while the browser still reads the
    * rest. Rows whose columns are not there yet are `pending` (no entries,
-   * n = 0) until TK.completeModel() fills them in. */
+   * n = 0) until TK.fillLoaded() (once their columns are in) or
+   * TK.completeModel() fills them in. present(i, parts) must say whether
+   * every part of the array is read to its end: it is asked again while
+   * the page loads. */
   TK.loadModel = function (getText, present) {
     var meta = JSON.parse(getText('tk-meta'));
     var arrays = new Array(meta.arrays.length);
-    var have = function (i) { return i <= -2 || (i >= 0 && (!present || !meta.arrays[i].parts || present(i))); };
+    var have = function (i) {
+      return i <= -2 || (i >= 0 && (!present || !meta.arrays[i].parts || present(i, meta.arrays[i].parts)));
+    };
     /* i < -1: a column of -2 - i zeros tracekit left out */
     var A = function (i) {
       if (i <= -2) return new Uint32Array(-2 - i);
@@ -107,7 +112,9 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       stacks: {n: 0, parent: new Uint32Array(0), frame: new Uint32Array(0)},
       details: null, complete: false, pendingRows: 0,
       getDetails: function () {
-        /* one JSON object a line, line 0 empty (parsed one by one when shown) */
+        /* one JSON object a line, line 0 empty (parsed one by one when
+         * shown); they come last in the page: none while it loads */
+        if (!model.complete) return [];
         if (!model.details) model.details = (getText('tk-details') || '').split('\n');
         return model.details;
       },
@@ -138,6 +145,25 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       model._free();
     }
     return model;
+  };
+  /* While the page loads: fills in the pending rows among `rows` (all
+   * when not given) whose columns the browser has read by now, and the
+   * call stacks once they are in, so the data read so far can be picked
+   * and searched. Returns how many rows it filled. */
+  TK.fillLoaded = function (model, rows) {
+    if (model.complete) return 0;
+    var filled = 0;
+    (rows || model.rows).forEach(function (row) {
+      var rd = model._rd[row.index];
+      if (!row.pending || !rowPresent(model, rd)) return;
+      loadLevels(model, row, rd, false);
+      fillRow(model, row, rd);
+      model.pendingRows--;
+      filled++;
+    });
+    var s = model.meta.stacks;
+    if (model.stacks.n !== s.n && model._have(s.parent) && model._have(s.frame)) loadStacks(model);
+    return filled;
   };
   /* Fills in what loadModel() left pending, now that the whole document
    * is there; returns the model. */

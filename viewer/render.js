@@ -76,14 +76,28 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     var t = row.t, end = row.end, nameCol = row.name, lv = c.level;
     if (lv) { t = lv.t; end = lv.end; nameCol = lv.name; }
     var labels = []; /* drawn over the bars, after them */
+    /* Spans that touch (a CPEL state lasts until the track's next event,
+     * so a run of one state is one colour) get a 1-pixel gap where one
+     * ends and the next starts, once both are 2 pixels wide or more:
+     * each event shows, as in g2. The gaps are whole pixels drawn after
+     * the bars, so no bar's anti-aliased edge fills them in. */
+    var gaps = [], prevEnd = -Infinity, prevW = 0;
     TK.mergeRuns(t, end, c.lo, c.hi, v0, v1, w, function (a, b, i, merged) {
       var name = names[nameCol[i]];
       var bw = Math.max(b - a, span ? 1 : 1.5);
       addRect(byColour, TK.colour(name), x0 + a, top, bw, hh);
       st.frameStats.rects++;
+      if (span && !lv && bw >= 2 && a > 0 && a - prevEnd < 0.5 && prevW >= 2) gaps.push(Math.floor(x0 + a));
+      prevEnd = a + bw; prevW = bw;
       if (span && bw > 40 && merged === 1 && !lv) labels.push(x0 + a, bw, name);
     });
     fillBatched(ctx, byColour);
+    if (gaps.length) {
+      ctx.fillStyle = '#fff';
+      ctx.beginPath();
+      for (var g = 0; g < gaps.length; g++) ctx.rect(gaps[g], top, 1, hh);
+      ctx.fill();
+    }
     for (var l = 0; l < labels.length; l += 3) {
       ctx.save();
       ctx.beginPath(); ctx.rect(labels[l], top, labels[l + 1], hh); ctx.clip();

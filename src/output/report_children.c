@@ -629,7 +629,9 @@ static void cells_of(const row *r, tk_rsort_cells *c)
 	    .sym = r->name,
 	    .sym_len = r->name_len,
 	    .inlined = r->inlined,
-	    .unresolved = r->key.kind == KEY_ADDR,
+	    /* a frame of no image has no symbol either, whatever the --sort
+	     * keys: perf's hist entry then widens its dso column to 16 */
+	    .unresolved = r->key.kind == KEY_ADDR || !r->dso,
 	    .srcline = r->srcline,
 	};
 }

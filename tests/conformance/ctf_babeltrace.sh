@@ -7,21 +7,11 @@
 # Also: succeed/meta-ctx-sequence (babeltrace2 2.0.4 aborts on it) must
 # exit 0 with no output.
 set -u
-: "${TK:?}" "${TK_TESTDATA:?}"
-CTF="$TK_TESTDATA/ctf"
-[ -f "$CTF/expected/RC" ] || { echo "no CTF test data in $CTF: skipped"; exit 77; }
-export TZ=UTC LC_ALL=C
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$CTF" || exit 1
-# NAME (path with / -> _) -> path
-find babeltrace barectf -type d | while read -r d; do
-	printf '%s %s\n' "$(printf '%s' "$d" | tr / _)" "$d"
-done >"$tmp/map"
-pass=0 fail=0
-while read -r name rc; do
-	path=$(awk -v n="$name" '$1 == n { print $2; exit }' "$tmp/map")
-	if [ -z "$path" ]; then
+: "${TK:?}" "${TK_TESTDATA:?}" "${TK_SOURCE_DIR:?}"
+. "$TK_SOURCE_DIR/tests/support/ctf_expected.sh"
+ctf_expected_setup
+while read -r name rc path; do
+	if [ "$path" = "?" ]; then
 		echo "FAIL $name: trace directory not found"
 		fail=$((fail + 1))
 		continue
@@ -55,7 +45,7 @@ while read -r name rc; do
 			fail=$((fail + 1))
 		fi
 	fi
-done <expected/RC
+done <"$tmp/traces"
 # babeltrace2 2.0.4 aborts on this metadata; babeltrace 1 accepts it.
 "$TK" print --format babeltrace babeltrace/succeed/meta-ctx-sequence >"$tmp/out" 2>"$tmp/err"
 got=$?

@@ -5,20 +5,11 @@
 # babeltrace2 printed lines (NAME.pretty); status 1 -> stats exits 1 with
 # an error on stderr, like the full decode.
 set -u
-: "${TK:?}" "${TK_TESTDATA:?}"
-CTF="$TK_TESTDATA/ctf"
-[ -f "$CTF/expected/RC" ] || { echo "no CTF test data in $CTF: skipped"; exit 77; }
-export TZ=UTC LC_ALL=C
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$CTF" || exit 1
-find babeltrace barectf -type d | while read -r d; do
-	printf '%s %s\n' "$(printf '%s' "$d" | tr / _)" "$d"
-done >"$tmp/map"
-pass=0 fail=0
-while read -r name rc; do
-	path=$(awk -v n="$name" '$1 == n { print $2; exit }' "$tmp/map")
-	[ -n "$path" ] || { echo "FAIL $name: trace directory not found"; fail=$((fail + 1)); continue; }
+: "${TK:?}" "${TK_TESTDATA:?}" "${TK_SOURCE_DIR:?}"
+. "$TK_SOURCE_DIR/tests/support/ctf_expected.sh"
+ctf_expected_setup
+while read -r name rc path; do
+	[ "$path" != "?" ] || { echo "FAIL $name: trace directory not found"; fail=$((fail + 1)); continue; }
 	case $name in *meta-ctx-sequence) continue ;; esac # babeltrace2 aborts on it
 	exp="expected/$name.pretty"
 	n=0
@@ -41,6 +32,6 @@ while read -r name rc; do
 		head -3 "$tmp/err"
 		fail=$((fail + 1))
 	fi
-done <expected/RC
+done <"$tmp/traces"
 echo "ctf_stats_counts: $pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

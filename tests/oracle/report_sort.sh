@@ -16,6 +16,11 @@
 #   trees; perf keeps the whole file's "# Samples" line);
 # - rows of equal period may come in another order than perf's (see
 #   blocks() below): then the rows with their trees must be the same set;
+# - branches of equal share whose frames are in different images may come
+#   in another order than perf's (see ties_equal() below): then the trees
+#   must be the same with those branches put in one order; a symbol perf
+#   holds twice in such a tree table (its rows split the symbol's samples
+#   in two, as in the -g none tables) has its rows left out there;
 # - --begin A --end B equals `perf report --time A,B` (the middle of
 #   the recording; perf's header line adds " (time slices: A,B)", which
 #   tracekit does not print).
@@ -64,6 +69,96 @@ PY
 # call depths only within one thread, which is no total order)
 blocks() { awk '/^ +[0-9.]+%/ {if (b != "") print b; b = $0; next} {b = b "\\n" $0} END {if (b != "") print b}' | LC_ALL=C sort; }
 
+# The image of each symbol and address perf shows, for ties_equal():
+# "NAME<TAB>IMAGE" lines from its Children table, where every frame of
+# every call chain has a row.
+images() { # data
+  perf report -i "$1" --children --sort dso,sym -g none --stdio 2>/dev/null |
+    sed -n 's/^ *[0-9.]*% *[0-9.]*%  \([^ ]*\)  *\[.\] \(.*\)$/\2\t\1/p'
+}
+
+# The trees of want and got equal but for the order of sibling branches of
+# one share whose first frames are in different images. perf orders such
+# siblings by match_chain_dso_addresses(), which compares its `struct dso *`
+# pointers: the order is that of perf's heap (not of the images' mmaps, in
+# one recording out of seven python3 ones), which tracekit cannot know.
+# Within one image the order (by symbol start, inline name or address)
+# must still be perf's: the branches of a run of one share are put in the
+# order of their images' names, and stay in their own order within one.
+ties_equal() { # images want got
+  /usr/bin/python3 - "$@" <<'PY'
+import re, sys
+ROW = re.compile(r"^ +[0-9.]+%")
+BRANCH = re.compile(r"[| ]--([0-9.]+)%--")
+image = {}
+for l in open(sys.argv[1]):
+    name, _, img = l.rstrip("\n").partition("\t")
+    if name.startswith("0x"):
+        name = hex(int(name, 16))
+    image.setdefault(name, set()).add(img)
+def image_of(node):
+    name = node[1][0] if node[1] else ""
+    return "/".join(sorted(image.get(name, ())))
+def canon(node):
+    # node: (share, [frames of its chain], [children]); runs of children
+    # of one share put in the order of their images (stable within one)
+    kids, out, run = node[2], [], []
+    for k in kids + [None]:
+        if run and (k is None or k[0] != run[0][0]):
+            out += [canon(x) for x in sorted(run, key=image_of)]
+            run = []
+        if k is not None:
+            run.append(k)
+    return "%s[%s]{%s}" % (node[0], "/".join(node[1]), ",".join(out))
+def blocks(path):
+    # the rows (with their trees, canonical) as sorted blocks, headers apart
+    rows, head, stack = [], [], []
+    for l in open(path):
+        l = l.rstrip("\n")
+        if l.startswith("#"):
+            head.append(l)
+            continue
+        if ROW.match(l):
+            rows.append([l, ("", [], [])])
+            stack = [(-1, rows[-1][1])]
+            continue
+        t = l.replace("|", " ")
+        if not t.strip() or not stack:
+            continue
+        m = BRANCH.search(l)
+        if m:  # a branch starts at its parent's column, its frames 11 to the right
+            while len(stack) > 1 and stack[-1][0] > m.start():
+                stack.pop()
+            node = (m.group(1), [l[m.end():]], [])
+            stack[-1][1][2].append(node)
+            stack.append((m.start() + 11, node))
+        elif t.lstrip().startswith("---") and len(stack) == 1:
+            col = len(t) - len(t.lstrip())
+            node = ("", [t.strip()[3:]], [])
+            stack[0][1][2].append(node)
+            stack.append((col + 3, node))
+        else:  # the next frame of a chain, in its column
+            col = len(t) - len(t.lstrip())
+            while len(stack) > 1 and stack[-1][0] > col:
+                stack.pop()
+            if stack[-1][0] != col:
+                sys.exit("cannot read the tree at: " + l)
+            stack[-1][1][1].append(t.strip())
+    return head, [(r[0], canon(r[1])) for r in rows]
+def key(line):
+    return re.sub(r"^ *[0-9.]+%(?: +[0-9.]+%)?  ", "", line)
+(hw, rw), (hg, rg) = blocks(sys.argv[2]), blocks(sys.argv[3])
+# a symbol perf's hist tree holds twice (see the -g none tables): its rows
+# split its samples in two trees; they are left out on both sides
+keys = [key(r[0]) for r in rw]
+twice = sorted({k for k in keys if keys.count(k) > 1})
+for k in twice:
+    print("perf holds %s twice" % " ".join(k.split()))
+rows = lambda rs: sorted(a + "\n" + b for a, b in rs if key(a) not in twice)
+sys.exit(0 if hw == hg and rows(rw) == rows(rg) else 1)
+PY
+}
+
 compare() { # label exact|summed perf-args -- tracekit-args
   local label=$1 mode=$2; shift 2
   local pargs=() targs=()
@@ -78,6 +173,9 @@ compare() { # label exact|summed perf-args -- tracekit-args
     echo "ok   $label: identical to perf report ($(grep -c '%' "$work/want") lines with %)"
   elif [ "$(blocks <"$work/want")" = "$(blocks <"$work/got")" ]; then
     echo "ok   $label: perf report's rows and trees, rows of equal period in another order"
+  elif [ -s "$work/images" ] && ties_equal "$work/images" "$work/want" "$work/got" >"$work/twice"; then
+    echo "ok   $label: perf report's rows and trees, branches of equal share from different images in another order"
+    [ -s "$work/twice" ] && echo "     but for the rows of what $(paste -sd, "$work/twice") (its tables are compared summed)"
   elif [ "$mode" = summed ] && summed_equal "$work/want" "$work/got" >"$work/why"; then
     echo "ok   $label: perf report's rows, rows of one key summed (perf holds a symbol twice)"
   else
@@ -95,6 +193,7 @@ if cc -O1 -g -fno-omit-frame-pointer -pthread -o "$work/threads" "$TK_SOURCE_DIR
    perf record -q -g -e cpu-clock:u -F 2000 -o "$work/t.data" -- "$work/threads" 20000000 >/dev/null 2>&1 &&
    [ -s "$work/t.data" ]; then
   t="$work/t.data"
+  images "$t" >"$work/images"
   for s in $lists; do
     for c in --children --no-children; do
       graphs="none"
@@ -137,6 +236,7 @@ def f(n):
 for _ in range(12):
     f(200000); json.dumps(list(range(30000)))" >/dev/null 2>&1 && [ -s "$work/py.data" ]; then
   p="$work/py.data"
+  images "$p" >"$work/images"
   for s in $lists; do
     for c in --children --no-children; do
       compare "python3 --sort $s $c" summed -i "$p" $c --sort "$s" -g none -- $c --sort "$s" "$p"

@@ -11,44 +11,9 @@ set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
 skip() { echo "sql_lttng_counters: skipped: $*"; exit 77; }
 "$TK" sql /dev/null 'SELECT 1' 2>&1 | grep -q 'not available' && skip "tracekit built without sqlite3"
-for tool in lttng lttng-sessiond babeltrace2 cc; do
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
-done
-tmp=$(mktemp -d) || exit 1
-session="tk-sqlc-$$"
-started_pid=
-cleanup() {
-	lttng destroy "$session" >/dev/null 2>&1
-	[ -n "$started_pid" ] && kill "$started_pid" 2>/dev/null && wait "$started_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-src="$TK_SOURCE_DIR/tests/ctf"
-cc -O1 -I"$src" -o "$tmp/tk_app" "$src/tk_app.c" "$src/tk_tp.c" -llttng-ust -ldl -lpthread \
-	>"$tmp/cc.log" 2>&1 || skip "cannot build the tracepoint provider (liblttng-ust-dev?): $(head -1 "$tmp/cc.log")"
-if ! lttng list >/dev/null 2>&1; then
-	lttng-sessiond >"$tmp/sessiond.log" 2>&1 &
-	started_pid=$!
-	i=0
-	until lttng list >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -gt 50 ] && skip "lttng-sessiond does not start: $(tail -1 "$tmp/sessiond.log")"
-		kill -0 "$started_pid" 2>/dev/null || skip "lttng-sessiond exited: $(tail -1 "$tmp/sessiond.log")"
-		sleep 0.2
-	done
-fi
-lttng create "$session" --output="$tmp/trace" >"$tmp/lttng.log" 2>&1 || skip "lttng create failed: $(tail -1 "$tmp/lttng.log")"
-lttng enable-event --session="$session" -u 'tk_test:*' >>"$tmp/lttng.log" 2>&1 || skip "lttng enable-event failed"
-lttng add-context --session="$session" -u -t vtid -t perf:thread:task-clock -t perf:thread:page-fault \
-	>>"$tmp/lttng.log" 2>&1 || skip "lttng add-context perf:thread:* failed: $(tail -1 "$tmp/lttng.log")"
-lttng start "$session" >>"$tmp/lttng.log" 2>&1 || skip "lttng start failed"
-"$tmp/tk_app" 100 2
-lttng stop "$session" >>"$tmp/lttng.log" 2>&1
-lttng destroy "$session" >>"$tmp/lttng.log" 2>&1
-[ -d "$tmp/trace" ] || skip "no trace written (no UST support here?)"
 export LC_ALL=C
-babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>/dev/null || skip "babeltrace2 cannot read the trace"
-[ -s "$tmp/bt.out" ] || skip "the trace holds no events (UST tracing unavailable?)"
+. "$TK_SOURCE_DIR/tests/support/lttng_ust_trace.sh"
+lttng_ust_trace sql_lttng_counters "100 2" vtid perf:thread:task-clock perf:thread:page-fault
 # babeltrace2: "{ vtid = T, perf_thread_task_clock = V, perf_thread_page_fault = W }"
 awk '{
 	if (match($0, /vtid = [0-9]+/)) tid = substr($0, RSTART + 7, RLENGTH - 7)

@@ -28,6 +28,12 @@ async function main() {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const li = process.argv.indexOf('--loading');
+  if (li >= 0) {
+    console.log(JSON.stringify(await whileLoading(page, page_path, process.argv[li + 1], BigInt(process.argv[li + 2]), errors)));
+    await browser.close();
+    return;
+  }
   const t0 = Date.now();
   // the page's own ready state is waited for, not the load event (a big
   // page can take longer than goto's default to load on a busy machine)
@@ -95,6 +101,37 @@ async function main() {
     await browser.close();
     return;
   }
+  // touching spans of one name (CPEL states): zoomed in on up to 8 of
+  // them, the pixels across their row show one bar per span (runs of
+  // non-white pixels), not one bar for all
+  out.spanGaps = await page.evaluate(() => {
+    const v = window.tkView, m = v.model, canvas = document.getElementById('timeline');
+    for (const row of m.rows) {
+      if (row.kind !== 'spans') continue;
+      let i = 0;
+      while (i + 2 < row.n && !(row.end[i] === row.t[i + 1] && row.end[i + 1] === row.t[i + 2] &&
+        row.name[i] === row.name[i + 1] && row.name[i + 1] === row.name[i + 2])) i++;
+      if (i + 2 >= row.n) continue;
+      let k = i + 1;
+      while (k < row.n && k - i < 8 && row.t[k] === row.end[k - 1] && row.name[k] === row.name[i]) k++;
+      v.setWindow(row.t[i], row.end[k - 1]);
+      const pos = v.entryPosition(row.track, i, row.depth), r = canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1, x0 = Math.ceil(TK.LABEL_W * dpr);
+      const px = canvas.getContext('2d').getImageData(x0, Math.floor((pos.y - r.top) * dpr), canvas.width - x0, 1).data;
+      let runs = 0, inBar = false;
+      for (let p = 0; p < px.length; p += 4) {
+        const bar = Math.min(px[p], px[p + 1], px[p + 2]) < 240;
+        if (bar && !inBar) runs++;
+        inBar = bar;
+      }
+      const w = v.state.v1 - v.state.v0, cw = r.width - TK.LABEL_W;
+      let minPx = Infinity;
+      for (let j = i; j < k; j++) minPx = Math.min(minPx, (row.end[j] - row.t[j]) / w * cw);
+      return { track: row.track, name: m.strings[row.name[i]], first: i, spans: k - i, runs, minPx };
+    }
+    return null;
+  });
+  await page.screenshot({ path: path.join(outdir, 'span-gaps.png') });
   // the time toggle: trace-relative, then the trace's clock (wall clock
   // when it counts from the epoch), then back
   out.timeMode = { rel: await page.$eval('#range', (e) => e.textContent) };
@@ -212,6 +249,7 @@ async function main() {
   await page.keyboard.press('End');
   out.keys.end = await page.evaluate(() => window.tkView.window());
   out.span = await page.evaluate(() => window.tkView.model.span);
+  out.epoch = await page.evaluate(() => window.tkView.model.epoch);
   // drag a selection over the middle half of the whole trace
   await page.keyboard.press('0');
   const box = await page.$eval('#timeline', (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
@@ -226,6 +264,14 @@ async function main() {
   out.sel = { names: await table('stats-names'), tracks: await table('stats-tracks'), cpus: await table('stats-cpus'),
     spanNames: await table('stats-span-names'), spanTracks: await table('stats-span-tracks'),
     total: await page.$eval('#stats-total', (e) => +e.textContent) };
+  // the selection's bounds in the statistics, as the ruler shows times
+  // (relative, then the trace's clock), the other form in the tooltip
+  const rangeText = () => page.$eval('#stats-range', (e) => ({ text: e.textContent, title: e.title,
+    ruler: window.tkView.ruler().map((r) => r.text) }));
+  out.selRange = { rel: await rangeText() };
+  await page.click('#timemode');
+  out.selRange.abs = await rangeText();
+  await page.click('#timemode');
   await page.screenshot({ path: path.join(outdir, 'selection.png') });
   // Z zooms to the selection (the README's screenshot, docs/view.png, is
   // this one from the perf test)
@@ -266,5 +312,84 @@ async function main() {
   out.errors = errors;
   console.log(JSON.stringify(out));
   await browser.close();
+}
+// --loading TRACK ABS_NS: the page served over HTTP up to the end of the
+// columns of TRACK's first row, then held (the rest, other rows, the
+// details, follow only when released): while the page is still loading,
+// a click on TRACK's event at ABS_NS (zoomed so it stands alone) and a
+// search for its name; then the rest, and what the complete data say.
+async function whileLoading(page, pagePath, trackName, absNs, errors) {
+  const http = require('http');
+  const html = fs.readFileSync(pagePath);
+  const text = html.toString('latin1');
+  const mm = /<script type="application\/json" id="tk-meta">(.*?)<\/script>/s.exec(text);
+  const meta = JSON.parse(Buffer.from(mm[1], 'latin1').toString('utf8'));
+  const ti = meta.tracks.findIndex((t) => t.name === trackName && t.kind === 'events');
+  if (ti < 0) throw new Error('no events track ' + trackName);
+  // the end of the element of the row's last column (arrays come in order)
+  const last = Math.max(...Object.values(meta.tracks[ti].rows[0].cols).filter((i) => i >= 0 && meta.arrays[i].parts));
+  const lastId = 'tk-a' + last + '-' + (meta.arrays[last].parts - 1);
+  const at = text.indexOf('id="' + lastId + '"');
+  const cut = text.indexOf('</script>\n', at) + '</script>\n'.length;
+  const appAt = text.indexOf('window.tkView');
+  if (at < appAt) throw new Error(trackName + "'s row is written before the page's script: not a loading test");
+  let release;
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    // a comment after the cut closes the last element for the parser
+    res.write(html.subarray(0, cut));
+    res.write('<!--held-->');
+    release = () => res.end(html.subarray(cut));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const out = { errors, track: ti, trackName, absNs: absNs.toString(), lateAfterCut: text.indexOf('id="tk-a', cut) > 0 };
+  await page.goto('http://127.0.0.1:' + server.address().port + '/view.html', { waitUntil: 'commit', timeout: 120000 });
+  await page.waitForFunction((id) => window.tkView && document.getElementById(id) &&
+    document.getElementById(id).nextSibling, lastId, { timeout: 120000 });
+  const rel = Number(absNs - BigInt(meta.t0));
+  // zoom on the event: 50 us either side
+  const geo = await page.evaluate((a) => {
+    const v = window.tkView;
+    v.setWindow(a.rel - 50000, a.rel + 50000);
+    const c = document.getElementById('timeline').getBoundingClientRect();
+    const y = v.entryPosition(a.track, 0).y; /* scrolls the track into view */
+    return { x: c.left + TK.LABEL_W + (a.rel - v.state.v0) / (v.state.v1 - v.state.v0) * (c.width - TK.LABEL_W), y,
+      complete: v.model.complete, readyState: document.readyState, pendingBefore: v.model.tracks[a.track].rows[0].pending };
+  }, { rel, track: ti });
+  out.before = geo;
+  await page.mouse.move(geo.x, geo.y);
+  out.tooltip = await page.$eval('#tooltip', (e) => (e.hidden ? null : e.textContent));
+  await page.mouse.click(geo.x, geo.y);
+  out.picked = await page.evaluate(() => window.tkView.picked());
+  out.details = await page.$$eval('#details-table tr', (rows) => Object.fromEntries(rows.map((r) =>
+    [r.children[0].textContent, r.children[1].textContent])));
+  if (out.picked) {
+    await page.fill('#search', out.picked.name);
+    await page.focus('#search');
+    await page.keyboard.press('Enter');
+    out.search = await page.evaluate(() => ({ info: document.getElementById('search-info').textContent,
+      matches: window.tkView.state.matches.length,
+      rows: window.tkView.model.rows.filter((r) => !r.pending).map((r) => r.index) }));
+  }
+  out.during = await page.evaluate(() => ({ complete: window.tkView.model.complete, readyState: document.readyState }));
+  await page.screenshot({ path: path.join(path.dirname(pagePath), 'loading.png') });
+  release();
+  await page.waitForFunction(() => window.tkView.ready, null, { timeout: 120000 });
+  // the complete data: the picked entry's time, and the entries of the
+  // searched name in the rows that were read then (brute force)
+  out.after = await page.evaluate((a) => {
+    const v = window.tkView, m = v.model, q = a.name.toLowerCase();
+    let count = 0;
+    for (const ri of a.rows) {
+      const row = m.rows[ri];
+      for (let i = 0; i < row.n; i++) if (m.strings[row.name[i]].toLowerCase().includes(q)) count++;
+    }
+    const row = m.tracks[a.track].rows[0];
+    return { pickedTime: a.i >= 0 ? row.t[a.i] : null, pickedName: a.i >= 0 ? m.strings[row.name[a.i]] : null,
+      expectMatches: count, allRows: m.rows.length, searchInfo: document.getElementById('search-info').textContent };
+  }, { track: ti, i: out.picked ? out.picked.i : -1, name: out.picked ? out.picked.name : '', rows: out.search ? out.search.rows : [] });
+  out.rel = rel;
+  server.close();
+  return out;
 }
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -37,6 +37,24 @@ check_layout() {
     "the flame graph's root row is inside the panel"
   check '.flameLayout.table.rows == 0 or .flameLayout.table.scrollWidth <= .flameLayout.table.clientWidth' \
     "the symbol table is not cut off (scrollWidth <= clientWidth)"
+  check_stats_range
+}
+
+# check_stats_range: the statistics give the selection's bounds as the
+# ruler gives times: from the trace's start (s.ns) while the ruler does,
+# on the trace's clock (a time of day for epoch clocks) after the toggle;
+# the tooltip has the other form.
+check_stats_range() {
+  local defs='def ns9: ("000000000" + tostring) | .[-9:];
+    def rel: (. / 1e9 | floor) as $s | "\($s).\(. - $s * 1e9 | ns9)";
+    def abs($epoch): ("0000000000" + .) as $p | ($p[0:-9] | tonumber) as $s
+      | (if $epoch then $s | todate | sub("T"; " ") | sub("Z"; "") else $s | tostring end) + "." + $p[-9:];
+    .epoch as $e | ((.selection.a | rel) + " .. " + (.selection.b | rel)) as $rel
+    | ((.selection.begin | abs($e)) + " .. " + (.selection.end | abs($e))) as $abs'
+  check "$defs | .selRange.rel.text == \$rel + \" s\" and (.selRange.rel.title | endswith(\": \" + \$abs))" \
+    "the statistics show the selection from the trace's start, as the ruler ($(jq -r .selRange.rel.text "$J")), the clock in the tooltip"
+  check "$defs | .selRange.abs.text == \$abs and .selRange.abs.title == \"from the trace's start: \" + \$rel + \" s\"" \
+    "after the time toggle, the trace's clock as the ruler ($(jq -r .selRange.abs.text "$J")), relative in the tooltip"
 }
 
 # check JQ_EXPR WHAT [--arg k v ...]: the expression must be true of the JSON.

@@ -38,6 +38,9 @@ else echo "FAIL: selection counts per track differ from tracekit report"; fail=1
 # the model context's CPEL states (report --state's rule): one span per
 # event, until the next on its track
 check '[.tracks[] | select(.kind == "spans")] | length == 2' "a state track per CPEL track"
+# a run of one state: each span a bar of its own when they are wide enough
+check '.spanGaps != null and .spanGaps.minPx >= 3 and .spanGaps.runs == .spanGaps.spans' \
+  "touching states of one name are drawn one bar each ($(jq -c '.spanGaps' "$J"))"
 check '([.whole.spanTracks[] | .[1] | tonumber] | add) == ([.tracks[] | select(.kind == "events") | .count] | add)' \
   "state spans: one per event (each track's last ends with the trace)"
 finish

@@ -93,3 +93,40 @@ test('a model read in two steps: the rows written after the script are pending u
   assert.deepStrictEqual(Array.from(l.t), [10, 11, 12, 13]);
   assert.strictEqual(l.lod.length, 1); // not loaded twice
 });
+
+test('while the page loads, fillLoaded() fills the pending rows whose columns are read, and no others', () => {
+  const b64 = (ta) => Buffer.from(ta.buffer).toString('base64');
+  // two late rows: arrays 3-5 (track "a") and 6-8 (track "b")
+  const arrays = [Uint32Array.from([0]), new Float64Array(0), Uint16Array.from([1]),
+    Uint32Array.from([0, 1, 1]), new Float64Array(0), Uint16Array.from([1, 2, 1]),
+    Uint32Array.from([0, 2]), new Float64Array(0), Uint16Array.from([2, 2])];
+  const types = ['u32', 'f64', 'u16', 'u32', 'f64', 'u16', 'u32', 'f64', 'u16'];
+  const row = (t, first) => ({ depth: 0, n: arrays[t].length, first, cols: { t, tovf: t + 1, name: t + 2, arg: -2 - arrays[t].length }, lod: [] });
+  const meta = { version: 1, inputs: [], t0: '0', span: 20, nEvents: 6, epoch: false,
+    strings: ['', 'x', 'y'], groups: [{ kind: 'cpu', input: 0, id: 0, name: 'CPUs' }],
+    tracks: [{ group: 0, name: 'early', kind: 'events', tid: -1, cpu: 0, n: 1, rows: [row(0, 0)] },
+      { group: 0, name: 'a', kind: 'events', tid: -1, cpu: 1, n: 3, rows: [row(3, 10)] },
+      { group: 0, name: 'b', kind: 'events', tid: -1, cpu: 2, n: 2, rows: [row(6, 18)] }],
+    stacks: { n: 0, parent: -2, frame: -2 },
+    arrays: arrays.map((a, i) => ({ type: types[i], n: a.length, parts: a.length ? 1 : 0 })) };
+  const el = { 'tk-meta': JSON.stringify(meta), 'tk-details': '\n{"f":1}' };
+  arrays.forEach((a, i) => { if (a.length) el['tk-a' + i + '-0'] = b64(a); });
+  const read = new Set([0, 2]); // what the browser has read to its end
+  const m = TK.loadModel((id) => el[id] || '', (i) => read.has(i));
+  const [a, b] = [m.tracks[1].rows[0], m.tracks[2].rows[0]];
+  assert.strictEqual(TK.fillLoaded(m), 0);
+  read.add(3); read.add(5); // row a: its times and names, not b's
+  assert.strictEqual(TK.fillLoaded(m, [b]), 0); // only the rows asked for
+  assert.strictEqual(TK.fillLoaded(m), 1);
+  assert.strictEqual(a.pending, false);
+  assert.deepStrictEqual(Array.from(a.t), [10, 11, 12]);
+  assert.deepStrictEqual(Array.from(a.name), [1, 2, 1]);
+  assert.strictEqual(b.pending, true);
+  assert.strictEqual(m.complete, false);
+  assert.deepStrictEqual(m.getDetails(), []); // the details come last: none yet, nothing kept
+  TK.completeModel(m);
+  assert.deepStrictEqual(Array.from(a.t), [10, 11, 12]); // not filled twice
+  assert.deepStrictEqual(Array.from(b.t), [18, 20]);
+  assert.deepStrictEqual(m.getDetails(), ['', '{"f":1}']);
+  assert.strictEqual(TK.fillLoaded(m), 0);
+});
