@@ -158,8 +158,14 @@ void tk_log_get_stats(tk_log_stats *st);
 /* ---- hot path (inline; not an API) ---- */
 
 typedef struct tk_log__slot {
-	_Atomic uint32_t commit; /* low 32 bits of seq + 1, written last */
-	uint16_t type, track;
+	union {
+		struct {
+			_Atomic uint32_t commit; /* low 32 bits of seq + 1, written last */
+			uint16_t type, track;
+		};
+		/* commit (zeroed), type and track in one store (tk_log__emit) */
+		_Atomic uint64_t lead;
+	};
 	uint64_t time;
 	uint64_t w[TK_LOG_MAX_ARGS];
 } tk_log__slot;
@@ -217,6 +223,20 @@ static inline uint64_t tk_log__fast_now(void)
 #endif
 }
 
+/* The slot's first 8 bytes: commit 0, type, track (in the byte order of
+ * the struct, whatever the host's). */
+static inline uint64_t tk_log__lead(uint16_t type, uint16_t track)
+{
+	union {
+		struct {
+			uint32_t commit;
+			uint16_t type, track;
+		} s;
+		uint64_t u;
+	} x = {.s = {0, type, track}};
+	return x.u;
+}
+
 /* One event of n words (a0.. a5, the unused ones 0) on the calling thread's
  * ring. Everything is read into locals before the first store (the slot's
  * uint64_t stores could alias the thread state, which would be read again
@@ -245,15 +265,14 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	}
 	tk_log__slot *s = &r->slots[head & r->mask];
 	_Atomic uint64_t *pub = r->pub;
-	uint16_t track = r->track;
 	/* invalidate before overwriting, so a reader never pairs an old commit
-	 * word with new bytes; on x86-64 the release fence is a compiler
-	 * barrier only (stores are not reordered with stores) */
-	atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+	 * word with new bytes: the commit word is zeroed by the same store that
+	 * writes type and track, the first into the slot; on x86-64 the release
+	 * fence is a compiler barrier only (stores are not reordered with
+	 * stores) */
+	atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)k, r->track), memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
 	s->time = tk_log__fast_now();
-	s->type = (uint16_t)k;
-	s->track = track;
 	if (n > 0)
 		s->w[0] = a0;
 	if (n > 1)

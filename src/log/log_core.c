@@ -627,11 +627,11 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 			    memory_order_relaxed);
 	} else {
 		tk_log__slot *s = &r->slots[seq & r->mask];
-		atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+		uint16_t tr = track >= 0 ? (uint16_t)track : r->track;
+		atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)key, tr),
+				      memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		s->time = tk_log__now();
-		s->type = (uint16_t)key;
-		s->track = track >= 0 ? (uint16_t)track : r->track;
 		unsigned wi = 0;
 		for (unsigned i = 0; i < n; i++) {
 			if (t->kinds[1 + i] == TK_LOG_STR) {

@@ -88,6 +88,10 @@ _Static_assert(sizeof(tk_lg_type_entry) == LG_TYPE_SIZE, "type entry");
 _Static_assert(sizeof(tk_lg_track_entry) == LG_TRACK_SIZE, "track entry");
 _Static_assert(sizeof(tk_lg_ring_dir) == LG_RING_SIZE, "ring entry");
 _Static_assert(sizeof(tk_log__slot) == LG_SLOT_SIZE, "slot");
+_Static_assert(offsetof(tk_log__slot, commit) == 0 && offsetof(tk_log__slot, type) == 4 &&
+		   offsetof(tk_log__slot, track) == 6 && offsetof(tk_log__slot, time) == 8 &&
+		   offsetof(tk_log__slot, w) == 16,
+	       "slot layout (the file format)");
 
 /* Words an argument kind takes in a slot; 0 for an unknown kind. */
 unsigned tk_lg_kind_words(char k);
