@@ -84,7 +84,15 @@ typedef enum tk_log_mode {
 typedef enum tk_log_clock {
 	TK_LOG_CLOCK_DEFAULT = 0, /* TSC on x86-64, else CLOCK_MONOTONIC */
 	TK_LOG_CLOCK_TSC = 1,
-	TK_LOG_CLOCK_MONOTONIC = 2
+	TK_LOG_CLOCK_MONOTONIC = 2,
+	/* CLOCK_MONOTONIC_COARSE (Linux), an option for the cheapest time stamp:
+	 * no rdtsc, a read of the kernel's last tick through the vDSO (4.7 ns
+	 * against rdtsc's 9.6 on the VM of bench/README.md), but the time only
+	 * moves once per kernel tick (clock_getres(): 4 ms there). Events of a
+	 * thread stay in the order logged (ring order); events of one tick
+	 * share a time stamp, so across threads their merged order within a
+	 * tick is the rings' order, not the order they happened in. */
+	TK_LOG_CLOCK_COARSE = 3
 } tk_log_clock;
 
 typedef struct tk_log_config {
@@ -182,11 +190,14 @@ typedef struct tk_log__tls {
 /* initial-exec: a fixed offset from the thread pointer even when the
  * logger is a shared library (no __tls_get_addr call per event) */
 extern _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
-extern _Atomic uint32_t tk_log__gate; /* 0: log; else take the slow path */
+/* 0 or TK_LOG__GATE_COARSE: log; any other bit: take the slow path */
+extern _Atomic uint32_t tk_log__gate;
+#define TK_LOG__GATE_COARSE 8u /* the log's clock is TK_LOG_CLOCK_COARSE */
 extern int tk_log__use_tsc;
 
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
 uint64_t tk_log__now_slow(void);
+uint64_t tk_log__now_coarse(void);
 
 /* A type's key: id (bits 0-15), registered + argument count (16-19), rare
  * flags (20-23), the open log's generation (24-31). */
@@ -205,8 +216,10 @@ static inline uint64_t tk_log__now(void)
 	return tk_log__now_slow();
 }
 
-/* The hot path's clock. On x86-64 a plain rdtsc: a log whose clock is not
- * the TSC sets a gate bit, so its events never get here. Not rdtscp nor
+/* The hot path's clock; gate is tk_log__gate as read by the caller. On
+ * x86-64 a plain rdtsc, unless the log is on TK_LOG_CLOCK_COARSE (a gate
+ * bit the caller let through): a log on CLOCK_MONOTONIC sets another gate
+ * bit, so its events never get here. Not rdtscp nor
  * lfence; rdtsc: the time stamp may be taken a few dozen cycles before the
  * preceding instructions retire, which moves an event by less than its own
  * cost, while a serialized read waits for the pipeline to drain (on the
@@ -214,8 +227,10 @@ static inline uint64_t tk_log__now(void)
  * plain rdtsc, and a plain rdtsc is already the whole cost of TK_LOG).
  * Per-thread order does not depend on it: a ring's events are read back in
  * the order they were written. */
-static inline uint64_t tk_log__fast_now(void)
+static inline uint64_t tk_log__fast_now(uint32_t gate)
 {
+	if (__builtin_expect((gate & TK_LOG__GATE_COARSE) != 0, 0))
+		return tk_log__now_coarse();
 #if defined(__x86_64__)
 	return __builtin_ia32_rdtsc();
 #else
@@ -249,14 +264,18 @@ static inline uint64_t tk_log__lead(uint16_t type, uint16_t track)
 static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_t a1, uint64_t a2,
 				uint64_t a3, uint64_t a4, uint64_t a5)
 {
+	/* the time first: with the coarse clock's call, nothing else is live
+	 * across it (a slow-path event reads the clock again) */
+	uint32_t gate = atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
+	uint64_t now = tk_log__fast_now(gate);
 	tk_log__tls *r = &tk_log__t;
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
 	uint64_t head = r->head;
 	/* one test for the rare cases: type not registered in this log or
 	 * flagged, thread state from an earlier log, logging off, counting
-	 * down or not on the TSC, ring full or not made */
+	 * down or on CLOCK_MONOTONIC, ring full or not made */
 	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
-	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
+	odd |= gate & ~TK_LOG__GATE_COARSE;
 	odd |= (uint32_t)(head >= r->limit);
 	if (__builtin_expect(odd != 0, 0)) {
 		const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
@@ -272,7 +291,7 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	 * stores) */
 	atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)k, r->track), memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	s->time = tk_log__fast_now();
+	s->time = now;
 	if (n > 0)
 		s->w[0] = a0;
 	if (n > 1)

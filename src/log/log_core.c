@@ -21,7 +21,8 @@
 /* gate bits: any set sends TK_LOG to the slow path */
 #define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
 #define GATE_COUNTDOWN 2u
-#define GATE_SLOWCLOCK 4u /* x86-64 log not on the TSC: the slow path reads the clock */
+#define GATE_SLOWCLOCK 4u /* x86-64 log on CLOCK_MONOTONIC: the slow path reads the clock */
+/* 8: TK_LOG__GATE_COARSE (log.h), the one bit the hot path lets through */
 
 /* key bits above the registered/n_args field */
 #define KEY_TRIGGER (1u << 20)
@@ -39,7 +40,7 @@ static tk_log_type *trigger_type;
 static tk_log_type *registered;               /* every type registered in this log */
 static _Atomic int cpu_tracks[LG_MAX_TRACKS]; /* cpu -> its track + 1 */
 static _Atomic int64_t countdown;
-static uint32_t slow_clock_bit(void);
+static uint32_t clock_bits(void);
 
 static uint8_t *at(uint64_t off)
 {
@@ -155,7 +156,11 @@ int tk_log_open(const tk_log_config *cfg)
 		errno = EINVAL;
 		return -1;
 	}
-	unsigned clock = LG_CLOCK_MONO;
+	unsigned clock = c.clock == TK_LOG_CLOCK_COARSE ? LG_CLOCK_COARSE : LG_CLOCK_MONO;
+	if (c.clock > TK_LOG_CLOCK_COARSE) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (c.clock == TK_LOG_CLOCK_TSC || c.clock == TK_LOG_CLOCK_DEFAULT)
 		clock = tk_lg_have_tsc() ? LG_CLOCK_TSC : LG_CLOCK_MONO;
 	if (c.clock == TK_LOG_CLOCK_TSC && !tk_lg_have_tsc()) {
@@ -193,14 +198,14 @@ int tk_log_open(const tk_log_config *cfg)
 	tk_lg_g.base = base;
 	tk_lg_g.size = size;
 	tk_lg_g.h = base;
-	tk_log__use_tsc = tk_lg_g.h->clock == LG_CLOCK_TSC;
+	tk_lg_use_clock(tk_lg_g.h->clock);
 	memset(&tk_log__t, 0, sizeof tk_log__t);
 	tk_lg_g.n_local_tracks = 0;
 	/* types registered and thread rings made before are of another log */
 	tk_lg_g.gen = tk_lg_g.gen % 255 + 1;
 	atomic_store(&enabled_flag, 1);
 	trigger_type = NULL;
-	atomic_store(&tk_log__gate, slow_clock_bit());
+	atomic_store(&tk_log__gate, clock_bits());
 	return 0;
 }
 
@@ -260,10 +265,13 @@ void tk_lg_take_end_pair(void)
 
 /* ---- enable and trigger ---- */
 
-/* The hot path reads the TSC on x86-64 (tk_log__fast_now): a log on
- * CLOCK_MONOTONIC sends its events through the slow path instead. */
-static uint32_t slow_clock_bit(void)
+/* The hot path reads the TSC on x86-64 (tk_log__fast_now), or the coarse
+ * clock when the gate says so: a log on CLOCK_MONOTONIC sends its events
+ * through the slow path instead. */
+static uint32_t clock_bits(void)
 {
+	if (tk_lg_g.h && tk_lg_g.h->clock == LG_CLOCK_COARSE)
+		return TK_LOG__GATE_COARSE;
 #if defined(__x86_64__)
 	return tk_lg_g.h && tk_lg_g.h->clock != LG_CLOCK_TSC ? GATE_SLOWCLOCK : 0;
 #else
@@ -278,7 +286,7 @@ static void update_gate(void)
 		g |= GATE_OFF;
 	else if (atomic_load(&countdown) > 0)
 		g |= GATE_COUNTDOWN;
-	g |= slow_clock_bit();
+	g |= clock_bits();
 	atomic_store(&tk_log__gate, g);
 }
 

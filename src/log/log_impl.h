@@ -22,22 +22,23 @@
 
 #include "tracekit/log.h"
 
-#define LG_MAGIC       "TKLOGv1\n"
-#define LG_ENDIAN      0x01020304u
-#define LG_HEADER_SIZE 4096u
-#define LG_TYPE_SIZE   256u
-#define LG_FORMAT_MAX  240u /* bytes of format kept, NUL included */
-#define LG_TRACK_SIZE  64u
-#define LG_TRACK_NAME  56u
-#define LG_RING_SIZE   64u
-#define LG_SLOT_SIZE   64u
-#define LG_MAX_TYPES   1024u
-#define LG_MAX_TRACKS  1024u
-#define LG_MAX_RINGS   256u
-#define LG_STRTAB_CAP  65536u
-#define LG_CLOCK_TSC   1u
-#define LG_CLOCK_MONO  2u
-#define LG_STR_WORDS   3u
+#define LG_MAGIC        "TKLOGv1\n"
+#define LG_ENDIAN       0x01020304u
+#define LG_HEADER_SIZE  4096u
+#define LG_TYPE_SIZE    256u
+#define LG_FORMAT_MAX   240u /* bytes of format kept, NUL included */
+#define LG_TRACK_SIZE   64u
+#define LG_TRACK_NAME   56u
+#define LG_RING_SIZE    64u
+#define LG_SLOT_SIZE    64u
+#define LG_MAX_TYPES    1024u
+#define LG_MAX_TRACKS   1024u
+#define LG_MAX_RINGS    256u
+#define LG_STRTAB_CAP   65536u
+#define LG_CLOCK_TSC    1u
+#define LG_CLOCK_MONO   2u
+#define LG_CLOCK_COARSE 3u /* CLOCK_MONOTONIC_COARSE ns (TK_LOG_CLOCK_COARSE) */
+#define LG_STR_WORDS    3u
 
 typedef struct tk_lg_header {
 	char magic[8];
