@@ -183,16 +183,16 @@ typedef struct tk_log__tls {
 	uint64_t mask, head, limit;
 	_Atomic uint64_t *pub; /* the ring's published head, read by dumps */
 	void *dir;
-	uint32_t gen; /* the log this state belongs to, as in type keys (bits 24-31) */
+	uint64_t lead; /* tk_log__lead(0, track) */
+	uint32_t gen;  /* the log this state belongs to, as in type keys (bits 24-31) */
 	uint16_t track;
+	uint8_t coarse; /* the log's clock is TK_LOG_CLOCK_COARSE */
 } tk_log__tls;
 
 /* initial-exec: a fixed offset from the thread pointer even when the
  * logger is a shared library (no __tls_get_addr call per event) */
 extern _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
-/* 0 or TK_LOG__GATE_COARSE: log; any other bit: take the slow path */
-extern _Atomic uint32_t tk_log__gate;
-#define TK_LOG__GATE_COARSE 8u /* the log's clock is TK_LOG_CLOCK_COARSE */
+extern _Atomic uint32_t tk_log__gate; /* 0: log; else take the slow path */
 extern int tk_log__use_tsc;
 
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
@@ -216,10 +216,10 @@ static inline uint64_t tk_log__now(void)
 	return tk_log__now_slow();
 }
 
-/* The hot path's clock; gate is tk_log__gate as read by the caller. On
- * x86-64 a plain rdtsc, unless the log is on TK_LOG_CLOCK_COARSE (a gate
- * bit the caller let through): a log on CLOCK_MONOTONIC sets another gate
- * bit, so its events never get here. Not rdtscp nor
+/* The hot path's clock. On x86-64 a plain rdtsc, unless the thread's ring
+ * is in a log on TK_LOG_CLOCK_COARSE (a thread with no ring yet takes the
+ * slow path, which reads the clock again); a log on CLOCK_MONOTONIC sets a
+ * gate bit, so its events never get here. Not rdtscp nor
  * lfence; rdtsc: the time stamp may be taken a few dozen cycles before the
  * preceding instructions retire, which moves an event by less than its own
  * cost, while a serialized read waits for the pipeline to drain (on the
@@ -227,9 +227,9 @@ static inline uint64_t tk_log__now(void)
  * plain rdtsc, and a plain rdtsc is already the whole cost of TK_LOG).
  * Per-thread order does not depend on it: a ring's events are read back in
  * the order they were written. */
-static inline uint64_t tk_log__fast_now(uint32_t gate)
+static inline uint64_t tk_log__fast_now(const tk_log__tls *r)
 {
-	if (__builtin_expect((gate & TK_LOG__GATE_COARSE) != 0, 0))
+	if (__builtin_expect(r->coarse != 0, 0))
 		return tk_log__now_coarse();
 #if defined(__x86_64__)
 	return __builtin_ia32_rdtsc();
@@ -238,18 +238,16 @@ static inline uint64_t tk_log__fast_now(uint32_t gate)
 #endif
 }
 
-/* The slot's first 8 bytes: commit 0, type, track (in the byte order of
- * the struct, whatever the host's). */
+/* The slot's first 8 bytes as one word: commit 0, type, track (bytes
+ * 0-3, 4-5, 6-7 of the struct in the host's byte order; log_impl.h
+ * asserts the layout and test_log_core reads back type and track). */
 static inline uint64_t tk_log__lead(uint16_t type, uint16_t track)
 {
-	union {
-		struct {
-			uint32_t commit;
-			uint16_t type, track;
-		} s;
-		uint64_t u;
-	} x = {.s = {0, type, track}};
-	return x.u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (uint64_t)type << 16 | track;
+#else
+	return (uint64_t)type << 32 | (uint64_t)track << 48;
+#endif
 }
 
 /* One event of n words (a0.. a5, the unused ones 0) on the calling thread's
@@ -264,24 +262,23 @@ static inline uint64_t tk_log__lead(uint16_t type, uint16_t track)
 static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_t a1, uint64_t a2,
 				uint64_t a3, uint64_t a4, uint64_t a5)
 {
+	tk_log__tls *r = &tk_log__t;
 	/* the time first: with the coarse clock's call, nothing else is live
 	 * across it (a slow-path event reads the clock again) */
-	uint32_t gate = atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
-	uint64_t now = tk_log__fast_now(gate);
-	tk_log__tls *r = &tk_log__t;
+	uint64_t now = tk_log__fast_now(r);
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
 	uint64_t head = r->head;
-	/* one test for the rare cases: type not registered in this log or
-	 * flagged, thread state from an earlier log, logging off, counting
-	 * down or on CLOCK_MONOTONIC, ring full or not made */
+	/* the rare cases, in two tests (a compare and branch each, fewer
+	 * instructions than folding the second into the first): type not
+	 * registered in this log or flagged, thread state from an earlier
+	 * log, logging off, counting down or on CLOCK_MONOTONIC; then ring
+	 * full or not made */
 	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
-	odd |= gate & ~TK_LOG__GATE_COARSE;
-	odd |= (uint32_t)(head >= r->limit);
-	if (__builtin_expect(odd != 0, 0)) {
-		const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
-		tk_log__emit_slow(t, -1, v, n);
-		return;
-	}
+	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
+	if (__builtin_expect(odd != 0, 0))
+		goto slow;
+	if (__builtin_expect(head >= r->limit, 0))
+		goto slow;
 	tk_log__slot *s = &r->slots[head & r->mask];
 	_Atomic uint64_t *pub = r->pub;
 	/* invalidate before overwriting, so a reader never pairs an old commit
@@ -289,7 +286,8 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	 * writes type and track, the first into the slot; on x86-64 the release
 	 * fence is a compiler barrier only (stores are not reordered with
 	 * stores) */
-	atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)k, r->track), memory_order_relaxed);
+	atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)k, 0) | r->lead,
+			      memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
 	s->time = now;
 	if (n > 0)
@@ -308,6 +306,10 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	r->head = head;
 	atomic_store_explicit(&s->commit, (uint32_t)head, memory_order_release);
 	atomic_store_explicit(pub, head, memory_order_relaxed);
+	return;
+slow:;
+	const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
+	tk_log__emit_slow(t, -1, v, n);
 }
 
 static inline uint64_t tk_log__wu(uint64_t x)

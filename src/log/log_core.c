@@ -22,7 +22,6 @@
 #define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
 #define GATE_COUNTDOWN 2u
 #define GATE_SLOWCLOCK 4u /* x86-64 log on CLOCK_MONOTONIC: the slow path reads the clock */
-/* 8: TK_LOG__GATE_COARSE (log.h), the one bit the hot path lets through */
 
 /* key bits above the registered/n_args field */
 #define KEY_TRIGGER (1u << 20)
@@ -266,14 +265,12 @@ void tk_lg_take_end_pair(void)
 /* ---- enable and trigger ---- */
 
 /* The hot path reads the TSC on x86-64 (tk_log__fast_now), or the coarse
- * clock when the gate says so: a log on CLOCK_MONOTONIC sends its events
- * through the slow path instead. */
+ * clock when the thread's state says so: a log on CLOCK_MONOTONIC sends its
+ * events through the slow path instead. */
 static uint32_t clock_bits(void)
 {
-	if (tk_lg_g.h && tk_lg_g.h->clock == LG_CLOCK_COARSE)
-		return TK_LOG__GATE_COARSE;
 #if defined(__x86_64__)
-	return tk_lg_g.h && tk_lg_g.h->clock != LG_CLOCK_TSC ? GATE_SLOWCLOCK : 0;
+	return tk_lg_g.h && tk_lg_g.h->clock == LG_CLOCK_MONO ? GATE_SLOWCLOCK : 0;
 #else
 	return 0;
 #endif
@@ -543,6 +540,8 @@ static bool make_ring(tk_log__tls *r)
 	r->pub = &dir->head;
 	r->dir = dir;
 	r->track = (uint16_t)track;
+	r->lead = tk_log__lead(0, (uint16_t)track);
+	r->coarse = h->clock == LG_CLOCK_COARSE;
 	r->gen = KEY_GEN(tk_lg_g.gen);
 	return true;
 }
