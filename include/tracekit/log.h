@@ -109,6 +109,12 @@ typedef struct tk_log_config {
 	/* path: join the log another process made there (then the file's own
 	 * layout, mode and clock apply; sizes are ignored); 0: replace it */
 	int join;
+	/* 1: a thread's ring is faulted in, writable, when it is made (at the
+	 * thread's first event, or tk_log_thread_track()), so no event takes a
+	 * page fault; that first event then costs about a millisecond per 4 MiB
+	 * of ring (65536 events) and the ring is resident at once. 0: pages
+	 * are faulted in by the ring's first lap (one fault per 64 events). */
+	int prefault;
 } tk_log_config;
 
 /* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
