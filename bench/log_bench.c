@@ -17,9 +17,12 @@
  * CLOCK_MONOTONIC_COARSE, one kernel tick of resolution, no rdtsc) after
  * that clock's own floor, and with .prefault (the thread's ring faulted in
  * at its first event, inside the first timed batch, instead of one page
- * fault per 64 events during the first lap). */
+ * fault per 64 events during the first lap). Then, one thread, the cost
+ * of the clock reads TK_LOG does not use: lfence; rdtsc, rdtscp and
+ * CLOCK_MONOTONIC (LTTng-UST's). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +68,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-enum { TRACEKIT, SHARED, ELOG, LTTNG, RDTSC, COARSE_FLOOR, TRACEKIT_COARSE, TRACEKIT_PREFAULT };
+enum {
+	TRACEKIT,
+	SHARED,
+	ELOG,
+	LTTNG,
+	RDTSC,
+	COARSE_FLOOR,
+	TRACEKIT_COARSE,
+	TRACEKIT_PREFAULT,
+	LFENCE_FLOOR,
+	RDTSCP_FLOOR,
+	MONO_FLOOR
+};
 static const char *const names[] = {"tracekit TK_LOG",
 				    "tracekit shared_ring (elog's way)",
 				    "elog-style fetch-add ring",
@@ -73,7 +88,10 @@ static const char *const names[] = {"tracekit TK_LOG",
 				    "floor: rdtsc alone",
 				    "floor: CLOCK_MONOTONIC_COARSE alone",
 				    "tracekit TK_LOG, clock COARSE",
-				    "tracekit TK_LOG, .prefault = 1"};
+				    "tracekit TK_LOG, .prefault = 1",
+				    "clock: lfence; rdtsc",
+				    "clock: rdtscp",
+				    "clock: CLOCK_MONOTONIC (vDSO)"};
 static volatile uint64_t rdtsc_sink;
 
 typedef struct job {
@@ -101,6 +119,21 @@ static void *run(void *arg)
 			case SHARED: TK_LOG(ev_rx, i, pkts, bytes); break;
 			case ELOG: elog_log(i, pkts, bytes); break;
 			case RDTSC: rdtsc_sink = __builtin_ia32_rdtsc(); break;
+			case LFENCE_FLOOR:
+				__builtin_ia32_lfence();
+				rdtsc_sink = __builtin_ia32_rdtsc();
+				break;
+			case RDTSCP_FLOOR: {
+				unsigned aux;
+				rdtsc_sink = __builtin_ia32_rdtscp(&aux);
+				break;
+			}
+			case MONO_FLOOR: {
+				struct timespec ts;
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+				rdtsc_sink = (uint64_t)ts.tv_nsec;
+				break;
+			}
 			case COARSE_FLOOR: {
 				struct timespec ts;
 				clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
@@ -129,7 +162,8 @@ static int cmp(const void *a, const void *b)
 
 static void measure(int which, unsigned threads, uint64_t events)
 {
-	if (which != RDTSC && which != COARSE_FLOOR) {
+	bool logger = which <= LTTNG || which == TRACEKIT_COARSE || which == TRACEKIT_PREFAULT;
+	if (logger) {
 		/* flight recorder, 65536 events per ring (per thread, or one) */
 		tk_log_config c = {.ring_events = 1 << 16,
 				   .max_threads = 8,
@@ -170,7 +204,7 @@ static void measure(int which, unsigned threads, uint64_t events)
 	       BATCH);
 	free(all);
 	pthread_barrier_destroy(&start);
-	if (which != RDTSC && which != COARSE_FLOOR)
+	if (logger)
 		tk_log_close();
 }
 
@@ -193,6 +227,10 @@ int main(int argc, char **argv)
 	}
 	for (unsigned threads = 1; threads <= 2; threads++)
 		measure(TRACEKIT_PREFAULT, threads, events);
+	/* what the other ways to read the time cost (one thread) */
+	measure(LFENCE_FLOOR, 1, events);
+	measure(RDTSCP_FLOOR, 1, events);
+	measure(MONO_FLOOR, 1, events);
 	free(elog_ring);
 	return 0;
 }

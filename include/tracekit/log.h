@@ -225,14 +225,22 @@ static inline uint64_t tk_log__now(void)
 /* The hot path's clock. On x86-64 a plain rdtsc, unless the thread's ring
  * is in a log on TK_LOG_CLOCK_COARSE (a thread with no ring yet takes the
  * slow path, which reads the clock again); a log on CLOCK_MONOTONIC sets a
- * gate bit, so its events never get here. Not rdtscp nor
- * lfence; rdtsc: the time stamp may be taken a few dozen cycles before the
- * preceding instructions retire, which moves an event by less than its own
- * cost, while a serialized read waits for the pipeline to drain (on the
- * AMD EPYC VM of bench/README.md rdtscp and lfence+rdtsc cost twice a
- * plain rdtsc, and a plain rdtsc is already the whole cost of TK_LOG).
- * Per-thread order does not depend on it: a ring's events are read back in
- * the order they were written. */
+ * gate bit, so its events never get here.
+ * Why neither rdtscp nor lfence; rdtsc: the order that matters is the
+ * ring's, and it does not come from the clock. A reader takes a slot only
+ * when its commit word, stored after the slot's other bytes, matches, and
+ * reads a ring's events in sequence order: whether the time stamp is read
+ * before or after the slot's stores (here: before, first thing, so
+ * nothing is live across the coarse clock's call) changes no event's
+ * content nor place. What an unfenced rdtsc may do is execute a few dozen
+ * cycles before earlier instructions retire, so an event logged by one
+ * thread right after it saw another thread's store can carry a time up to
+ * that much (~10-20 ns) earlier than the other thread's event logged
+ * before the store: only the merge of two threads' events closer in time
+ * than that can come out swapped. Fencing would bound it at twice the
+ * cost (bench/README.md, the AMD EPYC VM: rdtsc 9.55 ns, lfence; rdtsc
+ * 18.5 ns, rdtscp 18.2 ns), and a plain rdtsc is already the whole cost of
+ * TK_LOG there. */
 static inline uint64_t tk_log__fast_now(const tk_log__tls *r)
 {
 	if (__builtin_expect(r->coarse != 0, 0))
