@@ -12,9 +12,17 @@
  * read (~40 ns on the VM, 0.15 ns per event) per batch. Median and p99 are
  * over all samples of all threads. Printed per logger, for 1 and 2
  * threads, after the floor: a loop of bare rdtsc reads (every logger here
- * reads the TSC once per event, LTTng-UST reads CLOCK_MONOTONIC). */
+ * reads the TSC once per event, LTTng-UST reads CLOCK_MONOTONIC). Last,
+ * apart: tracekit with its TK_LOG_CLOCK_COARSE option (time stamps of
+ * CLOCK_MONOTONIC_COARSE, one kernel tick of resolution, no rdtsc) after
+ * that clock's own floor, and with .prefault (the thread's ring faulted in
+ * at its first event, inside the first timed batch, instead of one page
+ * fault per 64 events during the first lap). Then, one thread, the cost
+ * of the clock reads TK_LOG does not use: lfence; rdtsc, rdtscp and
+ * CLOCK_MONOTONIC (LTTng-UST's). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +68,30 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-enum { TRACEKIT, SHARED, ELOG, LTTNG, RDTSC };
-static const char *const names[] = {"tracekit TK_LOG", "tracekit shared_ring (elog's way)",
-				    "elog-style fetch-add ring", "LTTng-UST tracepoint",
-				    "floor: rdtsc alone"};
+enum {
+	TRACEKIT,
+	SHARED,
+	ELOG,
+	LTTNG,
+	RDTSC,
+	COARSE_FLOOR,
+	TRACEKIT_COARSE,
+	TRACEKIT_PREFAULT,
+	LFENCE_FLOOR,
+	RDTSCP_FLOOR,
+	MONO_FLOOR
+};
+static const char *const names[] = {"tracekit TK_LOG",
+				    "tracekit shared_ring (elog's way)",
+				    "elog-style fetch-add ring",
+				    "LTTng-UST tracepoint",
+				    "floor: rdtsc alone",
+				    "floor: CLOCK_MONOTONIC_COARSE alone",
+				    "tracekit TK_LOG, clock COARSE",
+				    "tracekit TK_LOG, .prefault = 1",
+				    "clock: lfence; rdtsc",
+				    "clock: rdtscp",
+				    "clock: CLOCK_MONOTONIC (vDSO)"};
 static volatile uint64_t rdtsc_sink;
 
 typedef struct job {
@@ -86,9 +114,32 @@ static void *run(void *arg)
 			uint64_t pkts = b * BATCH + i, bytes = pkts * 1500;
 			switch (j->which) {
 			case TRACEKIT:
+			case TRACEKIT_COARSE:
+			case TRACEKIT_PREFAULT:
 			case SHARED: TK_LOG(ev_rx, i, pkts, bytes); break;
 			case ELOG: elog_log(i, pkts, bytes); break;
 			case RDTSC: rdtsc_sink = __builtin_ia32_rdtsc(); break;
+			case LFENCE_FLOOR:
+				__builtin_ia32_lfence();
+				rdtsc_sink = __builtin_ia32_rdtsc();
+				break;
+			case RDTSCP_FLOOR: {
+				unsigned aux;
+				rdtsc_sink = __builtin_ia32_rdtscp(&aux);
+				break;
+			}
+			case MONO_FLOOR: {
+				struct timespec ts;
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+				rdtsc_sink = (uint64_t)ts.tv_nsec;
+				break;
+			}
+			case COARSE_FLOOR: {
+				struct timespec ts;
+				clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+				rdtsc_sink = (uint64_t)ts.tv_nsec;
+				break;
+			}
 #ifdef TK_BENCH_LTTNG
 			default: tracepoint(tk_bench, rx, i, pkts, bytes); break;
 #else
@@ -111,6 +162,21 @@ static int cmp(const void *a, const void *b)
 
 static void measure(int which, unsigned threads, uint64_t events)
 {
+	bool logger = which <= LTTNG || which == TRACEKIT_COARSE || which == TRACEKIT_PREFAULT;
+	if (logger) {
+		/* flight recorder, 65536 events per ring (per thread, or one) */
+		tk_log_config c = {.ring_events = 1 << 16,
+				   .max_threads = 8,
+				   .mode = TK_LOG_FLIGHT,
+				   .clock = which == TRACEKIT_COARSE ? TK_LOG_CLOCK_COARSE
+								     : TK_LOG_CLOCK_DEFAULT,
+				   .shared_ring = which == SHARED,
+				   .prefault = which == TRACEKIT_PREFAULT};
+		if (tk_log_open(&c) != 0) {
+			perror("tk_log_open");
+			exit(1);
+		}
+	}
 	job j[2];
 	pthread_t t[2];
 	pthread_barrier_t start;
@@ -133,11 +199,13 @@ static void measure(int which, unsigned threads, uint64_t events)
 		free(j[i].samples);
 	}
 	qsort(all, n, sizeof(double), cmp);
-	printf("%-33s %u thread%s  median %6.2f ns  p99 %7.2f ns  (%zu batches of %d)\n",
+	printf("%-35s %u thread%s  median %6.2f ns  p99 %7.2f ns  (%zu batches of %d)\n",
 	       names[which], threads, threads > 1 ? "s" : " ", all[n / 2], all[n * 99 / 100], n,
 	       BATCH);
 	free(all);
 	pthread_barrier_destroy(&start);
+	if (logger)
+		tk_log_close();
 }
 
 int main(int argc, char **argv)
@@ -150,20 +218,19 @@ int main(int argc, char **argv)
 #endif
 	for (unsigned threads = 1; threads <= 2; threads++) {
 		measure(RDTSC, threads, events);
-		for (int w = 0; w < which_max; w++) {
-			/* flight recorder, 65536 events per ring (per thread, or one) */
-			tk_log_config c = {.ring_events = 1 << 16,
-					   .max_threads = 8,
-					   .mode = TK_LOG_FLIGHT,
-					   .shared_ring = w == SHARED};
-			if (tk_log_open(&c) != 0) {
-				perror("tk_log_open");
-				return 1;
-			}
+		for (int w = 0; w < which_max; w++)
 			measure(w, threads, events);
-			tk_log_close();
-		}
 	}
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		measure(COARSE_FLOOR, threads, events);
+		measure(TRACEKIT_COARSE, threads, events);
+	}
+	for (unsigned threads = 1; threads <= 2; threads++)
+		measure(TRACEKIT_PREFAULT, threads, events);
+	/* what the other ways to read the time cost (one thread) */
+	measure(LFENCE_FLOOR, 1, events);
+	measure(RDTSCP_FLOOR, 1, events);
+	measure(MONO_FLOOR, 1, events);
 	free(elog_ring);
 	return 0;
 }

@@ -3,7 +3,9 @@
 # ring and LTTng-UST tracepoints (same payload: a u32 and two u64), 1 and 2
 # threads. LTTng is measured while a session records the events (a channel
 # of 8 x 4 MiB sub-buffers, discard mode), as an application would be
-# traced; without a session a tracepoint is only a predicted branch.
+# traced; without a session a tracepoint is only a predicted branch. After
+# them: TK_LOG on the coarse clock and with .prefault, and what the other
+# clock reads cost (log_bench.c says which row is what).
 #
 #   bench/log_bench.sh [BUILD_DIR] [EVENTS_PER_THREAD]
 set -u

@@ -84,7 +84,15 @@ typedef enum tk_log_mode {
 typedef enum tk_log_clock {
 	TK_LOG_CLOCK_DEFAULT = 0, /* TSC on x86-64, else CLOCK_MONOTONIC */
 	TK_LOG_CLOCK_TSC = 1,
-	TK_LOG_CLOCK_MONOTONIC = 2
+	TK_LOG_CLOCK_MONOTONIC = 2,
+	/* CLOCK_MONOTONIC_COARSE (Linux), an option for the cheapest time stamp:
+	 * no rdtsc, a read of the kernel's last tick through the vDSO (4.7 ns
+	 * against rdtsc's 9.6 on the VM of bench/README.md), but the time only
+	 * moves once per kernel tick (clock_getres(): 4 ms there). Events of a
+	 * thread stay in the order logged (ring order); events of one tick
+	 * share a time stamp, so across threads their merged order within a
+	 * tick is the rings' order, not the order they happened in. */
+	TK_LOG_CLOCK_COARSE = 3
 } tk_log_clock;
 
 typedef struct tk_log_config {
@@ -101,6 +109,12 @@ typedef struct tk_log_config {
 	/* path: join the log another process made there (then the file's own
 	 * layout, mode and clock apply; sizes are ignored); 0: replace it */
 	int join;
+	/* 1: a thread's ring is faulted in, writable, when it is made (at the
+	 * thread's first event, or tk_log_thread_track()), so no event takes a
+	 * page fault; that first event then costs about a millisecond per 4 MiB
+	 * of ring (65536 events) and the ring is resident at once. 0: pages
+	 * are faulted in by the ring's first lap (one fault per 64 events). */
+	int prefault;
 } tk_log_config;
 
 /* Opens the process-wide logger (cfg NULL: defaults, anonymous memory). */
@@ -158,8 +172,14 @@ void tk_log_get_stats(tk_log_stats *st);
 /* ---- hot path (inline; not an API) ---- */
 
 typedef struct tk_log__slot {
-	_Atomic uint32_t commit; /* low 32 bits of seq + 1, written last */
-	uint16_t type, track;
+	union {
+		struct {
+			_Atomic uint32_t commit; /* low 32 bits of seq + 1, written last */
+			uint16_t type, track;
+		};
+		/* commit (zeroed), type and track in one store (tk_log__emit) */
+		_Atomic uint64_t lead;
+	};
 	uint64_t time;
 	uint64_t w[TK_LOG_MAX_ARGS];
 } tk_log__slot;
@@ -169,8 +189,10 @@ typedef struct tk_log__tls {
 	uint64_t mask, head, limit;
 	_Atomic uint64_t *pub; /* the ring's published head, read by dumps */
 	void *dir;
-	uint32_t gen; /* the log this state belongs to, as in type keys (bits 24-31) */
+	uint64_t lead; /* tk_log__lead(0, track) */
+	uint32_t gen;  /* the log this state belongs to, as in type keys (bits 24-31) */
 	uint16_t track;
+	uint8_t coarse; /* the log's clock is TK_LOG_CLOCK_COARSE */
 } tk_log__tls;
 
 /* initial-exec: a fixed offset from the thread pointer even when the
@@ -181,6 +203,7 @@ extern int tk_log__use_tsc;
 
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
 uint64_t tk_log__now_slow(void);
+uint64_t tk_log__now_coarse(void);
 
 /* A type's key: id (bits 0-15), registered + argument count (16-19), rare
  * flags (20-23), the open log's generation (24-31). */
@@ -199,21 +222,45 @@ static inline uint64_t tk_log__now(void)
 	return tk_log__now_slow();
 }
 
-/* The hot path's clock. On x86-64 a plain rdtsc: a log whose clock is not
- * the TSC sets a gate bit, so its events never get here. Not rdtscp nor
- * lfence; rdtsc: the time stamp may be taken a few dozen cycles before the
- * preceding instructions retire, which moves an event by less than its own
- * cost, while a serialized read waits for the pipeline to drain (on the
- * AMD EPYC VM of bench/README.md rdtscp and lfence+rdtsc cost twice a
- * plain rdtsc, and a plain rdtsc is already the whole cost of TK_LOG).
- * Per-thread order does not depend on it: a ring's events are read back in
- * the order they were written. */
-static inline uint64_t tk_log__fast_now(void)
+/* The hot path's clock. On x86-64 a plain rdtsc, unless the thread's ring
+ * is in a log on TK_LOG_CLOCK_COARSE (a thread with no ring yet takes the
+ * slow path, which reads the clock again); a log on CLOCK_MONOTONIC sets a
+ * gate bit, so its events never get here.
+ * Why neither rdtscp nor lfence; rdtsc: the order that matters is the
+ * ring's, and it does not come from the clock. A reader takes a slot only
+ * when its commit word, stored after the slot's other bytes, matches, and
+ * reads a ring's events in sequence order: whether the time stamp is read
+ * before or after the slot's stores (here: before, first thing, so
+ * nothing is live across the coarse clock's call) changes no event's
+ * content nor place. What an unfenced rdtsc may do is execute a few dozen
+ * cycles before earlier instructions retire, so an event logged by one
+ * thread right after it saw another thread's store can carry a time up to
+ * that much (~10-20 ns) earlier than the other thread's event logged
+ * before the store: only the merge of two threads' events closer in time
+ * than that can come out swapped. Fencing would bound it at twice the
+ * cost (bench/README.md, the AMD EPYC VM: rdtsc 9.55 ns, lfence; rdtsc
+ * 18.5 ns, rdtscp 18.2 ns), and a plain rdtsc is already the whole cost of
+ * TK_LOG there. */
+static inline uint64_t tk_log__fast_now(const tk_log__tls *r)
 {
+	if (__builtin_expect(r->coarse != 0, 0))
+		return tk_log__now_coarse();
 #if defined(__x86_64__)
 	return __builtin_ia32_rdtsc();
 #else
 	return tk_log__now_slow();
+#endif
+}
+
+/* The slot's first 8 bytes as one word: commit 0, type, track (bytes
+ * 0-3, 4-5, 6-7 of the struct in the host's byte order; log_impl.h
+ * asserts the layout and test_log_core reads back type and track). */
+static inline uint64_t tk_log__lead(uint16_t type, uint16_t track)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (uint64_t)type << 16 | track;
+#else
+	return (uint64_t)type << 32 | (uint64_t)track << 48;
 #endif
 }
 
@@ -230,30 +277,33 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 				uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	tk_log__tls *r = &tk_log__t;
+	/* the time first: with the coarse clock's call, nothing else is live
+	 * across it (a slow-path event reads the clock again) */
+	uint64_t now = tk_log__fast_now(r);
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
 	uint64_t head = r->head;
-	/* one test for the rare cases: type not registered in this log or
-	 * flagged, thread state from an earlier log, logging off, counting
-	 * down or not on the TSC, ring full or not made */
+	/* the rare cases, in two tests (a compare and branch each, fewer
+	 * instructions than folding the second into the first): type not
+	 * registered in this log or flagged, thread state from an earlier
+	 * log, logging off, counting down or on CLOCK_MONOTONIC; then ring
+	 * full or not made */
 	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
 	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
-	odd |= (uint32_t)(head >= r->limit);
-	if (__builtin_expect(odd != 0, 0)) {
-		const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
-		tk_log__emit_slow(t, -1, v, n);
-		return;
-	}
+	if (__builtin_expect(odd != 0, 0))
+		goto slow;
+	if (__builtin_expect(head >= r->limit, 0))
+		goto slow;
 	tk_log__slot *s = &r->slots[head & r->mask];
 	_Atomic uint64_t *pub = r->pub;
-	uint16_t track = r->track;
 	/* invalidate before overwriting, so a reader never pairs an old commit
-	 * word with new bytes; on x86-64 the release fence is a compiler
-	 * barrier only (stores are not reordered with stores) */
-	atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+	 * word with new bytes: the commit word is zeroed by the same store that
+	 * writes type and track, the first into the slot; on x86-64 the release
+	 * fence is a compiler barrier only (stores are not reordered with
+	 * stores) */
+	atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)k, 0) | r->lead,
+			      memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	s->time = tk_log__fast_now();
-	s->type = (uint16_t)k;
-	s->track = track;
+	s->time = now;
 	if (n > 0)
 		s->w[0] = a0;
 	if (n > 1)
@@ -270,6 +320,10 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	r->head = head;
 	atomic_store_explicit(&s->commit, (uint32_t)head, memory_order_release);
 	atomic_store_explicit(pub, head, memory_order_relaxed);
+	return;
+slow:;
+	const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
+	tk_log__emit_slow(t, -1, v, n);
 }
 
 static inline uint64_t tk_log__wu(uint64_t x)

@@ -1,10 +1,12 @@
-/* The logger's clocks: TSC ticks (x86-64) or CLOCK_MONOTONIC ns, and the
- * calibration pairs that turn ticks into seconds. */
+/* The logger's clocks: TSC ticks (x86-64), CLOCK_MONOTONIC ns or
+ * CLOCK_MONOTONIC_COARSE ns, and the calibration pairs that turn ticks into
+ * seconds. */
 #include <time.h>
 
 #include "log/log_clock.h"
 
 int tk_log__use_tsc;
+static _Atomic int slow_clock = CLOCK_MONOTONIC; /* the clock of a log not on the TSC */
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -15,7 +17,21 @@ static uint64_t clock_ns(clockid_t id)
 
 uint64_t tk_log__now_slow(void)
 {
-	return clock_ns(CLOCK_MONOTONIC);
+	return clock_ns(atomic_load_explicit(&slow_clock, memory_order_relaxed));
+}
+
+/* TK_LOG's clock on a TK_LOG_CLOCK_COARSE log: the vDSO returns the time of
+ * the kernel's last tick, no syscall and no rdtsc. */
+uint64_t tk_log__now_coarse(void)
+{
+	return clock_ns(CLOCK_MONOTONIC_COARSE);
+}
+
+void tk_lg_use_clock(unsigned clock)
+{
+	tk_log__use_tsc = clock == LG_CLOCK_TSC;
+	atomic_store(&slow_clock,
+		     clock == LG_CLOCK_COARSE ? CLOCK_MONOTONIC_COARSE : CLOCK_MONOTONIC);
 }
 
 bool tk_lg_have_tsc(void)
@@ -33,12 +49,18 @@ static uint64_t ticks_now(unsigned clock)
 	if (clock == LG_CLOCK_TSC)
 		return __builtin_ia32_rdtsc();
 #endif
-	(void)clock;
-	return clock_ns(CLOCK_MONOTONIC);
+	return clock_ns(clock == LG_CLOCK_COARSE ? CLOCK_MONOTONIC_COARSE : CLOCK_MONOTONIC);
 }
 
 void tk_lg_pair(unsigned clock, uint64_t *ticks, uint64_t *mono, uint64_t *real)
 {
+	if (clock == LG_CLOCK_COARSE) {
+		/* the two coarse clocks move together, at the same tick */
+		*mono = clock_ns(CLOCK_MONOTONIC_COARSE);
+		*ticks = *mono;
+		*real = clock_ns(CLOCK_REALTIME_COARSE);
+		return;
+	}
 	if (clock != LG_CLOCK_TSC) {
 		*mono = clock_ns(CLOCK_MONOTONIC);
 		*ticks = *mono;

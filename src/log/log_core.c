@@ -21,7 +21,7 @@
 /* gate bits: any set sends TK_LOG to the slow path */
 #define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
 #define GATE_COUNTDOWN 2u
-#define GATE_SLOWCLOCK 4u /* x86-64 log not on the TSC: the slow path reads the clock */
+#define GATE_SLOWCLOCK 4u /* x86-64 log on CLOCK_MONOTONIC: the slow path reads the clock */
 
 /* key bits above the registered/n_args field */
 #define KEY_TRIGGER (1u << 20)
@@ -39,7 +39,7 @@ static tk_log_type *trigger_type;
 static tk_log_type *registered;               /* every type registered in this log */
 static _Atomic int cpu_tracks[LG_MAX_TRACKS]; /* cpu -> its track + 1 */
 static _Atomic int64_t countdown;
-static uint32_t slow_clock_bit(void);
+static uint32_t clock_bits(void);
 
 static uint8_t *at(uint64_t off)
 {
@@ -155,7 +155,11 @@ int tk_log_open(const tk_log_config *cfg)
 		errno = EINVAL;
 		return -1;
 	}
-	unsigned clock = LG_CLOCK_MONO;
+	unsigned clock = c.clock == TK_LOG_CLOCK_COARSE ? LG_CLOCK_COARSE : LG_CLOCK_MONO;
+	if (c.clock > TK_LOG_CLOCK_COARSE) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (c.clock == TK_LOG_CLOCK_TSC || c.clock == TK_LOG_CLOCK_DEFAULT)
 		clock = tk_lg_have_tsc() ? LG_CLOCK_TSC : LG_CLOCK_MONO;
 	if (c.clock == TK_LOG_CLOCK_TSC && !tk_lg_have_tsc()) {
@@ -192,15 +196,16 @@ int tk_log_open(const tk_log_config *cfg)
 	}
 	tk_lg_g.base = base;
 	tk_lg_g.size = size;
+	tk_lg_g.prefault = c.prefault != 0;
 	tk_lg_g.h = base;
-	tk_log__use_tsc = tk_lg_g.h->clock == LG_CLOCK_TSC;
+	tk_lg_use_clock(tk_lg_g.h->clock);
 	memset(&tk_log__t, 0, sizeof tk_log__t);
 	tk_lg_g.n_local_tracks = 0;
 	/* types registered and thread rings made before are of another log */
 	tk_lg_g.gen = tk_lg_g.gen % 255 + 1;
 	atomic_store(&enabled_flag, 1);
 	trigger_type = NULL;
-	atomic_store(&tk_log__gate, slow_clock_bit());
+	atomic_store(&tk_log__gate, clock_bits());
 	return 0;
 }
 
@@ -260,12 +265,13 @@ void tk_lg_take_end_pair(void)
 
 /* ---- enable and trigger ---- */
 
-/* The hot path reads the TSC on x86-64 (tk_log__fast_now): a log on
- * CLOCK_MONOTONIC sends its events through the slow path instead. */
-static uint32_t slow_clock_bit(void)
+/* The hot path reads the TSC on x86-64 (tk_log__fast_now), or the coarse
+ * clock when the thread's state says so: a log on CLOCK_MONOTONIC sends its
+ * events through the slow path instead. */
+static uint32_t clock_bits(void)
 {
 #if defined(__x86_64__)
-	return tk_lg_g.h && tk_lg_g.h->clock != LG_CLOCK_TSC ? GATE_SLOWCLOCK : 0;
+	return tk_lg_g.h && tk_lg_g.h->clock == LG_CLOCK_MONO ? GATE_SLOWCLOCK : 0;
 #else
 	return 0;
 #endif
@@ -278,7 +284,7 @@ static void update_gate(void)
 		g |= GATE_OFF;
 	else if (atomic_load(&countdown) > 0)
 		g |= GATE_COUNTDOWN;
-	g |= slow_clock_bit();
+	g |= clock_bits();
 	atomic_store(&tk_log__gate, g);
 }
 
@@ -489,6 +495,27 @@ static int thread_track(uint32_t tid)
 	return track;
 }
 
+/* tk_log_config.prefault: faults a new ring's pages in, writable, before
+ * its first event; the first lap of a ring would otherwise take a page
+ * fault every 64 events (bench/README.md: the p99 of TK_LOG is that lap).
+ * The ring is this thread's alone and still all zeros: the fallback writes
+ * zeros inside it only (its first and last pages may hold another ring's
+ * slots). */
+static void prefault(uint8_t *p, uint64_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p & ~(page - 1);
+	if (page && madvise((void *)a, (size_t)((uintptr_t)p + len - a), MADV_POPULATE_WRITE) == 0)
+		return;
+#endif
+	volatile uint8_t *v = p;
+	for (uint64_t off = 0; off < len; off += 4096)
+		v[off] = 0;
+	if (len)
+		v[len - 1] = 0;
+}
+
 static void fill_dir(tk_lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
 {
 	tk_lg_header *h = tk_lg_g.h;
@@ -496,6 +523,8 @@ static void fill_dir(tk_lg_ring_dir *dir, uint32_t idx, uint32_t tid, int track)
 	dir->tid = tid;
 	dir->track = (uint32_t)track;
 	dir->slots_off = h->rings_off + (uint64_t)idx * h->ring_slots * LG_SLOT_SIZE;
+	if (tk_lg_g.prefault)
+		prefault(at(dir->slots_off), h->ring_slots * LG_SLOT_SIZE);
 	atomic_store_explicit(&dir->commit, 1, memory_order_release);
 }
 
@@ -535,6 +564,8 @@ static bool make_ring(tk_log__tls *r)
 	r->pub = &dir->head;
 	r->dir = dir;
 	r->track = (uint16_t)track;
+	r->lead = tk_log__lead(0, (uint16_t)track);
+	r->coarse = h->clock == LG_CLOCK_COARSE;
 	r->gen = KEY_GEN(tk_lg_g.gen);
 	return true;
 }
@@ -627,11 +658,11 @@ void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n)
 			    memory_order_relaxed);
 	} else {
 		tk_log__slot *s = &r->slots[seq & r->mask];
-		atomic_store_explicit(&s->commit, 0, memory_order_relaxed);
+		uint16_t tr = track >= 0 ? (uint16_t)track : r->track;
+		atomic_store_explicit(&s->lead, tk_log__lead((uint16_t)key, tr),
+				      memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		s->time = tk_log__now();
-		s->type = (uint16_t)key;
-		s->track = track >= 0 ? (uint16_t)track : r->track;
 		unsigned wi = 0;
 		for (unsigned i = 0; i < n; i++) {
 			if (t->kinds[1 + i] == TK_LOG_STR) {

@@ -15,7 +15,8 @@ typedef struct tk_lg_state {
 	tk_lg_header *h;
 	int fd;
 	uint64_t trigger_after;
-	unsigned gen; /* 1..255, new at each open: in type keys and thread states */
+	unsigned gen;  /* 1..255, new at each open: in type keys and thread states */
+	bool prefault; /* tk_log_config.prefault */
 	tk_lg_local_track local_tracks[LG_MAX_TRACKS];
 	unsigned n_local_tracks;
 } tk_lg_state;

@@ -22,22 +22,23 @@
 
 #include "tracekit/log.h"
 
-#define LG_MAGIC       "TKLOGv1\n"
-#define LG_ENDIAN      0x01020304u
-#define LG_HEADER_SIZE 4096u
-#define LG_TYPE_SIZE   256u
-#define LG_FORMAT_MAX  240u /* bytes of format kept, NUL included */
-#define LG_TRACK_SIZE  64u
-#define LG_TRACK_NAME  56u
-#define LG_RING_SIZE   64u
-#define LG_SLOT_SIZE   64u
-#define LG_MAX_TYPES   1024u
-#define LG_MAX_TRACKS  1024u
-#define LG_MAX_RINGS   256u
-#define LG_STRTAB_CAP  65536u
-#define LG_CLOCK_TSC   1u
-#define LG_CLOCK_MONO  2u
-#define LG_STR_WORDS   3u
+#define LG_MAGIC        "TKLOGv1\n"
+#define LG_ENDIAN       0x01020304u
+#define LG_HEADER_SIZE  4096u
+#define LG_TYPE_SIZE    256u
+#define LG_FORMAT_MAX   240u /* bytes of format kept, NUL included */
+#define LG_TRACK_SIZE   64u
+#define LG_TRACK_NAME   56u
+#define LG_RING_SIZE    64u
+#define LG_SLOT_SIZE    64u
+#define LG_MAX_TYPES    1024u
+#define LG_MAX_TRACKS   1024u
+#define LG_MAX_RINGS    256u
+#define LG_STRTAB_CAP   65536u
+#define LG_CLOCK_TSC    1u
+#define LG_CLOCK_MONO   2u
+#define LG_CLOCK_COARSE 3u /* CLOCK_MONOTONIC_COARSE ns (TK_LOG_CLOCK_COARSE) */
+#define LG_STR_WORDS    3u
 
 typedef struct tk_lg_header {
 	char magic[8];
@@ -88,6 +89,10 @@ _Static_assert(sizeof(tk_lg_type_entry) == LG_TYPE_SIZE, "type entry");
 _Static_assert(sizeof(tk_lg_track_entry) == LG_TRACK_SIZE, "track entry");
 _Static_assert(sizeof(tk_lg_ring_dir) == LG_RING_SIZE, "ring entry");
 _Static_assert(sizeof(tk_log__slot) == LG_SLOT_SIZE, "slot");
+_Static_assert(offsetof(tk_log__slot, commit) == 0 && offsetof(tk_log__slot, type) == 4 &&
+		   offsetof(tk_log__slot, track) == 6 && offsetof(tk_log__slot, time) == 8 &&
+		   offsetof(tk_log__slot, w) == 16,
+	       "slot layout (the file format)");
 
 /* Words an argument kind takes in a slot; 0 for an unknown kind. */
 unsigned tk_lg_kind_words(char k);

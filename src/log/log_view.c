@@ -88,13 +88,13 @@ bool tk_lg_view_open(tk_lg_view *v, const void *base, uint64_t size, const char 
 		return fail(why, at, "ring size is not a power of two inside the file",
 			    offsetof(tk_lg_header, ring_slots));
 	if (h->mode > TK_LOG_STOP_WHEN_FULL ||
-	    (h->clock != LG_CLOCK_TSC && h->clock != LG_CLOCK_MONO))
+	    (h->clock != LG_CLOCK_TSC && h->clock != LG_CLOCK_MONO && h->clock != LG_CLOCK_COARSE))
 		return fail(why, at, "unknown mode or clock", offsetof(tk_lg_header, mode));
 	v->mode = h->mode;
 	v->init_ticks = h->init_ticks;
 	v->init_real_ns = h->init_real_ns;
 	v->init_mono_ns = h->init_mono_ns;
-	v->tps = h->clock == LG_CLOCK_MONO ? 1e9 : clamp_tps(h->init_tps);
+	v->tps = h->clock != LG_CLOCK_TSC ? 1e9 : clamp_tps(h->init_tps);
 	if (v->tps == 0)
 		return fail(why, at, "clock calibration out of range",
 			    offsetof(tk_lg_header, init_tps));

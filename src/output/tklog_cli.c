@@ -48,7 +48,9 @@ static tk_status tklog_info(const char *path, const tk_render_options *opt, tk_w
 	}
 	tk_put_fmt(out, "tracekit log: %s mode, %s clock, %llu events per ring, %.0f ticks/s\n",
 		   v->mode ? "stop-when-full" : "flight-recorder",
-		   v->h->clock == LG_CLOCK_TSC ? "TSC" : "CLOCK_MONOTONIC",
+		   v->h->clock == LG_CLOCK_TSC      ? "TSC"
+		   : v->h->clock == LG_CLOCK_COARSE ? "CLOCK_MONOTONIC_COARSE"
+						    : "CLOCK_MONOTONIC",
 		   (unsigned long long)(v->rings[0].mask + 1), v->tps);
 	tk_put_fmt(out, "rings: %u (events with no ring: %llu)\n", v->n_rings,
 		   (unsigned long long)v->dropped);

@@ -44,7 +44,7 @@ static uint8_t *make(uint64_t *size, unsigned mode, unsigned clock)
 	h->clock = clock;
 	h->init_ticks = 1000;
 	h->init_real_ns = 1700000000000000000ull;
-	h->init_tps = clock == LG_CLOCK_MONO ? 1e9 : 2.5e9;
+	h->init_tps = clock != LG_CLOCK_TSC ? 1e9 : 2.5e9;
 	static const char *const fmts[3] = {"rx %u pkts %lx", "load %.3f of %s", "name %s %ld"};
 	static const char *const kinds[3] = {"uU", "fT", "si"};
 	for (unsigned i = 0; i < 3; i++) {
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
 	free(b);
 	b = make(&n, TK_LOG_FLIGHT, LG_CLOCK_MONO);
 	put(argv[1], "flight_mono", b, n);
+	free(b);
+	b = make(&n, TK_LOG_STOP_WHEN_FULL, LG_CLOCK_COARSE);
+	put(argv[1], "stop_coarse", b, n);
 	free(b);
 	return 0;
 }

@@ -31,14 +31,14 @@ static void *run(void *arg)
 	return NULL;
 }
 
-static void load_mode(unsigned n_threads, int shared, uint64_t per_thread);
+static void load_mode(unsigned n_threads, int shared, uint64_t per_thread, tk_log_clock clock);
 
 static void load(unsigned n_threads)
 {
-	load_mode(n_threads, 0, PER_THREAD);
+	load_mode(n_threads, 0, PER_THREAD, TK_LOG_CLOCK_DEFAULT);
 }
 
-static void load_mode(unsigned n_threads, int shared, uint64_t per_thread)
+static void load_mode(unsigned n_threads, int shared, uint64_t per_thread, tk_log_clock clock)
 {
 	per_thread_events = per_thread;
 	char path[] = "/tmp/tk_log_threads_XXXXXX";
@@ -49,6 +49,7 @@ static void load_mode(unsigned n_threads, int shared, uint64_t per_thread)
 			   .ring_events = RING,
 			   .max_threads = 8,
 			   .mode = TK_LOG_STOP_WHEN_FULL,
+			   .clock = clock,
 			   .shared_ring = shared};
 	assert_int_equal(tk_log_open(&c), 0);
 	pthread_t t[4];
@@ -109,7 +110,15 @@ static void test_four_threads(void **state)
 static void test_shared_ring_two_threads(void **state)
 {
 	(void)state;
-	load_mode(2, 1, 1000000);
+	load_mode(2, 1, 1000000, TK_LOG_CLOCK_DEFAULT);
+}
+
+/* TK_LOG_CLOCK_COARSE: many events share a time stamp (one kernel tick),
+ * yet each thread's events read back in order, intact, counted. */
+static void test_two_threads_coarse_clock(void **state)
+{
+	(void)state;
+	load_mode(2, 0, 1000000, TK_LOG_CLOCK_COARSE);
 }
 
 /* Dumps while two threads log into small flight-recorder rings: every
@@ -224,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_two_threads),
 	    cmocka_unit_test(test_four_threads),
 	    cmocka_unit_test(test_shared_ring_two_threads),
+	    cmocka_unit_test(test_two_threads_coarse_clock),
 	    cmocka_unit_test(test_dump_while_logging),
 	    cmocka_unit_test(test_thread_outlives_log),
 	};

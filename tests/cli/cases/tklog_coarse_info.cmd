@@ -1,0 +1,1 @@
+$TK info tests/fuzz/corpus/log_recover/stop_coarse
