@@ -2,6 +2,7 @@
 #if TK_HAVE_LIBDW
 #include <string.h>
 
+#include "unwind/unwind_image.h"
 #include "unwind/unwind_space.h"
 
 static char *debuginfo_path;
@@ -11,6 +12,27 @@ static char *debuginfo_path;
  * by libdwfl's standard search, /usr/lib/debug included. */
 static const Dwfl_Callbacks offline_callbacks = {
     .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+    .section_address = dwfl_offline_section_address,
+};
+
+/* With per-image DWARF for the inline frames, the Dwfl opens a debug file
+ * only for its CFI (.debug_frame, when .eh_frame does not unwind a frame):
+ * a build-id debug file without .debug_frame would give it none, so it
+ * is not opened (and not inflated a second time). */
+static int find_debuginfo_for_cfi(Dwfl_Module *mod, void **userdata, const char *modname,
+				  Dwarf_Addr base, const char *file_name,
+				  const char *debuglink_file, GElf_Word debuglink_crc,
+				  char **debuginfo_file_name)
+{
+	if (tk_unwind_image_skip_debuginfo(mod))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks image_callbacks = {
+    .find_debuginfo = find_debuginfo_for_cfi,
     .debuginfo_path = &debuginfo_path,
     .section_address = dwfl_offline_section_address,
 };
@@ -37,7 +59,7 @@ tk_unwind_space *tk_unwind_space_get(tk_unwinder *u, const void *key)
 			break;
 	}
 	tk_unwind_space_drop(lru);
-	lru->dwfl = dwfl_begin(&offline_callbacks);
+	lru->dwfl = dwfl_begin(u->images ? &image_callbacks : &offline_callbacks);
 	lru->key = lru->dwfl ? key : NULL;
 	lru->last_used = ++u->clock;
 	lru->gen = u->clock;
