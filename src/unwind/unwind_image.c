@@ -216,6 +216,72 @@ static Elf *open_build_id_file(const uint8_t *id, size_t len, int *fd)
 	return NULL;
 }
 
+static bool exists(const char *dir, const char *sub, const char *name)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%s%s%s/%s", dir, sub && *sub ? "/" : "",
+			 sub ? sub : "", name);
+	return n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0;
+}
+
+/* Whether any file libdwfl's path search (find_debuginfo_in_path() under
+ * the default debuginfo path ":.debug:/usr/lib/debug") could take for
+ * the image exists: dir/link, dir/.debug/link and /usr/lib/debug/<each
+ * tail of dir>/link, for the image's directory and its real path's,
+ * with the basename too (not in dir itself) when the image has no
+ * .gnu_debuglink (then link is basename.debug). A superset
+ * of what libdwfl opens: anything found leaves the decision to libdwfl. */
+static bool path_candidates(const char *file, const char *link)
+{
+	char *real = realpath(file, NULL);
+	const char *files[2] = {file, real};
+	char invented[1024];
+	bool found = false;
+	for (int f = 0; f < 2 && !found && files[f]; f++) {
+		const char *base = strrchr(files[f], '/');
+		if (!base || base == files[f])
+			continue;
+		char dir[2048];
+		size_t dlen = (size_t)(base - files[f]);
+		if (dlen >= sizeof dir)
+			continue;
+		memcpy(dir, files[f], dlen);
+		dir[dlen] = 0;
+		base++;
+		const char *names[2] = {link, NULL};
+		if (!link) {
+			snprintf(invented, sizeof invented, "%s.debug", base);
+			names[0] = invented;
+			names[1] = base;
+		}
+		for (int k = 0; k < 2 && !found && names[k]; k++) {
+			/* the image's own directory: the link name only (libdwfl
+			 * does not try the basename there, the image itself) */
+			found = (k == 0 && exists(dir, NULL, names[k])) ||
+				exists(dir, ".debug", names[k]);
+			/* /usr/lib/debug + "usr/lib/x", "lib/x", "x", "" */
+			for (const char *tail = dir; tail && !found; tail = strchr(tail + 1, '/'))
+				found = exists("/usr/lib/debug", tail + 1, names[k]);
+			found = found || exists("/usr/lib/debug", NULL, names[k]);
+		}
+	}
+	free(real);
+	return found;
+}
+
+/* true when libdwfl's dwfl_standard_find_debuginfo() would find no debug
+ * file for the image (file, its .gnu_debuglink name or NULL), having
+ * checked the build-id path already: then it also need not be asked
+ * (it loads libdebuginfod and its TLS stack, ~5% of a run, to find
+ * nothing when DEBUGINFOD_URLS is unset). */
+static bool nothing_to_find(const char *file, const char *link)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if ((urls && *urls) || !file || file[0] != '/')
+		return false;
+	return !path_candidates(file, link);
+}
+
 /* Finds and opens the image's DWARF as libdwfl would (the image itself,
  * else its build-id debug file), with the unread sections hidden. Any
  * thread; touches only im. */
@@ -225,9 +291,14 @@ static void load(image *im)
 	int fd;
 	Elf *elf = open_elf(im->path, &fd);
 	if (elf && !has_dwarf(elf)) {
-		elf_end(elf);
-		close(fd);
+		Elf *main_elf = elf;
+		int main_fd = fd;
 		elf = open_build_id_file(im->build_id, im->build_id_len, &fd);
+		GElf_Word crc;
+		if (!elf && nothing_to_find(im->path, dwelf_elf_gnu_debuglink(main_elf, &crc)))
+			im->result = TK_UNWIND_IMAGE_NONE;
+		elf_end(main_elf);
+		close(main_fd);
 	}
 	if (!elf)
 		return; /* debuglink, debuginfod or nothing: libdwfl's business */
@@ -382,7 +453,8 @@ tk_unwind_image_result tk_unwind_image_dwarf(tk_unwind_images *ims, Dwfl_Module 
 	return im->result;
 }
 
-bool tk_unwind_image_skip_debuginfo(Dwfl_Module *mod)
+bool tk_unwind_image_skip_debuginfo(Dwfl_Module *mod, const char *file_name,
+				    const char *debuglink_file)
 {
 	const unsigned char *id = NULL;
 	GElf_Addr id_vaddr;
@@ -390,7 +462,7 @@ bool tk_unwind_image_skip_debuginfo(Dwfl_Module *mod)
 	int fd;
 	Elf *elf = len > 0 ? open_build_id_file(id, (size_t)len, &fd) : NULL;
 	if (!elf)
-		return false;
+		return nothing_to_find(file_name, debuglink_file);
 	static const char *const frame[] = {".debug_frame", ".zdebug_frame"};
 	bool skip = !has_section(elf, frame, 2);
 	elf_end(elf);

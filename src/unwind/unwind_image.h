@@ -57,10 +57,13 @@ typedef enum tk_unwind_image_result {
 tk_unwind_image_result tk_unwind_image_dwarf(tk_unwind_images *im, Dwfl_Module *mod, Dwarf **dw,
 					     Dwarf_Addr *bias);
 
-/* For the Dwfl's find_debuginfo callback: true when the image of mod is
- * handled here (a build-id debug file) and that file has no .debug_frame,
- * so libdwfl would get no CFI from it either: the Dwfl need not open
- * (and inflate) it. */
-bool tk_unwind_image_skip_debuginfo(Dwfl_Module *mod);
+/* For the Dwfl's find_debuginfo callback (its file_name and
+ * debuglink_file): true when the image of mod is handled here (a build-id
+ * debug file) and that file has no .debug_frame, so libdwfl would get no
+ * CFI from it either: the Dwfl need not open (and inflate) it; true also
+ * when no file exists that libdwfl's search could find (and
+ * DEBUGINFOD_URLS is unset). */
+bool tk_unwind_image_skip_debuginfo(Dwfl_Module *mod, const char *file_name,
+				    const char *debuglink_file);
 
 #endif

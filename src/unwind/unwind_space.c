@@ -25,7 +25,7 @@ static int find_debuginfo_for_cfi(Dwfl_Module *mod, void **userdata, const char 
 				  const char *debuglink_file, GElf_Word debuglink_crc,
 				  char **debuginfo_file_name)
 {
-	if (tk_unwind_image_skip_debuginfo(mod))
+	if (tk_unwind_image_skip_debuginfo(mod, file_name, debuglink_file))
 		return -1;
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					    debuglink_crc, debuginfo_file_name);
