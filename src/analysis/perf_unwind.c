@@ -123,6 +123,7 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 								    : s->stack_user_size;
 	tk_unwind_input in = {
 	    .space = th->maps,
+	    .space_gen = th->maps->gen,
 	    .pid = th->pid,
 	    .machine = EM_X86_64,
 	    .regs_abi = s->regs_user_abi,

@@ -75,11 +75,31 @@ static bool failed_before(const tk_unwind_space *s, uint64_t base, const char *p
 	return false;
 }
 
+/* Caches the answer for the pcs that both the map and the module hold. */
+static void remember(tk_unwind_space *s, const tk_unwind_input *in, Dwfl_Module *m,
+		     const tk_unwind_map *map)
+{
+	Dwarf_Addr lo, hi;
+	if (!in->space_gen || !dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL))
+		return;
+	s->last_lo = lo > map->start ? lo : map->start;
+	s->last_hi = hi < map->end ? hi : map->end;
+	s->last_space_gen = in->space_gen;
+	s->last_mod = m;
+	s->last_map = *map;
+}
+
 tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Module **mod,
 					 tk_unwind_map *map)
 {
 	tk_unwind_space *s = u->cur;
 	const tk_unwind_input *in = u->in;
+	if (s->last_mod && in->space_gen && in->space_gen == s->last_space_gen &&
+	    pc >= s->last_lo && pc < s->last_hi) {
+		*mod = s->last_mod;
+		*map = s->last_map;
+		return TK_UNWIND_REPORTED;
+	}
 	memset(map, 0, sizeof *map);
 	if (!in->find_map || !in->find_map(in->find_user, pc, map) || pc < map->start ||
 	    pc >= map->end)
@@ -93,6 +113,7 @@ tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Modul
 		const char *name = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 		if (start == base && name && strcmp(name, map->path) == 0) {
 			*mod = m;
+			remember(s, in, m, map);
 			return TK_UNWIND_REPORTED;
 		}
 		/* the maps changed under this Dwfl (an image unmapped and
@@ -102,6 +123,7 @@ tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Modul
 	}
 	if (failed_before(s, base, map->path))
 		return TK_UNWIND_NO_IMAGE;
+	s->last_mod = NULL; /* a new module: the Dwfl's layout changes */
 	m = dwfl_report_elf(s->dwfl, map->path, map->path, -1, base, false);
 	if (!m || dwfl_addrmodule(s->dwfl, pc) != m) {
 		unsigned i = s->n_failed++ % TK_UNWIND_FAILED;
@@ -110,6 +132,7 @@ tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Modul
 		return TK_UNWIND_NO_IMAGE;
 	}
 	*mod = m;
+	remember(s, in, m, map);
 	return TK_UNWIND_REPORTED;
 }
 #else

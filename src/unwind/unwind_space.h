@@ -22,6 +22,12 @@ typedef struct tk_unwind_space {
 	bool stale;    /* an image conflicted: drop after the current walk */
 	uint64_t last_used;
 	uint64_t gen; /* unique per Dwfl made: inline cache entries key on it */
+	/* the last image reported at a pc: any pc in [last_lo, last_hi) (its
+	 * map and its module both hold it) gives the same answer while the
+	 * maps (last_space_gen) and the Dwfl's modules stay the same */
+	uint64_t last_lo, last_hi, last_space_gen;
+	Dwfl_Module *last_mod;
+	tk_unwind_map last_map;
 	uint64_t failed_base[TK_UNWIND_FAILED];
 	const char *failed_path[TK_UNWIND_FAILED];
 	unsigned n_failed;
