@@ -6,6 +6,18 @@ if(LIBDW_FOUND)
   target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDW=1)
   target_link_libraries(tracekit_obj PUBLIC PkgConfig::LIBDW)
   target_link_libraries(tracekit_shared PRIVATE PkgConfig::LIBDW)
+  # libdeflate (optional) inflates the compressed debug sections the
+  # inline frames read, ~2x faster than libelf's zlib
+  pkg_check_modules(LIBDEFLATE IMPORTED_TARGET libdeflate)
+  if(LIBDEFLATE_FOUND)
+    target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDEFLATE=1)
+    target_link_libraries(tracekit_obj PUBLIC PkgConfig::LIBDEFLATE)
+    target_link_libraries(tracekit_shared PRIVATE PkgConfig::LIBDEFLATE)
+  else()
+    target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDEFLATE=0)
+    message(STATUS "libdeflate not found (Debian: libdeflate-dev): compressed debug "
+                   "sections are inflated by libelf's zlib (slower)")
+  endif()
 else()
   target_compile_definitions(tracekit_obj PUBLIC TK_HAVE_LIBDW=0)
   message(STATUS "libdw not found (Debian: libdw-dev): DWARF unwinding of "

@@ -7,7 +7,7 @@ pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtra
 case $what in
   test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3
         python3-dev python3-numpy python3-pandas python3-pytest python3-distributed
-        libsqlite3-dev sqlite3 golang-go g++ libc6-dbg chromium jq) ;;
+        libsqlite3-dev sqlite3 golang-go g++ libc6-dbg chromium jq libdeflate-dev) ;;
   demo) pkgs+=(linux-perf) ;;
   bench) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3 hyperfine time bc chromium) ;;
 esac

@@ -78,6 +78,20 @@ static bool find_map(void *user, uint64_t addr, tk_unwind_map *out)
 	return true;
 }
 
+/* perf's build-id table lists the images its samples hit (leaf ips):
+ * their DWARF for the inline frames starts loading on the second core
+ * now, while this one unwinds the first samples. Files only ([vdso] and
+ * the kernel have no debug file to inflate). */
+static void preload(tk_unwinder *u, const tk_perf_features *ft)
+{
+	for (size_t i = 0; ft && i < ft->n_build_ids; i++) {
+		const tk_perf_build_id *b = &ft->build_ids[i];
+		if (b->filename && b->filename[0] == '/' && b->size)
+			tk_unwinder_preload(u, b->filename, b->id, b->size);
+	}
+	tk_unwinder_preload_start(u);
+}
+
 size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_attr *a,
 			     const tk_perf_sample *s, uint64_t *pcs, size_t max)
 {
@@ -101,6 +115,7 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 		tk_arena_init(&st->paths, 4096);
 		t->unwinder = st;
 		t->unwinder_free = free_state;
+		preload(st->u, t->features);
 	}
 	unwind_state *st = t->unwinder;
 	st->maps = th->maps;
@@ -108,6 +123,7 @@ size_t tk_perf_unwind_sample(tk_threads *t, const tk_thread *th, const tk_perf_a
 								    : s->stack_user_size;
 	tk_unwind_input in = {
 	    .space = th->maps,
+	    .space_gen = th->maps->gen,
 	    .pid = th->pid,
 	    .machine = EM_X86_64,
 	    .regs_abi = s->regs_user_abi,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "unwind/unwind_fast.h"
+#include "unwind/unwind_image.h"
 #include "unwind/unwind_memory.h"
 #include "unwind/unwind_space.h"
 
@@ -65,14 +66,25 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+static bool env_set(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 tk_unwinder *tk_unwinder_new(void)
 {
 	tk_unwinder *u = calloc(1, sizeof(tk_unwinder));
 	/* for the bench's before/after and for checking the cache: the
 	 * same output either way */
-	const char *off = getenv("TRACEKIT_UNWIND_NO_CACHE");
-	if (u)
-		u->no_fast = off && *off && strcmp(off, "0") != 0;
+	if (!u)
+		return NULL;
+	u->no_fast = env_set("TRACEKIT_UNWIND_NO_CACHE");
+	u->no_prefetch = env_set("TRACEKIT_UNWIND_NO_PREFETCH");
+	if (!u->no_fast && !(u->images = tk_unwind_images_new())) {
+		free(u);
+		return NULL;
+	}
 	return u;
 }
 
@@ -82,6 +94,7 @@ void tk_unwinder_free(tk_unwinder *u)
 		return;
 	for (size_t i = 0; i < TK_UNWIND_SPACES; i++)
 		tk_unwind_space_drop(&u->spaces[i]);
+	tk_unwind_images_free(u->images);
 	free(u->inlines);
 	free(u->rules);
 	free(u);
@@ -97,6 +110,19 @@ void tk_unwinder_forget(tk_unwinder *u, const void *space)
 bool tk_unwind_available(uint16_t machine)
 {
 	return machine == EM_X86_64;
+}
+
+void tk_unwinder_preload(tk_unwinder *u, const char *path, const uint8_t *build_id,
+			 size_t build_id_len)
+{
+	if (u && !u->no_prefetch)
+		tk_unwind_images_add(u->images, path, build_id, build_id_len);
+}
+
+void tk_unwinder_preload_start(tk_unwinder *u)
+{
+	if (u)
+		tk_unwind_images_start(u->images);
 }
 
 size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_t max)
@@ -182,6 +208,20 @@ void tk_unwinder_forget(tk_unwinder *u, const void *space)
 {
 	(void)u;
 	(void)space;
+}
+
+void tk_unwinder_preload(tk_unwinder *u, const char *path, const uint8_t *build_id,
+			 size_t build_id_len)
+{
+	(void)u;
+	(void)path;
+	(void)build_id;
+	(void)build_id_len;
+}
+
+void tk_unwinder_preload_start(tk_unwinder *u)
+{
+	(void)u;
 }
 
 bool tk_unwind_available(uint16_t machine)

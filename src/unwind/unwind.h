@@ -41,6 +41,15 @@ void tk_unwinder_free(tk_unwinder *u);
  * an address now holds another image). */
 void tk_unwinder_forget(tk_unwinder *u, const void *space);
 
+/* The images a recording samples (perf's build-id table lists them), to
+ * load their DWARF for the inline frames ahead, on a worker thread that
+ * tk_unwinder_preload_start() starts (TRACEKIT_UNWIND_NO_PREFETCH=1: no
+ * thread, each image loads on first use). Only a head start: the output
+ * is the same either way. */
+void tk_unwinder_preload(tk_unwinder *u, const char *path, const uint8_t *build_id,
+			 size_t build_id_len);
+void tk_unwinder_preload_start(tk_unwinder *u);
+
 /* false when built without libdw (or for a machine with no register
  * mapping): tk_unwind then gives nothing. */
 bool tk_unwind_available(uint16_t machine);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "unwind/unwind.h"
+#include "unwind/unwind_image.h"
 #include "unwind/unwind_space.h"
 
 /* addr2line's function name: the linkage name when there is one (C++),
@@ -50,11 +51,20 @@ static const char *last_alias_name(Dwarf_Die *fn, const char *name)
 	return name;
 }
 
-static size_t lookup(tk_unwind_space *s, uint64_t pc, const char **names, size_t max)
+static size_t lookup(tk_unwinder *u, tk_unwind_space *s, uint64_t pc, const char **names,
+		     size_t max)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, pc);
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = mod ? dwfl_module_addrdie(mod, pc, &bias) : NULL;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die cu_mem, *cu = NULL;
+	Dwarf *dw = NULL;
+	tk_unwind_image_result r = mod && u->images
+				       ? tk_unwind_image_dwarf(u->images, mod, &dw, &bias)
+				       : TK_UNWIND_IMAGE_DEFER;
+	if (r == TK_UNWIND_IMAGE_DWARF)
+		cu = dwarf_addrdie(dw, pc - bias, &cu_mem);
+	else if (r == TK_UNWIND_IMAGE_DEFER && mod)
+		cu = dwfl_module_addrdie(mod, pc, &bias);
 	if (!cu)
 		return 0;
 	/* dwarf_getscopes() stops at the innermost inlined instance (then
@@ -105,13 +115,13 @@ size_t tk_unwind_inlines(tk_unwinder *u, const void *space, uint64_t pc, const c
 	if (!s)
 		return 0;
 	if (!u->inlines && !(u->inlines = calloc(TK_UNWIND_INLINE_SLOTS, sizeof *u->inlines)))
-		return lookup(s, pc, names, max);
+		return lookup(u, s, pc, names, max);
 	uint64_t h = (pc ^ s->gen * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
 	tk_unwind_inline_slot *slot = &u->inlines[(h >> 40) % TK_UNWIND_INLINE_SLOTS];
 	if (slot->gen != s->gen || slot->pc != pc) {
 		slot->gen = s->gen;
 		slot->pc = pc;
-		slot->n = (uint8_t)lookup(s, pc, slot->names, TK_UNWIND_INLINE_MAX);
+		slot->n = (uint8_t)lookup(u, s, pc, slot->names, TK_UNWIND_INLINE_MAX);
 	}
 	size_t n = slot->n < max ? slot->n : max;
 	memcpy(names, slot->names, n * sizeof *names);

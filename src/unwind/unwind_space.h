@@ -22,6 +22,12 @@ typedef struct tk_unwind_space {
 	bool stale;    /* an image conflicted: drop after the current walk */
 	uint64_t last_used;
 	uint64_t gen; /* unique per Dwfl made: inline cache entries key on it */
+	/* the last image reported at a pc: any pc in [last_lo, last_hi) (its
+	 * map and its module both hold it) gives the same answer while the
+	 * maps (last_space_gen) and the Dwfl's modules stay the same */
+	uint64_t last_lo, last_hi, last_space_gen;
+	Dwfl_Module *last_mod;
+	tk_unwind_map last_map;
 	uint64_t failed_base[TK_UNWIND_FAILED];
 	const char *failed_path[TK_UNWIND_FAILED];
 	unsigned n_failed;
@@ -41,7 +47,13 @@ typedef struct tk_unwind_inline_slot {
 #define TK_UNWIND_RULE_SLOTS 8192
 typedef struct tk_unwind_rule tk_unwind_rule;
 
+struct tk_unwind_images;
+
 struct tk_unwinder {
+	/* per-image DWARF for the inline frames (unwind_image.h); NULL with
+	 * TRACEKIT_UNWIND_NO_CACHE: libdwfl's own Dwarf per space */
+	struct tk_unwind_images *images;
+	bool no_prefetch;               /* TRACEKIT_UNWIND_NO_PREFETCH: no worker thread */
 	tk_unwind_inline_slot *inlines; /* TK_UNWIND_INLINE_SLOTS, made on first use */
 	tk_unwind_rule *rules;          /* TK_UNWIND_RULE_SLOTS, made on first use */
 	bool no_fast;                   /* TRACEKIT_UNWIND_NO_CACHE: libdwfl's walk only */

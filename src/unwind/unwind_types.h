@@ -27,6 +27,9 @@ typedef struct tk_unwind_input {
 	 * of the Dwfl cache. Two samples with the same key must see the same
 	 * images at the same addresses (or addresses the other never used). */
 	const void *space;
+	/* Changes whenever the maps of space change (0: unknown): the image
+	 * found for a pc is reused while it stays the same. */
+	uint64_t space_gen;
 	int32_t pid;
 	uint16_t machine; /* ELF e_machine of the recording (EM_X86_64) */
 	uint64_t regs_abi;

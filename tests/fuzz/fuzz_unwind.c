@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t max = (size_t)(flags >> 4) * 16 + 1;
 	tk_unwind_input in = {
 	    .space = &unwinder,
+	    .space_gen = 1, /* the maps never change: the image cache is used */
 	    .pid = 1,
 	    .machine = EM_X86_64,
 	    .regs_abi = flags & 1 ? 1 : 2,
