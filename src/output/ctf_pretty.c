@@ -171,23 +171,46 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 	/* Short strings (names, words) below a block: one or two words
 	 * checked at once, a short one padded with a plain byte. */
 	if (n < 16) {
-		uint64_t x = 0x6161616161616161ull, y;
-		bool plain;
-		if (n <= 8) {
-			memcpy(&x, s, n);
-			plain = word_is_plain(x);
-		} else {
+		/* Fixed-size loads that overlap (never a variable-length copy:
+		 * its stores, read back at once, stall the load); a word shorter
+		 * than 8 bytes is padded with a plain byte for the check. */
+		const uint64_t pad = 0x6161616161616161ull;
+		if (n >= 8) {
+			uint64_t x, y;
 			memcpy(&x, s, 8);
 			memcpy(&y, s + n - 8, 8);
-			plain = word_is_plain(x) && word_is_plain(y);
-		}
-		if (plain) {
-			/* whole words stored: the reserve covers 16 bytes */
-			memcpy(o, &x, 8);
-			if (n > 8)
+			if (word_is_plain(x) && word_is_plain(y)) {
+				memcpy(o, &x, 8);
 				memcpy(o + n - 8, &y, 8);
-			o[n] = '"';
-			w->pos = (size_t)(o + n + 1 - w->buf);
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else if (n >= 4) {
+			uint32_t a, b;
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			if (word_is_plain((uint64_t)a | (uint64_t)b << 32)) {
+				memcpy(o, &a, 4);
+				memcpy(o + n - 4, &b, 4);
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else if (n > 0) {
+			uint8_t c0 = (uint8_t)s[0], c1 = (uint8_t)s[n / 2], c2 = (uint8_t)s[n - 1];
+			uint64_t x = (pad << 24) | (uint64_t)c2 << 16 | (uint64_t)c1 << 8 | c0;
+			if (word_is_plain(x)) {
+				o[0] = (char)c0;
+				o[n / 2] = (char)c1;
+				o[n - 1] = (char)c2;
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else {
+			*o++ = '"';
+			w->pos = (size_t)(o - w->buf);
 			return;
 		}
 	}
@@ -312,14 +335,37 @@ static inline unsigned dec_len(uint64_t u)
 	return n - (u < pow10_u64[n - 1]);
 }
 
+/* The n digits (1 <= n <= 9) of v < 10^n into o, by fmt_9digits' chain
+ * started at the leading group: v / 10^k as a 57-bit fixed-point number
+ * (k = n - 1 or n - 2, even), whose integer part is the first one or two
+ * digits; each multiplication of the fraction by 100 brings the next two
+ * up. Stores go straight to o (a copy from a scratch block would stall
+ * on store forwarding). Checked against printf for every v < 10^9. */
+static inline void fmt_digits(char *o, uint64_t v, unsigned n)
+{
+	static const uint64_t scale[5] = {(uint64_t)1 << 57, 1441151880758559ull, 14411518807586ull,
+					  144115188076ull, 1441151881ull};
+	const uint64_t frac = ((uint64_t)1 << 57) - 1;
+	unsigned k = (n - 1) & ~1u; /* digits after the leading group */
+	uint64_t t = v * scale[k / 2];
+	if ((n - k) == 1) {
+		*o++ = (char)('0' + (t >> 57));
+	} else {
+		memcpy(o, digit_pairs + 2 * (t >> 57), 2);
+		o += 2;
+	}
+	for (unsigned i = 0; i < k; i += 2) {
+		t = (t & frac) * 100;
+		memcpy(o + i, digit_pairs + 2 * (t >> 57), 2);
+	}
+}
+
 /* decimal without the writer's generic path: most values are small, so
  * the digit count comes first and the digits go straight into the
- * writer's buffer. Below 10^18 the digits come from the multiplication
- * chain of fmt_9digits (no division loop): 9 digits with leading zeros
- * into a scratch block whose last n are copied as one 16-byte block. */
+ * writer's buffer (below 10^18 without a division loop). */
 static inline void put_dec(tk_writer *w, uint64_t u)
 {
-	if (!tk_writer_reserve(w, 36))
+	if (!tk_writer_reserve(w, 20))
 		return;
 	char *o = w->buf + w->pos;
 	if (u < 10) {
@@ -334,21 +380,14 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 	}
 	unsigned n = dec_len(u);
 	if (n <= 9) {
-		char tmp[48];
-		memset(tmp + 25, 0, 16); /* the copy's tail: defined bytes */
-		fmt_9digits(tmp + 16, u);
-		memcpy(o, tmp + 25 - n, 16);
+		fmt_digits(o, u, n);
 		w->pos += n;
 		return;
 	}
 	if (n <= 18) {
 		uint64_t hi = u / 1000000000u, lo = u % 1000000000u;
-		unsigned nh = n - 9;
-		char tmp[48];
-		memset(tmp + 25, 0, 16);
-		fmt_9digits(tmp + 16, hi);
-		memcpy(o, tmp + 25 - nh, 16);
-		fmt_9digits(o + nh, lo);
+		fmt_digits(o, hi, n - 9);
+		fmt_9digits(o + n - 9, lo);
 		w->pos += n;
 		return;
 	}
