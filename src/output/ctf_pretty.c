@@ -712,6 +712,29 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 }
 
 static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_value *v,
+		      unsigned depth);
+
+/* A structure value with its class's template: the members kept in the
+ * IR, while the value has them. */
+static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, const tk_value *v,
+		       unsigned depth)
+{
+	const ctf_pretty_member *m = t->m, *e = m + t->n;
+	const tk_value *items = v->v.list.items;
+	size_t nv = v->v.list.n;
+	if (m == e || m->index >= nv)
+		tk_put_char(w, '{');
+	for (; m < e && m->index < nv; m++) {
+		put_padded(w, t->text + m->off, m->len);
+		if (m->kind != MK_ANY)
+			put_kind(w, m->kind, &items[m->index]);
+		else
+			put_value(p, w, m->fc, &items[m->index], depth + 1);
+	}
+	tk_put_lit(w, " }");
+}
+
+static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_value *v,
 		      unsigned depth)
 {
 	switch (fc->type) {
@@ -736,20 +759,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 	case CTF_FC_STRUCT: {
 		const ctf_pretty_struct *t = struct_tmpl(p, fc);
 		if (t) {
-			/* the members kept in the IR, while the value has them */
-			const ctf_pretty_member *m = t->m, *e = m + t->n;
-			const tk_value *items = v->v.list.items;
-			size_t nv = v->v.list.n;
-			if (m == e || m->index >= nv)
-				tk_put_char(w, '{');
-			for (; m < e && m->index < nv; m++) {
-				put_padded(w, t->text + m->off, m->len);
-				if (m->kind != MK_ANY)
-					put_kind(w, m->kind, &items[m->index]);
-				else
-					put_value(p, w, m->fc, &items[m->index], depth + 1);
-			}
-			tk_put_lit(w, " }");
+			put_struct(p, w, t, v, depth);
 			return;
 		}
 		tk_put_char(w, '{');
@@ -793,12 +803,12 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 		tk_put_char(w, '[');
 		int ek = value_kind(fc->elem);
 		for (size_t i = 0; i < v->v.list.n; i++) {
-			if (i < 10) {
-				char b[8] = {',', ' ', '[', (char)('0' + i), ']', ' ', '=', ' '};
-				if (i)
-					put_short(w, b, 8);
-				else
-					put_short(w, " [0] = ", 7);
+			if (i < 10 && tk_writer_reserve(w, 8)) {
+				static const char pfx[10][8] = {
+				    " [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
+				    ", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
+				memcpy(w->buf + w->pos, pfx[i], 8);
+				w->pos += i ? 8 : 7;
 			} else {
 				put_short(w, ", [", 3);
 				put_dec(w, i);
@@ -984,6 +994,17 @@ static const ctf_pretty_line *line_head(ctf_pretty *p, const ctf_event_out *ev)
 	memset(text + plen + nlen + 2, 0, TK_PAD);
 	l->text = text;
 	l->len = plen + nlen + 2;
+	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context,
+				   ev->ec->payload};
+	l->n_scopes = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		if (!scopes[i] || !scopes[i]->in_ir)
+			continue;
+		l->scope[l->n_scopes] = (uint8_t)i;
+		l->tmpl[l->n_scopes] =
+		    scopes[i]->type == CTF_FC_STRUCT ? struct_tmpl(p, scopes[i]) : NULL;
+		l->n_scopes++;
+	}
 	l->ec = ev->ec;
 	l->trace = ev->trace;
 	return l;
@@ -1046,6 +1067,28 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 	const ctf_pretty_line *l = line_head(p, ev);
 	if (l) {
 		put_padded(w, l->text, l->len);
+		const tk_value *vals[4] = {ev->packet_context, ev->common_context, ev->context,
+					   ev->payload};
+		bool start = true;
+		for (unsigned k = 0; k < l->n_scopes; k++) {
+			unsigned i = l->scope[k];
+			if (!vals[i])
+				continue;
+			if (!start)
+				put_short(w, ", ", 2);
+			start = false;
+			if (l->tmpl[k]) {
+				put_struct(p, w, l->tmpl[k], vals[i], 0);
+			} else {
+				const ctf_fc *fc = i == 0   ? ev->sc->packet_context
+						   : i == 1 ? ev->sc->event_context
+						   : i == 2 ? ev->ec->context
+							    : ev->ec->payload;
+				put_value(p, w, fc, vals[i], 0);
+			}
+		}
+		tk_put_char(w, '\n');
+		return;
 	} else {
 		size_t plen;
 		const char *pfx = tk_writer_data(p->prefix, &plen);

@@ -16,6 +16,12 @@ typedef struct ctf_pretty_line {
 	const void *trace, *ec;
 	char *text;
 	size_t len;
+	/* the event's scopes babeltrace2 prints (0 packet context, 1 stream
+	 * event context, 2 event context, 3 payload) and their structure
+	 * templates (NULL: the generic printer) */
+	unsigned n_scopes;
+	uint8_t scope[4];
+	const struct ctf_pretty_struct *tmpl[4];
 } ctf_pretty_line;
 
 #define CTF_PRETTY_LINES 64
