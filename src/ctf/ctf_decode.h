@@ -59,7 +59,10 @@ tk_status ctf_decode_plan(ctf_decoder *d, const ctf_plan *plan, ctf_scope scope,
  * the event context and the payload, in one interpreter run. Each scope's
  * value is left in d->roots[scope] (the caller clears the event scopes'
  * roots before). Errors as ctf_decode_plan's; an unknown or missing event
- * id is reported at ev_off, the event's byte offset in the file. */
+ * id is reported at ev_off, the event's byte offset in the file.
+ * *ec NULL on entry: from the event header. Not NULL: the caller has read
+ * the header already (ctf_read_header_fast, no header value) and named
+ * the event class; decoding starts with the scope after the header. */
 tk_status ctf_decode_event(ctf_decoder *d, const ctf_stream_class *sc, uint64_t ev_off,
 			   const ctf_event_class **ec, tk_error *err);
 

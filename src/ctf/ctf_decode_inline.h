@@ -100,12 +100,68 @@ static inline uint64_t next_clock(uint64_t clock, uint64_t v, unsigned size)
 }
 
 /* A header field of the lean fast path at run start `run`. */
-static inline uint64_t fast_field(const ctf_decoder *d, uint64_t run, const ctf_fast_field *f)
+static inline __attribute__((always_inline)) uint64_t fast_field(const ctf_decoder *d, uint64_t run,
+								 const ctf_fast_field *f)
 {
 	if (LIKELY(f->u64le))
 		return tk_load_le64(d->buf + ((run + f->off) >> 3));
 	uint64_t x = read_bits(d, run + f->off, f->size, f->little_endian);
 	return f->is_signed ? sign_extend(x, f->size) : x;
+}
+
+/* The event header of a stream class with a fast_header, read without
+ * the interpreter into *fh (nothing in d changes): false when the header
+ * does not fit the packet or names no known event class (the interpreter
+ * then reports the error). */
+typedef struct ctf_fast_hdr {
+	uint64_t pos, clock, id;
+	const ctf_event_class *ec;
+} ctf_fast_hdr;
+
+static inline __attribute__((always_inline)) bool
+ctf_read_header_fast(const ctf_decoder *d, const ctf_stream_class *sc, ctf_fast_hdr *fh)
+{
+	const ctf_fast_header *h = sc->fast_header;
+	uint64_t pos = d->pos;
+	uint64_t np = align_up(pos, h->align);
+	if (UNLIKELY(np + h->bits > d->limit_bits || np < pos))
+		return false;
+	uint64_t clock = d->clock, id = 0;
+	if (h->has_clock)
+		clock = next_clock(clock, fast_field(d, np, &h->clock), h->clock.size);
+	if (h->has_id)
+		id = fast_field(d, np, &h->id);
+	int32_t k;
+	if (h->has_id) {
+		if (UNLIKELY(id >= sc->by_id_len || (k = sc->by_id[id]) < 0))
+			return false;
+		fh->ec = sc->events[k];
+	} else if (sc->n_events == 1) {
+		fh->ec = sc->events[0];
+	} else {
+		return false;
+	}
+	fh->pos = np + h->bits;
+	fh->clock = clock;
+	fh->id = id;
+	return true;
+}
+
+/* Leaves d as the interpreter leaves it after the event header of fh:
+ * position, clock and event id. */
+static inline __attribute__((always_inline)) void
+ctf_commit_header_fast(ctf_decoder *d, const ctf_stream_class *sc, const ctf_fast_hdr *fh)
+{
+	const ctf_fast_header *h = sc->fast_header;
+	d->pos = fh->pos;
+	if (h->has_clock) {
+		d->clock = fh->clock;
+		d->clock_set = true;
+	}
+	if (h->has_id) {
+		d->meaning_val[CTF_MEANING_EVENT_ID] = fh->id;
+		d->meaning_set[CTF_MEANING_EVENT_ID] = true;
+	}
 }
 
 /* The lean fast path for a stream class with a fast_header: decodes one
@@ -117,31 +173,14 @@ static inline uint64_t fast_field(const ctf_decoder *d, uint64_t run, const ctf_
 static inline __attribute__((always_inline)) bool
 ctf_decode_event_fast(ctf_decoder *d, const ctf_stream_class *sc, const ctf_event_class **ecp)
 {
-	const ctf_fast_header *h = sc->fast_header;
-	const uint64_t limit = d->limit_bits;
-	uint64_t pos = d->pos;
-	uint64_t np = align_up(pos, h->align);
-	if (UNLIKELY(np + h->bits > limit || np < pos))
+	ctf_fast_hdr fh;
+	if (!ctf_read_header_fast(d, sc, &fh))
 		return false;
-	uint64_t clock = d->clock, id = 0;
-	if (h->has_clock)
-		clock = next_clock(clock, fast_field(d, np, &h->clock), h->clock.size);
-	if (h->has_id)
-		id = fast_field(d, np, &h->id);
-	pos = np + h->bits;
-	const ctf_event_class *ec;
-	int32_t k;
-	if (h->has_id) {
-		if (UNLIKELY(id >= sc->by_id_len || (k = sc->by_id[id]) < 0))
-			return false;
-		ec = sc->events[k];
-	} else if (sc->n_events == 1) {
-		ec = sc->events[0];
-	} else {
-		return false;
-	}
+	const ctf_event_class *ec = fh.ec;
 	if (UNLIKELY(!ec->fast))
 		return false;
+	const uint64_t limit = d->limit_bits;
+	uint64_t pos = fh.pos, np;
 	for (uint32_t i = 0; i < ec->n_fast_steps; i++) {
 		const ctf_fast_step *s = &ec->fast_steps[i];
 		if (s->string) {
@@ -160,15 +199,8 @@ ctf_decode_event_fast(ctf_decoder *d, const ctf_stream_class *sc, const ctf_even
 			pos = np + s->bits;
 		}
 	}
-	d->pos = pos;
-	if (h->has_clock) {
-		d->clock = clock;
-		d->clock_set = true;
-	}
-	if (h->has_id) {
-		d->meaning_val[CTF_MEANING_EVENT_ID] = id;
-		d->meaning_set[CTF_MEANING_EVENT_ID] = true;
-	}
+	fh.pos = pos;
+	ctf_commit_header_fast(d, sc, &fh);
 	*ecp = ec;
 	return true;
 }

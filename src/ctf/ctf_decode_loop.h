@@ -65,11 +65,19 @@ static tk_status interp_scope(ctf_decoder *d, const ctf_plan *plan, ctf_scope sc
 	uint64_t x, np;
 	vm m;
 #if INTERP_EVENT
-	const ctf_event_class *ec = NULL;
+	const ctf_event_class *ec = *ecp;
 	ctf_scope scope = CTF_SCOPE_EVENT_HEADER;
 	const ctf_plan *plan = sc->event_header_plan;
-	if (d->lean && plan)
+	if (ec) {
+		/* the caller read the header (ctf_read_header_fast): on to
+		 * the scopes after it */
+		if (!(plan = next_event_scope(sc, ec, &scope)))
+			return TK_OK;
+		if (d->lean)
+			plan = plan->lean;
+	} else if (d->lean && plan) {
 		plan = plan->lean;
+	}
 	if (UNLIKELY(!plan)) {
 		/* no header: the event class is the stream class's only one */
 		if ((st = event_class_of(d, sc, ev_off, &ec, err)) != TK_OK)

@@ -669,6 +669,18 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
 	return next_event(r, out, err);
 }
 
+tk_status ctf_reader_each(ctf_reader *r, ctf_event_fn fn, void *user, tk_error *err)
+{
+	const ctf_event_out *ev;
+	tk_status st;
+	for (;;) {
+		if (__builtin_expect(tk_interrupt_pending(), 0))
+			return tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
+		if ((st = next_event(r, &ev, err)) != TK_OK || (st = fn(user, ev, err)) != TK_OK)
+			return st;
+	}
+}
+
 /* The bound ctf_stream_run_lean may run the top stream to: the heads of
  * the next two streams of the heap, which next_event would compare it
  * with. False when one of them has no event time as its key (a pending

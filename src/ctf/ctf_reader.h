@@ -110,6 +110,9 @@ struct ctf_stream {
 	 * reader, a fast event header, every event class fast (ctf_plan.h)
 	 * and a clock */
 	bool lean_run;
+	/* the packet's event headers are read by ctf_read_header_fast (a
+	 * fast_header, and a reader that is lean or wants no header value) */
+	bool header_fast;
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets, n_skipped;
@@ -134,6 +137,12 @@ typedef struct ctf_reader {
 	 * of ctf_event_out (header, contexts, payload) then point to values
 	 * that are not filled in, or are NULL. Errors and warnings stay the same. */
 	bool lean;
+	/* set before the first ctf_reader_next() by readers that never look
+	 * at ctf_event_out.header (babeltrace2's text does not print it): a
+	 * header whose fields are only the event id and the clock
+	 * (ctf_plan.h's fast_header) is then read without the interpreter and
+	 * `header` is NULL. The other values, errors and warnings stay the same. */
+	bool no_header_values;
 } ctf_reader;
 
 /* Finds every trace below path (a trace dir, a metadata file, or a dir
@@ -148,6 +157,13 @@ tk_status ctf_reader_open_memory(const char *metadata, size_t mlen, const uint8_
 void ctf_reader_close(ctf_reader *r);
 /* TK_OK with *out, TK_END, or an error (err has file and offset). */
 tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *err);
+
+/* Hands every event to fn in ctf_reader_next()'s order, with its
+ * warnings, errors and interrupt check, but the merge inlined: no call
+ * per event but fn's. Stops at the first status other than TK_OK that fn
+ * returns and returns it; TK_END at the end of the events. */
+typedef tk_status (*ctf_event_fn)(void *user, const ctf_event_out *ev, tk_error *err);
+tk_status ctf_reader_each(ctf_reader *r, ctf_event_fn fn, void *user, tk_error *err);
 
 /* What ctf_reader_span() counts: events, events with a time, and the
  * smallest and largest of those times (ns from the clock origin). */

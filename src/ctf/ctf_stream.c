@@ -360,6 +360,8 @@ static void start_events(ctf_stream *s)
 	ev->clock_raw = 0;
 	ev->ns = 0;
 	s->lean_run = d->lean && s->sc->all_fast && s->clk;
+	s->header_fast = s->sc->fast_header &&
+			 (d->lean || (s->trace->reader && s->trace->reader->no_header_values));
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
@@ -414,6 +416,15 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	/* the bytes of the events to come: the hardware prefetcher stops at
 	 * page boundaries (a hint, never a fault) */
 	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
+	if (s->header_fast) {
+		/* the header without the interpreter; one that does not fit or
+		 * names no class goes through it, which reports the error */
+		ctf_fast_hdr fh;
+		if (LIKELY(ctf_read_header_fast(d, sc, &fh))) {
+			ctf_commit_header_fast(d, sc, &fh);
+			ec = fh.ec;
+		}
+	}
 	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
 	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {

@@ -113,6 +113,7 @@ static tk_status print_babeltrace(const char *path, const tk_render_options *opt
 	discard_ctx dc = {&p, opt};
 	r->on_discard = on_discard;
 	r->discard_user = &dc;
+	r->no_header_values = true; /* babeltrace2's text has no header fields */
 	if (opt->has_begin && opt->begin_ns <= INT64_MAX) {
 		r->has_begin = true;
 		r->begin_ns = (int64_t)opt->begin_ns;

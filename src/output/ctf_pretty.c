@@ -29,8 +29,7 @@ void ctf_pretty_fini(ctf_pretty *p)
 		ctf_pretty_struct *t = p->structs[i];
 		if (t) {
 			free(t->text);
-			free(t->off);
-			free(t->kind);
+			free(t->m);
 			free(t);
 		}
 	}
@@ -172,23 +171,46 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 	/* Short strings (names, words) below a block: one or two words
 	 * checked at once, a short one padded with a plain byte. */
 	if (n < 16) {
-		uint64_t x = 0x6161616161616161ull, y;
-		bool plain;
-		if (n <= 8) {
-			memcpy(&x, s, n);
-			plain = word_is_plain(x);
-		} else {
+		/* Fixed-size loads that overlap (never a variable-length copy:
+		 * its stores, read back at once, stall the load); a word shorter
+		 * than 8 bytes is padded with a plain byte for the check. */
+		const uint64_t pad = 0x6161616161616161ull;
+		if (n >= 8) {
+			uint64_t x, y;
 			memcpy(&x, s, 8);
 			memcpy(&y, s + n - 8, 8);
-			plain = word_is_plain(x) && word_is_plain(y);
-		}
-		if (plain) {
-			/* whole words stored: the reserve covers 16 bytes */
-			memcpy(o, &x, 8);
-			if (n > 8)
+			if (word_is_plain(x) && word_is_plain(y)) {
+				memcpy(o, &x, 8);
 				memcpy(o + n - 8, &y, 8);
-			o[n] = '"';
-			w->pos = (size_t)(o + n + 1 - w->buf);
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else if (n >= 4) {
+			uint32_t a, b;
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			if (word_is_plain((uint64_t)a | (uint64_t)b << 32)) {
+				memcpy(o, &a, 4);
+				memcpy(o + n - 4, &b, 4);
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else if (n > 0) {
+			uint8_t c0 = (uint8_t)s[0], c1 = (uint8_t)s[n / 2], c2 = (uint8_t)s[n - 1];
+			uint64_t x = (pad << 24) | (uint64_t)c2 << 16 | (uint64_t)c1 << 8 | c0;
+			if (word_is_plain(x)) {
+				o[0] = (char)c0;
+				o[n / 2] = (char)c1;
+				o[n - 1] = (char)c2;
+				o[n] = '"';
+				w->pos = (size_t)(o + n + 1 - w->buf);
+				return;
+			}
+		} else {
+			*o++ = '"';
+			w->pos = (size_t)(o - w->buf);
 			return;
 		}
 	}
@@ -268,9 +290,79 @@ static void put_9digits(tk_writer *w, uint64_t v)
 	w->pos += 9;
 }
 
+/* 9 digits of v < 10^9 into o (see put_9digits). */
+static inline void fmt_9digits(char *o, uint64_t v)
+{
+	const uint64_t frac = ((uint64_t)1 << 57) - 1;
+	uint64_t t = v * 1441151881u; /* ceil(2^57 / 1e8) */
+	o[0] = (char)('0' + (t >> 57));
+	t = (t & frac) * 100;
+	memcpy(o + 1, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 3, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 5, digit_pairs + 2 * (t >> 57), 2);
+	t = (t & frac) * 100;
+	memcpy(o + 7, digit_pairs + 2 * (t >> 57), 2);
+}
+
+static const uint64_t pow10_u64[20] = {1,
+				       10,
+				       100,
+				       1000,
+				       10000,
+				       100000,
+				       1000000,
+				       10000000,
+				       100000000,
+				       1000000000,
+				       10000000000ull,
+				       100000000000ull,
+				       1000000000000ull,
+				       10000000000000ull,
+				       100000000000000ull,
+				       1000000000000000ull,
+				       10000000000000000ull,
+				       100000000000000000ull,
+				       1000000000000000000ull,
+				       10000000000000000000ull};
+
+/* Number of decimal digits of u > 0: from the bit width (1233 / 4096 ~
+ * log10(2)), at most one too many. */
+static inline unsigned dec_len(uint64_t u)
+{
+	unsigned n = ((64u - (unsigned)__builtin_clzll(u)) * 1233u >> 12) + 1;
+	return n - (u < pow10_u64[n - 1]);
+}
+
+/* The n digits (1 <= n <= 9) of v < 10^n into o, by fmt_9digits' chain
+ * started at the leading group: v / 10^k as a 57-bit fixed-point number
+ * (k = n - 1 or n - 2, even), whose integer part is the first one or two
+ * digits; each multiplication of the fraction by 100 brings the next two
+ * up. Stores go straight to o (a copy from a scratch block would stall
+ * on store forwarding). Checked against printf for every v < 10^9. */
+static inline void fmt_digits(char *o, uint64_t v, unsigned n)
+{
+	static const uint64_t scale[5] = {(uint64_t)1 << 57, 1441151880758559ull, 14411518807586ull,
+					  144115188076ull, 1441151881ull};
+	const uint64_t frac = ((uint64_t)1 << 57) - 1;
+	unsigned k = (n - 1) & ~1u; /* digits after the leading group */
+	uint64_t t = v * scale[k / 2];
+	if ((n - k) == 1) {
+		*o++ = (char)('0' + (t >> 57));
+	} else {
+		memcpy(o, digit_pairs + 2 * (t >> 57), 2);
+		o += 2;
+	}
+	for (unsigned i = 0; i < k; i += 2) {
+		t = (t & frac) * 100;
+		memcpy(o + i, digit_pairs + 2 * (t >> 57), 2);
+	}
+}
+
 /* decimal without the writer's generic path: most values are small, so
  * the digit count comes first and the digits go straight into the
- * writer's buffer, two at a time from the last. */
+ * writer's buffer (below 10^18 without a division loop). */
 static inline void put_dec(tk_writer *w, uint64_t u)
 {
 	if (!tk_writer_reserve(w, 20))
@@ -286,48 +378,36 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 		w->pos += 2;
 		return;
 	}
-	static const uint64_t p10[20] = {1,
-					 10,
-					 100,
-					 1000,
-					 10000,
-					 100000,
-					 1000000,
-					 10000000,
-					 100000000,
-					 1000000000,
-					 10000000000ull,
-					 100000000000ull,
-					 1000000000000ull,
-					 10000000000000ull,
-					 100000000000000ull,
-					 1000000000000000ull,
-					 10000000000000000ull,
-					 100000000000000000ull,
-					 1000000000000000000ull,
-					 10000000000000000000ull};
-	/* digits from the bit width (1233 / 4096 ~ log10(2)), at most one too many */
-	unsigned n = ((64u - (unsigned)__builtin_clzll(u)) * 1233u >> 12) + 1;
-	n -= u < p10[n - 1];
+	unsigned n = dec_len(u);
+	if (n <= 9) {
+		fmt_digits(o, u, n);
+		w->pos += n;
+		return;
+	}
+	if (n <= 18) {
+		uint64_t hi = u / 1000000000u, lo = u % 1000000000u;
+		fmt_digits(o, hi, n - 9);
+		fmt_9digits(o + n - 9, lo);
+		w->pos += n;
+		return;
+	}
+	/* 19 or 20 digits: by pairs from the last */
 	char *e = o + n;
-	while (u >= ((uint64_t)1 << 32)) {
+	while (u >= 100) {
 		e -= 2;
 		memcpy(e, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
 	}
-	/* the rest in 32-bit arithmetic: cheaper divisions by 100 */
-	uint32_t s = (uint32_t)u;
-	while (s >= 100) {
-		e -= 2;
-		memcpy(e, digit_pairs + 2 * (s % 100), 2);
-		s /= 100;
-	}
-	u = s;
 	if (u >= 10)
 		memcpy(e - 2, digit_pairs + 2 * u, 2);
 	else
 		e[-1] = (char)('0' + u);
 	w->pos += n;
+}
+
+void ctf_put_dec(tk_writer *w, uint64_t u)
+{
+	put_dec(w, u);
 }
 
 /* A copy from our own prebuilt text, whose allocation has 16 spare
@@ -341,7 +421,8 @@ static inline void put_padded(tk_writer *w, const char *s, size_t n)
 		return;
 	}
 	char *o = w->buf + w->pos;
-	for (size_t i = 0; i < n; i += 16)
+	memcpy(o, s, 16); /* most texts: one block */
+	for (size_t i = 16; i < n; i += 16)
 		memcpy(o + i, s + i, 16);
 	w->pos += n;
 }
@@ -516,12 +597,14 @@ static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
 }
 
 /* how a structure member is printed: the common kinds directly */
-enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR };
+enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR, MK_FLOAT };
 
 static int value_kind(const ctf_fc *f)
 {
 	if (f->type == CTF_FC_STRING)
 		return MK_STR;
+	if (f->type == CTF_FC_FLOAT)
+		return MK_FLOAT;
 	if (f->type == CTF_FC_INT && !f->varint && !f->is_bitmap && !f->is_bool && f->base != 2 &&
 	    f->base != 8 && f->base != 16)
 		return f->is_signed ? MK_SDEC : MK_UDEC;
@@ -541,6 +624,7 @@ static inline void put_kind(tk_writer *w, int kind, const tk_value *v)
 			put_dec(w, v->v.u);
 		}
 		break;
+	case MK_FLOAT: ctf_put_double_g(w, v->v.f); break;
 	default: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); break;
 	}
 }
@@ -583,47 +667,71 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 				p->structs[struct_slot(p, old[i]->fc)] = old[i];
 		free(old);
 	}
-	size_t total = 0;
+	size_t total = 0, n_ir = 0;
 	for (size_t i = 0; i < fc->n_members; i++)
-		if (fc->members[i].fc->in_ir)
+		if (fc->members[i].fc->in_ir) {
 			total += fc->members[i].name_len + 5;
+			n_ir++;
+		}
 	if (fc->n_members >= UINT32_MAX || total >= UINT32_MAX)
 		return NULL;
 	ctf_pretty_struct *t = malloc(sizeof *t);
 	char *text = malloc(total + TK_PAD);
-	uint32_t *off = malloc((fc->n_members + 1) * sizeof *off);
-	uint8_t *kind = malloc(fc->n_members + 1);
-	if (!t || !text || !off || !kind) {
+	ctf_pretty_member *mem = malloc((n_ir ? n_ir : 1) * sizeof *mem);
+	if (!t || !text || !mem) {
 		free(t);
 		free(text);
-		free(off);
-		free(kind);
+		free(mem);
 		return NULL;
 	}
-	size_t n = 0;
-	bool first = true;
+	size_t n = 0, k = 0;
 	for (size_t i = 0; i < fc->n_members; i++) {
 		const ctf_member *m = &fc->members[i];
 		const ctf_fc *mf = m->fc;
-		off[i] = (uint32_t)n;
-		kind[i] = (uint8_t)value_kind(mf);
 		if (!mf->in_ir)
 			continue;
-		memcpy(text + n, first ? "{ " : ", ", 2);
-		first = false;
+		mem[k].off = (uint32_t)n;
+		mem[k].len = (uint32_t)(m->name_len + 5);
+		mem[k].index = (uint32_t)i;
+		mem[k].kind = (uint8_t)value_kind(mf);
+		mem[k].fc = mf;
+		k++;
+		memcpy(text + n, k == 1 ? "{ " : ", ", 2);
 		memcpy(text + n + 2, m->name, m->name_len);
 		memcpy(text + n + 2 + m->name_len, " = ", 3);
 		n += m->name_len + 5;
 	}
-	off[fc->n_members] = (uint32_t)n;
 	memset(text + n, 0, TK_PAD);
 	t->fc = fc;
 	t->text = text;
-	t->off = off;
-	t->kind = kind;
+	t->m = mem;
+	t->n = (uint32_t)k;
 	p->structs[struct_slot(p, fc)] = t;
 	p->n_structs++;
 	return t;
+}
+
+static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_value *v,
+		      unsigned depth);
+
+/* A structure value with its class's template: the members kept in the
+ * IR, while the value has them. */
+static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, const tk_value *v,
+		       unsigned depth)
+{
+	const ctf_pretty_member *m = t->m, *e = m + t->n;
+	const tk_value *items = v->v.list.items;
+	size_t nv = v->v.list.n;
+	if (m == e || m->index >= nv)
+		tk_put_char(w, '{');
+	for (; m < e && m->index < nv; m++) {
+		put_padded(w, t->text + m->off, m->len);
+		if (m->kind != MK_ANY)
+			put_kind(w, m->kind, &items[m->index]);
+		else
+			put_value(p, w, m->fc, &items[m->index], depth + 1);
+	}
+	tk_put_lit(w, " }");
 }
 
 static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_value *v,
@@ -651,23 +759,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 	case CTF_FC_STRUCT: {
 		const ctf_pretty_struct *t = struct_tmpl(p, fc);
 		if (t) {
-			size_t n = fc->n_members < v->v.list.n ? fc->n_members : v->v.list.n;
-			bool any = false;
-			for (size_t i = 0; i < n; i++) {
-				size_t len = t->off[i + 1] - t->off[i];
-				if (!len)
-					continue;
-				any = true;
-				put_padded(w, t->text + t->off[i], len);
-				const tk_value *mv = &v->v.list.items[i];
-				if (t->kind[i] != MK_ANY)
-					put_kind(w, t->kind[i], mv);
-				else
-					put_value(p, w, fc->members[i].fc, mv, depth + 1);
-			}
-			if (!any)
-				tk_put_char(w, '{');
-			tk_put_lit(w, " }");
+			put_struct(p, w, t, v, depth);
 			return;
 		}
 		tk_put_char(w, '{');
@@ -711,12 +803,12 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 		tk_put_char(w, '[');
 		int ek = value_kind(fc->elem);
 		for (size_t i = 0; i < v->v.list.n; i++) {
-			if (i < 10) {
-				char b[8] = {',', ' ', '[', (char)('0' + i), ']', ' ', '=', ' '};
-				if (i)
-					put_short(w, b, 8);
-				else
-					put_short(w, " [0] = ", 7);
+			if (i < 10 && tk_writer_reserve(w, 8)) {
+				static const char pfx[10][8] = {
+				    " [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
+				    ", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
+				memcpy(w->buf + w->pos, pfx[i], 8);
+				w->pos += i ? 8 : 7;
 			} else {
 				put_short(w, ", [", 3);
 				put_dec(w, i);
@@ -766,7 +858,7 @@ void ctf_put_double_g(tk_writer *w, double v)
 	uint64_t bits;
 	memcpy(&bits, &a, sizeof bits);
 	int e2 = (int)((bits >> 52) & 0x7ff) - 1023; /* a in [2^e2, 2^(e2+1)) */
-	int x = (int)floor(e2 * 0.30102999566398120);
+	int x = (e2 * 78913) >> 18;                  /* floor(e2 * log10(2)), as in Ryu */
 	uint64_t m = 0;
 	for (int tries = 0; tries < 3; tries++) {
 		int p = 5 - x;
@@ -789,11 +881,9 @@ void ctf_put_double_g(tk_writer *w, double v)
 	}
 	if (m < 100000 || m >= 1000000)
 		goto slow;
-	char digits[6];
-	for (int i = 5; i >= 0; i--) {
-		digits[i] = (char)('0' + m % 10);
-		m /= 10;
-	}
+	char nine[9];
+	fmt_9digits(nine, m); /* "000" and the 6 digits */
+	const char *digits = nine + 3;
 	int nd = 6;
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
@@ -843,22 +933,6 @@ static const tk_env_entry *env_get(const ctf_trace_class *tc, const char *key)
 		if (!strcmp(tc->env[i].key, key))
 			return &tc->env[i];
 	return NULL;
-}
-
-/* 9 digits of v < 10^9 into o (see put_9digits). */
-static inline void fmt_9digits(char *o, uint64_t v)
-{
-	const uint64_t frac = ((uint64_t)1 << 57) - 1;
-	uint64_t t = v * 1441151881u; /* ceil(2^57 / 1e8) */
-	o[0] = (char)('0' + (t >> 57));
-	t = (t & frac) * 100;
-	memcpy(o + 1, digit_pairs + 2 * (t >> 57), 2);
-	t = (t & frac) * 100;
-	memcpy(o + 3, digit_pairs + 2 * (t >> 57), 2);
-	t = (t & frac) * 100;
-	memcpy(o + 5, digit_pairs + 2 * (t >> 57), 2);
-	t = (t & frac) * 100;
-	memcpy(o + 7, digit_pairs + 2 * (t >> 57), 2);
 }
 
 /* "[HH:MM:SS.nnnnnnnnn] (+s.nnnnnnnnn) " written into one reserved run
@@ -920,6 +994,17 @@ static const ctf_pretty_line *line_head(ctf_pretty *p, const ctf_event_out *ev)
 	memset(text + plen + nlen + 2, 0, TK_PAD);
 	l->text = text;
 	l->len = plen + nlen + 2;
+	const ctf_fc *scopes[4] = {ev->sc->packet_context, ev->sc->event_context, ev->ec->context,
+				   ev->ec->payload};
+	l->n_scopes = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		if (!scopes[i] || !scopes[i]->in_ir)
+			continue;
+		l->scope[l->n_scopes] = (uint8_t)i;
+		l->tmpl[l->n_scopes] =
+		    scopes[i]->type == CTF_FC_STRUCT ? struct_tmpl(p, scopes[i]) : NULL;
+		l->n_scopes++;
+	}
 	l->ec = ev->ec;
 	l->trace = ev->trace;
 	return l;
@@ -982,6 +1067,28 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 	const ctf_pretty_line *l = line_head(p, ev);
 	if (l) {
 		put_padded(w, l->text, l->len);
+		const tk_value *vals[4] = {ev->packet_context, ev->common_context, ev->context,
+					   ev->payload};
+		bool start = true;
+		for (unsigned k = 0; k < l->n_scopes; k++) {
+			unsigned i = l->scope[k];
+			if (!vals[i])
+				continue;
+			if (!start)
+				put_short(w, ", ", 2);
+			start = false;
+			if (l->tmpl[k]) {
+				put_struct(p, w, l->tmpl[k], vals[i], 0);
+			} else {
+				const ctf_fc *fc = i == 0   ? ev->sc->packet_context
+						   : i == 1 ? ev->sc->event_context
+						   : i == 2 ? ev->ec->context
+							    : ev->ec->payload;
+				put_value(p, w, fc, vals[i], 0);
+			}
+		}
+		tk_put_char(w, '\n');
+		return;
 	} else {
 		size_t plen;
 		const char *pfx = tk_writer_data(p->prefix, &plen);

@@ -16,16 +16,30 @@ typedef struct ctf_pretty_line {
 	const void *trace, *ec;
 	char *text;
 	size_t len;
+	/* the event's scopes babeltrace2 prints (0 packet context, 1 stream
+	 * event context, 2 event context, 3 payload) and their structure
+	 * templates (NULL: the generic printer) */
+	unsigned n_scopes;
+	uint8_t scope[4];
+	const struct ctf_pretty_struct *tmpl[4];
 } ctf_pretty_line;
 
 #define CTF_PRETTY_LINES 64
+
+/* one printed member of a structure class (see struct_tmpl) */
+typedef struct ctf_pretty_member {
+	uint32_t off, len; /* its separator "{ name = " or ", name = " in text */
+	uint32_t index;    /* its value's index in the structure value */
+	uint8_t kind;      /* its printer (MK_* in ctf_pretty.c) */
+	const void *fc;    /* its field class */
+} ctf_pretty_member;
 
 /* member separators of one structure class (see struct_tmpl) */
 typedef struct ctf_pretty_struct {
 	const void *fc;
 	char *text;
-	uint32_t *off; /* member i's separator: text[off[i] .. off[i + 1]) */
-	uint8_t *kind; /* member i's printer (MK_* in ctf_pretty.c) */
+	ctf_pretty_member *m; /* the members babeltrace2 prints, in order */
+	uint32_t n;
 } ctf_pretty_struct;
 
 typedef struct ctf_pretty {
@@ -53,6 +67,8 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
 void ctf_pretty_fini(ctf_pretty *p);
 /* printf("%g") of v, byte for byte, mostly without printf. */
 void ctf_put_double_g(tk_writer *w, double v);
+/* u in decimal, the printer's fast path (exported for its test). */
+void ctf_put_dec(tk_writer *w, uint64_t u);
 /* A string as babeltrace2's print_escape_string shows it: quoted, C
  * escapes, \xNN for other control bytes, cut at the first NUL. */
 void ctf_put_escaped(tk_writer *w, const char *s, size_t n);

@@ -495,6 +495,41 @@ static void test_double_g_matches_printf(void **state)
 	tk_writer_abort(w);
 }
 
+/* The printer's decimal fast path must match printf for every digit
+ * count, the powers of ten and their neighbours included. */
+static void test_put_dec_matches_printf(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	for (size_t i = 0; i < 400000; i++) {
+		uint64_t v;
+		if (i < 20 * 3) {
+			uint64_t p = 1;
+			for (size_t k = 0; k < i / 3; k++)
+				p *= 10;
+			v = p + (uint64_t)(i % 3) - 1; /* 10^k - 1, 10^k, 10^k + 1 */
+		} else if (i == 60) {
+			v = UINT64_MAX;
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (x % 64); /* every bit width */
+		}
+		char want[32];
+		snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+		w->pos = 0;
+		ctf_put_dec(w, v);
+		size_t n;
+		const char *got = tk_writer_data(w, &n);
+		if (n != strlen(want) || memcmp(got, want, n) != 0)
+			fail_msg("%s: got '%.*s'", want, (int)n, got);
+	}
+	tk_writer_abort(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +548,7 @@ int main(void)
 	    cmocka_unit_test(test_clock_fast_path_edges),
 	    cmocka_unit_test(test_packetized_metadata),
 	    cmocka_unit_test(test_double_g_matches_printf),
+	    cmocka_unit_test(test_put_dec_matches_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
