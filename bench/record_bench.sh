@@ -90,10 +90,13 @@ echo
 # the machine's load): tracekit's workload CPU over perf's, the number of
 # repetitions where tracekit's is lower, and the two-sided sign test's p
 # (the chance of a split at least that uneven if neither were lower).
-/usr/bin/python3 - "$work/rows" "$rounds" <<'PY'
+# TK=perf compares perf with itself (an A/A run: how far two identical
+# recorders land apart on this machine).
+/usr/bin/python3 - "$work/rows" "$rounds" "$(basename "$TK")" <<'PY'
 import math, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-n, rounds = len(rows), sys.argv[2]
+n, rounds, a = len(rows), sys.argv[2], sys.argv[3]
+a = "tracekit" if a == "tracekit" else f"{a} (as A)"
 col = lambda i: [r[i] for r in rows]
 def med(v):
     v = sorted(v)
@@ -104,20 +107,20 @@ def spread(v, f):
 s3 = lambda x: f"{x:.3f}"
 alone, acpu = col(0), col(7)
 tw, pw, tc, pc, tcpu, pcpu = col(1), col(2), col(3), col(4), col(8), col(9)
-def x(v, base):  # each run over its own repetition's run alone
-    return [a / b for a, b in zip(v, base)]
+def x(v, base):  # slowdown: median over the median alone
+    return f"{med(v) / med(base):.2f}x"
 def sign_p(k, m):  # two-sided exact sign test, k of m
     lo = min(k, m - k)
     p = 2 * sum(math.comb(m, i) for i in range(lo + 1)) / 2 ** m
     return min(1.0, p)
 print(f"workload alone: {spread(alone, s3)} s wall, {spread(acpu, s3)} s CPU ({rounds} rounds, {n} repetitions)")
 print()
-print(f"| -F 10000 -g -a, median [min-max] of {n} | tracekit record | perf record |")
+print(f"| -F 10000 -g -a, median [min-max] of {n} | {a} record | perf record |")
 print("|---|---|---|")
 print(f"| workload wall time, s | {spread(tw, s3)} | {spread(pw, s3)} |")
-print(f"| workload wall / alone's | {spread(x(tw, alone), lambda v: f'{v:.2f}x')} | {spread(x(pw, alone), lambda v: f'{v:.2f}x')} |")
+print(f"| workload wall, median / alone's | {x(tw, alone)} | {x(pw, alone)} |")
 print(f"| workload CPU time, s | {spread(tcpu, s3)} | {spread(pcpu, s3)} |")
-print(f"| workload CPU / alone's | {spread(x(tcpu, acpu), lambda v: f'{v:.2f}x')} | {spread(x(pcpu, acpu), lambda v: f'{v:.2f}x')} |")
+print(f"| workload CPU, median / alone's | {x(tcpu, acpu)} | {x(pcpu, acpu)} |")
 print(f"| recorder CPU (user+sys), s | {spread(tc, s3)} | {spread(pc, s3)} |")
 print(f"| LOST records at -F 50000 (largest; median) | {max(col(5)):.0f}; {med(col(5)):.0f} | {max(col(6)):.0f}; {med(col(6)):.0f} |")
 print()
@@ -126,7 +129,7 @@ for name, t, p in (("CPU", tcpu, pcpu), ("wall", tw, pw)):
     k = sum(a < b for a, b in zip(t, p))
     ties = sum(a == b for a, b in zip(t, p))
     q = sorted(r)
-    print(f"workload {name}, tracekit / perf in the same repetition: median {med(r):.3f}, "
-          f"range {q[0]:.3f}-{q[-1]:.3f}; tracekit lower in {k} of {n - ties} "
+    print(f"workload {name}, {a.split()[0]} / perf in the same repetition: median {med(r):.3f}, "
+          f"range {q[0]:.3f}-{q[-1]:.3f}; {a.split()[0]} lower in {k} of {n - ties} "
           f"(sign test p = {sign_p(k, n - ties):.2f})")
 PY
