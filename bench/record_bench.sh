@@ -4,24 +4,30 @@
 # `perf record -F 10000 -g -a` and under `tracekit record -F 10000 -g -a`,
 # REPS times in alternating order (tracekit first in odd repetitions, perf
 # first in even ones) so that a change of the machine's load hits both:
-#  - workload wall time (its slowdown against the run alone), median, and
-#    the workload's own CPU time (user+sys), median: on a loaded machine the
-#    wall time is mostly waiting for a CPU, while the CPU time holds what
-#    the recording costs the workload (sample interrupts, call chain walks,
-#    caches shared with the recorder);
-#  - recorder CPU time = the recorder's user+sys minus the workload's, median
+#  - workload wall time and the workload's own CPU time (user+sys): on a
+#    loaded machine the wall time is mostly waiting for a CPU, while the
+#    CPU time holds what the recording costs the workload (sample
+#    interrupts, call chain walks, caches shared with the recorder);
+#  - recorder CPU time = the recorder's user+sys minus the workload's
 #    (perf's includes its end-of-run pass over the data for build ids);
-#  - records lost at -F 50000 (LOST events counted by perf report --stats),
-#    largest of the repetitions.
-# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 9: a run's cost
-# per sample is one of two levels on the VM, see bench/record_gap.sh and
-# bench/README.md, so fewer repetitions can compare two levels). Prints the
-# per-repetition figures and a markdown table.
+#  - records lost at -F 50000 (LOST events counted by perf report --stats).
+# Each figure as median [min-max] over the repetitions, so that a reader
+# sees the noise; then the two recorders compared within each repetition
+# (tracekit / perf, the number of repetitions where tracekit's workload is
+# faster, and a sign test): a run's cost per sample is one of two levels on
+# the VM whichever recorder runs (bench/record_gap.sh, bench/README.md), so
+# a handful of repetitions can compare two levels, not two recorders.
+# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 10; an even
+# REPS puts each recorder first equally often). Prints the per-repetition
+# figures and markdown tables. bench/record_sched.sh shows where the
+# difference could come from (switches, migrations, the recorder's
+# wake-ups and its CPU on the workload's CPU).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TK=${TK:-$here/../build/bin/tracekit}
 rounds=${1:-100}
-reps=${2:-9}
+reps=${2:-10}
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$work/workload" "$here/../examples/workload.c"
@@ -76,16 +82,54 @@ for i in $(seq 1 "$reps"); do
   echo "$a $tw $pw $tc $pc $tlost $plost $acpu $tcpu $pcpu" >>"$work/rows"
   echo "rep $i: alone ${a}s (CPU ${acpu}s); workload under tracekit ${tw}s (CPU ${tcpu}s), under perf ${pw}s (CPU ${pcpu}s); recorder CPU tracekit ${tc}s, perf ${pc}s; lost at -F 50000: tracekit $tlost, perf $plost"
 done
-med() { cut -d' ' -f"$1" "$work/rows" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-mx() { cut -d' ' -f"$1" "$work/rows" | sort -g | tail -1; }
-alone=$(med 1) tw=$(med 2) pw=$(med 3) tc=$(med 4) pc=$(med 5) tl=$(mx 6) pl=$(mx 7)
-acpu=$(med 8) tcpu=$(med 9) pcpu=$(med 10)
 echo
-echo "workload alone: ${alone}s wall, ${acpu}s CPU, medians ($rounds rounds, $reps repetitions); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average: at the start $load0, at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| -F 10000 -g -a, median of $reps | tracekit record | perf record |"
-echo "|---|---|---|"
-echo "| workload wall time | ${tw}s ($(echo "scale=2; $tw / $alone" | bc)x) | ${pw}s ($(echo "scale=2; $pw / $alone" | bc)x) |"
-echo "| workload CPU time (alone: ${acpu}s) | ${tcpu}s ($(echo "scale=2; $tcpu / $acpu" | bc)x) | ${pcpu}s ($(echo "scale=2; $pcpu / $acpu" | bc)x) |"
-echo "| recorder CPU (user+sys) | ${tc}s | ${pc}s |"
-echo "| LOST records at -F 50000 (largest) | $tl | $pl |"
+# The summary: medians with their spread (min-max over the repetitions),
+# and the two recorders compared within each repetition (same minute of
+# the machine's load): tracekit's workload CPU over perf's, the number of
+# repetitions where tracekit's is lower, and the two-sided sign test's p
+# (the chance of a split at least that uneven if neither were lower).
+# TK=perf compares perf with itself (an A/A run: how far two identical
+# recorders land apart on this machine).
+/usr/bin/python3 - "$work/rows" "$rounds" "$(basename "$TK")" <<'PY'
+import math, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+n, rounds, a = len(rows), sys.argv[2], sys.argv[3]
+a = "tracekit" if a == "tracekit" else f"{a} (as A)"
+col = lambda i: [r[i] for r in rows]
+def med(v):
+    v = sorted(v)
+    k = len(v)
+    return v[k // 2] if k % 2 else (v[k // 2 - 1] + v[k // 2]) / 2
+def spread(v, f):
+    return f"{f(med(v))} [{f(min(v))}-{f(max(v))}]"
+s3 = lambda x: f"{x:.3f}"
+alone, acpu = col(0), col(7)
+tw, pw, tc, pc, tcpu, pcpu = col(1), col(2), col(3), col(4), col(8), col(9)
+def x(v, base):  # slowdown: median over the median alone
+    return f"{med(v) / med(base):.2f}x"
+def sign_p(k, m):  # two-sided exact sign test, k of m
+    lo = min(k, m - k)
+    p = 2 * sum(math.comb(m, i) for i in range(lo + 1)) / 2 ** m
+    return min(1.0, p)
+print(f"workload alone: {spread(alone, s3)} s wall, {spread(acpu, s3)} s CPU ({rounds} rounds, {n} repetitions)")
+print()
+print(f"| -F 10000 -g -a, median [min-max] of {n} | {a} record | perf record |")
+print("|---|---|---|")
+print(f"| workload wall time, s | {spread(tw, s3)} | {spread(pw, s3)} |")
+print(f"| workload wall, median / alone's | {x(tw, alone)} | {x(pw, alone)} |")
+print(f"| workload CPU time, s | {spread(tcpu, s3)} | {spread(pcpu, s3)} |")
+print(f"| workload CPU, median / alone's | {x(tcpu, acpu)} | {x(pcpu, acpu)} |")
+print(f"| recorder CPU (user+sys), s | {spread(tc, s3)} | {spread(pc, s3)} |")
+print(f"| LOST records at -F 50000 (largest; median) | {max(col(5)):.0f}; {med(col(5)):.0f} | {max(col(6)):.0f}; {med(col(6)):.0f} |")
+print()
+for name, t, p in (("CPU", tcpu, pcpu), ("wall", tw, pw)):
+    r = [a / b for a, b in zip(t, p)]
+    k = sum(a < b for a, b in zip(t, p))
+    ties = sum(a == b for a, b in zip(t, p))
+    q = sorted(r)
+    print(f"workload {name}, {a.split()[0]} / perf in the same repetition: median {med(r):.3f}, "
+          f"range {q[0]:.3f}-{q[-1]:.3f}; {a.split()[0]} lower in {k} of {n - ties} "
+          f"(sign test p = {sign_p(k, n - ties):.2f})")
+PY

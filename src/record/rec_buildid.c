@@ -19,24 +19,57 @@
 #define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
 #endif
 
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (; *s; s++) {
+		h ^= (uint8_t)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* Rebuilds the index at twice the names' capacity (load <= 1/2). */
+static bool dsos_index(rec_dsos *d, size_t n_slots)
+{
+	uint32_t *slots = calloc(n_slots, sizeof *slots);
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < d->n; i++) {
+		size_t k = (size_t)name_hash(d->names[i]) & (n_slots - 1);
+		while (slots[k])
+			k = (k + 1) & (n_slots - 1);
+		slots[k] = (uint32_t)(i + 1);
+	}
+	free(d->slots);
+	d->slots = slots;
+	d->n_slots = n_slots;
+	return true;
+}
+
 void rec_dsos_add(rec_dsos *d, const char *name)
 {
 	if (!d || ((name[0] != '/' || name[1] == '/') && strcmp(name, "[vdso]") != 0))
 		return; /* //anon, [heap]: no file; the vdso has an id in memory */
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->names[i], name) == 0)
+	if (2 * (d->n + 1) > d->n_slots && !dsos_index(d, d->n_slots ? 2 * d->n_slots : 128))
+		return; /* a missing build id only costs perf a path lookup */
+	size_t k = (size_t)name_hash(name) & (d->n_slots - 1);
+	for (; d->slots[k]; k = (k + 1) & (d->n_slots - 1))
+		if (strcmp(d->names[d->slots[k] - 1], name) == 0)
 			return;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 64;
 		char **g = realloc(d->names, cap * sizeof *g);
 		if (!g)
-			return; /* a missing build id only costs perf a path lookup */
+			return;
 		d->names = g;
 		d->cap = cap;
 	}
 	char *copy = strdup(name);
-	if (copy)
-		d->names[d->n++] = copy;
+	if (!copy)
+		return;
+	d->names[d->n++] = copy;
+	d->slots[k] = (uint32_t)d->n;
 }
 
 void rec_dsos_free(rec_dsos *d)
@@ -44,6 +77,7 @@ void rec_dsos_free(rec_dsos *d)
 	for (size_t i = 0; i < d->n; i++)
 		free(d->names[i]);
 	free(d->names);
+	free(d->slots);
 	memset(d, 0, sizeof *d);
 }
 

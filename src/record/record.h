@@ -63,6 +63,10 @@ void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16]);
 typedef struct rec_dsos {
 	char **names;
 	size_t n, cap;
+	/* names[] index + 1 by name hash (open addressing, 0 = empty): one
+	 * lookup per MMAP record while recording, not a scan of every name */
+	uint32_t *slots;
+	size_t n_slots; /* power of two, or 0 */
 } rec_dsos;
 void rec_dsos_add(rec_dsos *d, const char *name); /* files only, once each */
 void rec_dsos_free(rec_dsos *d);

@@ -85,6 +85,25 @@ static void dsos_once_files_only(void **state)
 	assert_int_equal(d.n, 0);
 }
 
+/* Past the index's growth points: each name once, in first-seen order. */
+static void dsos_many_names(void **state)
+{
+	(void)state;
+	rec_dsos d = {0};
+	char name[64];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 1000; i++) {
+			snprintf(name, sizeof name, "/usr/lib/lib%d.so", i);
+			rec_dsos_add(&d, name);
+		}
+	assert_int_equal(d.n, 1000);
+	for (int i = 0; i < 1000; i += 111) {
+		snprintf(name, sizeof name, "/usr/lib/lib%d.so", i);
+		assert_string_equal(d.names[i], name);
+	}
+	rec_dsos_free(&d);
+}
+
 static void clock_names(void **state)
 {
 	(void)state;
@@ -252,6 +271,7 @@ int main(void)
 	    cmocka_unit_test(unknown_suggests),
 	    cmocka_unit_test(glob_needs_tracepoint_form),
 	    cmocka_unit_test(dsos_once_files_only),
+	    cmocka_unit_test(dsos_many_names),
 	    cmocka_unit_test(clock_names),
 	    cmocka_unit_test(mmap_pages),
 	    cmocka_unit_test(epochs),
