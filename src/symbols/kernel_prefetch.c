@@ -2,6 +2,7 @@
  * kernel_prefetch.h. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ struct tk_kprefetch {
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
 	bool ready, taken;
+	atomic_bool done; /* ready, for tk_kprefetch_ready() without the lock */
 	tk_symtab *tab;
 	tk_status st;
 	tk_error err;
@@ -44,6 +46,7 @@ static void *prefetch_main(void *arg)
 	p->st = st;
 	p->err = err;
 	p->ready = true;
+	atomic_store(&p->done, true);
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mu);
 	/* the caller may be looking symbols up in tab from here on: the
@@ -78,6 +81,7 @@ tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_l
 		return NULL;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cond, NULL);
+	atomic_init(&p->done, false);
 	tk_error_clear(&p->err);
 	if (!file)
 		key = NULL;
@@ -106,6 +110,11 @@ fail:
 const char *tk_kprefetch_path(const tk_kprefetch *p)
 {
 	return p->path;
+}
+
+bool tk_kprefetch_ready(const tk_kprefetch *p)
+{
+	return atomic_load(&((tk_kprefetch *)p)->done);
 }
 
 tk_status tk_kprefetch_take(tk_kprefetch *p, tk_symtab **out, tk_error *err)

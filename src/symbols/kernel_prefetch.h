@@ -34,6 +34,9 @@ tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_l
 /* The path it loads (NULL: /proc/kallsyms). */
 const char *tk_kprefetch_path(const tk_kprefetch *p);
 
+/* The table is built (or failed): tk_kprefetch_take() would not wait. */
+bool tk_kprefetch_ready(const tk_kprefetch *p);
+
 /* Waits for the table and hands it to the caller (or the load's status and
  * err). The thread may still be encoding it: the caller only looks it up
  * and frees it after tk_kprefetch_finish(). Once per prefetch. */

@@ -472,6 +472,20 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 		tk_symkey_free(&key);
 }
 
+bool tk_symcache_kernel_pending(const tk_symcache *c)
+{
+	if (!c->pf || c->pf_taken)
+		return false;
+	/* a test hook: pending until asked for, however fast the load, so
+	 * tests reach the deferred paths whatever the machine's speed */
+	static int always = -1;
+	if (always < 0) {
+		const char *env = getenv("TRACEKIT_KERNEL_DEFER");
+		always = env && strcmp(env, "always") == 0;
+	}
+	return always || !tk_kprefetch_ready(c->pf);
+}
+
 /* A kallsyms file other than the default one (the build-id cache's copy
  * of a recorded kernel's), loaded once; failures are remembered. */
 static const tk_symtab *kallsyms_file(tk_symcache *c, const char *path)
