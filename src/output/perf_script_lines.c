@@ -1,5 +1,6 @@
 /* Callchain lines of perf script, cached per (address space, generation,
  * ip); see perf_script_lines.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -461,6 +462,8 @@ static inline void put_frame(tk_line_cache *c, tk_threads *t, const tk_thread *t
 		put_cached(w, line);
 	else if (!(c->defer_kernel && cpumode == TK_CPUMODE_KERNEL && add_hole(c, ip, w)))
 		miss(c, t, th, cpumode, space, ip, w);
+	else if (c->json)
+		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
 }
 
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
@@ -598,6 +601,9 @@ void tk_line_cache_fill_holes(tk_line_cache *c, tk_threads *t, const char *buf, 
 	bool was = c->defer_kernel;
 	c->defer_kernel = false;
 	size_t at = 0;
+	tk_writer *frame = NULL;
+	if (c->json && c->n_holes && tk_writer_open_memory(&frame, NULL) != TK_OK)
+		frame = NULL;
 	for (size_t i = 0; i < c->n_holes; i++) {
 		const tk_line_hole *h = &c->holes[i];
 		put_pieces(out, buf + at, h->off - at);
@@ -605,8 +611,20 @@ void tk_line_cache_fill_holes(tk_line_cache *c, tk_threads *t, const char *buf, 
 		/* the kernel's space as it is now: resolving its first address
 		 * may move the kernel map (and start a new space), as it would
 		 * have in place */
-		tk_line_cache_put_ip(c, t, NULL, TK_CPUMODE_KERNEL, h->ip, out);
+		if (!c->json) {
+			tk_line_cache_put_ip(c, t, NULL, TK_CPUMODE_KERNEL, h->ip, out);
+			continue;
+		}
+		/* a JSON frame without its comma, which is in buf already */
+		if (!frame) {
+			out->error = ENOMEM;
+			continue;
+		}
+		frame->pos = 0;
+		tk_line_cache_put_ip(c, t, NULL, TK_CPUMODE_KERNEL, h->ip, frame);
+		put_pieces(out, frame->buf, frame->pos ? frame->pos - 1 : 0);
 	}
+	tk_writer_abort(frame);
 	put_pieces(out, buf + at, len - at);
 	c->n_holes = 0;
 	c->defer_kernel = was;

@@ -106,7 +106,8 @@ void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, 
 /* Deferring the kernel's frames while its symbol table is still being
  * loaded in the background (kernel_prefetch.h): with on, a kernel frame
  * (callchain or put_ip) writes nothing and is noted as a hole at the
- * writer's position instead, so the caller can go on decoding, resolving
+ * writer's position instead (JSON frames: their comma is written), so the
+ * caller can go on decoding, resolving
  * and formatting everything else into a memory buffer. The caller then
  * hands that buffer to tk_line_cache_fill_holes(), which writes it to out
  * with every hole's line rendered as it would have been in place: the
