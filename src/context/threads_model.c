@@ -194,6 +194,11 @@ void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f)
 	tk_symcache_prefetch_kernel(t->symbols, k.build_id, k.build_id_len, t->kernel_notes);
 }
 
+bool tk_threads_kernel_pending(const tk_threads *t)
+{
+	return !t->kernel_chosen && t->symbols && tk_symcache_kernel_pending(t->symbols);
+}
+
 /* The kallsyms perf would load for this recording's kernel and the
  * relocation it applies (kernel_syms.h): no symbols at all when the
  * reference symbol is missing from the table, as perf's load fails then. */

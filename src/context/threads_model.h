@@ -155,6 +155,12 @@ tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf
  * open, before its records; results are the same without it. */
 void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f);
 
+/* The kernel's symbols are still loading in the background (started by
+ * tk_threads_prefetch_kernel) and not asked for yet: resolving a kernel
+ * address now would wait. A printer may defer kernel frames meanwhile
+ * (perf_script_lines.h). */
+bool tk_threads_kernel_pending(const tk_threads *t);
+
 /* perf's machine__findnew_thread; NULL only when out of memory. */
 tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid);
 

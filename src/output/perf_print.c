@@ -63,7 +63,10 @@ typedef struct jpiece {
 } jpiece;
 
 typedef struct printer {
-	tk_writer *w;
+	tk_writer *w; /* where lines go: out, or pending */
+	/* JSON: the caller's writer, and the memory the output waits in while
+	 * the kernel's symbols load (kernel frames deferred, as perf_script.c) */
+	tk_writer *out, *pending;
 	bool json;
 	bool all;
 	tk_perf_file *f;
@@ -766,12 +769,40 @@ static bool sample_wanted(const printer *p, const tk_perf_record *rec)
 	return true;
 }
 
+/* Output waiting for the kernel's symbols beyond this goes out at once
+ * (waiting for them): memory stays bounded. */
+#define DEFER_LIMIT ((size_t)32 << 20)
+
+/* Writes the output held back with its kernel frames filled in (waiting
+ * for the kernel's table if need be), and writes straight out from now. */
+static tk_status settle(printer *p, tk_error *err)
+{
+	if (!p->pending)
+		return TK_OK;
+	tk_line_cache_fill_holes(&p->frames, &p->threads, p->pending->buf, p->pending->pos, p->out);
+	tk_line_cache_defer_kernel(&p->frames, false);
+	bool lost = p->pending->error != 0;
+	tk_writer_abort(p->pending);
+	p->pending = NULL;
+	p->w = p->out;
+	if (lost)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "out of memory for the output");
+	return TK_OK;
+}
+
 static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)s;
 	printer *p = user;
 	if (!sample_wanted(p, rec))
 		return TK_OK;
+	if (p->pending &&
+	    (!tk_threads_kernel_pending(&p->threads) || p->pending->pos > DEFER_LIMIT)) {
+		tk_status sst = settle(p, err);
+		if (sst != TK_OK)
+			return sst;
+	}
 	tk_status st = print_sample(p, rec, err);
 	p->n++;
 	if (st == TK_OK && p->limit && p->n >= p->limit)
@@ -787,6 +818,16 @@ static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, 
 		/* the record may rename the thread or reuse its tid */
 		p->last_th = NULL;
 		p->j_epoch++;
+		/* deferred kernel frames resolve in the kernel's space as it
+		 * was: a kernel MMAP changes it */
+		unsigned mode = rec->misc & 7u;
+		if (p->pending &&
+		    (rec->type == TK_PERF_RECORD_MMAP || rec->type == TK_PERF_RECORD_MMAP2) &&
+		    (mode == TK_CPUMODE_KERNEL || mode == TK_CPUMODE_GUEST_KERNEL)) {
+			tk_status sst = settle(p, err);
+			if (sst != TK_OK)
+				return sst;
+		}
 		tk_status st = tk_threads_process(&p->threads, p->f, rec, err);
 		if (st != TK_OK)
 			return st;
@@ -804,6 +845,7 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 		return TK_ERR_UNSUPPORTED;
 	printer p = {
 	    .w = w,
+	    .out = w,
 	    .json = json,
 	    .all = opt->all_records,
 	    .filter = tk_render_filter(opt),
@@ -829,10 +871,19 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	}
 	if (json)
 		tk_threads_prefetch_kernel(&p.threads, p.f);
+	/* the first records need not wait for the kernel's symbols */
+	if (json && tk_threads_kernel_pending(&p.threads) &&
+	    tk_writer_open_memory(&p.pending, NULL) == TK_OK) {
+		p.w = p.pending;
+		tk_line_cache_defer_kernel(&p.frames, true);
+	}
 	p.dwarf_unwind = tk_perf_unwind_wanted(p.f);
 	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
 	st = tk_session_run(ses, &tool, &p, err);
-out:
+out:;
+	tk_status sst = settle(&p, st == TK_OK ? err : NULL);
+	if (st == TK_OK)
+		st = sst;
 	tk_writer_abort(p.js);
 	tk_line_cache_free(&p.frames);
 	tk_threads_free(&p.threads);

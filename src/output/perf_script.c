@@ -30,7 +30,10 @@ typedef struct evsel_out {
 } evsel_out;
 
 typedef struct script {
-	tk_writer *w;
+	tk_writer *w; /* where lines go: out, or pending */
+	/* the caller's writer, and the memory the output waits in while the
+	 * kernel's symbols load (kernel frames deferred: perf_script_lines.h) */
+	tk_writer *out, *pending;
 	tk_perf_file *f;
 	tk_threads threads;
 	evsel_out *outs;
@@ -552,12 +555,41 @@ static bool sample_wanted(script *s, const tk_perf_record *rec)
 	return true;
 }
 
+/* Output waiting for the kernel's symbols beyond this goes out at once
+ * (waiting for them): memory stays bounded. */
+#define DEFER_LIMIT ((size_t)32 << 20)
+
+/* Writes the output held back with its kernel frames filled in (waiting
+ * for the kernel's table if need be), and writes straight out from now. */
+static tk_status settle(script *s, tk_error *err)
+{
+	if (!s->pending)
+		return TK_OK;
+	tk_line_cache_fill_holes(&s->lines, &s->threads, s->pending->buf, s->pending->pos, s->out);
+	tk_line_cache_defer_kernel(&s->lines, false);
+	bool lost = s->pending->error != 0;
+	tk_writer_abort(s->pending);
+	s->pending = NULL;
+	s->w = s->out;
+	if (lost)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "out of memory for the output");
+	return TK_OK;
+}
+
 static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)ses;
 	script *s = user;
 	if (!sample_wanted(s, rec))
 		return TK_OK;
+	/* the kernel's table is there: the held-back output goes out */
+	if (s->pending &&
+	    (!tk_threads_kernel_pending(&s->threads) || s->pending->pos > DEFER_LIMIT)) {
+		tk_status sst = settle(s, err);
+		if (sst != TK_OK)
+			return sst;
+	}
 	tk_status st = print_sample(s, rec, err);
 	s->n++;
 	/* Hand the output over in small pieces: the lines copied into a 1 MiB
@@ -578,6 +610,15 @@ static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user
 	script *s = user;
 	s->last_th = NULL;
 	s->prefix_valid = false;
+	/* a kernel MMAP changes the kernel's address space, in which the
+	 * deferred frames must be resolved as they were */
+	unsigned mode = rec->misc & 7u; /* PERF_RECORD_MISC_CPUMODE_MASK */
+	if (s->pending && (rec->type == TK_PERF_RECORD_MMAP || rec->type == TK_PERF_RECORD_MMAP2) &&
+	    (mode == TK_CPUMODE_KERNEL || mode == TK_CPUMODE_GUEST_KERNEL)) {
+		tk_status sst = settle(s, err);
+		if (sst != TK_OK)
+			return sst;
+	}
 	if (rec->type == TK_PERF_RECORD_HEADER_FEATURE && rec->size >= 16 &&
 	    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s->f)->swap) ==
 		TK_PERF_FEAT_EVENT_DESC)
@@ -590,6 +631,7 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 {
 	script s = {
 	    .w = w,
+	    .out = w,
 	    .opt = opt,
 	    .log = opt->log,
 	    .log_user = opt->log_user,
@@ -611,6 +653,13 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
 	tk_line_cache_init(&s.lines);
+	/* ... and the first records need not wait for them: until they are
+	 * there, the output is held back with holes for the kernel frames */
+	if (tk_threads_kernel_pending(&s.threads) &&
+	    tk_writer_open_memory(&s.pending, NULL) == TK_OK) {
+		s.w = s.pending;
+		tk_line_cache_defer_kernel(&s.lines, true);
+	}
 	s.tp_cap = 64 * 1024;
 	s.tp_buf = malloc(s.tp_cap);
 	if (!s.tp_buf) {
@@ -619,7 +668,10 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 	}
 	tk_session_tool tool = {.perf_sample = on_sample, .perf_other = on_other};
 	st = tk_session_run(ses, &tool, &s, err);
-out:
+out:;
+	tk_status sst = settle(&s, st == TK_OK ? err : NULL);
+	if (st == TK_OK)
+		st = sst;
 	free(s.tp_buf);
 	free(s.outs);
 	tk_hashmap_free(&s.attr_of_id);

@@ -1,5 +1,6 @@
 /* Callchain lines of perf script, cached per (address space, generation,
  * ip); see perf_script_lines.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -63,6 +64,7 @@ void tk_line_cache_free(tk_line_cache *c)
 	big_free(c->slots, c->slots_size);
 	free(c->hot);
 	big_free(c->text, c->text_cap);
+	free(c->holes);
 	memset(c, 0, sizeof *c);
 }
 
@@ -182,11 +184,16 @@ static uint32_t space_id(tk_line_cache *c, tk_maps *m)
 	return m->tag;
 }
 
-/* Doubles the table (or makes the first one). false: out of memory. */
+/* Doubles the table (or makes the first one), or empties the cache at its
+ * bound (the caller sees the epoch change). false: out of memory. */
 static bool grow_table(tk_line_cache *c)
 {
 	if (!c->hot && !(c->hot = calloc(TK_LINE_HOT, sizeof *c->hot)))
 		return false;
+	if (c->mask + 1 >= TK_LINE_CACHE_MAX_SLOTS) {
+		clear(c); /* bounded memory: start over rather than grow */
+		return true;
+	}
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
 	size_t size = n_slots * sizeof(tk_line_slot);
 	tk_line_slot *ns = big_alloc(&size);
@@ -429,6 +436,36 @@ static inline __attribute__((always_inline)) const char *lookup(tk_line_cache *c
 	}
 }
 
+/* Notes a deferred kernel frame at w's position. false: out of memory (the
+ * frame is then resolved at once, waiting for the table). */
+static bool add_hole(tk_line_cache *c, uint64_t ip, const tk_writer *w)
+{
+	if (c->n_holes == c->cap_holes) {
+		size_t cap = c->cap_holes ? c->cap_holes * 2 : 4096;
+		tk_line_hole *h = realloc(c->holes, cap * sizeof *h);
+		if (!h)
+			return false;
+		c->holes = h;
+		c->cap_holes = cap;
+	}
+	c->holes[c->n_holes++] = (tk_line_hole){.off = w->pos, .ip = ip};
+	return true;
+}
+
+/* One frame in space (cpumode's address space), from the cache or
+ * resolved; kernel frames become holes while deferred. */
+static inline void put_frame(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+			     uint32_t space, uint64_t ip, tk_writer *w)
+{
+	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
+	if (line)
+		put_cached(w, line);
+	else if (!(c->defer_kernel && cpumode == TK_CPUMODE_KERNEL && add_hole(c, ip, w)))
+		miss(c, t, th, cpumode, space, ip, w);
+	else if (c->json)
+		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
+}
+
 void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				 const tk_perf_sample *s, bool lbr_callstack,
 				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
@@ -493,11 +530,7 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			space = space_id(c, maps);
 			space_known = true;
 		}
-		const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
-		if (line)
-			put_cached(w, line);
-		else
-			miss(c, t, th, cpumode, space, ip, w);
+		put_frame(c, t, th, cpumode, space, ip, w);
 	}
 	if (lbr) {
 		uint32_t user = space_id(c, th ? th->maps : NULL);
@@ -543,9 +576,56 @@ void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, 
 	else if (cpumode == TK_CPUMODE_USER && th)
 		maps = th->maps;
 	uint32_t space = space_id(c, maps);
-	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
-	if (line)
-		put_cached(w, line);
-	else
-		miss(c, t, th, cpumode, space, ip, w);
+	put_frame(c, t, th, cpumode, space, ip, w);
+}
+
+void tk_line_cache_defer_kernel(tk_line_cache *c, bool on)
+{
+	c->defer_kernel = on;
+}
+
+/* buf[0..n) in pieces, so a file writer flushes rather than grows. */
+static void put_pieces(tk_writer *out, const char *buf, size_t n)
+{
+	while (n > 0) {
+		size_t k = n < ((size_t)256 << 10) ? n : (size_t)256 << 10;
+		tk_put_mem(out, buf, k);
+		buf += k;
+		n -= k;
+	}
+}
+
+void tk_line_cache_fill_holes(tk_line_cache *c, tk_threads *t, const char *buf, size_t len,
+			      tk_writer *out)
+{
+	bool was = c->defer_kernel;
+	c->defer_kernel = false;
+	size_t at = 0;
+	tk_writer *frame = NULL;
+	if (c->json && c->n_holes && tk_writer_open_memory(&frame, NULL) != TK_OK)
+		frame = NULL;
+	for (size_t i = 0; i < c->n_holes; i++) {
+		const tk_line_hole *h = &c->holes[i];
+		put_pieces(out, buf + at, h->off - at);
+		at = h->off;
+		/* the kernel's space as it is now: resolving its first address
+		 * may move the kernel map (and start a new space), as it would
+		 * have in place */
+		if (!c->json) {
+			tk_line_cache_put_ip(c, t, NULL, TK_CPUMODE_KERNEL, h->ip, out);
+			continue;
+		}
+		/* a JSON frame without its comma, which is in buf already */
+		if (!frame) {
+			out->error = ENOMEM;
+			continue;
+		}
+		frame->pos = 0;
+		tk_line_cache_put_ip(c, t, NULL, TK_CPUMODE_KERNEL, h->ip, frame);
+		put_pieces(out, frame->buf, frame->pos ? frame->pos - 1 : 0);
+	}
+	tk_writer_abort(frame);
+	put_pieces(out, buf + at, len - at);
+	c->n_holes = 0;
+	c->defer_kernel = was;
 }

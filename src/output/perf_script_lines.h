@@ -16,9 +16,9 @@
  *
  * Memory: an open-addressing table of slots and one text store (each line
  * preceded by its 16-bit length), both growing by doubling; past
- * TK_LINE_CACHE_MAX_TEXT bytes of text (or 2^32 - 16 space ids) the cache
- * is emptied and starts over: a cache, never a leak. Lines longer than
- * 65535 bytes are written without being cached. Not thread-safe. */
+ * TK_LINE_CACHE_MAX_TEXT bytes of text, 70% of TK_LINE_CACHE_MAX_SLOTS
+ * slots (or 2^32 - 16 space ids) the cache is emptied and starts over: a cache, never a leak. Lines
+ * longer than 65535 bytes are written without being cached. Not thread-safe. */
 #ifndef TK_OUTPUT_PERF_SCRIPT_LINES_H
 #define TK_OUTPUT_PERF_SCRIPT_LINES_H
 
@@ -26,7 +26,14 @@
 #include "base/writer.h"
 #include "output/perf_json_frame.h"
 
-#define TK_LINE_CACHE_MAX_TEXT ((size_t)256 << 20)
+#define TK_LINE_CACHE_MAX_TEXT ((size_t)8 << 20)
+/* The table's bound: past 70% of it the cache is emptied instead of grown.
+ * A system-wide recording makes new lines for every short-lived process
+ * (its own address space), lines that are dead once it exits: an unbounded
+ * cache held 48 MB on a 50 MB recording (370 k lines in 20 k spaces), for
+ * a hit rate the bounded one keeps (the hot lines come back in one miss
+ * each after an emptying). */
+#define TK_LINE_CACHE_MAX_SLOTS ((size_t)1 << 18)
 /* Entries of the hot table: a direct-mapped copy of the slots hit last,
  * small enough (128 KiB) to stay in the CPU caches, where the big table's
  * hot slots would each drag three cold ones along. */
@@ -37,6 +44,13 @@ typedef struct tk_line_slot {
 	uint32_t space; /* 0 = empty slot; 1 = no address space */
 	uint32_t off;   /* in the text store: u16 length, then the line */
 } tk_line_slot;
+
+/* A kernel frame left out of buffered output (tk_line_cache_defer_kernel):
+ * its line goes at byte off. */
+typedef struct tk_line_hole {
+	size_t off;
+	uint64_t ip;
+} tk_line_hole;
 
 typedef struct tk_line_cache {
 	tk_line_slot *slots;
@@ -53,6 +67,11 @@ typedef struct tk_line_cache {
 	 * scratch renders a frame before it is stored */
 	bool json;
 	tk_writer *scratch;
+	/* kernel frames deferred (tk_line_cache_defer_kernel): holes in the
+	 * output written so far, in order */
+	bool defer_kernel;
+	tk_line_hole *holes;
+	size_t n_holes, cap_holes;
 } tk_line_cache;
 
 /* Writes "sym+0xoff (dso)" or "[unknown] (dso)" at p, which has room for
@@ -83,5 +102,21 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
  * callchain), cached like a callchain frame. */
 void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
 			  uint64_t ip, tk_writer *w);
+
+/* Deferring the kernel's frames while its symbol table is still being
+ * loaded in the background (kernel_prefetch.h): with on, a kernel frame
+ * (callchain or put_ip) writes nothing and is noted as a hole at the
+ * writer's position instead (JSON frames: their comma is written), so the
+ * caller can go on decoding, resolving
+ * and formatting everything else into a memory buffer. The caller then
+ * hands that buffer to tk_line_cache_fill_holes(), which writes it to out
+ * with every hole's line rendered as it would have been in place: the
+ * caller must fill before anything changes the kernel's address space
+ * (a kernel MMAP), and before the buffer is written anywhere. */
+void tk_line_cache_defer_kernel(tk_line_cache *c, bool on);
+/* Writes buf[0..len) to out with the holes' lines in place (resolving them
+ * now: this waits for the kernel's table), then forgets the holes. */
+void tk_line_cache_fill_holes(tk_line_cache *c, tk_threads *t, const char *buf, size_t len,
+			      tk_writer *out);
 
 #endif

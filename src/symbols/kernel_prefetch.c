@@ -2,24 +2,30 @@
  * kernel_prefetch.h. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symbols/kernel_prefetch.h"
 #include "symbols/symcache_file.h"
+#include "symbols/symcache_writer.h"
 #include "symbols/symtab_internal.h"
 
 struct tk_kprefetch {
 	pthread_t thread;
 	char *path; /* NULL: /proc/kallsyms */
-	void *key;  /* NULL: no encoding */
+	void *key;  /* NULL: no cache file */
 	size_t key_len;
-	/* results, read by the caller after the join */
+	char *file;
+	/* the table, published under mu (ready), then read by both threads */
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	bool ready, taken;
+	atomic_bool done; /* ready, for tk_kprefetch_ready() without the lock */
 	tk_symtab *tab;
 	tk_status st;
 	tk_error err;
-	void *enc;
-	size_t enc_len;
+	int wrote; /* read by the caller after the join */
 };
 
 bool tk_symbols_threads_enabled(void)
@@ -31,24 +37,58 @@ bool tk_symbols_threads_enabled(void)
 static void *prefetch_main(void *arg)
 {
 	tk_kprefetch *p = arg;
-	p->st = tk_symtab_load_kallsyms(p->path, &p->tab, &p->err);
-	if (p->st == TK_OK && p->key &&
-	    !tk_symfile_encode(p->tab, p->key, p->key_len, &p->enc, &p->enc_len))
-		p->enc = NULL;
+	tk_symtab *tab = NULL;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_status st = tk_symtab_load_kallsyms(p->path, &tab, &err);
+	pthread_mutex_lock(&p->mu);
+	p->tab = tab;
+	p->st = st;
+	p->err = err;
+	p->ready = true;
+	atomic_store(&p->done, true);
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->mu);
+	/* the caller may be looking symbols up in tab from here on: the
+	 * encoder only reads it */
+	void *enc;
+	size_t enc_len;
+	p->wrote = 2;
+	if (st == TK_OK && p->key && tk_symfile_encode(tab, p->key, p->key_len, &enc, &enc_len)) {
+		p->wrote = tk_symfile_write_atomic(p->file, enc, enc_len);
+		free(enc);
+	}
 	return NULL;
 }
 
-tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len)
+static void free_prefetch(tk_kprefetch *p)
+{
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->mu);
+	free(p->path);
+	free(p->key);
+	free(p->file);
+	free(p);
+}
+
+tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len,
+				 const char *file)
 {
 	if (!tk_symbols_threads_enabled())
 		return NULL;
 	tk_kprefetch *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	atomic_init(&p->done, false);
 	tk_error_clear(&p->err);
+	if (!file)
+		key = NULL;
 	p->path = path ? strdup(path) : NULL;
 	p->key = key ? malloc(key_len ? key_len : 1) : NULL;
-	if ((path && !p->path) || (key && !p->key))
+	p->file = key ? strdup(file) : NULL;
+	if ((path && !p->path) || (key && (!p->key || !p->file)))
 		goto fail;
 	if (key) {
 		memcpy(p->key, key, key_len);
@@ -63,9 +103,7 @@ tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_l
 	if (rc == 0)
 		return p;
 fail:
-	free(p->path);
-	free(p->key);
-	free(p);
+	free_prefetch(p);
 	return NULL;
 }
 
@@ -74,18 +112,30 @@ const char *tk_kprefetch_path(const tk_kprefetch *p)
 	return p->path;
 }
 
-tk_status tk_kprefetch_finish(tk_kprefetch *p, tk_symtab **out, void **enc, size_t *enc_len,
-			      tk_error *err)
+bool tk_kprefetch_ready(const tk_kprefetch *p)
+{
+	return atomic_load(&((tk_kprefetch *)p)->done);
+}
+
+tk_status tk_kprefetch_take(tk_kprefetch *p, tk_symtab **out, tk_error *err)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->ready)
+		pthread_cond_wait(&p->cond, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	p->taken = true;
+	*out = p->tab;
+	if (p->st != TK_OK && err)
+		*err = p->err;
+	return p->st;
+}
+
+int tk_kprefetch_finish(tk_kprefetch *p)
 {
 	pthread_join(p->thread, NULL);
-	*out = p->tab;
-	*enc = p->enc;
-	*enc_len = p->enc_len;
-	tk_status st = p->st;
-	if (st != TK_OK && err)
-		*err = p->err;
-	free(p->path);
-	free(p->key);
-	free(p);
-	return st;
+	int wrote = p->wrote;
+	if (!p->taken)
+		tk_symtab_free(p->tab);
+	free_prefetch(p);
+	return wrote;
 }

@@ -3,10 +3,12 @@
  * Why: with no persistent cache, reading /proc/kallsyms (the kernel formats
  * 120 k lines on every read) and parsing it took about a quarter of a cold
  * `print --format perf-script` run, while the reader could be opening the
- * file and loading the first images. The thread reads, parses and (given
- * a cache key) encodes the table; nothing is shared with the caller until
- * tk_kprefetch_finish() hands the table over, so the table itself needs
- * no locking and the output is the same as a load in the caller.
+ * file and loading the first images. The thread reads and parses the
+ * table and hands it over as soon as it is built (tk_kprefetch_take); then,
+ * given a cache key, it encodes the table and writes its cache file while
+ * the caller already looks symbols up in it. Both only read the finished
+ * table (a kallsyms table has no lazily built parts), so it needs no
+ * locking, and the output is the same as a load in the caller.
  *
  * Internal to src/symbols. One prefetch is used from one thread. */
 #ifndef TK_SYMBOLS_KERNEL_PREFETCH_H
@@ -23,18 +25,26 @@ typedef struct tk_kprefetch tk_kprefetch;
 bool tk_symbols_threads_enabled(void);
 
 /* Starts loading kallsyms file path (NULL: /proc/kallsyms, as
- * tk_symtab_load_kallsyms) and, when key is not NULL, encoding it as a
- * cache file with that key (copied). NULL when the thread cannot start
- * (the caller then loads it itself). */
-tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len);
+ * tk_symtab_load_kallsyms) and, when key and file are not NULL, writing it
+ * as cache file `file` (a full path) with that key (both copied). NULL
+ * when the thread cannot start (the caller then loads it itself). */
+tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len,
+				 const char *file);
 
 /* The path it loads (NULL: /proc/kallsyms). */
 const char *tk_kprefetch_path(const tk_kprefetch *p);
 
-/* Waits for the thread and frees p. The table (or the load's status and
- * err) and, when a key was given and encoding worked, the encoded file
- * (malloc'ed, *enc NULL otherwise) go to the caller. */
-tk_status tk_kprefetch_finish(tk_kprefetch *p, tk_symtab **out, void **enc, size_t *enc_len,
-			      tk_error *err);
+/* The table is built (or failed): tk_kprefetch_take() would not wait. */
+bool tk_kprefetch_ready(const tk_kprefetch *p);
+
+/* Waits for the table and hands it to the caller (or the load's status and
+ * err). The thread may still be encoding it: the caller only looks it up
+ * and frees it after tk_kprefetch_finish(). Once per prefetch. */
+tk_status tk_kprefetch_take(tk_kprefetch *p, tk_symtab **out, tk_error *err);
+
+/* Waits for the thread and frees p; a table never taken is freed too.
+ * Returns what writing the cache file gave: 1 written, 0 failed, -1 the
+ * directory cannot be written, 2 nothing written (no key, no table). */
+int tk_kprefetch_finish(tk_kprefetch *p);
 
 #endif

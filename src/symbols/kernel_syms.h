@@ -45,6 +45,11 @@ const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
 void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
 				 const char *notes);
 
+/* A table started by tk_symcache_prefetch_kernel() is still being built:
+ * tk_symcache_kernel() would wait for it now. With TRACEKIT_KERNEL_DEFER=
+ * always (for tests), true until the table is asked for. */
+bool tk_symcache_kernel_pending(const tk_symcache *c);
+
 /* The running process's own [vdso] (as perf copies it from its memory
  * for a recorded [vdso] without a build id: vdso.c), loaded once; NULL
  * when there is none. */

@@ -29,9 +29,10 @@ struct tk_symcache {
 	uint64_t loads;
 	tk_symdisk *disk; /* the persistent cache; NULL = off */
 	/* the kernel's table loading in the background (kernel_prefetch.h),
-	 * for tk_symcache_kernel(); pf_name: its cache file ("" = none) */
+	 * for tk_symcache_kernel(), kept until the end (it may still encode
+	 * the table after handing it over); pf_taken: handed over */
 	tk_kprefetch *pf;
-	char pf_name[64];
+	bool pf_taken;
 };
 
 static uint64_t fnv1a(const char *s, uint64_t h)
@@ -73,14 +74,11 @@ void tk_symcache_free(tk_symcache *c)
 {
 	if (!c)
 		return;
-	if (c->pf) {
-		tk_symtab *t;
-		void *enc;
-		size_t enc_len;
-		tk_kprefetch_finish(c->pf, &t, &enc, &enc_len, NULL);
-		tk_symtab_free(t);
-		free(enc);
-	}
+	/* the threads still reading tables first: the prefetch encoding the
+	 * kernel's, the writer encoding copies that point into the others */
+	if (c->pf)
+		tk_symdisk_count_write(c->disk, tk_kprefetch_finish(c->pf));
+	tk_symdisk_drain(c->disk);
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->entries[i].key);
 		tk_symtab_free(c->entries[i].tab);
@@ -347,8 +345,9 @@ const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8
 	free(cd);
 	if (!add_entry(c, key, t, hash)) {
 		/* Out of memory for the cache: handing the table out would
-		 * leak it; report nothing instead. */
+		 * leak it; report nothing instead (once its copy is encoded). */
 		free(key);
+		tk_symdisk_drain(c->disk);
 		tk_symtab_free(t);
 		return NULL;
 	}
@@ -383,23 +382,18 @@ static bool same_path(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* The prefetched table of path, when one was started for it: waits for it
- * and writes its cache file. false: none for this path. */
+/* The prefetched table of path, when one was started for it: waits until
+ * it is built (the thread may go on writing its cache file). false: none
+ * for this path. */
 static bool take_prefetch(tk_symcache *c, const char *path, tk_symtab **out, tk_status *st,
 			  tk_error *err)
 {
-	if (!c->pf || !same_path(tk_kprefetch_path(c->pf), path))
+	if (!c->pf || c->pf_taken || !same_path(tk_kprefetch_path(c->pf), path))
 		return false;
-	void *enc;
-	size_t enc_len;
-	*st = tk_kprefetch_finish(c->pf, out, &enc, &enc_len, err);
-	c->pf = NULL;
+	c->pf_taken = true;
+	*st = tk_kprefetch_take(c->pf, out, err);
 	if (*st == TK_OK)
 		c->loads++;
-	if (enc && c->pf_name[0])
-		tk_symdisk_store_encoded(c->disk, c->pf_name, enc, enc_len);
-	else
-		free(enc);
 	return true;
 }
 
@@ -458,12 +452,12 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 	const char *path = c->opt.kallsyms;
 	tk_symkey key;
 	bool keyed = false;
-	c->pf_name[0] = '\0';
+	char name[64], file[4096];
 	if (c->disk) {
-		keyed = kallsyms_key(c, path, &key, c->pf_name);
+		keyed = kallsyms_key(c, path, &key, name);
 		/* a warm cache: the table is one mmap away, no thread needed
 		 * (loaded now rather than at the first kernel frame) */
-		tk_symtab *t = keyed ? tk_symdisk_load(c->disk, c->pf_name, &key) : NULL;
+		tk_symtab *t = keyed ? tk_symdisk_load(c->disk, name, &key) : NULL;
 		if (t) {
 			c->kernel = t;
 			c->kernel_tried = true;
@@ -471,12 +465,25 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 			return;
 		}
 	}
-	keyed = keyed && !key.oom;
-	if (!keyed)
-		c->pf_name[0] = '\0';
-	c->pf = tk_kprefetch_start(path, keyed ? key.buf : NULL, keyed ? key.n : 0);
+	keyed = keyed && !key.oom && tk_symdisk_file_path(c->disk, name, file);
+	c->pf = tk_kprefetch_start(path, keyed ? key.buf : NULL, keyed ? key.n : 0,
+				   keyed ? file : NULL);
 	if (c->disk)
 		tk_symkey_free(&key);
+}
+
+bool tk_symcache_kernel_pending(const tk_symcache *c)
+{
+	if (!c->pf || c->pf_taken)
+		return false;
+	/* a test hook: pending until asked for, however fast the load, so
+	 * tests reach the deferred paths whatever the machine's speed */
+	static int always = -1;
+	if (always < 0) {
+		const char *env = getenv("TRACEKIT_KERNEL_DEFER");
+		always = env && strcmp(env, "always") == 0;
+	}
+	return always || !tk_kprefetch_ready(c->pf);
 }
 
 /* A kallsyms file other than the default one (the build-id cache's copy

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "symbols/kernel_prefetch.h"
 #include "symbols/kernel_syms.h"
 #include "symbols/symcache_disk.h"
 #include "symbols/symcache_file.h"
@@ -370,6 +371,24 @@ static void write_file(tk_symdisk *d, const char *path, void *buf, size_t len)
 		d->no_write = true;
 }
 
+/* A table to encode in the writer thread: a snapshot and its key. */
+typedef struct encode_job {
+	tk_symtab *snap;
+	size_t key_len;
+	unsigned char key[];
+} encode_job;
+
+static void *encode_lazy(void *arg, size_t *len)
+{
+	encode_job *j = arg;
+	void *buf = NULL;
+	if (!tk_symfile_encode(j->snap, j->key, j->key_len, &buf, len))
+		buf = NULL;
+	tk_symfile_snapshot_free(j->snap);
+	free(j);
+	return buf;
+}
+
 void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t)
 {
 	char path[4096];
@@ -377,8 +396,38 @@ void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const
 		return;
 	void *buf;
 	size_t len;
+	/* Encoding (a hash per name) cost the main thread about as much as
+	 * loading the image: done beside it when a writer thread runs. */
+	encode_job *j = d->writer && tk_symbols_threads_enabled() ? malloc(sizeof *j + k->n) : NULL;
+	if (j && (j->snap = tk_symfile_snapshot(t))) {
+		j->key_len = k->n;
+		memcpy(j->key, k->buf, k->n);
+		tk_symwriter_put_lazy(d->writer, path, encode_lazy, j,
+				      t->n * (sizeof *t->syms + 16) + k->n);
+		return;
+	}
+	free(j);
 	if (tk_symfile_encode(t, k->buf, k->n, &buf, &len))
 		write_file(d, path, buf, len);
+}
+
+bool tk_symdisk_file_path(tk_symdisk *d, const char *name, char path[4096])
+{
+	return store_path(d, name, path);
+}
+
+void tk_symdisk_count_write(tk_symdisk *d, int result)
+{
+	if (d && result == 1)
+		d->writes++;
+	else if (d && result < 0)
+		d->no_write = true;
+}
+
+void tk_symdisk_drain(tk_symdisk *d)
+{
+	if (d)
+		tk_symwriter_drain(d->writer);
 }
 
 void tk_symdisk_store_encoded(tk_symdisk *d, const char *name, void *buf, size_t len)

@@ -53,8 +53,21 @@ bool tk_symkey_add_running_kernel(tk_symkey *k);
  * otherwise (a damaged file is rebuilt by the caller's store). */
 tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k);
 /* Writes t (just loaded, no lookup yet) as file `name`; failures are
- * silent (the cache is an optimization). */
+ * silent (the cache is an optimization). With a writer thread, t is
+ * encoded there from a private copy (tk_symfile_snapshot) that still
+ * points at t's names: t must stay alive and unchanged, apart from
+ * lookups, until tk_symdisk_drain() (or tk_symdisk_free()) returns. */
 void tk_symdisk_store(tk_symdisk *d, const char *name, const tk_symkey *k, const tk_symtab *t);
+
+/* The full path of cache file `name`, when the directory can be written
+ * (made if missing): for a file written elsewhere (kernel_prefetch.h),
+ * whose tk_symfile_write_atomic() result then goes to
+ * tk_symdisk_count_write(). */
+bool tk_symdisk_file_path(tk_symdisk *d, const char *name, char path[4096]);
+void tk_symdisk_count_write(tk_symdisk *d, int result);
+
+/* Waits for every file queued so far (before freeing stored tables). */
+void tk_symdisk_drain(tk_symdisk *d);
 
 /* The same for a table already encoded (tk_symfile_encode with k's bytes;
  * buf is malloc'ed and taken). */

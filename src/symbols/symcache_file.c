@@ -333,6 +333,65 @@ out:
 	return *out != NULL;
 }
 
+static void *dup_array(const void *a, size_t n, size_t size, bool *ok)
+{
+	if (!a || n == 0)
+		return NULL;
+	void *c = malloc(n * size);
+	if (c)
+		memcpy(c, a, n * size);
+	*ok = *ok && c;
+	return c;
+}
+
+tk_symtab *tk_symfile_snapshot(const tk_symtab *t)
+{
+	if (t->mapped || t->bind || t->tree_state != 0 || (t->use_tree && t->n && !t->order_syms))
+		return NULL;
+	tk_symtab *s = malloc(sizeof *s);
+	if (!s)
+		return NULL;
+	/* the scalars as they are; every pointer encode does not read is
+	 * cleared, those it reads are copied (or shared, for strings) */
+	*s = *t;
+	memset(&s->names, 0, sizeof s->names);
+	memset(&s->m_made, 0, sizeof s->m_made);
+	memset(&s->tree, 0, sizeof s->tree);
+	s->text = NULL;
+	s->top = NULL;
+	s->plt = NULL;
+	s->n_plt = 0;
+	s->map_base = NULL;
+	s->map_len = 0;
+	s->unpack_order = NULL;
+	bool ok = true;
+	size_t n_order = t->use_tree ? t->order_n : 0;
+	s->syms = dup_array(t->syms, t->n, sizeof *t->syms, &ok);
+	s->clean = t->use_tree ? dup_array(t->clean, t->n, 1, &ok) : NULL;
+	s->order_syms = dup_array(t->order_syms, n_order, sizeof *t->order_syms, &ok);
+	s->order_bind = dup_array(t->order_bind, n_order, 1, &ok);
+	s->late = dup_array(t->late, t->n_late, sizeof *t->late, &ok);
+	s->segs = dup_array(t->segs, t->n_segs, sizeof *t->segs, &ok);
+	if (!ok) {
+		tk_symfile_snapshot_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void tk_symfile_snapshot_free(tk_symtab *s)
+{
+	if (!s)
+		return;
+	free(s->syms);
+	free(s->clean);
+	free(s->order_syms);
+	free(s->order_bind);
+	free(s->late);
+	free(s->segs);
+	free(s);
+}
+
 /* ---- decoding ---- */
 
 static bool unpack_order(tk_symtab *t);

@@ -14,7 +14,11 @@
 typedef struct job {
 	struct job *next;
 	void *buf;
-	size_t len;
+	size_t len; /* bytes counted in queued_bytes */
+	/* a lazy job (tk_symwriter_put_lazy): buf is made by make(arg) in
+	 * the thread; make NULL: buf is the file */
+	tk_symwriter_make_fn make;
+	void *arg;
 	char path[]; /* NUL-terminated */
 } job;
 
@@ -65,13 +69,25 @@ int tk_symfile_write_atomic(const char *path, const void *buf, size_t len)
 	return 0;
 }
 
-static void write_job(tk_symwriter *w, job *j)
+static void write_bytes(tk_symwriter *w, const char *path, const void *buf, size_t len)
 {
-	int r = tk_symfile_write_atomic(j->path, j->buf, j->len);
+	int r = tk_symfile_write_atomic(path, buf, len);
 	if (r > 0)
 		atomic_fetch_add(&w->written, 1);
 	else if (r < 0)
 		atomic_store(&w->failed, true);
+}
+
+static void write_job(tk_symwriter *w, job *j)
+{
+	if (!j->make) {
+		write_bytes(w, j->path, j->buf, j->len);
+		return;
+	}
+	size_t len = 0;
+	j->buf = j->make(j->arg, &len); /* frees arg */
+	if (j->buf)
+		write_bytes(w, j->path, j->buf, len);
 }
 
 static void *writer_main(void *arg)
@@ -135,25 +151,9 @@ static bool start(tk_symwriter *w)
 	return w->started;
 }
 
-void tk_symwriter_put(tk_symwriter *w, const char *path, void *buf, size_t len)
+/* Queues j (len bytes counted); the caller made it. */
+static void enqueue(tk_symwriter *w, job *j, size_t len)
 {
-	size_t plen = strlen(path);
-	job *j = start(w) ? malloc(sizeof *j + plen + 1) : NULL;
-	if (!j) {
-		/* no thread (or no memory for the job): write it here */
-		job here = {.buf = buf, .len = len};
-		int r = tk_symfile_write_atomic(path, buf, len);
-		if (r > 0)
-			atomic_fetch_add(&w->written, 1);
-		else if (r < 0)
-			atomic_store(&w->failed, true);
-		free(here.buf);
-		return;
-	}
-	j->next = NULL;
-	j->buf = buf;
-	j->len = len;
-	memcpy(j->path, path, plen + 1);
 	pthread_mutex_lock(&w->mu);
 	/* bounded: wait while the queue holds too much (never for the first) */
 	while (w->queued_bytes && w->queued_bytes + len > TK_SYMWRITER_MAX_QUEUED)
@@ -166,6 +166,49 @@ void tk_symwriter_put(tk_symwriter *w, const char *path, void *buf, size_t len)
 	w->queued_bytes += len;
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->mu);
+}
+
+static job *new_job(tk_symwriter *w, const char *path)
+{
+	size_t plen = strlen(path);
+	job *j = start(w) ? malloc(sizeof *j + plen + 1) : NULL;
+	if (j) {
+		memset(j, 0, sizeof *j);
+		memcpy(j->path, path, plen + 1);
+	}
+	return j;
+}
+
+void tk_symwriter_put(tk_symwriter *w, const char *path, void *buf, size_t len)
+{
+	job *j = new_job(w, path);
+	if (!j) {
+		/* no thread (or no memory for the job): write it here */
+		write_bytes(w, path, buf, len);
+		free(buf);
+		return;
+	}
+	j->buf = buf;
+	j->len = len;
+	enqueue(w, j, len);
+}
+
+void tk_symwriter_put_lazy(tk_symwriter *w, const char *path, tk_symwriter_make_fn make, void *arg,
+			   size_t len)
+{
+	job *j = new_job(w, path);
+	if (!j) {
+		size_t n = 0;
+		void *buf = make(arg, &n);
+		if (buf)
+			write_bytes(w, path, buf, n);
+		free(buf);
+		return;
+	}
+	j->make = make;
+	j->arg = arg;
+	j->len = len;
+	enqueue(w, j, len);
 }
 
 void tk_symwriter_drain(tk_symwriter *w)

@@ -3,9 +3,10 @@
  * Why: a cold run creates one cache file per image (~90 on a `perf record
  * -a` file); creating, filling and renaming them is kernel work (ext4
  * inode allocation, page-cache copies) that took about a quarter of a cold
- * `print --format perf-script` run. The table is encoded by the caller
- * (the tables are not thread-safe); only the bytes travel to a writer
- * thread, which writes them the way tk_symfile_write_atomic() does. The
+ * `print --format perf-script` run. The caller either encodes a table or
+ * hands over a private copy of it to be encoded here (lazy jobs: the
+ * tables are not thread-safe, see tk_symfile_snapshot); the bytes are
+ * written by a writer thread, which writes them the way tk_symfile_write_atomic() does. The
  * output of a run never depends on the cache files it writes, so it is the
  * same with or without the thread.
  *
@@ -35,6 +36,14 @@ void tk_symwriter_free(tk_symwriter *w);
 /* Writes buf (len bytes, malloc'ed; w takes it) as file path, in the
  * background when a thread runs. */
 void tk_symwriter_put(tk_symwriter *w, const char *path, void *buf, size_t len);
+/* Makes a file's bytes from arg (and frees arg): malloc'ed, their count
+ * in *len; NULL: nothing to write. */
+typedef void *(*tk_symwriter_make_fn)(void *arg, size_t *len);
+/* Like tk_symwriter_put, with the bytes made by make(arg) in the writer
+ * thread (in the caller without one): encoding a table costs as much as
+ * writing it. len: about the memory arg holds, for the queue's bound. */
+void tk_symwriter_put_lazy(tk_symwriter *w, const char *path, tk_symwriter_make_fn make, void *arg,
+			   size_t len);
 /* Waits until every queued file is written. */
 void tk_symwriter_drain(tk_symwriter *w);
 /* path is queued and not written yet. */

@@ -5,7 +5,8 @@
 # threads (the kernel's symbols loaded and the cache files written off the
 # main thread) and without them (TRACEKIT_THREADS=0) print the same bytes,
 # cold (empty symbol cache) and warm, and the perf-script text is exactly
-# `perf script`'s; the cold runs leave the same cache files, byte for
+# `perf script`'s, also with every kernel frame deferred to the end (and
+# the JSON the same as without threads); the cold runs leave the same cache files, byte for
 # byte, with no temporary left behind. The cache and perf's build-id cache
 # live in the test's own directory.
 set -u
@@ -65,6 +66,20 @@ done
 [ "$(ls "$work/xdg0/tracekit" | wc -l)" -eq "$(ls "$work/xdg1/tracekit" | wc -l)" ] ||
   fail "threads on and off wrote different numbers of cache files"
 echo "ok cache files: $same identical with threads on and off ($skipped not compared: inputs changed between the runs)"
+# Kernel frames deferred while the kernel's table loads (perf_script_lines.h):
+# TRACEKIT_KERNEL_DEFER=always holds every kernel frame back until the end
+# (a cold cache starts the background load), whatever the machine's speed;
+# the bytes must not change.
+export XDG_CACHE_HOME=$work/xdg-defer
+TRACEKIT_KERNEL_DEFER=always "$TK" print --format perf-script "$data" >"$work/defer.out" 2>"$work/defer.err" ||
+  fail "perf-script, kernel frames deferred: exit status non-zero: $(head -2 "$work/defer.err")"
+cmp -s "$work/want" "$work/defer.out" && echo "ok perf-script, kernel frames deferred: identical to perf script" ||
+  fail "perf-script, kernel frames deferred: differs from perf script"
+rm -rf "$XDG_CACHE_HOME"
+TRACEKIT_KERNEL_DEFER=always "$TK" print --format json "$data" >"$work/defer.json" 2>"$work/defer.err" ||
+  fail "json, kernel frames deferred: exit status non-zero: $(head -2 "$work/defer.err")"
+cmp -s "$work/json.cold.0" "$work/defer.json" && echo "ok json, kernel frames deferred: identical to json without threads" ||
+  fail "json, kernel frames deferred: differs from json without threads"
 if ls "$work/xdg1/tracekit" 2>/dev/null | grep -q '\.tmp\.'; then
   fail "temporary files left in the cache: $(ls "$work/xdg1/tracekit" | grep '\.tmp\.' | head -2)"
 fi
