@@ -19,7 +19,8 @@
 # average when that file's timing started.
 # "no cache" is tracekit with TRACEKIT_UNWIND_NO_CACHE=1 (libdwfl walks
 # every frame, libdwfl's own Dwarf per address space for the inline
-# frames: the state before the CFI rule cache and the per-image DWARF);
+# frames, no image reuse per map: the state before the CFI rule cache
+# and the per-image DWARF);
 # "no prefetch" is TRACEKIT_UNWIND_NO_PREFETCH=1 (per-image DWARF, no
 # worker thread loading it ahead).
 # Usage: bench/unwind_bench.sh [SECONDS] [BIG_SECONDS]  (defaults 5 and 15;

@@ -94,7 +94,7 @@ tk_unwind_report tk_unwind_report_module(tk_unwinder *u, uint64_t pc, Dwfl_Modul
 {
 	tk_unwind_space *s = u->cur;
 	const tk_unwind_input *in = u->in;
-	if (s->last_mod && in->space_gen && in->space_gen == s->last_space_gen &&
+	if (s->last_mod && !u->no_fast && in->space_gen && in->space_gen == s->last_space_gen &&
 	    pc >= s->last_lo && pc < s->last_hi) {
 		*mod = s->last_mod;
 		*map = s->last_map;
