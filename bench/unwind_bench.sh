@@ -11,7 +11,7 @@
 #          scale). The workloads stop on process_time(), so the sample
 #          count does not depend on the machine's load.
 # For each: both tools must print the same bytes (checked with cmp, also
-# for the "no cache" and "no prefetch" runs), then wall time with
+# for the "no cache" and "prefetch" runs), then wall time with
 # hyperfine (RUNS runs, default 3, 1 warm-up; means) and CPU time
 # (user+sys of the process and its waited-for children, /usr/bin/time,
 # best of RUNS: perf's addr2line children are counted when perf waits for
@@ -21,8 +21,8 @@
 # every frame, libdwfl's own Dwarf per address space for the inline
 # frames, no image reuse per map: the state before the CFI rule cache
 # and the per-image DWARF);
-# "no prefetch" is TRACEKIT_UNWIND_NO_PREFETCH=1 (per-image DWARF, no
-# worker thread loading it ahead).
+# "prefetch" is TRACEKIT_UNWIND_PREFETCH=1 (a worker thread loads the
+# per-image DWARF ahead; off by default).
 # Usage: bench/unwind_bench.sh [SECONDS] [BIG_SECONDS]  (defaults 5 and 15;
 # BIG_SECONDS 0 skips the big file). RUNS=5 for more runs.
 set -eu
@@ -60,7 +60,7 @@ cpu() { # best user+sys of $runs runs
 }
 echo "tracekit $(git -C "$here" rev-parse --short HEAD 2>/dev/null), $(perf version), $runs runs"
 echo
-echo "| file | samples | MB | identical | load avg | tracekit wall | no prefetch wall | no cache wall | perf script wall | ratio | tracekit CPU | no cache CPU | perf script CPU | ratio | tracekit samples/CPU s | tracekit peak RSS |"
+echo "| file | samples | MB | identical | load avg | tracekit wall | prefetch wall | no cache wall | perf script wall | ratio | tracekit CPU | no cache CPU | perf script CPU | ratio | tracekit samples/CPU s | tracekit peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for name in $names; do
   data="$work/$name.data"
@@ -68,7 +68,7 @@ for name in $names; do
   same=yes
   "$TK" print --format perf-script "$data" | cmp -s "$work/$name.want" - || same=no
   TRACEKIT_UNWIND_NO_CACHE=1 "$TK" print --format perf-script "$data" | cmp -s "$work/$name.want" - || same=no
-  TRACEKIT_UNWIND_NO_PREFETCH=1 "$TK" print --format perf-script "$data" | cmp -s "$work/$name.want" - || same=no
+  TRACEKIT_UNWIND_PREFETCH=1 "$TK" print --format perf-script "$data" | cmp -s "$work/$name.want" - || same=no
   n=$(grep -c 'cpu-clock:u:' "$work/$name.want")
   mb=$(( $(stat -c %s "$data") / 1000000 ))
   rm -f "$work/$name.want"
@@ -76,7 +76,7 @@ for name in $names; do
   hyperfine -N -w 1 -r "$runs" --export-json "$work/$name.json" \
     "$TK print --format perf-script $data" "perf script -i $data" \
     "env TRACEKIT_UNWIND_NO_CACHE=1 $TK print --format perf-script $data" \
-    "env TRACEKIT_UNWIND_NO_PREFETCH=1 $TK print --format perf-script $data" >/dev/null 2>&1
+    "env TRACEKIT_UNWIND_PREFETCH=1 $TK print --format perf-script $data" >/dev/null 2>&1
   read -r tk pf nc np <<<"$(/usr/bin/python3 -c "
 import json; r = json.load(open('$work/$name.json'))['results']
 print(r[0]['mean'], r[1]['mean'], r[2]['mean'], r[3]['mean'])")"

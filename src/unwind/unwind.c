@@ -80,7 +80,7 @@ tk_unwinder *tk_unwinder_new(void)
 	if (!u)
 		return NULL;
 	u->no_fast = env_set("TRACEKIT_UNWIND_NO_CACHE");
-	u->no_prefetch = env_set("TRACEKIT_UNWIND_NO_PREFETCH");
+	u->prefetch = env_set("TRACEKIT_UNWIND_PREFETCH");
 	if (!u->no_fast && !(u->images = tk_unwind_images_new())) {
 		free(u);
 		return NULL;
@@ -115,7 +115,7 @@ bool tk_unwind_available(uint16_t machine)
 void tk_unwinder_preload(tk_unwinder *u, const char *path, const uint8_t *build_id,
 			 size_t build_id_len)
 {
-	if (u && !u->no_prefetch)
+	if (u && u->prefetch)
 		tk_unwind_images_add(u->images, path, build_id, build_id_len);
 }
 

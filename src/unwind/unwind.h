@@ -43,9 +43,11 @@ void tk_unwinder_forget(tk_unwinder *u, const void *space);
 
 /* The images a recording samples (perf's build-id table lists them), to
  * load their DWARF for the inline frames ahead, on a worker thread that
- * tk_unwinder_preload_start() starts (TRACEKIT_UNWIND_NO_PREFETCH=1: no
- * thread, each image loads on first use). Only a head start: the output
- * is the same either way. */
+ * tk_unwinder_preload_start() starts. Opt-in (TRACEKIT_UNWIND_PREFETCH=1;
+ * otherwise both do nothing and each image loads on first use): perf
+ * script's first sample already needs glibc's DWARF, so the worker had
+ * no work of the main thread to overlap with (measured: no gain, slower
+ * on a loaded machine). The output is the same either way. */
 void tk_unwinder_preload(tk_unwinder *u, const char *path, const uint8_t *build_id,
 			 size_t build_id_len);
 void tk_unwinder_preload_start(tk_unwinder *u);

@@ -53,7 +53,7 @@ struct tk_unwinder {
 	/* per-image DWARF for the inline frames (unwind_image.h); NULL with
 	 * TRACEKIT_UNWIND_NO_CACHE: libdwfl's own Dwarf per space */
 	struct tk_unwind_images *images;
-	bool no_prefetch;               /* TRACEKIT_UNWIND_NO_PREFETCH: no worker thread */
+	bool prefetch;                  /* TRACEKIT_UNWIND_PREFETCH: the worker thread */
 	tk_unwind_inline_slot *inlines; /* TK_UNWIND_INLINE_SLOTS, made on first use */
 	tk_unwind_rule *rules;          /* TK_UNWIND_RULE_SLOTS, made on first use */
 	bool no_fast;                   /* TRACEKIT_UNWIND_NO_CACHE: libdwfl's walk only */

@@ -6,7 +6,9 @@
 #   script` (every frame's ip, symbol+offset, image and perf's "(inlined)"
 #   frames), and most samples do have callers (the unwinding did happen);
 # - the cached CFI walk gives the same bytes as libdwfl's own walk
-#   (TRACEKIT_UNWIND_NO_CACHE=1);
+#   (TRACEKIT_UNWIND_NO_CACHE=1, which also makes libdwfl find the inline
+#   frames' DWARF), and the prefetching worker (TRACEKIT_UNWIND_PREFETCH=1)
+#   the same bytes as loading each image's DWARF on first use;
 # - the C program's known chain main -> top -> mid_b -> mid_a -> leaf
 #   (spin inlined into leaf) is found in our output;
 # - `convert --to folded` equals stackcollapse-perf.pl's fold of perf
@@ -86,6 +88,16 @@ check() { # name command...
     diff "$work/$name.slow" "$work/$name.got" | head -6
   else
     echo "ok   $name: cached CFI walk == libdwfl walk"
+  fi
+  # the per-image DWARF loaded ahead by the worker thread gives the same
+  # inline frames as loading it on first use
+  if ! TRACEKIT_UNWIND_PREFETCH=1 "$TK" print --format perf-script "$data" >"$work/$name.pre" 2>/dev/null; then
+    fail "$name: tracekit exited non-zero with TRACEKIT_UNWIND_PREFETCH=1"
+  elif ! cmp -s "$work/$name.pre" "$work/$name.got"; then
+    fail "$name: the prefetching worker changes the output:"
+    diff "$work/$name.pre" "$work/$name.got" | head -6
+  else
+    echo "ok   $name: prefetch worker == load on first use"
   fi
   fold <"$work/$name.want" >"$work/$name.fold.want"
   if ! "$TK" convert --to folded -o "$work/$name.folded" "$data" 2>"$work/$name.ferr"; then
