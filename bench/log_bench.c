@@ -19,7 +19,7 @@
  * at its first event, inside the first timed batch, instead of one page
  * fault per 64 events during the first lap). Then, one thread, the cost
  * of the clock reads TK_LOG does not use: lfence; rdtsc, rdtscp and
- * CLOCK_MONOTONIC (LTTng-UST's). */
+ * CLOCK_MONOTONIC (LTTng-UST's), and TK_LOG while logging is disabled. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -79,7 +79,8 @@ enum {
 	TRACEKIT_PREFAULT,
 	LFENCE_FLOOR,
 	RDTSCP_FLOOR,
-	MONO_FLOOR
+	MONO_FLOOR,
+	TRACEKIT_OFF
 };
 static const char *const names[] = {"tracekit TK_LOG",
 				    "tracekit shared_ring (elog's way)",
@@ -91,7 +92,8 @@ static const char *const names[] = {"tracekit TK_LOG",
 				    "tracekit TK_LOG, .prefault = 1",
 				    "clock: lfence; rdtsc",
 				    "clock: rdtscp",
-				    "clock: CLOCK_MONOTONIC (vDSO)"};
+				    "clock: CLOCK_MONOTONIC (vDSO)",
+				    "tracekit TK_LOG, logging disabled"};
 static volatile uint64_t rdtsc_sink;
 
 typedef struct job {
@@ -116,6 +118,7 @@ static void *run(void *arg)
 			case TRACEKIT:
 			case TRACEKIT_COARSE:
 			case TRACEKIT_PREFAULT:
+			case TRACEKIT_OFF:
 			case SHARED: TK_LOG(ev_rx, i, pkts, bytes); break;
 			case ELOG: elog_log(i, pkts, bytes); break;
 			case RDTSC: rdtsc_sink = __builtin_ia32_rdtsc(); break;
@@ -162,7 +165,8 @@ static int cmp(const void *a, const void *b)
 
 static void measure(int which, unsigned threads, uint64_t events)
 {
-	bool logger = which <= LTTNG || which == TRACEKIT_COARSE || which == TRACEKIT_PREFAULT;
+	bool logger = which <= LTTNG || which == TRACEKIT_COARSE || which == TRACEKIT_PREFAULT ||
+		      which == TRACEKIT_OFF;
 	if (logger) {
 		/* flight recorder, 65536 events per ring (per thread, or one) */
 		tk_log_config c = {.ring_events = 1 << 16,
@@ -176,6 +180,8 @@ static void measure(int which, unsigned threads, uint64_t events)
 			perror("tk_log_open");
 			exit(1);
 		}
+		if (which == TRACEKIT_OFF)
+			tk_log_enable(0);
 	}
 	job j[2];
 	pthread_t t[2];
@@ -231,6 +237,8 @@ int main(int argc, char **argv)
 	measure(LFENCE_FLOOR, 1, events);
 	measure(RDTSCP_FLOOR, 1, events);
 	measure(MONO_FLOOR, 1, events);
+	/* what a TK_LOG left in the code costs while logging is off */
+	measure(TRACEKIT_OFF, 1, events);
 	free(elog_ring);
 	return 0;
 }

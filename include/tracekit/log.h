@@ -199,6 +199,7 @@ typedef struct tk_log__tls {
  * logger is a shared library (no __tls_get_addr call per event) */
 extern _Thread_local tk_log__tls tk_log__t __attribute__((tls_model("initial-exec")));
 extern _Atomic uint32_t tk_log__gate; /* 0: log; else take the slow path */
+#define TK_LOG__GATE_OFF 1u           /* disabled, stopped by the trigger, or not open */
 extern int tk_log__use_tsc;
 
 void tk_log__emit_slow(tk_log_type *t, int track, const uint64_t *v, unsigned n);
@@ -230,9 +231,9 @@ static inline uint64_t tk_log__now(void)
  * ring's, and it does not come from the clock. A reader takes a slot only
  * when its commit word, stored after the slot's other bytes, matches, and
  * reads a ring's events in sequence order: whether the time stamp is read
- * before or after the slot's stores (here: before, first thing, so
- * nothing is live across the coarse clock's call) changes no event's
- * content nor place. What an unfenced rdtsc may do is execute a few dozen
+ * before or after the slot's stores (here: before them, after the tests,
+ * so a disabled TK_LOG reads no clock) changes no event's content nor
+ * place. What an unfenced rdtsc may do is execute a few dozen
  * cycles before earlier instructions retire, so an event logged by one
  * thread right after it saw another thread's store can carry a time up to
  * that much (~10-20 ns) earlier than the other thread's event logged
@@ -277,9 +278,6 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 				uint64_t a3, uint64_t a4, uint64_t a5)
 {
 	tk_log__tls *r = &tk_log__t;
-	/* the time first: with the coarse clock's call, nothing else is live
-	 * across it (a slow-path event reads the clock again) */
-	uint64_t now = tk_log__fast_now(r);
 	uint32_t k = atomic_load_explicit(&t->key, memory_order_relaxed);
 	uint64_t head = r->head;
 	/* the rare cases, in two tests (a compare and branch each, fewer
@@ -287,12 +285,14 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	 * registered in this log or flagged, thread state from an earlier
 	 * log, logging off, counting down or on CLOCK_MONOTONIC; then ring
 	 * full or not made */
+	uint32_t gate = atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
 	uint32_t odd = (k & 0xffff0000u) ^ (tk_log__expect(n) | r->gen);
-	odd |= atomic_load_explicit(&tk_log__gate, memory_order_relaxed);
-	if (__builtin_expect(odd != 0, 0))
+	if (__builtin_expect((odd | gate) != 0, 0))
 		goto slow;
 	if (__builtin_expect(head >= r->limit, 0))
 		goto slow;
+	/* the time after the tests: a disabled TK_LOG reads no clock */
+	uint64_t now = tk_log__fast_now(r);
 	tk_log__slot *s = &r->slots[head & r->mask];
 	_Atomic uint64_t *pub = r->pub;
 	/* invalidate before overwriting, so a reader never pairs an old commit
@@ -321,7 +321,11 @@ static inline void tk_log__emit(tk_log_type *t, unsigned n, uint64_t a0, uint64_
 	atomic_store_explicit(&s->commit, (uint32_t)head, memory_order_release);
 	atomic_store_explicit(pub, head, memory_order_relaxed);
 	return;
-slow:;
+slow:
+	/* logging off (or no log open): nothing to do, and no call to do it
+	 * (a type is registered by its first event while logging is on) */
+	if (gate & TK_LOG__GATE_OFF)
+		return;
 	const uint64_t v[TK_LOG_MAX_ARGS] = {a0, a1, a2, a3, a4, a5};
 	tk_log__emit_slow(t, -1, v, n);
 }

@@ -19,7 +19,7 @@
 #include "log/log_core.h"
 
 /* gate bits: any set sends TK_LOG to the slow path */
-#define GATE_OFF       1u /* disabled, stopped by the trigger, or not open */
+#define GATE_OFF       TK_LOG__GATE_OFF /* disabled, stopped by the trigger, or not open */
 #define GATE_COUNTDOWN 2u
 #define GATE_SLOWCLOCK 4u /* x86-64 log on CLOCK_MONOTONIC: the slow path reads the clock */
 

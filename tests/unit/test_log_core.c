@@ -117,6 +117,27 @@ static void test_enable_disable(void **state)
 	tk_elog_close(f);
 }
 
+/* A type first used while logging is off (TK_LOG then returns inline,
+ * registering nothing) is registered by its first event once it is on. */
+static void test_first_use_while_disabled(void **state)
+{
+	(void)state;
+	open_log(64, TK_LOG_STOP_WHEN_FULL);
+	tk_log_enable(0);
+	TK_LOG(t_mark, 1u);
+	tk_log_stats st;
+	tk_log_get_stats(&st);
+	assert_int_equal(st.logged + st.dropped, 0);
+	tk_log_enable(1);
+	TK_LOG(t_mark, 2u);
+	tk_log_close();
+	tk_elog_file *f = read_back();
+	assert_int_equal(f->n_events, 1);
+	assert_string_equal(f->types[f->events[0].type].format.s, "mark %u");
+	assert_int_equal(arg0(f, 0), 2);
+	tk_elog_close(f);
+}
+
 static void test_trigger_stops_after_n(void **state)
 {
 	(void)state;
@@ -463,6 +484,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_flight_recorder_keeps_the_last, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stop_when_full_counts_drops, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_enable_disable, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_first_use_while_disabled, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trigger_stops_after_n, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_type_too_big_is_dropped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_torn_event_not_misread, setup, teardown),
