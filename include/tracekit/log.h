@@ -21,7 +21,8 @@
  * Each thread logs into its own ring (allocated on its first event) on its
  * own track, named after the thread unless tk_log_thread_track() renames it;
  * TK_LOG_ON() logs on a user-named track (tk_log_track()). Time is the TSC on
- * x86-64 (CLOCK_MONOTONIC elsewhere or on request), converted with the
+ * x86-64 (CLOCK_MONOTONIC elsewhere or on request; CLOCK_MONOTONIC_COARSE,
+ * cheaper and coarser, as an option: TK_LOG_CLOCK_COARSE), converted with the
  * calibration pair taken at open and the one taken when logging stops
  * (tk_log_enable(0), the trigger, close) or, while it runs, at each dump.
  *
