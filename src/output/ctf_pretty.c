@@ -824,23 +824,18 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 	}
 }
 
-/* printf("%g") without printf: 6 significant digits rounded with 64-bit
- * long double arithmetic; values too close to a rounding tie, and
- * magnitudes outside the power table, take the printf path. */
+/* printf("%g") without printf: 6 significant digits, rounded in double
+ * arithmetic. r = a * 10^p (or a / 10^-p) with an exact power of ten
+ * (|p| <= 22) is one correctly rounded operation: below 10^7 its error is
+ * under 2^-30 (~1e-9), and below 10^6, where a result is kept, under
+ * 2^-33, far inside the 1e-9 margin around a rounding tie that sends the
+ * value to printf. Near an integer the rounding is the same either way.
+ * Magnitudes outside the exact powers also take the printf path. */
 void ctf_put_double_g(tk_writer *w, double v)
 {
-	static long double p10[64];
-	static bool init;
-	if (!init) {
-		long double x = 1;
-		for (int i = 0; i < 32; i++) {
-			p10[32 + i] = x;
-			x *= 10;
-		}
-		for (int i = 1; i <= 32; i++)
-			p10[32 - i] = p10[32 - i + 1] / 10;
-		init = true;
-	}
+	static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	char buf[64];
 	double a = fabs(v);
 	/* whole numbers of at most 6 digits: %g prints exactly their digits */
@@ -850,7 +845,7 @@ void ctf_put_double_g(tk_writer *w, double v)
 		put_dec(w, (uint32_t)a);
 		return;
 	}
-	if (!(a > 0) || !isfinite(v) || a < 1e-25 || a >= 1e25)
+	if (!(a > 0) || !isfinite(v) || a < 1e-16 || a >= 1e22)
 		goto slow;
 	/* the decimal exponent estimated from the binary one (a is normal
 	 * here): at most one too low, which the loop below corrects; cheaper
@@ -862,16 +857,16 @@ void ctf_put_double_g(tk_writer *w, double v)
 	uint64_t m = 0;
 	for (int tries = 0; tries < 3; tries++) {
 		int p = 5 - x;
-		if (p < -31 || p > 31)
+		if (p < -22 || p > 22)
 			goto slow;
-		/* exact products only for negative powers when they are exact */
-		long double r =
-		    p >= 0 ? (long double)a * p10[32 + p] : (long double)a / p10[32 - p];
-		long double fl = floorl(r);
-		long double frac = r - fl;
-		if (fabsl(frac - 0.5L) < 1e-9L)
+		double r = p >= 0 ? a * p10[p] : a / p10[-p];
+		if (!(r < 1e7))
+			goto slow;         /* not from a one-too-low estimate */
+		uint64_t fl = (uint64_t)r; /* floor: r >= 0 */
+		double frac = r - (double)fl;
+		if (fabs(frac - 0.5) < 1e-9)
 			goto slow; /* a tie, or too close to tell */
-		m = (uint64_t)fl + (frac > 0.5L);
+		m = fl + (frac > 0.5);
 		if (m >= 1000000)
 			x++;
 		else if (m < 100000)
@@ -887,40 +882,45 @@ void ctf_put_double_g(tk_writer *w, double v)
 	int nd = 6;
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
+	/* straight into the writer: a copy from a scratch buffer would
+	 * reload bytes just stored one by one */
+	if (!tk_writer_reserve(w, 32))
+		return;
+	char *ob = w->buf + w->pos;
 	size_t n = 0;
 	if (v < 0)
-		buf[n++] = '-';
+		ob[n++] = '-';
 	if (x < -4 || x >= 6) {
-		buf[n++] = digits[0];
+		ob[n++] = digits[0];
 		if (nd > 1) {
-			buf[n++] = '.';
+			ob[n++] = '.';
 			for (int i = 1; i < nd; i++)
-				buf[n++] = digits[i];
+				ob[n++] = digits[i];
 		}
-		buf[n++] = 'e';
-		buf[n++] = x < 0 ? '-' : '+';
+		ob[n++] = 'e';
+		ob[n++] = x < 0 ? '-' : '+';
 		int ax = x < 0 ? -x : x;
 		if (ax >= 100)
-			buf[n++] = (char)('0' + ax / 100);
-		buf[n++] = (char)('0' + ax / 10 % 10);
-		buf[n++] = (char)('0' + ax % 10);
+			ob[n++] = (char)('0' + ax / 100);
+		ob[n++] = (char)('0' + ax / 10 % 10);
+		ob[n++] = (char)('0' + ax % 10);
 	} else if (x >= 0) {
 		for (int i = 0; i <= x; i++)
-			buf[n++] = digits[i];
+			ob[n++] = digits[i];
 		if (nd > x + 1) {
-			buf[n++] = '.';
+			ob[n++] = '.';
 			for (int i = x + 1; i < nd; i++)
-				buf[n++] = digits[i];
+				ob[n++] = digits[i];
 		}
 	} else {
-		buf[n++] = '0';
-		buf[n++] = '.';
+		ob[n++] = '0';
+		ob[n++] = '.';
 		for (int i = 0; i < -x - 1; i++)
-			buf[n++] = '0';
+			ob[n++] = '0';
 		for (int i = 0; i < nd; i++)
-			buf[n++] = digits[i];
+			ob[n++] = digits[i];
 	}
-	tk_put_mem(w, buf, n);
+	w->pos += n;
 	return;
 slow:;
 	int k = snprintf(buf, sizeof buf, "%g", v);
