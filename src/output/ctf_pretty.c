@@ -214,6 +214,32 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			return;
 		}
 	}
+	if (n < 16) {
+		/* a short string with a byte to escape: byte by byte, without
+		 * the block and word checks of longer text */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			uint8_t k = esc_kind[c];
+			if (k == 0) {
+				*o++ = (char)c;
+			} else if (k == 1) {
+				o[0] = '\\';
+				o[1] = esc_char[c];
+				o += 2;
+			} else if (k == 2) {
+				o[0] = '\\';
+				o[1] = 'x';
+				o[2] = hx[c >> 4];
+				o[3] = hx[c & 15];
+				o += 4;
+			} else {
+				break; /* babeltrace2 strings end at the first NUL */
+			}
+		}
+		*o++ = '"';
+		w->pos = (size_t)(o - w->buf);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		/* Whole blocks while none of their bytes needs escaping (most
 		 * text): one load, a few compares and one store per block. */
@@ -363,33 +389,26 @@ static inline void fmt_digits(char *o, uint64_t v, unsigned n)
 /* decimal without the writer's generic path: most values are small, so
  * the digit count comes first and the digits go straight into the
  * writer's buffer (below 10^18 without a division loop). */
-static inline void put_dec(tk_writer *w, uint64_t u)
+static inline size_t fmt_dec(char *o, uint64_t u)
 {
-	if (!tk_writer_reserve(w, 20))
-		return;
-	char *o = w->buf + w->pos;
 	if (u < 10) {
 		o[0] = (char)('0' + u);
-		w->pos++;
-		return;
+		return 1;
 	}
 	if (u < 100) {
 		memcpy(o, digit_pairs + 2 * u, 2);
-		w->pos += 2;
-		return;
+		return 2;
 	}
 	unsigned n = dec_len(u);
 	if (n <= 9) {
 		fmt_digits(o, u, n);
-		w->pos += n;
-		return;
+		return n;
 	}
 	if (n <= 18) {
 		uint64_t hi = u / 1000000000u, lo = u % 1000000000u;
 		fmt_digits(o, hi, n - 9);
 		fmt_9digits(o + n - 9, lo);
-		w->pos += n;
-		return;
+		return n;
 	}
 	/* 19 or 20 digits: by pairs from the last */
 	char *e = o + n;
@@ -402,7 +421,14 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 		memcpy(e - 2, digit_pairs + 2 * u, 2);
 	else
 		e[-1] = (char)('0' + u);
-	w->pos += n;
+	return n;
+}
+
+static inline void put_dec(tk_writer *w, uint64_t u)
+{
+	if (!tk_writer_reserve(w, 20))
+		return;
+	w->pos += fmt_dec(w->buf + w->pos, u);
 }
 
 void ctf_put_dec(tk_writer *w, uint64_t u)
@@ -725,6 +751,24 @@ static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, 
 	if (m == e || m->index >= nv)
 		tk_put_char(w, '{');
 	for (; m < e && m->index < nv; m++) {
+		if ((m->kind == MK_UDEC || m->kind == MK_SDEC) &&
+		    tk_writer_reserve(w, m->len + TK_PAD + 21)) {
+			/* the commonest member, an integer in decimal: separator
+			 * and digits in one reserved run */
+			char *o = w->buf + w->pos;
+			const char *sep = t->text + m->off;
+			for (size_t i = 0; i < m->len; i += 16)
+				memcpy(o + i, sep + i, 16);
+			o += m->len;
+			uint64_t u = items[m->index].v.u;
+			if (m->kind == MK_SDEC && (int64_t)u < 0) {
+				*o++ = '-';
+				u = (uint64_t)0 - u;
+			}
+			o += fmt_dec(o, u);
+			w->pos = (size_t)(o - w->buf);
+			continue;
+		}
 		put_padded(w, t->text + m->off, m->len);
 		if (m->kind != MK_ANY)
 			put_kind(w, m->kind, &items[m->index]);
