@@ -250,9 +250,11 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			i += 16;
 		}
 		/* a tail shorter than a block: the last 16 bytes, overlapping
-		 * bytes already checked */
-		if (i < n && n - i < 16 && n >= 16 && block_is_plain(s + n - 16)) {
-			memcpy(o, s + i, n - i);
+		 * bytes already checked. A plain block has no byte that was
+		 * escaped, so the output of its first bytes is a copy of them:
+		 * the block is stored over it (one fixed-size copy, no call) */
+		if (i < n && n - i < 16 && block_is_plain(s + n - 16)) {
+			memcpy(o - (i - (n - 16)), s + n - 16, 16);
 			o += n - i;
 			break;
 		}
