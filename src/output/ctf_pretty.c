@@ -214,6 +214,32 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			return;
 		}
 	}
+	if (n < 16) {
+		/* a short string with a byte to escape: byte by byte, without
+		 * the block and word checks of longer text */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			uint8_t k = esc_kind[c];
+			if (k == 0) {
+				*o++ = (char)c;
+			} else if (k == 1) {
+				o[0] = '\\';
+				o[1] = esc_char[c];
+				o += 2;
+			} else if (k == 2) {
+				o[0] = '\\';
+				o[1] = 'x';
+				o[2] = hx[c >> 4];
+				o[3] = hx[c & 15];
+				o += 4;
+			} else {
+				break; /* babeltrace2 strings end at the first NUL */
+			}
+		}
+		*o++ = '"';
+		w->pos = (size_t)(o - w->buf);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		/* Whole blocks while none of their bytes needs escaping (most
 		 * text): one load, a few compares and one store per block. */
@@ -224,9 +250,11 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			i += 16;
 		}
 		/* a tail shorter than a block: the last 16 bytes, overlapping
-		 * bytes already checked */
-		if (i < n && n - i < 16 && n >= 16 && block_is_plain(s + n - 16)) {
-			memcpy(o, s + i, n - i);
+		 * bytes already checked. A plain block has no byte that was
+		 * escaped, so the output of its first bytes is a copy of them:
+		 * the block is stored over it (one fixed-size copy, no call) */
+		if (i < n && n - i < 16 && block_is_plain(s + n - 16)) {
+			memcpy(o - (i - (n - 16)), s + n - 16, 16);
 			o += n - i;
 			break;
 		}
@@ -363,33 +391,26 @@ static inline void fmt_digits(char *o, uint64_t v, unsigned n)
 /* decimal without the writer's generic path: most values are small, so
  * the digit count comes first and the digits go straight into the
  * writer's buffer (below 10^18 without a division loop). */
-static inline void put_dec(tk_writer *w, uint64_t u)
+static inline size_t fmt_dec(char *o, uint64_t u)
 {
-	if (!tk_writer_reserve(w, 20))
-		return;
-	char *o = w->buf + w->pos;
 	if (u < 10) {
 		o[0] = (char)('0' + u);
-		w->pos++;
-		return;
+		return 1;
 	}
 	if (u < 100) {
 		memcpy(o, digit_pairs + 2 * u, 2);
-		w->pos += 2;
-		return;
+		return 2;
 	}
 	unsigned n = dec_len(u);
 	if (n <= 9) {
 		fmt_digits(o, u, n);
-		w->pos += n;
-		return;
+		return n;
 	}
 	if (n <= 18) {
 		uint64_t hi = u / 1000000000u, lo = u % 1000000000u;
 		fmt_digits(o, hi, n - 9);
 		fmt_9digits(o + n - 9, lo);
-		w->pos += n;
-		return;
+		return n;
 	}
 	/* 19 or 20 digits: by pairs from the last */
 	char *e = o + n;
@@ -402,7 +423,14 @@ static inline void put_dec(tk_writer *w, uint64_t u)
 		memcpy(e - 2, digit_pairs + 2 * u, 2);
 	else
 		e[-1] = (char)('0' + u);
-	w->pos += n;
+	return n;
+}
+
+static inline void put_dec(tk_writer *w, uint64_t u)
+{
+	if (!tk_writer_reserve(w, 20))
+		return;
+	w->pos += fmt_dec(w->buf + w->pos, u);
 }
 
 void ctf_put_dec(tk_writer *w, uint64_t u)
@@ -725,6 +753,24 @@ static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, 
 	if (m == e || m->index >= nv)
 		tk_put_char(w, '{');
 	for (; m < e && m->index < nv; m++) {
+		if ((m->kind == MK_UDEC || m->kind == MK_SDEC) &&
+		    tk_writer_reserve(w, m->len + TK_PAD + 21)) {
+			/* the commonest member, an integer in decimal: separator
+			 * and digits in one reserved run */
+			char *o = w->buf + w->pos;
+			const char *sep = t->text + m->off;
+			for (size_t i = 0; i < m->len; i += 16)
+				memcpy(o + i, sep + i, 16);
+			o += m->len;
+			uint64_t u = items[m->index].v.u;
+			if (m->kind == MK_SDEC && (int64_t)u < 0) {
+				*o++ = '-';
+				u = (uint64_t)0 - u;
+			}
+			o += fmt_dec(o, u);
+			w->pos = (size_t)(o - w->buf);
+			continue;
+		}
 		put_padded(w, t->text + m->off, m->len);
 		if (m->kind != MK_ANY)
 			put_kind(w, m->kind, &items[m->index]);
@@ -824,23 +870,18 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 	}
 }
 
-/* printf("%g") without printf: 6 significant digits rounded with 64-bit
- * long double arithmetic; values too close to a rounding tie, and
- * magnitudes outside the power table, take the printf path. */
+/* printf("%g") without printf: 6 significant digits, rounded in double
+ * arithmetic. r = a * 10^p (or a / 10^-p) with an exact power of ten
+ * (|p| <= 22) is one correctly rounded operation: below 10^7 its error is
+ * under 2^-30 (~1e-9), and below 10^6, where a result is kept, under
+ * 2^-33, far inside the 1e-9 margin around a rounding tie that sends the
+ * value to printf. Near an integer the rounding is the same either way.
+ * Magnitudes outside the exact powers also take the printf path. */
 void ctf_put_double_g(tk_writer *w, double v)
 {
-	static long double p10[64];
-	static bool init;
-	if (!init) {
-		long double x = 1;
-		for (int i = 0; i < 32; i++) {
-			p10[32 + i] = x;
-			x *= 10;
-		}
-		for (int i = 1; i <= 32; i++)
-			p10[32 - i] = p10[32 - i + 1] / 10;
-		init = true;
-	}
+	static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	char buf[64];
 	double a = fabs(v);
 	/* whole numbers of at most 6 digits: %g prints exactly their digits */
@@ -850,7 +891,7 @@ void ctf_put_double_g(tk_writer *w, double v)
 		put_dec(w, (uint32_t)a);
 		return;
 	}
-	if (!(a > 0) || !isfinite(v) || a < 1e-25 || a >= 1e25)
+	if (!(a > 0) || !isfinite(v) || a < 1e-16 || a >= 1e22)
 		goto slow;
 	/* the decimal exponent estimated from the binary one (a is normal
 	 * here): at most one too low, which the loop below corrects; cheaper
@@ -862,16 +903,16 @@ void ctf_put_double_g(tk_writer *w, double v)
 	uint64_t m = 0;
 	for (int tries = 0; tries < 3; tries++) {
 		int p = 5 - x;
-		if (p < -31 || p > 31)
+		if (p < -22 || p > 22)
 			goto slow;
-		/* exact products only for negative powers when they are exact */
-		long double r =
-		    p >= 0 ? (long double)a * p10[32 + p] : (long double)a / p10[32 - p];
-		long double fl = floorl(r);
-		long double frac = r - fl;
-		if (fabsl(frac - 0.5L) < 1e-9L)
+		double r = p >= 0 ? a * p10[p] : a / p10[-p];
+		if (!(r < 1e7))
+			goto slow;         /* not from a one-too-low estimate */
+		uint64_t fl = (uint64_t)r; /* floor: r >= 0 */
+		double frac = r - (double)fl;
+		if (fabs(frac - 0.5) < 1e-9)
 			goto slow; /* a tie, or too close to tell */
-		m = (uint64_t)fl + (frac > 0.5L);
+		m = fl + (frac > 0.5);
 		if (m >= 1000000)
 			x++;
 		else if (m < 100000)
@@ -887,40 +928,45 @@ void ctf_put_double_g(tk_writer *w, double v)
 	int nd = 6;
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
+	/* straight into the writer: a copy from a scratch buffer would
+	 * reload bytes just stored one by one */
+	if (!tk_writer_reserve(w, 32))
+		return;
+	char *ob = w->buf + w->pos;
 	size_t n = 0;
 	if (v < 0)
-		buf[n++] = '-';
+		ob[n++] = '-';
 	if (x < -4 || x >= 6) {
-		buf[n++] = digits[0];
+		ob[n++] = digits[0];
 		if (nd > 1) {
-			buf[n++] = '.';
+			ob[n++] = '.';
 			for (int i = 1; i < nd; i++)
-				buf[n++] = digits[i];
+				ob[n++] = digits[i];
 		}
-		buf[n++] = 'e';
-		buf[n++] = x < 0 ? '-' : '+';
+		ob[n++] = 'e';
+		ob[n++] = x < 0 ? '-' : '+';
 		int ax = x < 0 ? -x : x;
 		if (ax >= 100)
-			buf[n++] = (char)('0' + ax / 100);
-		buf[n++] = (char)('0' + ax / 10 % 10);
-		buf[n++] = (char)('0' + ax % 10);
+			ob[n++] = (char)('0' + ax / 100);
+		ob[n++] = (char)('0' + ax / 10 % 10);
+		ob[n++] = (char)('0' + ax % 10);
 	} else if (x >= 0) {
 		for (int i = 0; i <= x; i++)
-			buf[n++] = digits[i];
+			ob[n++] = digits[i];
 		if (nd > x + 1) {
-			buf[n++] = '.';
+			ob[n++] = '.';
 			for (int i = x + 1; i < nd; i++)
-				buf[n++] = digits[i];
+				ob[n++] = digits[i];
 		}
 	} else {
-		buf[n++] = '0';
-		buf[n++] = '.';
+		ob[n++] = '0';
+		ob[n++] = '.';
 		for (int i = 0; i < -x - 1; i++)
-			buf[n++] = '0';
+			ob[n++] = '0';
 		for (int i = 0; i < nd; i++)
-			buf[n++] = digits[i];
+			ob[n++] = digits[i];
 	}
-	tk_put_mem(w, buf, n);
+	w->pos += n;
 	return;
 slow:;
 	int k = snprintf(buf, sizeof buf, "%g", v);

@@ -483,6 +483,19 @@ static void test_double_g_matches_printf(void **state)
 			else if (i % 7 == 0)
 				v = (double)(int64_t)(x % 4000000) - 2000000.0; /* whole numbers */
 		}
+		if (i >= 150000 && i % 2 == 0) {
+			/* exact ties of the 7th significant digit (printf rounds
+			 * them to even) and values just beside them */
+			double m = (double)(100000 + x % 900000);
+			static const double beside[] = {0, 0, 0, 1e-9, -1e-9, 2e-9, -2e-9, 1e-7};
+			double off = beside[(x >> 20) % 8];
+			switch ((x >> 24) % 4) {
+			case 0: v = m + 0.5 + off; break;
+			case 1: v = m * 10 + 5 + off * 10; break;
+			case 2: v = (m + 0.5 + off) / 1024; break;
+			default: v = (m * 100 + 50) * ((x & 2) ? -1 : 1); break;
+			}
+		}
 		char want[64];
 		snprintf(want, sizeof want, "%g", v);
 		w->pos = 0;
