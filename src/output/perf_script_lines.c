@@ -452,15 +452,12 @@ static bool add_hole(tk_line_cache *c, uint64_t ip, const tk_writer *w)
 	return true;
 }
 
-/* One frame in space (cpumode's address space), from the cache or
- * resolved; kernel frames become holes while deferred. */
-static inline void put_frame(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
-			     uint32_t space, uint64_t ip, tk_writer *w)
+/* A frame not in the cache: resolved, or a hole while kernel frames are
+ * deferred. */
+static void miss_or_hole(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
+			 uint32_t space, uint64_t ip, tk_writer *w)
 {
-	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
-	if (line)
-		put_cached(w, line);
-	else if (!(c->defer_kernel && cpumode == TK_CPUMODE_KERNEL && add_hole(c, ip, w)))
+	if (!(c->defer_kernel && cpumode == TK_CPUMODE_KERNEL && add_hole(c, ip, w)))
 		miss(c, t, th, cpumode, space, ip, w);
 	else if (c->json)
 		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
@@ -530,7 +527,11 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			space = space_id(c, maps);
 			space_known = true;
 		}
-		put_frame(c, t, th, cpumode, space, ip, w);
+		const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
+		if (line)
+			put_cached(w, line);
+		else
+			miss_or_hole(c, t, th, cpumode, space, ip, w);
 	}
 	if (lbr) {
 		uint32_t user = space_id(c, th ? th->maps : NULL);
@@ -576,7 +577,11 @@ void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, 
 	else if (cpumode == TK_CPUMODE_USER && th)
 		maps = th->maps;
 	uint32_t space = space_id(c, maps);
-	put_frame(c, t, th, cpumode, space, ip, w);
+	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
+	if (line)
+		put_cached(w, line);
+	else
+		miss_or_hole(c, t, th, cpumode, space, ip, w);
 }
 
 void tk_line_cache_defer_kernel(tk_line_cache *c, bool on)

@@ -364,14 +364,13 @@ tk_symtab *tk_symfile_snapshot(const tk_symtab *t)
 	s->map_base = NULL;
 	s->map_len = 0;
 	s->unpack_order = NULL;
+	/* syms, clean, late and segs stay as they are once a table is
+	 * loaded (shared); the table-order symbols are freed when a lookup
+	 * builds the tree (copied) */
 	bool ok = true;
 	size_t n_order = t->use_tree ? t->order_n : 0;
-	s->syms = dup_array(t->syms, t->n, sizeof *t->syms, &ok);
-	s->clean = t->use_tree ? dup_array(t->clean, t->n, 1, &ok) : NULL;
 	s->order_syms = dup_array(t->order_syms, n_order, sizeof *t->order_syms, &ok);
 	s->order_bind = dup_array(t->order_bind, n_order, 1, &ok);
-	s->late = dup_array(t->late, t->n_late, sizeof *t->late, &ok);
-	s->segs = dup_array(t->segs, t->n_segs, sizeof *t->segs, &ok);
 	if (!ok) {
 		tk_symfile_snapshot_free(s);
 		return NULL;
@@ -383,12 +382,8 @@ void tk_symfile_snapshot_free(tk_symtab *s)
 {
 	if (!s)
 		return;
-	free(s->syms);
-	free(s->clean);
 	free(s->order_syms);
 	free(s->order_bind);
-	free(s->late);
-	free(s->segs);
 	free(s);
 }
 

@@ -35,11 +35,11 @@ enum { TK_SYMFILE_KALLSYMS = 1, TK_SYMFILE_ELF = 2 };
 bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void **out,
 		       size_t *out_len);
 
-/* A private copy of what tk_symfile_encode() reads from t (the arrays
- * copied; names, modules and t's own name still point into t), so t can be
+/* A private view of what tk_symfile_encode() reads from t, so t can be
  * encoded in another thread while this one looks symbols up in it: a
- * lookup may build t's tree, which frees its table-order symbols. t must
- * outlive the copy and must not be changed otherwise meanwhile. NULL when
+ * lookup may build t's tree, which frees its table-order symbols, so
+ * those are copied; the rest (symbols, names, segments) is shared. t must
+ * outlive the view and must not be changed otherwise meanwhile. NULL when
  * out of memory or t cannot be encoded. */
 tk_symtab *tk_symfile_snapshot(const tk_symtab *t);
 void tk_symfile_snapshot_free(tk_symtab *s);

