@@ -6,16 +6,9 @@
 var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
 (function (TK) {
   'use strict';
-  function lowerBound(a, x) {
-    var lo = 0, hi = a.length;
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] < x) lo = m + 1; else hi = m; }
-    return lo;
-  }
-  function upperBound(a, x) {
-    var lo = 0, hi = a.length;
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] <= x) lo = m + 1; else hi = m; }
-    return lo;
-  }
+  /* util.js's binary searches (a module of its own under node's tests) */
+  var U = typeof window !== 'undefined' ? TK : require('./util.js');
+  var lowerBound = U.lowerBound, upperBound = U.upperBound;
   /* Self weight per stack node of the samples with v0 <= t <= v1 in rows
    * (those with a stack column); keep(row) may leave rows out. */
   TK.sampleWeights = function (rows, nStacks, v0, v1, keep) {

@@ -12,14 +12,9 @@
 var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
 (function (TK) {
   'use strict';
-  function lowerBound(a, x, lo, hi) {
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] < x) lo = m + 1; else hi = m; }
-    return lo;
-  }
-  function upperBound(a, x, lo, hi) {
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] <= x) lo = m + 1; else hi = m; }
-    return lo;
-  }
+  /* util.js's binary searches (a module of its own under node's tests) */
+  var U = typeof window !== 'undefined' ? TK : require('./util.js');
+  var lowerBound = U.lowerBound, upperBound = U.upperBound;
   /* Entries of (t, end) that overlap [v0, v1]: [lo, hi). */
   TK.visibleRange = function (t, end, v0, v1) {
     var lo = lowerBound(end, v0, 0, end.length);

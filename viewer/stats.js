@@ -5,16 +5,9 @@
 var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
 (function (TK) {
   'use strict';
-  function lowerBound(a, x) {
-    var lo = 0, hi = a.length;
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] < x) lo = m + 1; else hi = m; }
-    return lo;
-  }
-  function upperBound(a, x) {
-    var lo = 0, hi = a.length;
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] <= x) lo = m + 1; else hi = m; }
-    return lo;
-  }
+  /* util.js's binary searches (a module of its own under node's tests) */
+  var U = typeof window !== 'undefined' ? TK : require('./util.js');
+  var lowerBound = U.lowerBound, upperBound = U.upperBound;
   /* Events and spans are kept apart: byName / byTrack / byCpu count the
    * events, spanNames / spanTracks the spans (with their durations, so a
    * CPU track's total is its busy time in the range). */

@@ -13,6 +13,7 @@
  * Nothing from the input reaches the page outside JSON text, and the JSON
  * has '<', '>' and '&' written as \u escapes: an event named "</script>"
  * cannot end the element it is in. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,18 @@ static void put_key(tk_writer *w, const char *k)
 	tk_put_char(w, '"');
 	tk_put_str(w, k);
 	tk_put_lit(w, "\":");
+}
+
+/* The interned texts, `sep` between them, each written by `put` (which
+ * escapes them for where they go). */
+static void put_texts(tk_writer *w, const tk_intern *texts, char sep,
+		      void (*put)(tk_writer *, const char *, size_t))
+{
+	for (size_t i = 0; i < texts->n; i++) {
+		if (i)
+			tk_put_char(w, sep);
+		put(w, texts->v[i].key, texts->v[i].len);
+	}
 }
 
 static void put_col(tk_writer *w, arrs *a, const char *key, const view_col *c, arr_type type,
@@ -207,11 +220,7 @@ static void put_meta(tk_writer *w, arrs *a, view_builder *b)
 	/* after 2001-09-09 in ns since the epoch: a time of day is meaningful */
 	tk_put_str(w, b->t0 > UINT64_C(1000000000000000000) ? "true" : "false");
 	tk_put_lit(w, ",\"strings\":[");
-	for (size_t i = 0; i < b->strings.n; i++) {
-		if (i)
-			tk_put_char(w, ',');
-		tk_put_json_str(w, b->strings.v[i].key, b->strings.v[i].len);
-	}
+	put_texts(w, &b->strings, ',', tk_put_json_str);
 	tk_put_lit(w, "],\"groups\":[");
 	for (size_t i = 0; i < b->n_groups; i++) {
 		const view_group *g = &b->groups[i];
@@ -294,6 +303,22 @@ static void put_safe(tk_writer *w, const char *s, size_t n)
 	tk_put_mem(w, s + from, n - from);
 }
 
+/* A data element of the page: a script of a type the browser does not
+ * run, whose text only put_safe()'s output or base64 may fill. */
+static void put_element_start(tk_writer *w, const char *type, const char *id)
+{
+	tk_put_lit(w, "<script type=\"");
+	tk_put_str(w, type);
+	tk_put_lit(w, "\" id=\"");
+	tk_put_str(w, id);
+	tk_put_lit(w, "\">");
+}
+
+static void put_element_end(tk_writer *w)
+{
+	tk_put_lit(w, "</script>\n");
+}
+
 static void put_array_elements(tk_writer *w, const arr *x, size_t index)
 {
 	const uint8_t *p = x->p;
@@ -315,13 +340,11 @@ static void put_array_elements(tk_writer *w, const arr *x, size_t index)
 		bytes = n * 2;
 	}
 	for (size_t off = 0, part = 0; off < bytes; off += CHUNK, part++) {
-		tk_put_lit(w, "<script type=\"application/octet-stream\" id=\"tk-a");
-		tk_put_u64(w, index);
-		tk_put_char(w, '-');
-		tk_put_u64(w, part);
-		tk_put_lit(w, "\">");
+		char id[48];
+		snprintf(id, sizeof id, "tk-a%zu-%zu", index, part);
+		put_element_start(w, "application/octet-stream", id);
 		view_put_base64(w, p + off, bytes - off < CHUNK ? bytes - off : CHUNK);
-		tk_put_lit(w, "</script>\n");
+		put_element_end(w);
 	}
 	free(narrow);
 }
@@ -361,9 +384,9 @@ tk_status view_write_html(view_builder *b, tk_writer *w, tk_error *err)
 	html = put_until(w, html, "/*TK:CSS*/");
 	tk_put_mem(w, tk_view_asset_css, tk_view_asset_css_len);
 	html = put_until(w, html, "<!--TK:DATA-->");
-	tk_put_lit(w, "<script type=\"application/json\" id=\"tk-meta\">");
+	put_element_start(w, "application/json", "tk-meta");
 	put_safe(w, meta_text, meta_len);
-	tk_put_lit(w, "</script>\n");
+	put_element_end(w);
 	for (size_t i = 0; i < a.n; i++)
 		if (a.v[i].early)
 			put_array_elements(w, &a.v[i], i);
@@ -376,13 +399,9 @@ tk_status view_write_html(view_builder *b, tk_writer *w, tk_error *err)
 	/* one JSON object a line (JSON text has no raw newline), index 0 = "":
 	 * the page splits the lines on first use, and a JSON string of each
 	 * would cost an escape per quote */
-	tk_put_lit(w, "<script type=\"text/plain\" id=\"tk-details\">");
-	for (size_t i = 0; i < b->details.n; i++) {
-		if (i)
-			tk_put_char(w, '\n');
-		put_safe(w, b->details.v[i].key, b->details.v[i].len);
-	}
-	tk_put_lit(w, "</script>\n");
+	put_element_start(w, "text/plain", "tk-details");
+	put_texts(w, &b->details, '\n', put_safe);
+	put_element_end(w);
 	tk_put_str(w, html);
 	if (w->error)
 		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot write the view: %s",

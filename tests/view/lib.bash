@@ -57,6 +57,14 @@ check_stats_range() {
     "after the time toggle, the trace's clock as the ruler ($(jq -r .selRange.abs.text "$J")), relative in the tooltip"
 }
 
+# same_lines WANT GOT OK-TEXT FAIL-TEXT: the two files (lines from the
+# reference tool, lines from the page) equal, and WANT not empty; a
+# failure shows the diff and keeps both files in $art.
+same_lines() {
+  if [ -s "$1" ] && diff -u "$1" "$2"; then echo "ok: $3"
+  else echo "FAIL: $4"; cp "$1" "$2" "$art/" 2>/dev/null; fail=1; fi
+}
+
 # check JQ_EXPR WHAT [--arg k v ...]: the expression must be true of the JSON.
 check() {
   local expr=$1 what=$2; shift 2

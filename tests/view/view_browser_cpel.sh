@@ -13,12 +13,12 @@ view_drive cpel "$f"
 "$TK" stats "$f" >"$art/stats.txt"
 awk '/per event code:/ {on=1; next} /per track:/ {on=0} on {c=$1; $1=""; $2=""; sub(/^ +/, ""); print $0, c}' "$art/stats.txt" | LC_ALL=C sort >"$work/names_want"
 jq -r '.whole.names[] | "\(.[0]) \(.[1])"' "$J" | LC_ALL=C sort >"$work/names_got"
-if diff -u "$work/names_want" "$work/names_got"; then echo "ok: events per code = tracekit stats"
-else echo "FAIL: events per code differ from tracekit stats"; fail=1; fi
+same_lines "$work/names_want" "$work/names_got" "events per code = tracekit stats" \
+  "events per code differ from tracekit stats"
 awk '/per track:/ {on=1; next} on && NF >= 3 {c=$1; $1=""; $2=""; sub(/^ +/, ""); print $0, c}' "$art/stats.txt" | LC_ALL=C sort >"$work/tracks_want"
 jq -r '.tracks[] | select(.kind == "events") | "\(.name) \(.count)"' "$J" | LC_ALL=C sort >"$work/tracks_got"
-if diff -u "$work/tracks_want" "$work/tracks_got"; then echo "ok: one track per CPEL track, counts = tracekit stats"
-else echo "FAIL: tracks differ from tracekit stats"; fail=1; fi
+same_lines "$work/tracks_want" "$work/tracks_got" "one track per CPEL track, counts = tracekit stats" \
+  "tracks differ from tracekit stats"
 check_details
 abs=$(jq -r .clicked.abs "$J")
 tr=$(jq -r .clicked.trackName "$J")
@@ -33,8 +33,8 @@ name=$(jq -r '.whole.names[0][0]' "$J")
 "$TK" report --state "$name" --begin "${b}ns" --end "${e}ns" "$f" >"$art/report.txt"
 awk 'NR > 2 && $1 != "all" {n=$NF; c=$(NF-5); $NF=""; for (i = NF - 5; i <= NF; i++) $i=""; sub(/ +$/, ""); print $0, c + 1}' "$art/report.txt" | LC_ALL=C sort >"$work/sel_want"
 jq -r '.sel.tracks[] | "\(.[0] | sub("^tracks / "; "")) \(.[1])"' "$J" | LC_ALL=C sort >"$work/sel_got"
-if [ -s "$work/sel_want" ] && diff -u "$work/sel_want" "$work/sel_got"; then echo "ok: selection counts per track = tracekit report --state --begin/--end"
-else echo "FAIL: selection counts per track differ from tracekit report"; fail=1; fi
+same_lines "$work/sel_want" "$work/sel_got" "selection counts per track = tracekit report --state --begin/--end" \
+  "selection counts per track differ from tracekit report"
 # the model context's CPEL states (report --state's rule): one span per
 # event, until the next on its track
 check '[.tracks[] | select(.kind == "spans")] | length == 2' "a state track per CPEL track"

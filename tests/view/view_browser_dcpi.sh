@@ -12,8 +12,8 @@ view_drive dcpi "$a" "$b"
 "$TK" stats "$a" "$b" >"$art/stats.txt"
 awk '$1 ~ /^[0-9]+$/ && NF >= 6 {print $4, $2}' "$art/stats.txt" | LC_ALL=C sort >"$work/want"
 jq -r '.tracks[] | select(.kind != "counter") | "\(.name) \(.count)"' "$J" | LC_ALL=C sort >"$work/got"
-if diff -u "$work/want" "$work/got"; then echo "ok: one track per profile event, entries = addresses of tracekit stats"
-else echo "FAIL: tracks differ from tracekit stats"; fail=1; fi
+same_lines "$work/want" "$work/got" "one track per profile event, entries = addresses of tracekit stats" \
+  "tracks differ from tracekit stats"
 samples=$(awk '$1 == "total:" {s += $4} END {print s}' "$art/stats.txt")
 check '.wholeFlame.weight == ($s | tonumber)' "flame graph weight = tracekit stats samples ($samples)" --arg s "$samples"
 "$TK" report "$a" "$b" >"$art/report.txt"

@@ -15,12 +15,12 @@ view_drive lttng "$trace"
 "$TK" stats "$trace" >"$art/stats.txt" 2>/dev/null
 awk '/events per class:/ {on=1; next} /events per stream:/ {on=0} on {print $2, $1}' "$art/stats.txt" | LC_ALL=C sort >"$work/names_want"
 jq -r '.whole.names[] | "\(.[0]) \(.[1])"' "$J" | LC_ALL=C sort >"$work/names_got"
-if diff -u "$work/names_want" "$work/names_got"; then echo "ok: events per name = tracekit stats"
-else echo "FAIL: events per name differ from tracekit stats"; fail=1; fi
+same_lines "$work/names_want" "$work/names_got" "events per name = tracekit stats" \
+  "events per name differ from tracekit stats"
 awk '/events per stream:/ {on=1; next} /^events:/ {on=0} on {print $1}' "$art/stats.txt" | LC_ALL=C sort >"$work/streams_want"
 jq -r '.tracks[] | select(.group == "streams") | .count' "$J" | LC_ALL=C sort >"$work/streams_got"
-if diff -u "$work/streams_want" "$work/streams_got"; then echo "ok: one track per stream, counts = tracekit stats"
-else echo "FAIL: stream tracks differ from tracekit stats"; fail=1; fi
+same_lines "$work/streams_want" "$work/streams_got" "one track per stream, counts = tracekit stats" \
+  "stream tracks differ from tracekit stats"
 check '[.tracks[] | select(.kind == "counter" and .name == "my_app:current_temp.temp")] | length == 1 and .[0].count == 400' \
   "the temp field is a counter track of 400 points"
 check '.timeMode.button == "wall clock" and (.timeMode.abs | test("^2019-08-15 [0-9:.]+ \\.\\. 2019-08-15 ")) and (.timeMode.rel | test("^-?0\\.[0-9]{9} "))' \

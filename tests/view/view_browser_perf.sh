@@ -22,16 +22,16 @@ check '.whole.names == [["sched:sched_switch", $n, ""]]' "events per name = trac
 awk '/^Samples per CPU:/ {on=1; next} on && /cpu/ {gsub(":", "", $2); printf "CPU %s %s\n", $2, $3; next} on {exit}' \
   "$art/stats.txt" | LC_ALL=C sort >"$work/cpu_want"
 jq -r '.whole.cpus[] | "\(.[0]) \(.[1])"' "$J" | LC_ALL=C sort >"$work/cpu_got"
-if diff -u "$work/cpu_want" "$work/cpu_got"; then echo "ok: samples per CPU = tracekit stats"
-else echo "FAIL: samples per CPU differ from tracekit stats"; fail=1; fi
+same_lines "$work/cpu_want" "$work/cpu_got" "samples per CPU = tracekit stats" \
+  "samples per CPU differ from tracekit stats"
 "$TK" print --format json "$work/s.data" | jq -r 'if .tid < 0 then "process events" else "thread \(.tid)" end' | LC_ALL=C sort | uniq -c |
   sed 's/^ *\([0-9]*\) \(.*\)/\2 \1/' | LC_ALL=C sort >"$work/tid_want"
 # (events without a thread are on one "process events" track per process;
 # they are summed here as print's tid -1)
 jq -r '.tracks[] | select(.kind == "events") | if .tid < 0 then "process events \t\(.count)" else "thread \(.tid)\t\(.count)" end' "$J" |
   awk -F'\t' '{n[$1] += $2} END {for (k in n) print k, n[k]}' | sed 's/  / /' | LC_ALL=C sort >"$work/tid_got"
-if diff -u "$work/tid_want" "$work/tid_got"; then echo "ok: one track per thread, counts = tracekit print"
-else echo "FAIL: threads/counts differ from tracekit print"; cp "$work/tid_want" "$work/tid_got" "$art/"; fail=1; fi
+same_lines "$work/tid_want" "$work/tid_got" "one track per thread, counts = tracekit print" \
+  "threads/counts differ from tracekit print"
 check '.timeMode.button == "trace clock" and (.timeMode.abs | test("^[0-9]+\\.[0-9]{9} \\.\\. "))' \
   "the time toggle shows the trace's clock (perf's seconds)"
 check_details
