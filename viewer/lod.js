@@ -12,9 +12,17 @@
 var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.exports;
 (function (TK) {
   'use strict';
-  /* util.js's binary searches (a module of its own under node's tests) */
-  var U = typeof window !== 'undefined' ? TK : require('./util.js');
-  var lowerBound = U.lowerBound, upperBound = U.upperBound;
+  /* Its own binary searches (not util.js's): the per-pixel loops call
+   * them on Float64Arrays only, and a call site that sees one array type
+   * stays fast. */
+  function lowerBound(a, x, lo, hi) {
+    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] < x) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  function upperBound(a, x, lo, hi) {
+    while (lo < hi) { var m = (lo + hi) >>> 1; if (a[m] <= x) lo = m + 1; else hi = m; }
+    return lo;
+  }
   /* Entries of (t, end) that overlap [v0, v1]: [lo, hi). */
   TK.visibleRange = function (t, end, v0, v1) {
     var lo = lowerBound(end, v0, 0, end.length);

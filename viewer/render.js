@@ -49,10 +49,12 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
       ctx.fill();
     });
   }
+  /* Returns the colour's array: its last 4 numbers are this rectangle. */
   function addRect(byColour, colour, x, y, w, h) {
     var a = byColour.get(colour);
     if (!a) { a = []; byColour.set(colour, a); }
     a.push(x, y, w, h);
+    return a;
   }
   function drawRow(ctx, st, row, y, h, x0, w) {
     var model = st.model, v0 = st.v0, v1 = st.v1, names = model.strings;
@@ -77,27 +79,27 @@ var TK = typeof window !== 'undefined' ? (window.TK = window.TK || {}) : module.
     if (lv) { t = lv.t; end = lv.end; nameCol = lv.name; }
     var labels = []; /* drawn over the bars, after them */
     /* Spans that touch (a CPEL state lasts until the track's next event,
-     * so a run of one state is one colour) get a 1-pixel gap where one
+     * so a run of one state is one colour) leave a 1-pixel gap where one
      * ends and the next starts, once both are 2 pixels wide or more:
-     * each event shows, as in g2. The gaps are whole pixels drawn after
-     * the bars, so no bar's anti-aliased edge fills them in. */
-    var gaps = [], prevEnd = -Infinity, prevW = 0;
+     * each event shows, as in g2. The gap is a whole pixel (the previous
+     * bar ends at its left edge, this one starts at its right), so no
+     * anti-aliased edge fills it in, and it costs no rectangle. */
+    var prev = null, prevEnd = -Infinity;
     TK.mergeRuns(t, end, c.lo, c.hi, v0, v1, w, function (a, b, i, merged) {
       var name = names[nameCol[i]];
-      var bw = Math.max(b - a, span ? 1 : 1.5);
-      addRect(byColour, TK.colour(name), x0 + a, top, bw, hh);
+      var bw = Math.max(b - a, span ? 1 : 1.5), x = x0 + a;
+      if (span && !lv && bw >= 2 && a > 0 && a - prevEnd < 0.5 && prev && prev[prev.length - 2] >= 2) {
+        var gap = Math.floor(x);
+        prev[prev.length - 2] = gap - prev[prev.length - 4];
+        bw -= gap + 1 - x;
+        x = gap + 1;
+      }
+      prev = addRect(byColour, TK.colour(name), x, top, bw, hh);
       st.frameStats.rects++;
-      if (span && !lv && bw >= 2 && a > 0 && a - prevEnd < 0.5 && prevW >= 2) gaps.push(Math.floor(x0 + a));
-      prevEnd = a + bw; prevW = bw;
-      if (span && bw > 40 && merged === 1 && !lv) labels.push(x0 + a, bw, name);
+      prevEnd = a + Math.max(b - a, 1);
+      if (span && bw > 40 && merged === 1 && !lv) labels.push(x, bw, name);
     });
     fillBatched(ctx, byColour);
-    if (gaps.length) {
-      ctx.fillStyle = '#fff';
-      ctx.beginPath();
-      for (var g = 0; g < gaps.length; g++) ctx.rect(gaps[g], top, 1, hh);
-      ctx.fill();
-    }
     for (var l = 0; l < labels.length; l += 3) {
       ctx.save();
       ctx.beginPath(); ctx.rect(labels[l], top, labels[l + 1], hh); ctx.clip();
