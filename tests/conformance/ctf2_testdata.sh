@@ -12,7 +12,7 @@
 #   filtered full read);
 # - every twin's `print --format json` (the model adapter) equals its twin's.
 set -u
-: "${TK:?}" "${TK_TESTDATA:?}"
+: "${TK:?}" "${TK_TESTDATA:?}" "${TK_SOURCE_DIR:?}"
 C2="$TK_TESTDATA/ctf2"
 EXP="$TK_TESTDATA/ctf/expected"
 [ -f "$C2/README.md" ] && [ -d "$EXP" ] || {
@@ -27,23 +27,9 @@ pass=0 fail=0
 # Same text and warnings as the expected files, and exit 0. babeltrace2
 # names streams by the path it was given: the twins' expected warnings say
 # babeltrace/succeed/..., ours succeed/... (run from babeltrace-2.1/).
+. "$TK_SOURCE_DIR/tests/support/ctf_expected.sh"
 same() { # name trace expected stderr-expected
-	exp=$3
-	[ -f "$exp" ] || exp=/dev/null # babeltrace2 printed nothing
-	"$TK" print --format babeltrace "$2" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	grep '^WARNING: ' "$4" 2>/dev/null |
-		sed 's/^WARNING: //; s| "babeltrace/succeed/| "succeed/|' >"$tmp/wexp"
-	sed -n 's/^tracekit: warning: \(Tracer .*discarded\)/\1/p' "$tmp/err" >"$tmp/wgot"
-	if [ "$got" = 0 ] && cmp -s "$tmp/out" "$exp" && cmp -s "$tmp/wexp" "$tmp/wgot"; then
-		pass=$((pass + 1))
-	else
-		echo "FAIL $1: exit $got, output differs from $exp:"
-		diff "$tmp/out" "$exp" | head -5
-		diff "$tmp/wgot" "$tmp/wexp" | head -5
-		head -3 "$tmp/err"
-		fail=$((fail + 1))
-	fi
+	ctf_expected_same "$@" 's| "babeltrace/succeed/| "succeed/|'
 }
 
 cd "$C2/babeltrace-2.1" || exit 1
