@@ -17,7 +17,7 @@
 # faster, and a sign test): a run's cost per sample is one of two levels on
 # the VM whichever recorder runs (bench/record_gap.sh, bench/README.md), so
 # a handful of repetitions can compare two levels, not two recorders.
-# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 10; an even
+# Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 20; an even
 # REPS puts each recorder first equally often). Prints the per-repetition
 # figures and markdown tables. bench/record_sched.sh shows where the
 # difference could come from (switches, migrations, the recorder's
@@ -26,7 +26,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 TK=${TK:-$here/../build/bin/tracekit}
 rounds=${1:-100}
-reps=${2:-10}
+reps=${2:-20}
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
