@@ -40,7 +40,9 @@ record() { # record SIZE_MB FILE
   perf record -q -F 10000 -g -a -o "$data" -- bash -c "
     while [ \$(stat -c %s '$data' 2>/dev/null || echo 0) -lt $((mb * 1000000)) ]; do
       sleep 0.02; done" >/dev/null 2>&1
-  kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null || true
+  # the loop may be gone already; under set -e a failed kill ended the script
+  kill "$loop" 2>/dev/null || true
+  wait "$loop" 2>/dev/null || true
 }
 
 min_of() { # min_of JSON INDEX: best wall, mean wall, mean CPU (user+sys), seconds
@@ -57,7 +59,8 @@ for mb in "${sizes[@]}"; do
   data=$work/perfscript-sizes-${mb}mb.data
   [ -s "$data" ] || record "$mb" "$data"
   echo "== ~${mb} MB: $data ($(stat -c %s "$data") bytes)"
-  perf script -i "$data" >"$work/sizes.want" 2>/dev/null
+  perf script -i "$data" >"$work/sizes.want" 2>"$work/sizes.perr" ||
+    { echo "perf script -i $data failed (status $?):"; tail -3 "$work/sizes.perr"; exit 1; }
   rm -rf "$cache_root"
   XDG_CACHE_HOME=$cache_root "$TK" print --format perf-script "$data" >"$work/sizes.cold"
   XDG_CACHE_HOME=$cache_root "$TK" print --format perf-script "$data" >"$work/sizes.warm"
