@@ -75,6 +75,8 @@
     if (v1 - v0 > span + 2 * pad) { v0 = 0; v1 = span; } /* wider than the trace: the trace */
     if (v0 < -pad) { v1 += -pad - v0; v0 = -pad; }
     if (v1 > span + pad) { v0 -= v1 - span - pad; v1 = span + pad; }
+    /* the tooltip names what was under the mouse: stale once the view moves */
+    if (v0 !== st.v0 || v1 !== st.v1) $('tooltip').hidden = true;
     st.v0 = v0; st.v1 = v1;
     draw();
   }

@@ -354,7 +354,7 @@ async function whileLoading(page, pagePath, trackName, absNs, errors) {
     const c = document.getElementById('timeline').getBoundingClientRect();
     const y = v.entryPosition(a.track, 0).y; /* scrolls the track into view */
     return { x: c.left + TK.LABEL_W + (a.rel - v.state.v0) / (v.state.v1 - v.state.v0) * (c.width - TK.LABEL_W), y,
-      complete: v.model.complete, readyState: document.readyState, pendingBefore: v.model.tracks[a.track].rows[0].pending };
+      v0: v.state.v0, v1: v.state.v1, complete: v.model.complete, readyState: document.readyState, pendingBefore: v.model.tracks[a.track].rows[0].pending };
   }, { rel, track: ti });
   out.before = geo;
   await page.mouse.move(geo.x, geo.y);
@@ -369,6 +369,8 @@ async function whileLoading(page, pagePath, trackName, absNs, errors) {
     await page.keyboard.press('Enter');
     out.search = await page.evaluate(() => ({ info: document.getElementById('search-info').textContent,
       matches: window.tkView.state.matches.length,
+      window: [window.tkView.state.v0, window.tkView.state.v1],
+      tooltipHidden: document.getElementById('tooltip').hidden,
       rows: window.tkView.model.rows.filter((r) => !r.pending).map((r) => r.index) }));
   }
   out.during = await page.evaluate(() => ({ complete: window.tkView.model.complete, readyState: document.readyState }));

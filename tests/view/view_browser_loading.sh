@@ -34,6 +34,8 @@ check '.details.name == $n' "details show the picked event" --arg n "$name"
 check '.tooltip != null and (.tooltip | startswith($n))' "hovering shows its tooltip" --arg n "$name"
 check '.search.matches > 0 and .search.matches == .after.expectMatches and (.search.info | endswith("so far"))' \
   "a search while loading finds every entry of the name in the rows read so far ($(jq -r '.search.info' "$J"))"
+check '(.search.window != [.before.v0, .before.v1]) and .search.tooltipHidden' \
+  "the search moved the view to a match and the hover tooltip of the old view is gone"
 check '(.search.rows | length) < .after.allRows' "rows not yet read were left out ($(jq -r '"\(.search.rows | length) of \(.after.allRows)"' "$J"))"
 check '(.after.searchInfo | capture("^(?<n>[0-9]+) matches$").n | tonumber) > .search.matches' \
   "once loaded, the search covers every row ($(jq -r .after.searchInfo "$J"))"
