@@ -160,9 +160,29 @@ static inline bool block_is_plain(const char *p)
 }
 #endif
 
-void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
+/* One byte as babeltrace2 prints it inside quotes, at o; returns the end,
+ * or NULL for NUL, where its strings end. */
+static inline char *put_escaped(char *o, unsigned char c)
 {
 	static const char hx[] = "0123456789abcdef";
+	switch (esc_kind[c]) {
+	case 0: *o = (char)c; return o + 1;
+	case 1:
+		o[0] = '\\';
+		o[1] = esc_char[c];
+		return o + 2;
+	case 2:
+		o[0] = '\\';
+		o[1] = 'x';
+		o[2] = hx[c >> 4];
+		o[3] = hx[c & 15];
+		return o + 4;
+	default: return NULL;
+	}
+}
+
+void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
+{
 	/* worst case 4 output bytes per input byte */
 	if (n > ((size_t)1 << 28) || !tk_writer_reserve(w, 4 * n + 18))
 		return;
@@ -218,23 +238,10 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 		/* a short string with a byte to escape: byte by byte, without
 		 * the block and word checks of longer text */
 		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-			uint8_t k = esc_kind[c];
-			if (k == 0) {
-				*o++ = (char)c;
-			} else if (k == 1) {
-				o[0] = '\\';
-				o[1] = esc_char[c];
-				o += 2;
-			} else if (k == 2) {
-				o[0] = '\\';
-				o[1] = 'x';
-				o[2] = hx[c >> 4];
-				o[3] = hx[c & 15];
-				o += 4;
-			} else {
+			char *e = put_escaped(o, (unsigned char)s[i]);
+			if (!e)
 				break; /* babeltrace2 strings end at the first NUL */
-			}
+			o = e;
 		}
 		*o++ = '"';
 		w->pos = (size_t)(o - w->buf);
@@ -267,23 +274,10 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 		}
 		if (i == n)
 			break;
-		unsigned char c = (unsigned char)s[i];
-		uint8_t k = esc_kind[c];
-		if (k == 0) {
-			*o++ = (char)c;
-		} else if (k == 1) {
-			o[0] = '\\';
-			o[1] = esc_char[c];
-			o += 2;
-		} else if (k == 2) {
-			o[0] = '\\';
-			o[1] = 'x';
-			o[2] = hx[c >> 4];
-			o[3] = hx[c & 15];
-			o += 4;
-		} else {
+		char *e = put_escaped(o, (unsigned char)s[i]);
+		if (!e)
 			break; /* babeltrace2 strings end at the first NUL */
-		}
+		o = e;
 	}
 	*o++ = '"';
 	w->pos = (size_t)(o - w->buf);
