@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/writer.h"
+#include "ctf/ctf_columns.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
 
@@ -63,7 +64,7 @@ static const char metadata[] =
 
 /* What one read saw, event by event, and how it ended. */
 typedef struct read_trace {
-	uint64_t hash, n, n_timed;
+	uint64_t hash, hash_cols, n, n_timed;
 	int64_t first_ns, last_ns;
 	tk_status end;
 	tk_error err;
@@ -72,6 +73,21 @@ typedef struct read_trace {
 static void mix(uint64_t *h, uint64_t v)
 {
 	*h = (*h ^ v) * 0x100000001b3ULL;
+}
+
+/* What ctf_reader_columns() writes for one event, as put_row() does. */
+static void mix_row(uint64_t *h, uint64_t id, uint64_t ts, int32_t cpu, uint64_t offset)
+{
+	mix(h, id);
+	mix(h, ts);
+	mix(h, (uint64_t)(uint32_t)cpu);
+	mix(h, offset);
+}
+
+static void mix_event_row(uint64_t *h, const ctf_event_out *ev)
+{
+	mix_row(h, ev->ec->info.id, ev->has_clock && ev->ns > 0 ? (uint64_t)ev->ns : 0,
+		ev->cpu >= 0 && ev->cpu <= INT32_MAX ? (int32_t)ev->cpu : TK_CPU_NONE, ev->offset);
 }
 
 static void read_events(const char *meta, size_t mlen, const uint8_t *data, size_t size, bool lean,
@@ -85,7 +101,7 @@ static void read_events(const char *meta, size_t mlen, const uint8_t *data, size
 		return;
 	r->lean = lean;
 	const ctf_event_out *ev;
-	out->hash = 0xcbf29ce484222325ULL;
+	out->hash = out->hash_cols = 0xcbf29ce484222325ULL;
 	out->first_ns = INT64_MAX;
 	out->last_ns = INT64_MIN;
 	while (out->n < 100000 && (out->end = ctf_reader_next(r, &ev, &out->err)) == TK_OK) {
@@ -99,8 +115,78 @@ static void read_events(const char *meta, size_t mlen, const uint8_t *data, size
 		mix(&out->hash, (uint64_t)ev->ns);
 		mix(&out->hash, ev->clock_raw);
 		mix(&out->hash, ev->offset);
+		mix_event_row(&out->hash_cols, ev);
 	}
 	ctf_reader_close(r);
+}
+
+/* The same trace read by ctf_reader_columns() in batches of 7 (batch
+ * ends fall inside the runs it decodes on its own). */
+static void read_columns(const char *meta, size_t mlen, const uint8_t *data, size_t size,
+			 read_trace *out)
+{
+	memset(out, 0, sizeof *out);
+	tk_error_clear(&out->err);
+	ctf_reader *r;
+	out->end = ctf_reader_open_memory(meta, mlen, data, size, NULL, NULL, &r, &out->err);
+	if (out->end != TK_OK)
+		return;
+	r->lean = true;
+	out->hash_cols = 0xcbf29ce484222325ULL;
+	uint64_t ts[7], offset[7];
+	int32_t cpu[7];
+	const tk_event_class *cls[7];
+	const ctf_columns c = {.ts = ts, .offset = offset, .cpu = cpu, .cls = cls};
+	while (out->n < 100000) {
+		size_t max = 100000 - out->n < 7 ? (size_t)(100000 - out->n) : 7, n = 0;
+		out->end = ctf_reader_columns(r, &c, max, &n, &out->err);
+		for (size_t i = 0; i < n; i++)
+			mix_row(&out->hash_cols, cls[i]->id, ts[i], cpu[i], offset[i]);
+		out->n += n;
+		if (out->end != TK_OK)
+			break;
+	}
+	ctf_reader_close(r);
+}
+
+/* ctf_reader_each()'s callback: the events as read_events() hashes them */
+static tk_status each_event(void *user, const ctf_event_out *ev, tk_error *err)
+{
+	(void)err;
+	read_trace *t = user;
+	t->n++;
+	mix(&t->hash, ev->ec->info.id);
+	mix(&t->hash, (uint64_t)ev->ns);
+	mix(&t->hash, ev->clock_raw);
+	mix(&t->hash, ev->offset);
+	return TK_OK;
+}
+
+static void read_each(const char *meta, size_t mlen, const uint8_t *data, size_t size,
+		      read_trace *out)
+{
+	memset(out, 0, sizeof *out);
+	tk_error_clear(&out->err);
+	ctf_reader *r;
+	out->end = ctf_reader_open_memory(meta, mlen, data, size, NULL, NULL, &r, &out->err);
+	if (out->end != TK_OK)
+		return;
+	out->hash = 0xcbf29ce484222325ULL;
+	out->end = ctf_reader_each(r, each_event, out, &out->err);
+	ctf_reader_close(r);
+}
+
+static void same_read(const char *what, const read_trace *want, const read_trace *got,
+		      uint64_t want_hash, uint64_t got_hash)
+{
+	if (want->n != got->n || want_hash != got_hash || want->end != got->end ||
+	    want->err.offset != got->err.offset ||
+	    strcmp(want->err.message, got->err.message) != 0) {
+		fprintf(stderr, "%s read differs: %llu/%llu events, status %d/%d, '%s' / '%s'\n",
+			what, (unsigned long long)want->n, (unsigned long long)got->n,
+			(int)want->end, (int)got->end, want->err.message, got->err.message);
+		abort();
+	}
 }
 
 static void lean_agrees(const char *meta, size_t mlen, const uint8_t *data, size_t size)
@@ -115,10 +201,18 @@ static void lean_agrees(const char *meta, size_t mlen, const uint8_t *data, size
 			(int)lean.end, full.err.message, lean.err.message);
 		abort();
 	}
+	/* Python's columns() and the printers' ctf_reader_each() run the
+	 * merge themselves: the same rows, end and error */
+	read_trace cols;
+	read_columns(meta, mlen, data, size, &cols);
+	same_read("columns", &full, &cols, full.hash_cols, cols.hash_cols);
 	/* ctf_reader_span (stats) runs the lean fast path in a loop of its
 	 * own: the same counts, times and end */
 	if (full.n >= 100000)
 		return;
+	read_trace each;
+	read_each(meta, mlen, data, size, &each);
+	same_read("each", &full, &each, full.hash, each.hash);
 	ctf_reader *r;
 	tk_error err;
 	tk_error_clear(&err);
