@@ -11,6 +11,8 @@
 #include "base/writer.h"
 
 #define WRITER_BUF_SIZE (1u << 20)
+/* below this a copy into the buffer is cheaper than a write of its own */
+#define WRITER_DIRECT_MIN (16u << 10)
 
 static tk_status writer_new(int fd, bool own, tk_writer **out, tk_error *err)
 {
@@ -147,6 +149,27 @@ static void write_out(tk_writer *w)
 	}
 	w->written += w->pos;
 	w->pos = 0;
+}
+
+void tk_put_mem_direct(tk_writer *w, const void *p, size_t n)
+{
+	if (w->fd < 0 || n < WRITER_DIRECT_MIN) {
+		tk_put_mem(w, p, n);
+		return;
+	}
+	write_out(w); /* what is buffered comes first */
+	const char *c = p;
+	size_t done = 0;
+	while (done < n && !w->error) {
+		ssize_t k = write(w->fd, c + done, n - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			w->error = k < 0 ? errno : EIO;
+		else
+			done += (size_t)k;
+	}
+	w->written += n;
 }
 
 bool tk_writer_reserve_slow(tk_writer *w, size_t n)

@@ -63,6 +63,12 @@ static inline void tk_put_mem(tk_writer *w, const void *p, size_t n)
 	}
 }
 
+/* tk_put_mem for large blocks: what is buffered is written first, then
+ * p straight from the caller's memory, without the copy into the buffer
+ * (the recorder writes its mmap rings this way: one copy, into the page
+ * cache, as perf record makes). Small blocks and memory writers append. */
+void tk_put_mem_direct(tk_writer *w, const void *p, size_t n);
+
 static inline void tk_put_char(tk_writer *w, char c)
 {
 	if (tk_writer_reserve(w, 1))

@@ -332,6 +332,85 @@ bool rec_wait(rec_session *s, int timeout_ms)
 	return n > 0;
 }
 
+/* Bookkeeping for one record: samples, images mapped (for the build ids of
+ * hit images at the end), lost records. Only MMAP and LOST records are read
+ * past their header; one that wraps around the ring end is copied whole. */
+static void note_record(rec_session *s, const uint8_t *data, size_t size, size_t off,
+			const struct perf_event_header *h)
+{
+	s->records++;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		s->samples++;
+		return;
+	}
+	bool user_map = (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP) &&
+			(h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+	bool lost = h->type == PERF_RECORD_LOST && h->size >= 24;
+	if (!user_map && !lost)
+		return;
+	const uint8_t *rec = data + off;
+	if (off + h->size > size) {
+		size_t first = size - off;
+		memcpy(s->scratch, data + off, first);
+		memcpy(s->scratch + first, data, h->size - first);
+		rec = s->scratch;
+	}
+	if (lost) {
+		s->lost += tk_load_u64(rec + 16, false);
+		return;
+	}
+	size_t at = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
+	if (h->size > at && memchr(rec + at, 0, h->size - at))
+		rec_dsos_add(&s->dsos, (const char *)rec + at);
+}
+
+/* Uncompressed: [start, end) in at most two writes, the second after the
+ * wrap, straight from the ring. */
+static tk_status emit_spans(const uint8_t *data, size_t size, uint64_t start, uint64_t end,
+			    perfw_out *o, tk_error *err)
+{
+	size_t off = (size_t)(start % size), len = (size_t)(end - start);
+	size_t first = len < size - off ? len : size - off;
+	tk_status st = perfw_out_records(o, data + off, first, err);
+	if (st == TK_OK && len > first)
+		st = perfw_out_records(o, data, len - first, err);
+	return st;
+}
+
+/* Compressed (-z): record by record into the batch, a record that wraps
+ * copied whole first. */
+static tk_status emit_each(rec_session *s, const uint8_t *data, size_t size, uint64_t start,
+			   uint64_t end, perfw_out *o, tk_error *err)
+{
+	for (uint64_t at = start; at < end;) {
+		size_t off = (size_t)(at % size);
+		struct perf_event_header h;
+		if (off + sizeof h <= size) {
+			memcpy(&h, data + off, sizeof h);
+		} else {
+			size_t first = size - off;
+			memcpy(&h, data + off, first);
+			memcpy((uint8_t *)&h + first, data, sizeof h - first);
+		}
+		const uint8_t *rec = data + off;
+		if (off + h.size > size) {
+			size_t first = size - off;
+			memcpy(s->scratch, data + off, first);
+			memcpy(s->scratch + first, data, h.size - first);
+			rec = s->scratch;
+		}
+		tk_status st = perfw_out_record(o, rec, h.size, NULL, 0, err);
+		if (st != TK_OK)
+			return st;
+		at += h.size;
+	}
+	return TK_OK;
+}
+
+/* The records in [tail, head) are read for bookkeeping only (headers, and
+ * the few MMAP and LOST records), then written from the ring itself in at
+ * most two pieces, the second after the wrap: no per-record copy, as perf
+ * record writes its rings. */
 static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wrote, tk_error *err)
 {
 	struct perf_event_mmap_page *pc = r->base;
@@ -340,8 +419,7 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 	if (!pc->data_offset)
 		data = (uint8_t *)r->base + sysconf(_SC_PAGESIZE);
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pc->data_tail;
-	tk_status st = TK_OK;
+	uint64_t start = pc->data_tail, tail = start;
 	while (tail < head) {
 		size_t off = (size_t)(tail % size);
 		struct perf_event_header h;
@@ -354,27 +432,14 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 		}
 		if (h.size < sizeof h || tail + h.size > head)
 			break; /* cannot happen with a sane kernel; stop rather than loop */
-		const uint8_t *rec = data + off;
-		if (off + h.size > size) { /* wraps: copy it out whole */
-			size_t first = size - off;
-			memcpy(s->scratch, data + off, first);
-			memcpy(s->scratch + first, data, h.size - first);
-			rec = s->scratch;
-		}
-		if (h.type == PERF_RECORD_SAMPLE) {
-			s->samples++;
-		} else if ((h.type == PERF_RECORD_MMAP2 || h.type == PERF_RECORD_MMAP) &&
-			   (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER) {
-			size_t at = h.type == PERF_RECORD_MMAP2 ? 72 : 40;
-			if (h.size > at && memchr(rec + at, 0, h.size - at))
-				rec_dsos_add(&s->dsos, (const char *)rec + at);
-		} else if (h.type == PERF_RECORD_LOST && h.size >= 24)
-			s->lost += tk_load_u64(rec + 16, false);
-		s->records++;
-		if ((st = perfw_out_record(o, rec, h.size, NULL, 0, err)) != TK_OK)
-			break;
-		*wrote = true;
+		note_record(s, data, size, off, &h);
 		tail += h.size;
+	}
+	tk_status st = TK_OK;
+	if (tail > start) {
+		st = o->compress ? emit_each(s, data, size, start, tail, o, err)
+				 : emit_spans(data, size, start, tail, o, err);
+		*wrote = true;
 	}
 	/* the kernel may reuse the space only after we are done reading it */
 	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);

@@ -165,6 +165,15 @@ tk_status perfw_out_record(perfw_out *o, const uint8_t *rec, size_t size, const 
 	return o->w->error ? write_error(o, err) : TK_OK;
 }
 
+tk_status perfw_out_records(perfw_out *o, const uint8_t *recs, size_t size, tk_error *err)
+{
+	if (o->compress) /* the batch takes records one at a time */
+		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
+				    "perfw_out_records: not for a compressed output");
+	tk_put_mem_direct(o->w, recs, size);
+	return o->w->error ? write_error(o, err) : TK_OK;
+}
+
 tk_status perfw_out_add_feature(perfw_out *o, unsigned id, uint8_t *data, size_t size,
 				tk_error *err)
 {

@@ -59,6 +59,10 @@ tk_status perfw_out_open(perfw_out *o, const char *path, bool big, bool compress
  * compressed (perf writes AUX data outside the compressed stream). */
 tk_status perfw_out_record(perfw_out *o, const uint8_t *rec, size_t size, const uint8_t *extra,
 			   size_t extra_size, tk_error *err);
+/* Records back to back as the kernel's ring holds them, written straight
+ * from that memory (perfw_out_record copies through the buffer); not for a
+ * compressed output, whose batches take one record at a time. */
+tk_status perfw_out_records(perfw_out *o, const uint8_t *recs, size_t size, tk_error *err);
 /* Ends the pending compressed batch (call before out-of-stream writes). */
 tk_status perfw_out_flush_batch(perfw_out *o, tk_error *err);
 
