@@ -257,6 +257,15 @@ tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err)
 					size_t len = (pages + 1) * (size_t)page;
 					void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 						       MAP_SHARED, fd, 0);
+					if (m == MAP_FAILED && errno == EPERM &&
+					    !opt->mmap_pages && pages > REC_RING_PAGES_MIN) {
+						/* over perf_event_mlock_kb and RLIMIT_MEMLOCK:
+						 * perf's default size then */
+						pages = REC_RING_PAGES_MIN;
+						len = (pages + 1) * (size_t)page;
+						m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+							 MAP_SHARED, fd, 0);
+					}
 					if (m == MAP_FAILED) {
 						st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
 								  "mmap of the CPU %d ring (%zu "

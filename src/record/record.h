@@ -21,7 +21,12 @@
 
 #define REC_MAX_EVENTS 64
 #define REC_MAX_CPUS   1024
-#define REC_RING_PAGES 128u /* data pages per ring by default: perf's 512 KiB */
+/* Data pages per ring by default: 1 MiB, twice perf's 512 KiB, woken at a
+ * quarter (as often as perf, which wakes at half): under load the recorder
+ * reaches a ring later, and the larger ring loses fewer records (bench/
+ * README.md, session 27). Over the locked-memory limit, perf's size. */
+#define REC_RING_PAGES     256u
+#define REC_RING_PAGES_MIN 128u
 
 typedef struct rec_event {
 	char name[256]; /* as perf names it: "cpu-clock", "sched:sched_switch" */
