@@ -26,6 +26,25 @@ static int sys_perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, in
 	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 }
 
+/* The default ring: REC_RING_PAGES where locked memory is not counted
+ * (root, or perf_event_paranoid -1: the kernel skips the limit), perf's
+ * size otherwise, so that every CPU's ring fits in perf_event_mlock_kb per
+ * CPU as perf's do (a ring refused half-way could not be shrunk: the other
+ * counters of its CPU are already redirected into it). */
+static size_t default_ring_pages(void)
+{
+	if (geteuid() == 0)
+		return REC_RING_PAGES;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level <= -1 ? REC_RING_PAGES : REC_RING_PAGES_MIN;
+}
+
 static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_attr *a)
 {
 	const rec_event *ev = &opt->events[index];
@@ -83,8 +102,8 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 	}
 	/* wake the poll loop once a quarter of the ring is full, not per record */
 	a->watermark = 1;
-	a->wakeup_watermark = (opt->mmap_pages ? opt->mmap_pages : REC_RING_PAGES) *
-			      (uint32_t)sysconf(_SC_PAGESIZE) / 4;
+	a->wakeup_watermark = (uint32_t)((opt->mmap_pages ? opt->mmap_pages : default_ring_pages()) *
+					 (size_t)sysconf(_SC_PAGESIZE) / 4);
 }
 
 /* The file's view of the attr; flags is the bitfield word at offset 40. */
@@ -223,7 +242,7 @@ tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err)
 	if (!threads)
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	long page = sysconf(_SC_PAGESIZE);
-	size_t pages = opt->mmap_pages ? opt->mmap_pages : REC_RING_PAGES;
+	size_t pages = opt->mmap_pages ? opt->mmap_pages : default_ring_pages();
 	if (opt->use_clockid) { /* perf's record__init_clock: one pair, at the start */
 		struct timespec tod, ck;
 		clock_gettime(CLOCK_REALTIME, &tod);
@@ -257,15 +276,6 @@ tk_status rec_open(rec_session *s, rec_options *opt, tk_error *err)
 					size_t len = (pages + 1) * (size_t)page;
 					void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 						       MAP_SHARED, fd, 0);
-					if (m == MAP_FAILED && errno == EPERM &&
-					    !opt->mmap_pages && pages > REC_RING_PAGES_MIN) {
-						/* over perf_event_mlock_kb and RLIMIT_MEMLOCK:
-						 * perf's default size then */
-						pages = REC_RING_PAGES_MIN;
-						len = (pages + 1) * (size_t)page;
-						m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-							 MAP_SHARED, fd, 0);
-					}
 					if (m == MAP_FAILED) {
 						st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET,
 								  "mmap of the CPU %d ring (%zu "

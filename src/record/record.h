@@ -24,7 +24,8 @@
 /* Data pages per ring by default: 1 MiB, twice perf's 512 KiB, woken at a
  * quarter (as often as perf, which wakes at half): under load the recorder
  * reaches a ring later, and the larger ring loses fewer records (bench/
- * README.md, session 27). Over the locked-memory limit, perf's size. */
+ * README.md, session 27). Where locked memory is limited (not root), perf's
+ * size (REC_RING_PAGES_MIN). */
 #define REC_RING_PAGES     256u
 #define REC_RING_PAGES_MIN 128u
 
