@@ -28,6 +28,11 @@ void ctf_pretty_fini(ctf_pretty *p)
 	for (size_t i = 0; i < p->struct_cap; i++) {
 		ctf_pretty_struct *t = p->structs[i];
 		if (t) {
+			for (uint32_t k = 0; k < t->n; k++)
+				if (t->m[k].em) {
+					free(t->m[k].em->text);
+					free(t->m[k].em);
+				}
 			free(t->text);
 			free(t->m);
 			free(t);
@@ -38,6 +43,8 @@ void ctf_pretty_fini(ctf_pretty *p)
 	p->struct_cap = p->n_structs = 0;
 	tk_writer_abort(p->prefix);
 	p->prefix = NULL;
+	tk_writer_abort(p->scratch);
+	p->scratch = NULL;
 }
 
 static void put_2d(char *b, int v)
@@ -462,6 +469,34 @@ static inline void put_short(tk_writer *w, const char *s, size_t n)
 	w->pos += n;
 }
 
+/* babeltrace2's hexadecimal integer, "0x" and upper-case digits without
+ * leading zeros, of a field of len bits: a negative value shows its bits
+ * up to the next multiple of 4. At most 18 bytes at o. */
+static inline size_t fmt_hex(char *o, uint64_t u, unsigned len)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	if (len < 64) {
+		unsigned r = (len + 3) & ~3u;
+		if (r < 64)
+			u &= ((uint64_t)1 << r) - 1;
+	}
+	/* digits from the bit width: (bits + 3) / 4, one for zero */
+	unsigned nd = u ? (67u - (unsigned)__builtin_clzll(u)) / 4 : 1;
+	o[0] = '0';
+	o[1] = 'x';
+	for (unsigned i = nd; i-- > 0;) {
+		o[2 + i] = hx[u & 15];
+		u >>= 4;
+	}
+	return nd + 2;
+}
+
+static inline void put_hex(tk_writer *w, uint64_t u, unsigned len)
+{
+	if (tk_writer_reserve(w, 18))
+		w->pos += fmt_hex(w->buf + w->pos, u, len);
+}
+
 static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
 {
 	unsigned len = fc->size;
@@ -479,23 +514,7 @@ static void put_int(tk_writer *w, const ctf_fc *fc, uint64_t u)
 		tk_put_char(w, '0');
 		tk_put_oct(w, u);
 		break;
-	case 16: {
-		if (len < 64) {
-			unsigned r = (len + 3) & ~3u;
-			if (r < 64)
-				u &= ((uint64_t)1 << r) - 1;
-		}
-		char buf[17];
-		int n = 0;
-		static const char hx[] = "0123456789ABCDEF";
-		do {
-			buf[16 - ++n] = hx[u & 15];
-			u >>= 4;
-		} while (u);
-		tk_put_str(w, "0x");
-		tk_put_mem(w, buf + 16 - n, (size_t)n);
-		break;
-	}
+	case 16: put_hex(w, u, len); break;
 	default:
 		if (fc->is_signed && (int64_t)u < 0) {
 			tk_put_char(w, '-');
@@ -618,8 +637,10 @@ static void put_big_leb128(tk_writer *w, const uint8_t *p, size_t n)
 	}
 }
 
-/* how a structure member is printed: the common kinds directly */
-enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR, MK_FLOAT };
+/* How a value is printed: the common kinds directly, MK_ANY through
+ * put_value. Array elements use the kinds up to MK_HEX; structure
+ * members also MK_ENUM and MK_INTS (member_kind). */
+enum { MK_ANY, MK_UDEC, MK_SDEC, MK_STR, MK_FLOAT, MK_HEX, MK_ENUM, MK_INTS };
 
 static int value_kind(const ctf_fc *f)
 {
@@ -627,14 +648,30 @@ static int value_kind(const ctf_fc *f)
 		return MK_STR;
 	if (f->type == CTF_FC_FLOAT)
 		return MK_FLOAT;
+	if ((f->type == CTF_FC_ARRAY || f->type == CTF_FC_SEQUENCE) && f->elem_is_text)
+		return MK_STR; /* its value is the text, as a string's */
 	if (f->type == CTF_FC_INT && !f->varint && !f->is_bitmap && !f->is_bool && f->base != 2 &&
-	    f->base != 8 && f->base != 16)
-		return f->is_signed ? MK_SDEC : MK_UDEC;
+	    f->base != 8)
+		return f->base == 16 ? MK_HEX : f->is_signed ? MK_SDEC : MK_UDEC;
 	return MK_ANY;
 }
 
-/* A value of a kind other than MK_ANY, without put_value's dispatch. */
-static inline void put_kind(tk_writer *w, int kind, const tk_value *v)
+static int member_kind(const ctf_fc *f)
+{
+	if (f->type == CTF_FC_ENUM && !f->varint)
+		return MK_ENUM;
+	if ((f->type == CTF_FC_ARRAY || f->type == CTF_FC_SEQUENCE) && !f->elem_is_text &&
+	    !f->is_blob) {
+		int ek = value_kind(f->elem);
+		if (ek == MK_UDEC || ek == MK_SDEC)
+			return MK_INTS;
+	}
+	return value_kind(f);
+}
+
+/* A value of a kind from MK_UDEC to MK_HEX, without put_value's
+ * dispatch; fc is its class. */
+static inline void put_kind(tk_writer *w, int kind, const ctf_fc *fc, const tk_value *v)
 {
 	switch (kind) {
 	case MK_UDEC: put_dec(w, v->v.u); break;
@@ -647,8 +684,81 @@ static inline void put_kind(tk_writer *w, int kind, const tk_value *v)
 		}
 		break;
 	case MK_FLOAT: ctf_put_double_g(w, v->v.f); break;
+	case MK_HEX: put_hex(w, v->v.u, fc->size); break;
 	default: ctf_put_escaped(w, v->v.str.ptr, v->v.str.len); break;
 	}
+}
+
+/* An array or sequence of decimal integers, "[ [0] = 1, [1] = -2 ]" or
+ * "[ ]": each element's index text and digits in one reserved run. */
+static void put_int_list(tk_writer *w, const tk_value *v, bool is_signed)
+{
+	static const char pfx[10][8] = {" [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
+					", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
+	const tk_value *items = v->v.list.items;
+	size_t n = v->v.list.n;
+	tk_put_char(w, '[');
+	for (size_t i = 0; i < n; i++) {
+		/* ", [" index "] = " '-' digits: at most 3 + 20 + 4 + 1 + 20 */
+		if (!tk_writer_reserve(w, 48))
+			return;
+		char *o = w->buf + w->pos;
+		if (i < 10) {
+			memcpy(o, pfx[i], 8);
+			o += i ? 8 : 7;
+		} else {
+			memcpy(o, ", [", 3);
+			o += 3;
+			o += fmt_dec(o, i);
+			memcpy(o, "] = ", 4);
+			o += 4;
+		}
+		uint64_t u = items[i].v.u;
+		if (is_signed && (int64_t)u < 0) {
+			*o++ = '-';
+			u = (uint64_t)0 - u;
+		}
+		o += fmt_dec(o, u);
+		w->pos = (size_t)(o - w->buf);
+	}
+	tk_put_lit(w, " ]");
+}
+
+/* The whole text of an enumeration value below CTF_PRETTY_ENUM_MEMO,
+ * "( \"RED\" : container = 0 )", is a function of the value: it is built
+ * by put_enum the first time the value is met and copied afterwards.
+ * False when out of memory (the caller prints with put_enum). */
+static bool enum_memo_fill(ctf_pretty *p, ctf_pretty_enum *em, const ctf_fc *fc, uint64_t u)
+{
+	tk_writer *s = p->scratch;
+	if (!s && tk_writer_open_memory(&p->scratch, NULL) != TK_OK)
+		return false;
+	s = p->scratch;
+	s->pos = 0;
+	put_enum(s, fc, u);
+	size_t len;
+	const char *text = tk_writer_data(s, &len);
+	if (!len || len >= UINT32_MAX - em->used - TK_PAD)
+		return false;
+	char *grown = realloc(em->text, em->used + len + TK_PAD);
+	if (!grown)
+		return false;
+	em->text = grown;
+	memcpy(grown + em->used, text, len);
+	memset(grown + em->used + len, 0, TK_PAD);
+	em->off[u] = (uint32_t)em->used;
+	em->len[u] = (uint32_t)len;
+	em->used += len;
+	return true;
+}
+
+static void put_enum_member(ctf_pretty *p, tk_writer *w, const ctf_pretty_member *m, uint64_t u)
+{
+	ctf_pretty_enum *em = m->em;
+	if (em && u < CTF_PRETTY_ENUM_MEMO && (em->len[u] || enum_memo_fill(p, em, m->fc, u)))
+		put_padded(w, em->text + em->off[u], em->len[u]);
+	else
+		put_enum(w, m->fc, u);
 }
 
 /* The separators of a structure's printed members, "{ a = " then
@@ -715,8 +825,11 @@ static const ctf_pretty_struct *struct_tmpl(ctf_pretty *p, const ctf_fc *fc)
 		mem[k].off = (uint32_t)n;
 		mem[k].len = (uint32_t)(m->name_len + 5);
 		mem[k].index = (uint32_t)i;
-		mem[k].kind = (uint8_t)value_kind(mf);
+		mem[k].kind = (uint8_t)member_kind(mf);
+		mem[k].elem_signed = mem[k].kind == MK_INTS && mf->elem->is_signed;
 		mem[k].fc = mf;
+		/* an enumeration's memo; none when out of memory */
+		mem[k].em = mem[k].kind == MK_ENUM ? calloc(1, sizeof(ctf_pretty_enum)) : NULL;
 		k++;
 		memcpy(text + n, k == 1 ? "{ " : ", ", 2);
 		memcpy(text + n + 2, m->name, m->name_len);
@@ -766,10 +879,13 @@ static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, 
 			continue;
 		}
 		put_padded(w, t->text + m->off, m->len);
-		if (m->kind != MK_ANY)
-			put_kind(w, m->kind, &items[m->index]);
-		else
-			put_value(p, w, m->fc, &items[m->index], depth + 1);
+		const tk_value *mv = &items[m->index];
+		switch (m->kind) {
+		case MK_ANY: put_value(p, w, m->fc, mv, depth + 1); break;
+		case MK_ENUM: put_enum_member(p, w, m, mv->v.u); break;
+		case MK_INTS: put_int_list(w, mv, m->elem_signed); break;
+		default: put_kind(w, m->kind, m->fc, mv); break;
+		}
 	}
 	tk_put_lit(w, " }");
 }
@@ -840,8 +956,12 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 			put_hex_bytes(w, (const uint8_t *)v->v.str.ptr, v->v.str.len);
 			return;
 		}
-		tk_put_char(w, '[');
 		int ek = value_kind(fc->elem);
+		if (ek == MK_UDEC || ek == MK_SDEC) {
+			put_int_list(w, v, ek == MK_SDEC);
+			return;
+		}
+		tk_put_char(w, '[');
 		for (size_t i = 0; i < v->v.list.n; i++) {
 			if (i < 10 && tk_writer_reserve(w, 8)) {
 				static const char pfx[10][8] = {
@@ -855,7 +975,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 				put_short(w, "] = ", 4);
 			}
 			if (ek != MK_ANY)
-				put_kind(w, ek, &v->v.list.items[i]);
+				put_kind(w, ek, fc->elem, &v->v.list.items[i]);
 			else
 				put_value(p, w, fc->elem, &v->v.list.items[i], depth + 1);
 		}

@@ -26,12 +26,23 @@ typedef struct ctf_pretty_line {
 
 #define CTF_PRETTY_LINES 64
 
+/* Text of an enumeration member's values below CTF_PRETTY_ENUM_MEMO,
+ * each built once (see enum_memo_fill); len 0: not built yet. */
+#define CTF_PRETTY_ENUM_MEMO 64
+typedef struct ctf_pretty_enum {
+	uint32_t off[CTF_PRETTY_ENUM_MEMO], len[CTF_PRETTY_ENUM_MEMO];
+	char *text;
+	size_t used;
+} ctf_pretty_enum;
+
 /* one printed member of a structure class (see struct_tmpl) */
 typedef struct ctf_pretty_member {
-	uint32_t off, len; /* its separator "{ name = " or ", name = " in text */
-	uint32_t index;    /* its value's index in the structure value */
-	uint8_t kind;      /* its printer (MK_* in ctf_pretty.c) */
-	const void *fc;    /* its field class */
+	uint32_t off, len;  /* its separator "{ name = " or ", name = " in text */
+	uint32_t index;     /* its value's index in the structure value */
+	uint8_t kind;       /* its printer (MK_* in ctf_pretty.c) */
+	bool elem_signed;   /* MK_INTS: the elements are signed */
+	const void *fc;     /* its field class */
+	ctf_pretty_enum *em; /* MK_ENUM: the memo, or NULL */
 } ctf_pretty_member;
 
 /* member separators of one structure class (see struct_tmpl) */
@@ -56,6 +67,7 @@ typedef struct ctf_pretty {
 	void *log_user;
 	const void *prefix_trace; /* trace whose env prefix is in `prefix` */
 	tk_writer *prefix;
+	tk_writer *scratch; /* enum_memo_fill's text */
 	ctf_pretty_line lines[CTF_PRETTY_LINES];
 	ctf_pretty_struct **structs; /* by structure class, see struct_tmpl */
 	size_t struct_cap, n_structs;
