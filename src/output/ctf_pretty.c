@@ -383,16 +383,36 @@ static inline void fmt_digits(char *o, uint64_t v, unsigned n)
 		memcpy(o, digit_pairs + 2 * (t >> 57), 2);
 		o += 2;
 	}
-	for (unsigned i = 0; i < k; i += 2) {
+	/* the k digits after it, two per step, entered at the first step
+	 * (no loop counter) */
+	char *q = o + k;
+	switch (k) {
+	case 8:
 		t = (t & frac) * 100;
-		memcpy(o + i, digit_pairs + 2 * (t >> 57), 2);
+		memcpy(q - 8, digit_pairs + 2 * (t >> 57), 2);
+		/* fall through */
+	case 6:
+		t = (t & frac) * 100;
+		memcpy(q - 6, digit_pairs + 2 * (t >> 57), 2);
+		/* fall through */
+	case 4:
+		t = (t & frac) * 100;
+		memcpy(q - 4, digit_pairs + 2 * (t >> 57), 2);
+		/* fall through */
+	case 2:
+		t = (t & frac) * 100;
+		memcpy(q - 2, digit_pairs + 2 * (t >> 57), 2);
+		/* fall through */
+	default: break;
 	}
 }
 
+static size_t fmt_dec_big(char *o, uint64_t u);
+
 /* decimal without the writer's generic path: most values are small, so
- * the digit count comes first and the digits go straight into the
- * writer's buffer (below 10^18 without a division loop). */
-static inline size_t fmt_dec(char *o, uint64_t u)
+ * one or two digits are written in place (inlined into the callers, no
+ * call) and larger ones by fmt_dec_big. */
+static inline __attribute__((always_inline)) size_t fmt_dec(char *o, uint64_t u)
 {
 	if (u < 10) {
 		o[0] = (char)('0' + u);
@@ -402,6 +422,13 @@ static inline size_t fmt_dec(char *o, uint64_t u)
 		memcpy(o, digit_pairs + 2 * u, 2);
 		return 2;
 	}
+	return fmt_dec_big(o, u);
+}
+
+/* u >= 100: the digit count first, then the digits straight into o
+ * (below 10^18 without a division loop). */
+static __attribute__((noinline)) size_t fmt_dec_big(char *o, uint64_t u)
+{
 	unsigned n = dec_len(u);
 	if (n <= 9) {
 		fmt_digits(o, u, n);
@@ -1036,8 +1063,9 @@ void ctf_put_double_g(tk_writer *w, double v)
 	}
 	if (m < 100000 || m >= 1000000)
 		goto slow;
-	char nine[9];
+	char nine[16]; /* 9 digits, then room for the 8-byte copies below */
 	fmt_9digits(nine, m); /* "000" and the 6 digits */
+	memset(nine + 9, '0', 7);
 	const char *digits = nine + 3;
 	int nd = 6;
 	while (nd > 1 && digits[nd - 1] == '0')
@@ -1065,20 +1093,21 @@ void ctf_put_double_g(tk_writer *w, double v)
 		ob[n++] = (char)('0' + ax / 10 % 10);
 		ob[n++] = (char)('0' + ax % 10);
 	} else if (x >= 0) {
-		for (int i = 0; i <= x; i++)
-			ob[n++] = digits[i];
+		/* fixed 8-byte copies (digits has 13 readable bytes), the
+		 * position moved by the digits kept: no byte loop, no call */
+		memcpy(ob + n, digits, 8);
+		n += (size_t)x + 1;
 		if (nd > x + 1) {
-			ob[n++] = '.';
-			for (int i = x + 1; i < nd; i++)
-				ob[n++] = digits[i];
+			ob[n] = '.';
+			memcpy(ob + n + 1, digits + x + 1, 8);
+			n += (size_t)(nd - x);
 		}
 	} else {
-		ob[n++] = '0';
-		ob[n++] = '.';
-		for (int i = 0; i < -x - 1; i++)
-			ob[n++] = '0';
-		for (int i = 0; i < nd; i++)
-			ob[n++] = digits[i];
+		/* "0." and -x - 1 zeros (at most 3), then the digits */
+		memcpy(ob + n, "0.000", 5);
+		n += (size_t)(1 - x);
+		memcpy(ob + n, digits, 8);
+		n += (size_t)nd;
 	}
 	w->pos += n;
 	return;
