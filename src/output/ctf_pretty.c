@@ -150,6 +150,29 @@ static inline bool word_is_plain(uint64_t x)
 	return hit == 0;
 }
 
+/* word_is_plain for the words of short strings (one or two per string):
+ * with SSE2, block_is_plain's compares on the word's 8 lanes (the upper 8
+ * are zero, below 0x20, and masked off), fewer instructions than the SWAR
+ * tests. Bytes of 0x80 and above are flagged there; a short string with
+ * one takes the byte-wise path, which copies them. Long strings keep the
+ * SWAR test, which passes such bytes (UTF-8 text stays on the word path). */
+static inline bool short_word_is_plain(uint64_t x)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_cvtsi64_si128((long long)x);
+	__m128i hit =
+	    _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+				      _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+			 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+				      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')),
+						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+	return (_mm_movemask_epi8(hit) & 0xff) == 0;
+#else
+	return word_is_plain(x);
+#endif
+}
+
 #ifdef __SSE2__
 /* word_is_plain for 16 bytes. The signed compare also flags bytes of 0x80
  * and above; those few take the byte-wise path, which copies them. */
@@ -206,7 +229,7 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			uint64_t x, y;
 			memcpy(&x, s, 8);
 			memcpy(&y, s + n - 8, 8);
-			if (word_is_plain(x) && word_is_plain(y)) {
+			if (short_word_is_plain(x) && short_word_is_plain(y)) {
 				memcpy(o, &x, 8);
 				memcpy(o + n - 8, &y, 8);
 				o[n] = '"';
@@ -217,7 +240,7 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 			uint32_t a, b;
 			memcpy(&a, s, 4);
 			memcpy(&b, s + n - 4, 4);
-			if (word_is_plain((uint64_t)a | (uint64_t)b << 32)) {
+			if (short_word_is_plain((uint64_t)a | (uint64_t)b << 32)) {
 				memcpy(o, &a, 4);
 				memcpy(o + n - 4, &b, 4);
 				o[n] = '"';
@@ -227,7 +250,7 @@ void ctf_put_escaped(tk_writer *w, const char *s, size_t n)
 		} else if (n > 0) {
 			uint8_t c0 = (uint8_t)s[0], c1 = (uint8_t)s[n / 2], c2 = (uint8_t)s[n - 1];
 			uint64_t x = (pad << 24) | (uint64_t)c2 << 16 | (uint64_t)c1 << 8 | c0;
-			if (word_is_plain(x)) {
+			if (short_word_is_plain(x)) {
 				o[0] = (char)c0;
 				o[n / 2] = (char)c1;
 				o[n - 1] = (char)c2;
