@@ -931,6 +931,7 @@ static void put_struct(ctf_pretty *p, tk_writer *w, const ctf_pretty_struct *t, 
 		put_padded(w, t->text + m->off, m->len);
 		const tk_value *mv = &items[m->index];
 		switch (m->kind) {
+		case MK_STR: ctf_put_escaped(w, mv->v.str.ptr, mv->v.str.len); break;
 		case MK_ANY: put_value(p, w, m->fc, mv, depth + 1); break;
 		case MK_ENUM: put_enum_member(p, w, m, mv->v.u); break;
 		case MK_INTS: put_int_list(w, mv, m->elem_signed); break;
