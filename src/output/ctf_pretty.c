@@ -741,10 +741,13 @@ static inline void put_kind(tk_writer *w, int kind, const ctf_fc *fc, const tk_v
 
 /* An array or sequence of decimal integers, "[ [0] = 1, [1] = -2 ]" or
  * "[ ]": each element's index text and digits in one reserved run. */
+/* the text before each of an array's first ten elements (8 bytes each,
+ * the first one 7) */
+static const char elem_pfx[10][8] = {" [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
+				     ", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
+
 static void put_int_list(tk_writer *w, const tk_value *v, bool is_signed)
 {
-	static const char pfx[10][8] = {" [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
-					", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
 	const tk_value *items = v->v.list.items;
 	size_t n = v->v.list.n;
 	tk_put_char(w, '[');
@@ -754,7 +757,7 @@ static void put_int_list(tk_writer *w, const tk_value *v, bool is_signed)
 			return;
 		char *o = w->buf + w->pos;
 		if (i < 10) {
-			memcpy(o, pfx[i], 8);
+			memcpy(o, elem_pfx[i], 8);
 			o += i ? 8 : 7;
 		} else {
 			memcpy(o, ", [", 3);
@@ -1015,10 +1018,7 @@ static void put_value(ctf_pretty *p, tk_writer *w, const ctf_fc *fc, const tk_va
 		tk_put_char(w, '[');
 		for (size_t i = 0; i < v->v.list.n; i++) {
 			if (i < 10 && tk_writer_reserve(w, 8)) {
-				static const char pfx[10][8] = {
-				    " [0] = ",  ", [1] = ", ", [2] = ", ", [3] = ", ", [4] = ",
-				    ", [5] = ", ", [6] = ", ", [7] = ", ", [8] = ", ", [9] = "};
-				memcpy(w->buf + w->pos, pfx[i], 8);
+				memcpy(w->buf + w->pos, elem_pfx[i], 8);
 				w->pos += i ? 8 : 7;
 			} else {
 				put_short(w, ", [", 3);
@@ -1087,7 +1087,7 @@ void ctf_put_double_g(tk_writer *w, double v)
 	}
 	if (m < 100000 || m >= 1000000)
 		goto slow;
-	char nine[16]; /* 9 digits, then room for the 8-byte copies below */
+	char nine[16];        /* 9 digits, then room for the 8-byte copies below */
 	fmt_9digits(nine, m); /* "000" and the 6 digits */
 	memset(nine + 9, '0', 7);
 	const char *digits = nine + 3;

@@ -37,11 +37,11 @@ typedef struct ctf_pretty_enum {
 
 /* one printed member of a structure class (see struct_tmpl) */
 typedef struct ctf_pretty_member {
-	uint32_t off, len;  /* its separator "{ name = " or ", name = " in text */
-	uint32_t index;     /* its value's index in the structure value */
-	uint8_t kind;       /* its printer (MK_* in ctf_pretty.c) */
-	bool elem_signed;   /* MK_INTS: the elements are signed */
-	const void *fc;     /* its field class */
+	uint32_t off, len;   /* its separator "{ name = " or ", name = " in text */
+	uint32_t index;      /* its value's index in the structure value */
+	uint8_t kind;        /* its printer (MK_* in ctf_pretty.c) */
+	bool elem_signed;    /* MK_INTS: the elements are signed */
+	const void *fc;      /* its field class */
 	ctf_pretty_enum *em; /* MK_ENUM: the memo, or NULL */
 } ctf_pretty_member;
 
