@@ -49,6 +49,7 @@ void tk_line_cache_init(tk_line_cache *c)
 {
 	memset(c, 0, sizeof *c);
 	c->n_spaces = 2; /* 0: empty slot, 1: no address space */
+	tk_chain_cache_init(&c->chains);
 }
 
 bool tk_line_cache_init_json(tk_line_cache *c)
@@ -65,6 +66,7 @@ void tk_line_cache_free(tk_line_cache *c)
 	free(c->hot);
 	big_free(c->text, c->text_cap);
 	free(c->holes);
+	tk_chain_cache_free(&c->chains);
 	memset(c, 0, sizeof *c);
 }
 
@@ -166,6 +168,7 @@ static void clear_spaces(tk_line_cache *c)
 	clear(c);
 	c->n_spaces = 2;
 	c->space_epoch++; /* every maps' tag is stale */
+	tk_chain_cache_clear(&c->chains); /* its keys name the old ids */
 }
 
 /* The space id of maps at its current generation (1 for none); 0 when
@@ -463,14 +466,11 @@ static void miss_or_hole(tk_line_cache *c, tk_threads *t, const tk_thread *th, u
 		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
 }
 
-void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
-				 const tk_perf_sample *s, bool lbr_callstack,
-				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
+/* The chain's lines, frame by frame (through the line cache). */
+static void put_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+		       const tk_perf_sample *s, bool lbr_callstack, const uint64_t *unwound,
+		       size_t n_unwound, tk_writer *w)
 {
-	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
-		return;
-	if (c->n_spaces > UINT32_MAX - 16)
-		clear_spaces(c);
 	/* perf resets the whole chain on an unknown context marker: look for
 	 * one before anything is written (markers are few, frames many) */
 	uint64_t nr = s->callchain_nr, end = nr;
@@ -562,6 +562,51 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				miss_unwound(c, t, th, user, ip, w);
 		}
 	}
+}
+
+void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+				 const tk_perf_sample *s, bool lbr_callstack,
+				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
+{
+	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
+		return;
+	if (c->n_spaces > UINT32_MAX - 16)
+		clear_spaces(c);
+	/* Whole chains are cached only when the block is a function of the
+	 * raw entries and the two spaces: not with holes for deferred kernel
+	 * frames, unwound user frames or an LBR call stack (other inputs). */
+	if (c->defer_kernel || n_unwound || s->callchain_nr == 0 ||
+	    (lbr_callstack && s->branches && s->branch_nr > 0)) {
+		put_frames(c, t, th, s, lbr_callstack, unwound, n_unwound, w);
+		return;
+	}
+	tk_chain_key k = {
+	    .user = space_id(c, th ? th->maps : NULL),
+	    .kernel = space_id(c, &t->kernel),
+	    .nr = s->callchain_nr > TK_CHAIN_CACHE_MAX_NR ? UINT32_MAX : (uint32_t)s->callchain_nr,
+	    .entries = s->callchain,
+	};
+	bool store = false;
+	if (k.nr <= TK_CHAIN_CACHE_MAX_NR) {
+		tk_chain_key_hash(&k);
+		size_t len;
+		const char *block = tk_chain_cache_find(&c->chains, &k, &len, &store);
+		if (block) {
+			tk_put_mem(w, block, len);
+			return;
+		}
+	}
+	size_t pos = w->pos;
+	uint64_t at = tk_writer_tell(w);
+	uint32_t space_epoch = c->space_epoch;
+	put_frames(c, t, th, s, lbr_callstack, unwound, n_unwound, w);
+	/* stored only as one piece of the buffer (no flush in between), whole
+	 * (no write error) and rendered in the spaces of its key (resolving
+	 * a kernel frame can move the kernel map: a new generation) */
+	if (store && !w->error && tk_writer_tell(w) - at == w->pos - pos &&
+	    c->space_epoch == space_epoch && k.user == space_id(c, th ? th->maps : NULL) &&
+	    k.kernel == space_id(c, &t->kernel))
+		tk_chain_cache_put(&c->chains, &k, w->buf + pos, w->pos - pos);
 }
 
 void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
