@@ -2,9 +2,9 @@
  * perf_script_chains.h. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "output/perf_script_chains.h"
+#include "output/perf_script_mem.h"
 
 /* A stored entry: this header, the nr raw entries, the block, padding to
  * 8 bytes. */
@@ -22,51 +22,63 @@ void tk_chain_cache_init(tk_chain_cache *cc)
 
 void tk_chain_cache_free(tk_chain_cache *cc)
 {
-	free(cc->slots);
-	if (cc->text)
-		munmap(cc->text, cc->text_cap);
+	tk_script_big_free(cc->mem, cc->mem_size);
 	memset(cc, 0, sizeof *cc);
 }
 
 void tk_chain_cache_clear(tk_chain_cache *cc)
 {
-	if (cc->slots)
+	if (cc->slots) {
 		memset(cc->slots, 0, TK_CHAIN_CACHE_SLOTS * sizeof *cc->slots);
+		memset(cc->hot, 0, TK_CHAIN_CACHE_HOT * sizeof *cc->hot);
+	}
 	cc->n = 0;
 	cc->text_len = 0;
 }
 
 void tk_chain_key_hash(tk_chain_key *k)
 {
-	uint64_t h = ((uint64_t)k->user << 32 | k->kernel) * 0x9e3779b97f4a7c15ull ^ k->nr;
+	/* two lanes of multiply-xor, two entries a step (the multiplies of
+	 * one lane overlap the other's), folded and mixed at the end */
+	uint64_t a = ((uint64_t)k->user << 32 | k->kernel) ^ k->nr, b = 0x2545f4914f6cdd1dull;
 	const unsigned char *p = k->entries;
-	for (uint32_t i = 0; i < k->nr; i++) {
-		uint64_t e;
-		memcpy(&e, p + 8 * (size_t)i, 8);
-		h = (h ^ e) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+	uint32_t i = 0;
+	for (; i + 2 <= k->nr; i += 2) {
+		uint64_t e0, e1;
+		memcpy(&e0, p + 8 * (size_t)i, 8);
+		memcpy(&e1, p + 8 * (size_t)i + 8, 8);
+		a = (a ^ e0) * 0x9e3779b97f4a7c15ull;
+		b = (b ^ e1) * 0xff51afd7ed558ccdull;
+		a ^= a >> 29;
+		b ^= b >> 31;
 	}
-	k->hash = h | 1; /* 0 marks an empty slot */
+	if (i < k->nr) {
+		uint64_t e0;
+		memcpy(&e0, p + 8 * (size_t)i, 8);
+		a = (a ^ e0) * 0x9e3779b97f4a7c15ull;
+	}
+	uint64_t h = (a ^ (b >> 17) ^ (b << 47)) * 0xc4ceb9fe1a85ec53ull;
+	k->hash = h ^ h >> 32;
 }
 
-/* The table and the text store, made on first use: the text store is
- * address space only until written (an anonymous mapping), so its bound
- * costs nothing up front. false: out of memory (the cache stays off). */
+/* The table and the text store, made on first use: pages are backed only
+ * once written, so the store's bound costs nothing up front. false: out
+ * of memory (the cache stays off). */
 static bool make(tk_chain_cache *cc)
 {
 	if (cc->broken)
 		return false;
-	cc->slots = calloc(TK_CHAIN_CACHE_SLOTS, sizeof *cc->slots);
-	void *t = mmap(NULL, TK_CHAIN_CACHE_MAX_TEXT, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!cc->slots || t == MAP_FAILED) {
-		free(cc->slots);
-		cc->slots = NULL;
+	size_t hot = TK_CHAIN_CACHE_HOT * sizeof *cc->hot;
+	size_t slots = TK_CHAIN_CACHE_SLOTS * sizeof *cc->slots;
+	cc->mem_size = hot + slots + TK_CHAIN_CACHE_MAX_TEXT;
+	cc->mem = tk_script_big_alloc(&cc->mem_size);
+	if (!cc->mem) {
 		cc->broken = true;
 		return false;
 	}
-	cc->text = t;
-	cc->text_cap = TK_CHAIN_CACHE_MAX_TEXT;
+	cc->hot = cc->mem;
+	cc->slots = (tk_chain_slot *)((char *)cc->mem + hot);
+	cc->text = (char *)cc->mem + hot + slots;
 	return true;
 }
 
@@ -85,15 +97,24 @@ const char *tk_chain_cache_find(tk_chain_cache *cc, const tk_chain_key *k, size_
 	if (cc->n >= MAX_USED)
 		tk_chain_cache_clear(cc);
 	const size_t mask = TK_CHAIN_CACHE_SLOTS - 1;
+	uint32_t tag = (uint32_t)(k->hash >> 32) | 1;
+	tk_chain_slot *hot = &cc->hot[(k->hash >> 20) & (TK_CHAIN_CACHE_HOT - 1)];
+	if (hot->tag == tag) {
+		const entry_head *e = (const entry_head *)(cc->text + hot->off - 1);
+		if (same_key(e, k)) {
+			*len = e->len;
+			return (const char *)(e + 1) + 8 * (size_t)e->nr;
+		}
+	}
 	for (size_t j = (size_t)k->hash & mask;; j = (j + 1) & mask) {
 		tk_chain_slot *sl = &cc->slots[j];
-		if (!sl->hash) {
+		if (!sl->tag) {
 			/* first sighting: remembered, not stored */
-			sl->hash = k->hash;
+			sl->tag = tag;
 			cc->n++;
 			return NULL;
 		}
-		if (sl->hash != k->hash)
+		if (sl->tag != tag)
 			continue;
 		if (!sl->off) {
 			/* seen once: this one is stored */
@@ -103,6 +124,7 @@ const char *tk_chain_cache_find(tk_chain_cache *cc, const tk_chain_key *k, size_
 		}
 		const entry_head *e = (const entry_head *)(cc->text + sl->off - 1);
 		if (same_key(e, k)) {
+			*hot = *sl;
 			*len = e->len;
 			return (const char *)(e + 1) + 8 * (size_t)e->nr;
 		}
@@ -116,17 +138,17 @@ void tk_chain_cache_put(tk_chain_cache *cc, const tk_chain_key *k, const char *b
 	size_t need = (sizeof(entry_head) + keys + len + 7) & ~(size_t)7;
 	if (len > TK_CHAIN_CACHE_MAX_BLOCK)
 		return;
-	if (cc->text_cap - cc->text_len < need) {
+	if (TK_CHAIN_CACHE_MAX_TEXT - cc->text_len < need) {
 		tk_chain_cache_clear(cc); /* bounded: start over */
 		return;
 	}
 	tk_chain_slot *sl = &cc->slots[cc->pending];
-	if (sl->hash != k->hash || sl->off)
+	if (sl->tag != ((uint32_t)(k->hash >> 32) | 1) || sl->off)
 		return; /* not the slot find chose (cannot happen: no find between) */
 	entry_head *e = (entry_head *)(cc->text + cc->text_len);
 	*e = (entry_head){.user = k->user, .kernel = k->kernel, .nr = k->nr, .len = (uint32_t)len};
 	memcpy(e + 1, k->entries, keys);
 	memcpy((char *)(e + 1) + keys, block, len);
-	sl->off = cc->text_len + 1;
+	sl->off = (uint32_t)cc->text_len + 1;
 	cc->text_len += need;
 }

@@ -21,8 +21,10 @@
  * whether a block is stored; a stored block is found by comparing its
  * whole key, never by the hash alone.
  *
- * Memory: a slot table and a text store, bounded (TK_CHAIN_CACHE_MAX_*);
- * at the bound the cache is emptied and starts over. Not thread-safe. */
+ * Memory: a slot table (8 bytes a slot, 512 KiB) and a text store,
+ * bounded (TK_CHAIN_CACHE_*), in huge pages (a hit reads a slot and an
+ * entry at random: with 4 KiB pages each is a TLB miss); at the bound the
+ * cache is emptied and starts over. Not thread-safe. */
 #ifndef TK_OUTPUT_PERF_SCRIPT_CHAINS_H
 #define TK_OUTPUT_PERF_SCRIPT_CHAINS_H
 
@@ -32,13 +34,17 @@
 
 #define TK_CHAIN_CACHE_MAX_TEXT ((size_t)8 << 20)
 #define TK_CHAIN_CACHE_SLOTS ((size_t)1 << 16)
+/* A direct-mapped copy of the slots of the chains found last (8 KiB): the
+ * few chains most samples repeat are found there, from the CPU's L1, where
+ * the 512 KiB table costs a cache miss a lookup. */
+#define TK_CHAIN_CACHE_HOT ((size_t)1 << 10)
 /* Longer chains and blocks are not cached (rare; keeps entries small). */
 #define TK_CHAIN_CACHE_MAX_NR 128
 #define TK_CHAIN_CACHE_MAX_BLOCK ((size_t)32 << 10)
 
 typedef struct tk_chain_slot {
-	uint64_t hash; /* 0 = empty */
-	uint64_t off;  /* entry in the text store + 1; 0 = seen once, not stored */
+	uint32_t tag; /* high half of the hash | 1; 0 = empty */
+	uint32_t off; /* entry in the text store + 1; 0 = seen once, not stored */
 } tk_chain_slot;
 
 /* What a block is looked up by. */
@@ -50,11 +56,16 @@ typedef struct tk_chain_key {
 } tk_chain_key;
 
 typedef struct tk_chain_cache {
-	tk_chain_slot *slots; /* TK_CHAIN_CACHE_SLOTS, NULL before first use */
+	/* one mapping (huge pages, perf_script_mem.h): the hot table, the
+	 * slots, then the text store; NULL before first use */
+	void *mem;
+	size_t mem_size;
+	tk_chain_slot *hot; /* TK_CHAIN_CACHE_HOT, tag 0 = empty */
+	tk_chain_slot *slots; /* TK_CHAIN_CACHE_SLOTS */
 	size_t n;             /* slots in use */
 	size_t pending;       /* the slot find chose for the block put stores */
-	char *text;
-	size_t text_len, text_cap;
+	char *text;           /* TK_CHAIN_CACHE_MAX_TEXT bytes */
+	size_t text_len;
 	bool broken; /* out of memory once: stays off */
 } tk_chain_cache;
 

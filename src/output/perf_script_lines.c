@@ -3,47 +3,18 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "context/perf_callchain.h"
 #include "analysis/perf_unwind.h"
 #include "output/perf_script_lines.h"
+#include "output/perf_script_mem.h"
 
 #define INITIAL_SLOTS ((size_t)1 << 14)
 
+/* The text store's first size. */
 #define HUGE_PAGE ((size_t)2 << 20)
 /* Readable bytes kept past the last line, for put_cached()'s block copy. */
 #define TEXT_SLACK 32
-
-/* Zeroed memory for the table and the text store, on 2 MiB boundaries and
- * marked for transparent huge pages: both are read at random all through
- * the run, and with 4 KiB pages the TLB misses (costly under
- * virtualization) outweigh the cache misses. n is rounded up to a whole
- * number of huge pages. NULL when out of memory. */
-static void *big_alloc(size_t *n)
-{
-	size_t size = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	size_t head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
-	if (head)
-		munmap(p, head);
-	if (HUGE_PAGE - head)
-		munmap(p + head + size, HUGE_PAGE - head);
-#ifdef MADV_HUGEPAGE
-	madvise(p + head, size, MADV_HUGEPAGE);
-#endif
-	*n = size;
-	return p + head;
-}
-
-static void big_free(void *p, size_t n)
-{
-	if (p)
-		munmap(p, n);
-}
 
 void tk_line_cache_init(tk_line_cache *c)
 {
@@ -62,9 +33,9 @@ bool tk_line_cache_init_json(tk_line_cache *c)
 void tk_line_cache_free(tk_line_cache *c)
 {
 	tk_writer_abort(c->scratch);
-	big_free(c->slots, c->slots_size);
+	tk_script_big_free(c->slots, c->slots_size);
 	free(c->hot);
-	big_free(c->text, c->text_cap);
+	tk_script_big_free(c->text, c->text_cap);
 	free(c->holes);
 	tk_chain_cache_free(&c->chains);
 	memset(c, 0, sizeof *c);
@@ -199,7 +170,7 @@ static bool grow_table(tk_line_cache *c)
 	}
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
 	size_t size = n_slots * sizeof(tk_line_slot);
-	tk_line_slot *ns = big_alloc(&size);
+	tk_line_slot *ns = tk_script_big_alloc(&size);
 	if (!ns)
 		return false;
 	tk_line_slot *old = c->slots;
@@ -215,7 +186,7 @@ static bool grow_table(tk_line_cache *c)
 			j = (j + 1) & c->mask;
 		ns[j] = old[i];
 	}
-	big_free(old, old_size);
+	tk_script_big_free(old, old_size);
 	return true;
 }
 
@@ -234,12 +205,12 @@ static bool reserve_text(tk_line_cache *c, size_t n)
 	size_t cap = c->text_cap ? c->text_cap : HUGE_PAGE;
 	while (cap - c->text_len < n)
 		cap *= 2;
-	char *nt = big_alloc(&cap);
+	char *nt = tk_script_big_alloc(&cap);
 	if (!nt)
 		return false;
 	if (c->text_len)
 		memcpy(nt, c->text, c->text_len);
-	big_free(c->text, c->text_cap);
+	tk_script_big_free(c->text, c->text_cap);
 	c->text = nt;
 	c->text_cap = cap;
 	return true;
