@@ -437,6 +437,41 @@ static void miss_or_hole(tk_line_cache *c, tk_threads *t, const tk_thread *th, u
 		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
 }
 
+/* The address space a frame of this cpumode is looked up in
+ * (tk_threads_resolve()'s choice; none for the other cpumodes). */
+static tk_maps *frame_maps(tk_threads *t, const tk_thread *th, unsigned cpumode)
+{
+	if (cpumode == TK_CPUMODE_KERNEL)
+		return &t->kernel;
+	if (cpumode == TK_CPUMODE_USER && th)
+		return th->maps;
+	return NULL;
+}
+
+/* Asks for the hot-table entry and the first table slot of every frame
+ * of the chain before any is read: a chain the chain cache does not hold
+ * misses the CPU caches three times a frame (hot entry, slot, line), and
+ * the frame loop's branches keep the CPU from overlapping those misses by
+ * itself. The spaces are recomputed by the loop (a miss may move the
+ * kernel map); a prefetch with a stale one only wastes itself. */
+static void prefetch_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+			    const tk_perf_sample *s, uint64_t end)
+{
+	unsigned cpumode = TK_CPUMODE_USER;
+	uint32_t space = space_id(c, frame_maps(t, th, cpumode));
+	for (uint64_t i = 0; i < end; i++) {
+		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)i, s->swap);
+		if (ip >= TK_PERF_CONTEXT_MAX) {
+			context_mode(ip, &cpumode);
+			space = space_id(c, frame_maps(t, th, cpumode));
+			continue;
+		}
+		uint64_t h = key_hash(space, ip);
+		__builtin_prefetch(&c->hot[hot_of(h)]);
+		__builtin_prefetch(&c->slots[(size_t)(h >> 32) & c->mask]);
+	}
+}
+
 /* The chain's lines, frame by frame (through the line cache). */
 static void put_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 		       const tk_perf_sample *s, bool lbr_callstack, const uint64_t *unwound,
@@ -477,6 +512,8 @@ static void put_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 				break;
 			}
 	}
+	if (c->mask)
+		prefetch_frames(c, t, th, s, end);
 	/* callee first; the address space is looked up once per context */
 	cpumode = TK_CPUMODE_USER;
 	uint32_t space = 0;
@@ -489,13 +526,7 @@ static void put_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
 			continue;
 		}
 		if (!space_known) {
-			/* the address space tk_threads_resolve() searches */
-			tk_maps *maps = NULL;
-			if (cpumode == TK_CPUMODE_KERNEL)
-				maps = &t->kernel;
-			else if (cpumode == TK_CPUMODE_USER && th)
-				maps = th->maps;
-			space = space_id(c, maps);
+			space = space_id(c, frame_maps(t, th, cpumode));
 			space_known = true;
 		}
 		const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
@@ -585,14 +616,7 @@ void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, 
 {
 	if (c->n_spaces > UINT32_MAX - 16)
 		clear_spaces(c);
-	/* the address space tk_threads_resolve() searches (none: every
-	 * other cpumode resolves to no map) */
-	tk_maps *maps = NULL;
-	if (cpumode == TK_CPUMODE_KERNEL)
-		maps = &t->kernel;
-	else if (cpumode == TK_CPUMODE_USER && th)
-		maps = th->maps;
-	uint32_t space = space_id(c, maps);
+	uint32_t space = space_id(c, frame_maps(t, th, cpumode));
 	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
 	if (line)
 		put_cached(w, line);
