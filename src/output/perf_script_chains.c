@@ -88,8 +88,7 @@ static bool same_key(const entry_head *e, const tk_chain_key *k)
 	       memcmp(e + 1, k->entries, 8 * (size_t)k->nr) == 0;
 }
 
-const char *tk_chain_cache_find(tk_chain_cache *cc, const tk_chain_key *k, size_t *len,
-				bool *store)
+const char *tk_chain_cache_find(tk_chain_cache *cc, const tk_chain_key *k, size_t *len, bool *store)
 {
 	*store = false;
 	if (k->nr > TK_CHAIN_CACHE_MAX_NR || (!cc->slots && !make(cc)))

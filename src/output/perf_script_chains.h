@@ -33,13 +33,13 @@
 #include <stdint.h>
 
 #define TK_CHAIN_CACHE_MAX_TEXT ((size_t)8 << 20)
-#define TK_CHAIN_CACHE_SLOTS ((size_t)1 << 16)
+#define TK_CHAIN_CACHE_SLOTS    ((size_t)1 << 16)
 /* A direct-mapped copy of the slots of the chains found last (8 KiB): the
  * few chains most samples repeat are found there, from the CPU's L1, where
  * the 512 KiB table costs a cache miss a lookup. */
 #define TK_CHAIN_CACHE_HOT ((size_t)1 << 10)
 /* Longer chains and blocks are not cached (rare; keeps entries small). */
-#define TK_CHAIN_CACHE_MAX_NR 128
+#define TK_CHAIN_CACHE_MAX_NR    128
 #define TK_CHAIN_CACHE_MAX_BLOCK ((size_t)32 << 10)
 
 typedef struct tk_chain_slot {
@@ -60,7 +60,7 @@ typedef struct tk_chain_cache {
 	 * slots, then the text store; NULL before first use */
 	void *mem;
 	size_t mem_size;
-	tk_chain_slot *hot; /* TK_CHAIN_CACHE_HOT, tag 0 = empty */
+	tk_chain_slot *hot;   /* TK_CHAIN_CACHE_HOT, tag 0 = empty */
 	tk_chain_slot *slots; /* TK_CHAIN_CACHE_SLOTS */
 	size_t n;             /* slots in use */
 	size_t pending;       /* the slot find chose for the block put stores */

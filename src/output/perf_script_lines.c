@@ -138,7 +138,7 @@ static void clear_spaces(tk_line_cache *c)
 {
 	clear(c);
 	c->n_spaces = 2;
-	c->space_epoch++; /* every maps' tag is stale */
+	c->space_epoch++;                 /* every maps' tag is stale */
 	tk_chain_cache_clear(&c->chains); /* its keys name the old ids */
 }
 

@@ -18,8 +18,7 @@ static tk_chain_key key(uint32_t user, uint32_t kernel, const uint64_t *e, uint3
 }
 
 /* find, and put block when find asks for it; returns what find found */
-static const char *see(tk_chain_cache *cc, const tk_chain_key *k, const char *block,
-		       size_t *len)
+static const char *see(tk_chain_cache *cc, const tk_chain_key *k, const char *block, size_t *len)
 {
 	bool store = false;
 	const char *got = tk_chain_cache_find(cc, k, len, &store);
