@@ -3,52 +3,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "context/perf_callchain.h"
 #include "analysis/perf_unwind.h"
 #include "output/perf_script_lines.h"
+#include "output/perf_script_mem.h"
 
 #define INITIAL_SLOTS ((size_t)1 << 14)
 
+/* The text store's first size. */
 #define HUGE_PAGE ((size_t)2 << 20)
 /* Readable bytes kept past the last line, for put_cached()'s block copy. */
 #define TEXT_SLACK 32
-
-/* Zeroed memory for the table and the text store, on 2 MiB boundaries and
- * marked for transparent huge pages: both are read at random all through
- * the run, and with 4 KiB pages the TLB misses (costly under
- * virtualization) outweigh the cache misses. n is rounded up to a whole
- * number of huge pages. NULL when out of memory. */
-static void *big_alloc(size_t *n)
-{
-	size_t size = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	size_t head = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
-	if (head)
-		munmap(p, head);
-	if (HUGE_PAGE - head)
-		munmap(p + head + size, HUGE_PAGE - head);
-#ifdef MADV_HUGEPAGE
-	madvise(p + head, size, MADV_HUGEPAGE);
-#endif
-	*n = size;
-	return p + head;
-}
-
-static void big_free(void *p, size_t n)
-{
-	if (p)
-		munmap(p, n);
-}
 
 void tk_line_cache_init(tk_line_cache *c)
 {
 	memset(c, 0, sizeof *c);
 	c->n_spaces = 2; /* 0: empty slot, 1: no address space */
+	tk_chain_cache_init(&c->chains);
 }
 
 bool tk_line_cache_init_json(tk_line_cache *c)
@@ -61,10 +33,11 @@ bool tk_line_cache_init_json(tk_line_cache *c)
 void tk_line_cache_free(tk_line_cache *c)
 {
 	tk_writer_abort(c->scratch);
-	big_free(c->slots, c->slots_size);
+	tk_script_big_free(c->slots, c->slots_size);
 	free(c->hot);
-	big_free(c->text, c->text_cap);
+	tk_script_big_free(c->text, c->text_cap);
 	free(c->holes);
+	tk_chain_cache_free(&c->chains);
 	memset(c, 0, sizeof *c);
 }
 
@@ -165,7 +138,8 @@ static void clear_spaces(tk_line_cache *c)
 {
 	clear(c);
 	c->n_spaces = 2;
-	c->space_epoch++; /* every maps' tag is stale */
+	c->space_epoch++;                 /* every maps' tag is stale */
+	tk_chain_cache_clear(&c->chains); /* its keys name the old ids */
 }
 
 /* The space id of maps at its current generation (1 for none); 0 when
@@ -196,7 +170,7 @@ static bool grow_table(tk_line_cache *c)
 	}
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
 	size_t size = n_slots * sizeof(tk_line_slot);
-	tk_line_slot *ns = big_alloc(&size);
+	tk_line_slot *ns = tk_script_big_alloc(&size);
 	if (!ns)
 		return false;
 	tk_line_slot *old = c->slots;
@@ -212,7 +186,7 @@ static bool grow_table(tk_line_cache *c)
 			j = (j + 1) & c->mask;
 		ns[j] = old[i];
 	}
-	big_free(old, old_size);
+	tk_script_big_free(old, old_size);
 	return true;
 }
 
@@ -231,12 +205,12 @@ static bool reserve_text(tk_line_cache *c, size_t n)
 	size_t cap = c->text_cap ? c->text_cap : HUGE_PAGE;
 	while (cap - c->text_len < n)
 		cap *= 2;
-	char *nt = big_alloc(&cap);
+	char *nt = tk_script_big_alloc(&cap);
 	if (!nt)
 		return false;
 	if (c->text_len)
 		memcpy(nt, c->text, c->text_len);
-	big_free(c->text, c->text_cap);
+	tk_script_big_free(c->text, c->text_cap);
 	c->text = nt;
 	c->text_cap = cap;
 	return true;
@@ -463,14 +437,46 @@ static void miss_or_hole(tk_line_cache *c, tk_threads *t, const tk_thread *th, u
 		tk_put_char(w, ','); /* the frame's comma now: the printer ends the list with it */
 }
 
-void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
-				 const tk_perf_sample *s, bool lbr_callstack,
-				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
+/* The address space a frame of this cpumode is looked up in
+ * (tk_threads_resolve()'s choice; none for the other cpumodes). */
+static tk_maps *frame_maps(tk_threads *t, const tk_thread *th, unsigned cpumode)
 {
-	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
-		return;
-	if (c->n_spaces > UINT32_MAX - 16)
-		clear_spaces(c);
+	if (cpumode == TK_CPUMODE_KERNEL)
+		return &t->kernel;
+	if (cpumode == TK_CPUMODE_USER && th)
+		return th->maps;
+	return NULL;
+}
+
+/* Asks for the hot-table entry and the first table slot of every frame
+ * of the chain before any is read: a chain the chain cache does not hold
+ * misses the CPU caches three times a frame (hot entry, slot, line), and
+ * the frame loop's branches keep the CPU from overlapping those misses by
+ * itself. The spaces are recomputed by the loop (a miss may move the
+ * kernel map); a prefetch with a stale one only wastes itself. */
+static void prefetch_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+			    const tk_perf_sample *s, uint64_t end)
+{
+	unsigned cpumode = TK_CPUMODE_USER;
+	uint32_t space = space_id(c, frame_maps(t, th, cpumode));
+	for (uint64_t i = 0; i < end; i++) {
+		uint64_t ip = tk_perf_u64_at(s->callchain, (size_t)i, s->swap);
+		if (ip >= TK_PERF_CONTEXT_MAX) {
+			context_mode(ip, &cpumode);
+			space = space_id(c, frame_maps(t, th, cpumode));
+			continue;
+		}
+		uint64_t h = key_hash(space, ip);
+		__builtin_prefetch(&c->hot[hot_of(h)]);
+		__builtin_prefetch(&c->slots[(size_t)(h >> 32) & c->mask]);
+	}
+}
+
+/* The chain's lines, frame by frame (through the line cache). */
+static void put_frames(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+		       const tk_perf_sample *s, bool lbr_callstack, const uint64_t *unwound,
+		       size_t n_unwound, tk_writer *w)
+{
 	/* perf resets the whole chain on an unknown context marker: look for
 	 * one before anything is written (markers are few, frames many) */
 	uint64_t nr = s->callchain_nr, end = nr;
@@ -506,6 +512,8 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 				break;
 			}
 	}
+	if (c->mask)
+		prefetch_frames(c, t, th, s, end);
 	/* callee first; the address space is looked up once per context */
 	cpumode = TK_CPUMODE_USER;
 	uint32_t space = 0;
@@ -518,13 +526,7 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 			continue;
 		}
 		if (!space_known) {
-			/* the address space tk_threads_resolve() searches */
-			tk_maps *maps = NULL;
-			if (cpumode == TK_CPUMODE_KERNEL)
-				maps = &t->kernel;
-			else if (cpumode == TK_CPUMODE_USER && th)
-				maps = th->maps;
-			space = space_id(c, maps);
+			space = space_id(c, frame_maps(t, th, cpumode));
 			space_known = true;
 		}
 		const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
@@ -564,19 +566,57 @@ void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_threa
 	}
 }
 
+void tk_line_cache_put_callchain(tk_line_cache *c, tk_threads *t, const tk_thread *th,
+				 const tk_perf_sample *s, bool lbr_callstack,
+				 const uint64_t *unwound, size_t n_unwound, tk_writer *w)
+{
+	if (!(s->sample_type & TK_PERF_SAMPLE_CALLCHAIN))
+		return;
+	if (c->n_spaces > UINT32_MAX - 16)
+		clear_spaces(c);
+	/* Whole chains are cached only when the block is a function of the
+	 * raw entries and the two spaces: not with holes for deferred kernel
+	 * frames, unwound user frames or an LBR call stack (other inputs). */
+	if (c->defer_kernel || n_unwound || s->callchain_nr == 0 ||
+	    (lbr_callstack && s->branches && s->branch_nr > 0)) {
+		put_frames(c, t, th, s, lbr_callstack, unwound, n_unwound, w);
+		return;
+	}
+	tk_chain_key k = {
+	    .user = space_id(c, th ? th->maps : NULL),
+	    .kernel = space_id(c, &t->kernel),
+	    .nr = s->callchain_nr > TK_CHAIN_CACHE_MAX_NR ? UINT32_MAX : (uint32_t)s->callchain_nr,
+	    .entries = s->callchain,
+	};
+	bool store = false;
+	if (k.nr <= TK_CHAIN_CACHE_MAX_NR) {
+		tk_chain_key_hash(&k);
+		size_t len;
+		const char *block = tk_chain_cache_find(&c->chains, &k, &len, &store);
+		if (block) {
+			tk_put_mem(w, block, len);
+			return;
+		}
+	}
+	size_t pos = w->pos;
+	uint64_t at = tk_writer_tell(w);
+	uint32_t space_epoch = c->space_epoch;
+	put_frames(c, t, th, s, lbr_callstack, unwound, n_unwound, w);
+	/* stored only as one piece of the buffer (no flush in between), whole
+	 * (no write error) and rendered in the spaces of its key (resolving
+	 * a kernel frame can move the kernel map: a new generation) */
+	if (store && !w->error && tk_writer_tell(w) - at == w->pos - pos &&
+	    c->space_epoch == space_epoch && k.user == space_id(c, th ? th->maps : NULL) &&
+	    k.kernel == space_id(c, &t->kernel))
+		tk_chain_cache_put(&c->chains, &k, w->buf + pos, w->pos - pos);
+}
+
 void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, unsigned cpumode,
 			  uint64_t ip, tk_writer *w)
 {
 	if (c->n_spaces > UINT32_MAX - 16)
 		clear_spaces(c);
-	/* the address space tk_threads_resolve() searches (none: every
-	 * other cpumode resolves to no map) */
-	tk_maps *maps = NULL;
-	if (cpumode == TK_CPUMODE_KERNEL)
-		maps = &t->kernel;
-	else if (cpumode == TK_CPUMODE_USER && th)
-		maps = th->maps;
-	uint32_t space = space_id(c, maps);
+	uint32_t space = space_id(c, frame_maps(t, th, cpumode));
 	const char *line = c->mask && space ? lookup(c, space, ip) : NULL;
 	if (line)
 		put_cached(w, line);

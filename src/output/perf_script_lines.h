@@ -25,6 +25,7 @@
 #include "context/threads_model.h"
 #include "base/writer.h"
 #include "output/perf_json_frame.h"
+#include "output/perf_script_chains.h"
 
 #define TK_LINE_CACHE_MAX_TEXT ((size_t)8 << 20)
 /* The table's bound: past 70% of it the cache is emptied instead of grown.
@@ -72,6 +73,9 @@ typedef struct tk_line_cache {
 	bool defer_kernel;
 	tk_line_hole *holes;
 	size_t n_holes, cap_holes;
+	/* whole chains in front of the lines (perf_script_chains.h), keyed
+	 * with this cache's space ids */
+	tk_chain_cache chains;
 } tk_line_cache;
 
 /* Writes "sym+0xoff (dso)" or "[unknown] (dso)" at p, which has room for
