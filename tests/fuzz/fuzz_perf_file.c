@@ -1,9 +1,14 @@
 /* Fuzz target: perf.data in file mode (or whatever the header says)
  * through tk_perf_open_memory, every record read in time order and parsed
- * (samples and typed views), arrays touched so overreads show. */
+ * (samples and typed views), arrays touched so overreads show. Then
+ * tracekit stats' lean scan (src/perf/perf_stats_scan.c) against the full
+ * path: counts, status, error and warnings must be the same, or it aborts. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "../support/perf_stats_check.h"
 #include "tracekit/tracekit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,6 +50,20 @@ static void drain(tk_perf_file *f)
 	}
 }
 
+static void stats_lean_vs_full(const uint8_t *data, size_t size)
+{
+	psc_run lean, full;
+	psc_count(data, size, "fuzz", true, &lean);
+	psc_count(data, size, "fuzz", false, &full);
+	const char *diff = psc_diff(&lean, &full);
+	if (diff) {
+		fprintf(stderr, "stats lean scan and full path differ: %s\n", diff);
+		abort();
+	}
+	psc_run_free(&lean);
+	psc_run_free(&full);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tk_perf_file *f;
@@ -57,5 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		touch(ft->raw[i].data, ft->raw[i].size);
 	drain(f);
 	tk_perf_close(f);
+	stats_lean_vs_full(data, size);
 	return 0;
 }
