@@ -1,6 +1,7 @@
 /* Input medium: mmap for regular files, a bounded buffer for pipes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -9,6 +10,15 @@
 
 #include "base/bytes.h"
 #include "base/input.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL */
+#endif
+/* populate-ahead: steps, how far in front of the reader (resident memory
+ * stays bounded), and the smallest mapping worth a thread */
+#define POP_CHUNK    ((uint64_t)1 << 20)
+#define POP_AHEAD    ((uint64_t)8 << 20)
+#define POP_MIN_SIZE ((uint64_t)8 << 20)
 
 struct tk_input {
 	const uint8_t *data; /* mapped or memory input */
@@ -26,6 +36,13 @@ struct tk_input {
 	size_t buf_cap;
 	uint64_t buf_off;
 	uint64_t released_to; /* mapped: pages below this were dropped */
+	/* populate-ahead helper (tk_input_populate_ahead) */
+	pthread_t pop_thread;
+	bool pop_started;
+	pthread_mutex_t pop_mu;
+	pthread_cond_t pop_cond;
+	bool pop_stop;       /* under pop_mu */
+	uint64_t pop_reader; /* written by the reader under pop_mu */
 	char name[256];
 };
 
@@ -97,7 +114,11 @@ tk_status tk_input_open(const char *path, tk_input **out, tk_error *err)
 		st = tk_error_set(err, TK_ERR_IO, TK_NO_OFFSET, "cannot map: %s", strerror(errno));
 		goto out;
 	}
-	madvise(map, (size_t)in->size, MADV_SEQUENTIAL | MADV_WILLNEED);
+	/* Read-ahead of the whole file. (This was MADV_SEQUENTIAL |
+	 * MADV_WILLNEED, which is MADV_WILLNEED: advice values are not flags.
+	 * SEQUENTIAL is not wanted: reclaim would drop the pages a second
+	 * read of the file wants.) */
+	madvise(map, (size_t)in->size, MADV_WILLNEED);
 	in->data = map;
 	in->mapped = true;
 	/* The mapping outlives the descriptor: a CTF trace of thousands of
@@ -146,6 +167,15 @@ void tk_input_close(tk_input *in)
 {
 	if (!in)
 		return;
+	if (in->pop_started) {
+		pthread_mutex_lock(&in->pop_mu);
+		in->pop_stop = true;
+		pthread_cond_signal(&in->pop_cond);
+		pthread_mutex_unlock(&in->pop_mu);
+		pthread_join(in->pop_thread, NULL);
+		pthread_mutex_destroy(&in->pop_mu);
+		pthread_cond_destroy(&in->pop_cond);
+	}
 	if (in->mapped)
 		munmap((void *)in->data, (size_t)in->size);
 	if (in->own_fd && in->fd >= 0)
@@ -287,6 +317,12 @@ tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t *
 
 void tk_input_release(tk_input *in, uint64_t off)
 {
+	if (in->pop_started && off >= in->pop_reader + POP_CHUNK) { /* once per MiB */
+		pthread_mutex_lock(&in->pop_mu);
+		in->pop_reader = off;
+		pthread_cond_signal(&in->pop_cond);
+		pthread_mutex_unlock(&in->pop_mu);
+	}
 	if (!in->mapped || off < RELEASE_LAG + RELEASE_STEP || off > in->size)
 		return;
 	uint64_t to = (off - RELEASE_LAG) & ~(uint64_t)0xFFFFF; /* 1 MiB: page aligned */
@@ -295,4 +331,44 @@ void tk_input_release(tk_input *in, uint64_t off)
 	madvise((void *)(in->data + in->released_to), (size_t)(to - in->released_to),
 		MADV_DONTNEED);
 	in->released_to = to;
+}
+
+/* Populate-ahead: the helper maps the pages in front of the reader with
+ * MADV_POPULATE_READ, a MiB at a time and at most POP_AHEAD past the last
+ * tk_input_release offset, so a cached file's page faults (about a third
+ * of stats' time on a 50 MB perf.data) run on another core while the
+ * reader counts. A failing madvise (an older kernel; a file cut short
+ * under us: EFAULT, where a load would raise SIGBUS) only ends the helper:
+ * the reader faults the pages itself, as without it. */
+static void *populate_main(void *arg)
+{
+	tk_input *in = arg;
+	for (uint64_t off = 0; off < in->size; off += POP_CHUNK) {
+		pthread_mutex_lock(&in->pop_mu);
+		while (!in->pop_stop && off > in->pop_reader + POP_AHEAD)
+			pthread_cond_wait(&in->pop_cond, &in->pop_mu);
+		bool stop = in->pop_stop;
+		pthread_mutex_unlock(&in->pop_mu);
+		if (stop)
+			break;
+		uint64_t n = in->size - off < POP_CHUNK ? in->size - off : POP_CHUNK;
+		if (madvise((void *)(in->data + off), (size_t)n, MADV_POPULATE_READ) != 0)
+			break;
+	}
+	return NULL;
+}
+
+void tk_input_populate_ahead(tk_input *in)
+{
+	const char *threads = getenv("TRACEKIT_THREADS");
+	if (!in->mapped || in->pop_started || in->size < POP_MIN_SIZE ||
+	    (threads && strcmp(threads, "0") == 0))
+		return;
+	pthread_mutex_init(&in->pop_mu, NULL);
+	pthread_cond_init(&in->pop_cond, NULL);
+	in->pop_started = pthread_create(&in->pop_thread, NULL, populate_main, in) == 0;
+	if (!in->pop_started) {
+		pthread_mutex_destroy(&in->pop_mu);
+		pthread_cond_destroy(&in->pop_cond);
+	}
 }

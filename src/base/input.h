@@ -2,7 +2,7 @@
  * separate from I/O. Regular files are mmapped (zero-copy, pointers valid
  * until close); pipes and stdin ("-") are streamed through a bounded
  * buffer (pointers valid until the next fetch or release).
- * Not thread-safe. */
+ * Not thread-safe (the populate-ahead helper is internal). */
 #ifndef TK_BASE_INPUT_H
 #define TK_BASE_INPUT_H
 
@@ -41,5 +41,11 @@ const uint8_t *tk_input_data(const tk_input *in);
 tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t **p, tk_error *err);
 /* Stream: the bytes before off are no longer needed. No-op when mapped. */
 void tk_input_release(tk_input *in, uint64_t off);
+/* For a reader that goes forward through a mapped file of 8 MiB or more
+ * and reports its offset through tk_input_release (stats' lean scan):
+ * a helper thread maps the pages ahead of it; tk_input_close joins it.
+ * A no-op for other inputs and with TRACEKIT_THREADS=0. Call from the
+ * reader's thread. */
+void tk_input_populate_ahead(tk_input *in);
 
 #endif

@@ -14,9 +14,6 @@
 #define RELEASE_EVERY ((uint64_t)1 << 20)
 /* records between two looks at a pending SIGINT (tk_perf_next looks each time) */
 #define INTERRUPT_EVERY 4096u
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 8192u
-#endif
 
 #define HEAD_BEFORE_TIME (TK_PERF_SAMPLE_IDENTIFIER | TK_PERF_SAMPLE_IP | TK_PERF_SAMPLE_TID)
 #define HEAD_BEFORE_CPU                                                                            \
@@ -138,15 +135,6 @@ tk_status tk_perf_counts_add(tk_perf_counts *c, tk_perf_file *f, const tk_perf_r
 	return TK_OK;
 }
 
-/* Bit count without a libgcc call (no -mpopcnt), as perf_sample.c. */
-static inline uint32_t count_bits(uint64_t v)
-{
-	v = v - ((v >> 1) & 0x5555555555555555ULL);
-	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
-	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
-}
-
 /* Where a sample of one attr keeps what the counts need: the fixed-size
  * leading fields tk_perf_parse_sample_head reads, all or nothing. */
 typedef struct sample_layout {
@@ -160,9 +148,12 @@ static void layout_of(sample_layout *l, const tk_perf_attr *a)
 {
 	uint64_t t = a->sample_type;
 	l->attr = a;
-	l->need = count_bits(t & HEAD_FIELDS) * 8;
-	l->time_off = t & TK_PERF_SAMPLE_TIME ? 8 + 8 * count_bits(t & HEAD_BEFORE_TIME) : 0;
-	l->cpu_off = t & TK_PERF_SAMPLE_CPU ? 8 + 8 * count_bits(t & HEAD_BEFORE_CPU) : 0;
+	/* once per attr change, not per record: the libgcc call is fine */
+	l->need = (uint32_t)__builtin_popcountll(t & HEAD_FIELDS) * 8;
+	l->time_off =
+	    t & TK_PERF_SAMPLE_TIME ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_TIME) : 0;
+	l->cpu_off =
+	    t & TK_PERF_SAMPLE_CPU ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_CPU) : 0;
 }
 
 /* Record types the lean loop counts as tk_perf_next would: the kernel's
@@ -209,8 +200,8 @@ typedef struct id_memo {
 	const tk_perf_attr *attr; /* NULL: nothing remembered */
 } id_memo;
 
-static inline const tk_perf_attr *sample_attr(tk_perf_file *f, id_memo *m,
-					      const tk_perf_record *r)
+static inline const tk_perf_attr *sample_attr(tk_perf_file *f, id_memo *m, tk_perf_record *r,
+					      bool swap)
 {
 	tk_perf_attr *first = f->attrs[0];
 	if (f->n_attrs == 1)
@@ -218,41 +209,56 @@ static inline const tk_perf_attr *sample_attr(tk_perf_file *f, id_memo *m,
 	uint32_t n = (r->size - 8) / 8;
 	if (f->id_pos < 0 || (uint32_t)f->id_pos >= n)
 		return first;
-	uint64_t id = tk_load_u64(r->data + 8 + 8 * (uint32_t)f->id_pos, f->swap);
+	uint64_t id = tk_load_u64(r->data + 8 + 8 * (uint32_t)f->id_pos, swap);
 	if (!id)
 		return first;
 	if (m->attr && m->id == id)
 		return m->attr;
+	r->type = TK_PERF_RECORD_SAMPLE;
 	m->id = id;
 	m->attr = tk_perf_find_attr(f, r); /* warns about an unowned id, once */
 	return m->attr;
 }
 
-/* Counts records from the mapping while lean_ready and the record is one
- * the loop handles exactly; returns at the first that needs the reader. */
-static tk_status lean_run(tk_perf_counts *c, tk_perf_file *f, const bool ok[128], tk_error *err)
+/* What the samples of one lean run add, kept in registers and folded into
+ * the counts when the run ends (sums, and a min/max that any order gives). */
+typedef struct run_sums {
+	uint64_t samples;
+	uint64_t t_min, t_max;
+	bool any_time;
+} run_sums;
+
+static void fold(tk_perf_counts *c, const run_sums *s)
+{
+	c->total += s->samples;
+	c->per_type[TK_PERF_RECORD_SAMPLE] += s->samples;
+	if (s->any_time) {
+		count_time(c, s->t_min);
+		count_time(c, s->t_max);
+	}
+}
+
+/* Counts records from the mapping while the record is one the loop
+ * handles exactly; returns at the first that needs the reader. Inlined
+ * twice with swap a constant, so the loads carry no byte-order test. */
+static inline __attribute__((always_inline)) tk_status
+lean_run_order(tk_perf_counts *c, tk_perf_file *f, const bool ok[128], bool swap, tk_error *err)
 {
 	perf_input *pi = &f->inputs[0];
 	const uint8_t *map = pi->map;
 	const uint64_t end = pi->end;
-	const bool swap = f->swap;
 	/* samples take the short road when their attr can be found without
 	 * the reader's warnings about disagreeing attrs */
 	const bool fast_samples = f->n_attrs > 0 && f->id_pos_agree;
 	sample_layout lay = {0};
 	id_memo memo = {0};
-	uint64_t pos = pi->pos, start = pos;
+	run_sums sums = {.t_min = UINT64_MAX};
+	uint64_t pos = pi->pos, start = pos, next_release = pi->next_release;
 	tk_status st = TK_OK;
 	unsigned until_check = INTERRUPT_EVERY;
 	tk_perf_record r = {0};
-	uint64_t ahead = pos; /* prefetched up to here */
 	while (end - pos >= 8) {
 		const uint8_t *p = map + pos;
-		/* Each record's size is needed to find the next one: a chain of
-		 * loads the hardware prefetchers do not carry across pages. */
-		for (uint64_t to = pos + PREFETCH_AHEAD < end ? pos + PREFETCH_AHEAD : end; ahead < to;
-		     ahead += 64)
-			__builtin_prefetch(map + ahead);
 		uint32_t type = tk_load_u32(p, swap);
 		uint32_t size = tk_load_u16(p + 6, swap);
 		if (size < 8 || size > end - pos || type >= 128 || !ok[type])
@@ -262,28 +268,36 @@ static tk_status lean_run(tk_perf_counts *c, tk_perf_file *f, const bool ok[128]
 			if (tk_interrupt_pending())
 				break; /* tk_perf_next reports it */
 		}
-		if (pos >= pi->next_release) {
+		if (pos >= next_release) {
 			tk_input_release(pi->in, pos); /* resident memory stays flat */
-			pi->next_release = pos + RELEASE_EVERY;
+			next_release = pos + RELEASE_EVERY;
 		}
-		r.type = type;
 		r.size = size;
 		r.data = p;
 		r.offset = pos;
 		if (type == TK_PERF_RECORD_SAMPLE && fast_samples) {
-			const tk_perf_attr *a = sample_attr(f, &memo, &r);
-			if (a != lay.attr)
+			const tk_perf_attr *a = sample_attr(f, &memo, &r, swap);
+			if (a != lay.attr) {
 				layout_of(&lay, a);
-			if (!a->name)
-				tk_perf_name_attrs(f, true); /* as tk_perf_classify_with */
-			bool head = size - 8 >= lay.need;
-			c->total++;
-			c->per_type[TK_PERF_RECORD_SAMPLE]++;
-			if (head && lay.time_off)
-				count_time(c, tk_load_u64(p + lay.time_off, swap));
-			bool has_cpu = head && lay.cpu_off;
-			uint32_t cpu = has_cpu ? tk_load_u32(p + lay.cpu_off, swap) : 0;
-			if (a->index < c->n_attr_cap && has_cpu && cpu < c->n_cpu_cap) {
+				if (!a->name) /* as tk_perf_classify_with; names stay once set */
+					tk_perf_name_attrs(f, true);
+			}
+			sums.samples++;
+			bool has_cpu = false;
+			uint32_t cpu = 0;
+			if (size - 8 >= lay.need) { /* tk_perf_parse_sample_head's test */
+				if (lay.time_off) {
+					uint64_t t = tk_load_u64(p + lay.time_off, swap);
+					sums.t_min = t < sums.t_min ? t : sums.t_min;
+					sums.t_max = t > sums.t_max ? t : sums.t_max;
+					sums.any_time = true;
+				}
+				if (lay.cpu_off) {
+					cpu = tk_load_u32(p + lay.cpu_off, swap);
+					has_cpu = true;
+				}
+			}
+			if (has_cpu && a->index < c->n_attr_cap && cpu < c->n_cpu_cap) {
 				c->per_attr[a->index]++;
 				c->per_cpu[cpu]++;
 			} else if ((st = count_sample(c, a, has_cpu, cpu, pos, err)) != TK_OK) {
@@ -293,6 +307,7 @@ static tk_status lean_run(tk_perf_counts *c, tk_perf_file *f, const bool ok[128]
 		} else if (type < TK_PERF_RECORD_HEADER_ATTR) {
 			/* the reader's classification of a non-sample: its attr
 			 * (sample_id_all trailer, id) decides whether it has a time */
+			r.type = type;
 			r.misc = tk_load_u16(p + 4, swap);
 			tk_perf_classify(f, &r);
 			if ((st = tk_perf_counts_add(c, f, &r, err)) != TK_OK) {
@@ -305,15 +320,24 @@ static tk_status lean_run(tk_perf_counts *c, tk_perf_file *f, const bool ok[128]
 		}
 		pos += size;
 	}
+	fold(c, &sums);
 	f->cur_input_bytes += pos - start;
 	pi->pos = pos;
+	pi->next_release = next_release;
 	return st;
+}
+
+static tk_status lean_run(tk_perf_counts *c, tk_perf_file *f, const bool ok[128], tk_error *err)
+{
+	return f->swap ? lean_run_order(c, f, ok, true, err) : lean_run_order(c, f, ok, false, err);
 }
 
 tk_status tk_perf_counts_scan(tk_perf_counts *c, tk_perf_file *f, tk_error *err)
 {
 	bool ok[128];
 	lean_types(ok);
+	if (f->n_inputs == 1)
+		tk_input_populate_ahead(f->inputs[0].in);
 	for (;;) {
 		tk_status st;
 		if (lean_ready(f) && (st = lean_run(c, f, ok, err)) != TK_OK)
