@@ -40,7 +40,7 @@ fields_same=comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period
 fields_hex=comm,pid,tid,cpu,time,event,ip,period
 echo "tracekit: $TK ($(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo "date: $(date -u +%FT%TZ)"
-echo "input: $data ($(stat -c %s "$data") bytes, $(perf report -i "$data" --stats 2>/dev/null | awk '/SAMPLE events/ {print $3; exit}') samples)"
+echo "input: $data ($(stat -L -c %s "$data") bytes, $(perf report -i "$data" --stats 2>/dev/null | awk '/SAMPLE events/ {print $3; exit}') samples)"
 
 # best wall, mean wall, mean CPU (user+sys) of result INDEX, in seconds
 stat_of() {
