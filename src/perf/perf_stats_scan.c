@@ -150,10 +150,12 @@ static void layout_of(sample_layout *l, const tk_perf_attr *a)
 	l->attr = a;
 	/* once per attr change, not per record: the libgcc call is fine */
 	l->need = (uint32_t)__builtin_popcountll(t & HEAD_FIELDS) * 8;
-	l->time_off =
-	    t & TK_PERF_SAMPLE_TIME ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_TIME) : 0;
-	l->cpu_off =
-	    t & TK_PERF_SAMPLE_CPU ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_CPU) : 0;
+	l->time_off = t & TK_PERF_SAMPLE_TIME
+			  ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_TIME)
+			  : 0;
+	l->cpu_off = t & TK_PERF_SAMPLE_CPU
+			 ? 8 + 8 * (uint32_t)__builtin_popcountll(t & HEAD_BEFORE_CPU)
+			 : 0;
 }
 
 /* Record types the lean loop counts as tk_perf_next would: the kernel's

@@ -26,8 +26,8 @@ static inline void psc_log(void *user, int level, const char *msg)
 	psc_run *r = user;
 	int n = snprintf(r->log + r->log_n, sizeof r->log - r->log_n, "%s\n", msg);
 	if (n > 0)
-		r->log_n += (size_t)n < sizeof r->log - r->log_n ? (size_t)n
-								 : sizeof r->log - r->log_n - 1;
+		r->log_n +=
+		    (size_t)n < sizeof r->log - r->log_n ? (size_t)n : sizeof r->log - r->log_n - 1;
 }
 
 /* data NULL: opens the file name (mapped, or a directory); else the image

@@ -93,8 +93,8 @@ static psc_run check(const pc_buf *b)
 	psc_count(b->p, b->n, "crafted", false, &full);
 	const char *diff = psc_diff(&lean, &full);
 	if (diff)
-		fail_msg("lean scan and full path differ: %s (lean st %d: %s; full st %d: %s)", diff,
-			 lean.st, lean.err.message, full.st, full.err.message);
+		fail_msg("lean scan and full path differ: %s (lean st %d: %s; full st %d: %s)",
+			 diff, lean.st, lean.err.message, full.st, full.err.message);
 	assert_int_equal(lean.open_st, TK_OK);
 	psc_run_free(&full);
 	return lean;
@@ -113,9 +113,9 @@ static void one_attr_records(pc_buf *b, uint64_t t)
 	plain(b, TK_PERF_RECORD_FINISHED_ROUND, 0, 0);
 	sample(b, t, 0, 110, 1);
 	sample(b, t, 0, 130, 3);
-	sample(b, t, 0, 0, 3);                  /* time 0 still counts for a sample */
-	sample(b, t, 0, 140, (1u << 20) + 1u);  /* no plausible cpu */
-	plain(b, TK_PERF_RECORD_SAMPLE, 1, 0);  /* too short: no time, no cpu */
+	sample(b, t, 0, 0, 3);                       /* time 0 still counts for a sample */
+	sample(b, t, 0, 140, (1u << 20) + 1u);       /* no plausible cpu */
+	plain(b, TK_PERF_RECORD_SAMPLE, 1, 0);       /* too short: no time, no cpu */
 	plain(b, TK_PERF_RECORD_THREAD_MAP, 2, 999); /* where its time would be */
 	plain(b, TK_PERF_RECORD_FINISHED_INIT, 0, 0);
 }
@@ -124,8 +124,8 @@ static void test_one_attr(void **state)
 {
 	(void)state;
 	for (int be = 0; be < 2; be++) {
-		const pc_attr a = {.type = TK_PERF_TYPE_SOFTWARE, .sample_type = T_BASIC,
-				   .flags = SID_ALL};
+		const pc_attr a = {
+		    .type = TK_PERF_TYPE_SOFTWARE, .sample_type = T_BASIC, .flags = SID_ALL};
 		pc_file pf;
 		pc_file_begin(&pf, be, 128);
 		pc_file_attr(&pf, &a);
@@ -157,8 +157,8 @@ static void test_two_attrs(void **state)
 	(void)state;
 	const uint64_t t = T_IDENT | T_BASIC;
 	const pc_attr a = {.type = TK_PERF_TYPE_SOFTWARE, .sample_type = t, .flags = SID_ALL};
-	const pc_attr d = {.type = TK_PERF_TYPE_SOFTWARE, .config = 9, .sample_type = t,
-			   .flags = SID_ALL};
+	const pc_attr d = {
+	    .type = TK_PERF_TYPE_SOFTWARE, .config = 9, .sample_type = t, .flags = SID_ALL};
 	pc_file pf;
 	pc_file_begin(&pf, false, 128);
 	pc_file_attr(&pf, &a);
@@ -220,9 +220,9 @@ static void test_no_sample_id_all_and_lost(void **state)
 	pc_file_data_begin(&pf);
 	comm(&pf.b, T_BASIC, 0, 1); /* a tail that looks like a trailer */
 	sample(&pf.b, T_BASIC, 0, 300, 0);
-	plain(&pf.b, TK_PERF_RECORD_LOST, 2, 4);          /* id 4, lost 4 */
-	plain(&pf.b, TK_PERF_RECORD_LOST_SAMPLES, 1, 6);  /* lost 6 */
-	plain(&pf.b, TK_PERF_RECORD_LOST_SAMPLES, 0, 0);  /* too short to say */
+	plain(&pf.b, TK_PERF_RECORD_LOST, 2, 4);         /* id 4, lost 4 */
+	plain(&pf.b, TK_PERF_RECORD_LOST_SAMPLES, 1, 6); /* lost 6 */
+	plain(&pf.b, TK_PERF_RECORD_LOST_SAMPLES, 0, 0); /* too short to say */
 	plain(&pf.b, TK_PERF_RECORD_THROTTLE, 3, 0);
 	sample(&pf.b, T_BASIC, 0, 200, 0);
 	pc_file_data_end(&pf);
