@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/kallsyms_core.h"
 #include "symbols/kernel_syms.h"
 #include "symbols/symtab_internal.h"
 #include "symbols/symtext.h"
@@ -44,12 +45,14 @@ static void note_reference(tk_symtab *t, char type, const char *name, size_t len
 
 /* Parses s[0..n) (s[n] writable too), which t then owns: names and modules
  * are NUL-terminated in place and point into it, so the 100k+ names of a
- * kernel are not copied one by one. */
-static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
+ * kernel are not copied one by one. core_only: stops at the first line
+ * with a [module] (the core kernel's lines come first: kallsyms_core.h)
+ * and fails unless there is one. */
+static tk_status parse(tk_symtab *t, char *s, size_t n, bool core_only, tk_error *err)
 {
 	t->text = s;
 	size_t pos = 0;
-	bool any_nonzero = false;
+	bool any_nonzero = false, tail_seen = false;
 	uint64_t lines = 0;
 	while (pos < n) {
 		const char *nl = memchr(s + pos, '\n', n - pos);
@@ -109,6 +112,10 @@ static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
 				    (unsigned long long)lines);
 			mod = s + i + 1;
 			mod_end = last - 1;
+			if (core_only) {
+				tail_seen = true;
+				break;
+			}
 		}
 		any_nonzero |= addr != 0;
 		note_reference(t, type, s + name, name_len, addr);
@@ -129,6 +136,10 @@ static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
 		}
 		pos = end + 1;
 	}
+	if (core_only && !tail_seen)
+		return tk_error_set(err, TK_ERR_FORMAT, n,
+				    "kallsyms: no [module] line after the kernel's symbols: "
+				    "the file may be cut short");
 	if (lines > 0 && !any_nonzero)
 		return tk_error_set(err, TK_ERR_UNSUPPORTED, TK_NO_OFFSET,
 				    "every kallsyms address is 0: the kernel hides them "
@@ -139,8 +150,8 @@ static tk_status parse(tk_symtab *t, char *s, size_t n, tk_error *err)
 
 /* Loads from text[0..len), a buffer of len + 1 bytes the table takes over
  * (freed here on failure). */
-static tk_status load_owned(char *text, size_t len, const char *name, tk_symtab **out,
-			    tk_error *err)
+static tk_status load_owned(char *text, size_t len, const char *name, bool core_only,
+			    tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
 	if (name)
@@ -150,7 +161,7 @@ static tk_status load_owned(char *text, size_t len, const char *name, tk_symtab 
 		free(text);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	tk_status st = parse(t, text, len, err);
+	tk_status st = parse(t, text, len, core_only, err);
 	if (st != TK_OK) {
 		tk_symtab_free(t); /* and text with it */
 		return st;
@@ -168,7 +179,7 @@ tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const cha
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	return load_owned(copy, len, name, out, err);
+	return load_owned(copy, len, name, false, out, err);
 }
 
 bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr)
@@ -245,7 +256,7 @@ tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *e
 	size_t len;
 	if (!path && kept_copy(&text, &len)) {
 		text[len] = '\0';
-		return load_owned(text, len, "/proc/kallsyms", out, err);
+		return load_owned(text, len, "/proc/kallsyms", false, out, err);
 	}
 	if (!path)
 		path = "/proc/kallsyms";
@@ -258,5 +269,34 @@ tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *e
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	room[len] = '\0';
-	return load_owned(room, len, path, out, err);
+	return load_owned(room, len, path, false, out, err);
+}
+
+tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
+	if (st != TK_OK)
+		return st;
+	char *room = realloc(text, len + 1);
+	if (!room) {
+		free(text);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	room[len] = '\0';
+	return load_owned(room, len, path, true, out, err);
+}
+
+tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
+					      tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+	if (!copy)
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return load_owned(copy, len, name, true, out, err);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/kallsyms_core.h"
 #include "symbols/kernel_prefetch.h"
 #include "symbols/symcache_file.h"
 #include "symbols/symcache_writer.h"
@@ -14,6 +15,7 @@
 struct tk_kprefetch {
 	pthread_t thread;
 	char *path; /* NULL: /proc/kallsyms */
+	bool core;  /* the core lines only (kallsyms_core.h) */
 	void *key;  /* NULL: no cache file */
 	size_t key_len;
 	char *file;
@@ -40,7 +42,8 @@ static void *prefetch_main(void *arg)
 	tk_symtab *tab = NULL;
 	tk_error err;
 	tk_error_clear(&err);
-	tk_status st = tk_symtab_load_kallsyms(p->path, &tab, &err);
+	tk_status st = p->core ? tk_symtab_load_kallsyms_core(p->path, &tab, &err)
+			       : tk_symtab_load_kallsyms(p->path, &tab, &err);
 	pthread_mutex_lock(&p->mu);
 	p->tab = tab;
 	p->st = st;
@@ -71,7 +74,7 @@ static void free_prefetch(tk_kprefetch *p)
 	free(p);
 }
 
-tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len,
+tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, size_t key_len,
 				 const char *file)
 {
 	if (!tk_symbols_threads_enabled())
@@ -86,6 +89,7 @@ tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_l
 	if (!file)
 		key = NULL;
 	p->path = path ? strdup(path) : NULL;
+	p->core = core;
 	p->key = key ? malloc(key_len ? key_len : 1) : NULL;
 	p->file = key ? strdup(file) : NULL;
 	if ((path && !p->path) || (key && (!p->key || !p->file)))
@@ -110,6 +114,11 @@ fail:
 const char *tk_kprefetch_path(const tk_kprefetch *p)
 {
 	return p->path;
+}
+
+bool tk_kprefetch_core(const tk_kprefetch *p)
+{
+	return p->core;
 }
 
 bool tk_kprefetch_ready(const tk_kprefetch *p)

@@ -25,11 +25,16 @@ typedef struct tk_kprefetch tk_kprefetch;
 bool tk_symbols_threads_enabled(void);
 
 /* Starts loading kallsyms file path (NULL: /proc/kallsyms, as
- * tk_symtab_load_kallsyms) and, when key and file are not NULL, writing it
- * as cache file `file` (a full path) with that key (both copied). NULL
- * when the thread cannot start (the caller then loads it itself). */
-tk_kprefetch *tk_kprefetch_start(const char *path, const void *key, size_t key_len,
+ * tk_symtab_load_kallsyms; core: only its core lines, as
+ * tk_symtab_load_kallsyms_core) and, when key and file are not NULL,
+ * writing it as cache file `file` (a full path) with that key (both
+ * copied). NULL when the thread cannot start (the caller then loads it
+ * itself). */
+tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, size_t key_len,
 				 const char *file);
+
+/* It loads only the core lines (tk_kprefetch_start's core). */
+bool tk_kprefetch_core(const tk_kprefetch *p);
 
 /* The path it loads (NULL: /proc/kallsyms). */
 const char *tk_kprefetch_path(const tk_kprefetch *p);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/hashmap.h"
+#include "symbols/kallsyms_core.h"
 #include "symbols/kernel_prefetch.h"
 #include "symbols/kernel_syms.h"
 #include "symbols/symcache_disk.h"
@@ -33,6 +34,15 @@ struct tk_symcache {
 	 * the table after handing it over); pf_taken: handed over */
 	tk_kprefetch *pf;
 	bool pf_taken;
+	/* the running kernel's core symbols from perf's copy of kallsyms
+	 * (kallsyms_core.h): copy_state 0 not looked for yet, 1 kcopy is
+	 * its path, -1 none; copy_match: its head checked (1 same as
+	 * /proc/kallsyms, -1 not); kernel_rest: the whole /proc/kallsyms
+	 * table the core's lookups outside it go to, loaded then */
+	int copy_state, copy_match;
+	char kcopy[4096];
+	tk_symtab *kernel_rest;
+	bool rest_tried;
 };
 
 static uint64_t fnv1a(const char *s, uint64_t h)
@@ -55,8 +65,12 @@ tk_symcache *tk_symcache_new(const tk_symcache_options *opt)
 	if (opt)
 		c->opt = *opt;
 	const char *home = getenv("HOME");
+	/* perf's own order: PERF_BUILDID_DIR, else $HOME/.debug */
+	const char *perf_dir = getenv("PERF_BUILDID_DIR");
 	if (c->opt.debug_dir)
 		c->debug_dir = strdup(c->opt.debug_dir);
+	else if (perf_dir && *perf_dir)
+		c->debug_dir = strdup(perf_dir);
 	else if (home && *home && (c->debug_dir = malloc(strlen(home) + 8)))
 		sprintf(c->debug_dir, "%s/.debug", home);
 	c->opt.root = dup_or_null(c->opt.root);
@@ -87,6 +101,7 @@ void tk_symcache_free(tk_symcache *c)
 	tk_hashmap_free(&c->index);
 	tk_hashmap_free(&c->maps);
 	tk_symtab_free(c->kernel);
+	tk_symtab_free(c->kernel_rest);
 	tk_symdisk_free(c->disk);
 	free(c->debug_dir);
 	free((char *)c->opt.root);
@@ -385,10 +400,11 @@ static bool same_path(const char *a, const char *b)
 /* The prefetched table of path, when one was started for it: waits until
  * it is built (the thread may go on writing its cache file). false: none
  * for this path. */
-static bool take_prefetch(tk_symcache *c, const char *path, tk_symtab **out, tk_status *st,
-			  tk_error *err)
+static bool take_prefetch(tk_symcache *c, const char *path, bool core, tk_symtab **out,
+			  tk_status *st, tk_error *err)
 {
-	if (!c->pf || c->pf_taken || !same_path(tk_kprefetch_path(c->pf), path))
+	if (!c->pf || c->pf_taken || !same_path(tk_kprefetch_path(c->pf), path) ||
+	    tk_kprefetch_core(c->pf) != core)
 		return false;
 	c->pf_taken = true;
 	*st = tk_kprefetch_take(c->pf, out, err);
@@ -404,7 +420,7 @@ static tk_status load_kallsyms(tk_symcache *c, const char *path, tk_symtab **out
 	bool keyed = false;
 	*out = NULL;
 	tk_status pst;
-	if (take_prefetch(c, path, out, &pst, err))
+	if (take_prefetch(c, path, false, out, &pst, err))
 		return pst;
 	if (c->disk) {
 		keyed = kallsyms_key(c, path, &key, fname);
@@ -425,13 +441,112 @@ static tk_status load_kallsyms(tk_symcache *c, const char *path, tk_symtab **out
 	return st;
 }
 
+/* perf's copy of the running kernel's kallsyms (kallsyms_core.h), when
+ * it may be used: not with a user-given kallsyms file, the build-id
+ * cache ignored, or TRACEKIT_NO_KALLSYMS_COPY set; NULL when missing. */
+static const char *running_copy(tk_symcache *c)
+{
+	if (c->copy_state != 0)
+		return c->copy_state > 0 ? c->kcopy : NULL;
+	c->copy_state = -1;
+	const char *off = getenv("TRACEKIT_NO_KALLSYMS_COPY");
+	if (c->opt.kallsyms || !c->debug_dir || c->opt.no_debug_cache ||
+	    (off && *off && strcmp(off, "0") != 0))
+		return NULL;
+	uint8_t id[TK_BUILD_ID_MAX];
+	size_t id_len = tk_sysfs_build_id(NULL, id);
+	char hex[2 * TK_BUILD_ID_MAX + 1];
+	struct stat sb;
+	if (!id_len)
+		return NULL;
+	tk_build_id_hex(id, id_len, hex);
+	if ((size_t)snprintf(c->kcopy, sizeof c->kcopy, "%s/[kernel.kallsyms]/%s/kallsyms",
+			     c->debug_dir, hex) >= sizeof c->kcopy ||
+	    stat(c->kcopy, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	c->copy_state = 1;
+	return c->kcopy;
+}
+
+/* The copy's head is /proc/kallsyms's now (checked once). */
+static bool copy_matches(tk_symcache *c)
+{
+	if (c->copy_match == 0)
+		c->copy_match = tk_kallsyms_copy_matches(c->kcopy, NULL) ? 1 : -1;
+	return c->copy_match > 0;
+}
+
+/* The cache key of the core table: the copy as a file, and the running
+ * kernel without its modules (they are not in the table). */
+static bool core_key(tk_symcache *c, tk_symkey *key, char fname[64])
+{
+	tk_symkey_init(key, c->disk, "kallsyms-core");
+	tk_symkey_add_file(key, "copy", c->kcopy);
+	snprintf(fname, 64, "kallsyms-core-%016llx.sym",
+		 (unsigned long long)fnv1a(c->kcopy, 0xcbf29ce484222325ull));
+	return tk_symkey_add_running_core(key);
+}
+
+/* The whole /proc/kallsyms table, for the core table's lookups outside
+ * the core (tk_symtab_set_rest), loaded on the first one. */
+static const tk_symtab *kernel_rest(void *ctx)
+{
+	tk_symcache *c = ctx;
+	if (!c->rest_tried) {
+		c->rest_tried = true;
+		tk_error err;
+		tk_error_clear(&err);
+		if (load_kallsyms(c, NULL, &c->kernel_rest, &err) != TK_OK)
+			warn(c, &err, "the kernel's modules");
+	}
+	return c->kernel_rest;
+}
+
+/* The running kernel's core table from perf's copy, its lookups outside
+ * the core going to the whole table; NULL when the copy cannot be used
+ * (the caller then loads /proc/kallsyms). */
+static tk_symtab *load_core(tk_symcache *c)
+{
+	const char *copy = running_copy(c);
+	if (!copy || !copy_matches(c))
+		return NULL;
+	tk_symtab *t = NULL;
+	tk_status st;
+	tk_error err;
+	tk_error_clear(&err);
+	if (take_prefetch(c, copy, true, &t, &st, &err)) {
+		if (st != TK_OK)
+			t = NULL;
+	} else {
+		tk_symkey key;
+		char fname[64];
+		bool keyed = false;
+		if (c->disk) {
+			keyed = core_key(c, &key, fname);
+			if (keyed)
+				t = tk_symdisk_load(c->disk, fname, &key);
+		}
+		if (!t && tk_symtab_load_kallsyms_core(copy, &t, &err) == TK_OK) {
+			c->loads++;
+			if (keyed)
+				tk_symdisk_store(c->disk, fname, &key, t);
+		}
+		if (c->disk)
+			tk_symkey_free(&key);
+	}
+	if (t)
+		tk_symtab_set_rest(t, kernel_rest, c);
+	return t;
+}
+
 const tk_symtab *tk_symcache_kernel(tk_symcache *c)
 {
 	if (!c->kernel_tried) {
 		c->kernel_tried = true;
 		tk_error err;
 		tk_error_clear(&err);
-		if (load_kallsyms(c, c->opt.kallsyms, &c->kernel, &err) != TK_OK)
+		c->kernel = load_core(c);
+		if (!c->kernel && load_kallsyms(c, c->opt.kallsyms, &c->kernel, &err) != TK_OK)
 			warn(c, &err, "the kernel");
 	}
 	return c->kernel;
@@ -449,16 +564,20 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 		if (!host_len || !tk_build_id_equal(build_id, build_id_len, host, host_len))
 			return;
 	}
-	const char *path = c->opt.kallsyms;
+	/* the core table from perf's copy, as load_core() would */
+	bool core = running_copy(c) && copy_matches(c);
+	const char *path = core ? c->kcopy : c->opt.kallsyms;
 	tk_symkey key;
 	bool keyed = false;
 	char name[64], file[4096];
 	if (c->disk) {
-		keyed = kallsyms_key(c, path, &key, name);
+		keyed = core ? core_key(c, &key, name) : kallsyms_key(c, path, &key, name);
 		/* a warm cache: the table is one mmap away, no thread needed
 		 * (loaded now rather than at the first kernel frame) */
 		tk_symtab *t = keyed ? tk_symdisk_load(c->disk, name, &key) : NULL;
 		if (t) {
+			if (core)
+				tk_symtab_set_rest(t, kernel_rest, c);
 			c->kernel = t;
 			c->kernel_tried = true;
 			tk_symkey_free(&key);
@@ -466,7 +585,7 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 		}
 	}
 	keyed = keyed && !key.oom && tk_symdisk_file_path(c->disk, name, file);
-	c->pf = tk_kprefetch_start(path, keyed ? key.buf : NULL, keyed ? key.n : 0,
+	c->pf = tk_kprefetch_start(path, core, keyed ? key.buf : NULL, keyed ? key.n : 0,
 				   keyed ? file : NULL);
 	if (c->disk)
 		tk_symkey_free(&key);

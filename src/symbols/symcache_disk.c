@@ -258,7 +258,7 @@ static void bpf_ids(char *out, size_t room)
 		snprintf(out, room, "unknown");
 }
 
-bool tk_symkey_add_running_kernel(tk_symkey *k)
+bool tk_symkey_add_running_core(tk_symkey *k)
 {
 	uint8_t id[TK_BUILD_ID_MAX];
 	size_t id_len = tk_sysfs_build_id(NULL, id);
@@ -273,6 +273,14 @@ bool tk_symkey_add_running_kernel(tk_symkey *k)
 	if (!read_small("/proc/sys/kernel/kptr_restrict", v, sizeof v))
 		snprintf(v, sizeof v, "unknown");
 	tk_symkey_add(k, "kptr_restrict", v);
+	return true;
+}
+
+bool tk_symkey_add_running_kernel(tk_symkey *k)
+{
+	char v[128];
+	if (!tk_symkey_add_running_core(k))
+		return false;
 	/* modules loaded or unloaded since change the symbols */
 	hash_file("/proc/modules", v, sizeof v);
 	tk_symkey_add(k, "modules", v);

@@ -48,6 +48,9 @@ void tk_symkey_add_file(tk_symkey *k, const char *label, const char *path);
  * id, the user, kptr_restrict, /proc/modules and the BPF programs' ids. false when the kernel's
  * build id or the boot id cannot be read (then nothing is cached). */
 bool tk_symkey_add_running_kernel(tk_symkey *k);
+/* The same without the modules and BPF programs: the inputs of the core
+ * kernel's lines (kallsyms_core.h). */
+bool tk_symkey_add_running_core(tk_symkey *k);
 
 /* The table in file `name` when it exists, is sound and has key k; NULL
  * otherwise (a damaged file is rebuilt by the caller's store). */

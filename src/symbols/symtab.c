@@ -552,6 +552,10 @@ static const tk_symbol *tk_symtab_lookup_n(const tk_symtab *t, uint64_t addr, ui
 
 const tk_symbol *tk_symtab_lookup(const tk_symtab *t, uint64_t addr, uint64_t *offset)
 {
+	if (t && t->rest && (addr < t->core_lo || addr >= t->core_hi)) {
+		const tk_symtab *whole = t->rest(t->rest_ctx);
+		return whole ? tk_symtab_lookup(whole, addr, offset) : NULL;
+	}
 	if (!t || t->n == 0 || t->bind)
 		return NULL;
 	size_t after;

@@ -75,6 +75,11 @@ struct tk_symtab {
 	/* fills order_* and late from the file before the tree is built
 	 * (set by the reader, which symtab.c does not depend on) */
 	bool (*unpack_order)(tk_symtab *t);
+	/* The core kernel's symbols only (kallsyms_core.h): lookups outside
+	 * [core_lo, core_hi) go to rest(rest_ctx), the whole table. */
+	const tk_symtab *(*rest)(void *ctx);
+	void *rest_ctx;
+	uint64_t core_lo, core_hi;
 };
 
 typedef enum tk_symtab_mode {
