@@ -4,8 +4,10 @@
  * Why: the kernel formats /proc/kallsyms (120 k lines, 5 MB) on every
  * read, 40-80 ms of system time, most of a cold `print --format
  * perf-script` run. perf record copies the file into its build-id cache,
- * DEBUG/[kernel.kallsyms]/<build id>/kallsyms (DEBUG: PERF_BUILDID_DIR,
- * else $HOME/.debug), and a regular file is read in a millisecond.
+ * DEBUG/[kernel.kallsyms]/<build id>/kallsyms (DEBUG: the debug_dir
+ * option, else $HOME/.debug as perf 6.1 uses it: PERF_BUILDID_DIR is
+ * only what perf tells the scripts it runs), and a regular file is read
+ * in a millisecond.
  *
  * Why it is the same data: /proc/kallsyms starts with the core kernel's
  * symbols, a function of the kernel image (its build id) and of the KASLR

@@ -65,12 +65,10 @@ tk_symcache *tk_symcache_new(const tk_symcache_options *opt)
 	if (opt)
 		c->opt = *opt;
 	const char *home = getenv("HOME");
-	/* perf's own order: PERF_BUILDID_DIR, else $HOME/.debug */
-	const char *perf_dir = getenv("PERF_BUILDID_DIR");
+	/* not PERF_BUILDID_DIR: perf 6.1 sets it for the scripts it runs
+	 * (from buildid.dir or $HOME) but never reads it */
 	if (c->opt.debug_dir)
 		c->debug_dir = strdup(c->opt.debug_dir);
-	else if (perf_dir && *perf_dir)
-		c->debug_dir = strdup(perf_dir);
 	else if (home && *home && (c->debug_dir = malloc(strlen(home) + 8)))
 		sprintf(c->debug_dir, "%s/.debug", home);
 	c->opt.root = dup_or_null(c->opt.root);
