@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/kallsyms_core.h"
+#include "symbols/kernel_syms.h"
 #include "test_support.h"
 #include "tracekit/tracekit.h"
 
@@ -177,12 +179,117 @@ static void test_perf_map(void **state)
 			 TK_ERR_FORMAT);
 }
 
+/* the rest of a core table: counts its loads */
+static const tk_symtab *whole_of(void *ctx)
+{
+	const tk_symtab **whole = ctx;
+	static int loads;
+	loads++;
+	assert_true(loads < 1000);
+	return whole[0];
+}
+
+static void test_kallsyms_core(void **state)
+{
+	(void)state;
+	tk_error err;
+	tk_error_clear(&err);
+	tk_symtab *core, *whole = load(kallsyms, TK_OK, 0);
+	assert_int_equal(
+	    tk_symtab_load_kallsyms_core_memory(kallsyms, sizeof kallsyms - 1, "copy", &core, &err),
+	    TK_OK);
+	/* the lines before the first [module] line */
+	assert_int_equal(tk_symtab_count(core), 4);
+	assert_null(tk_symtab_at(core, 3)->module);
+	uint64_t at;
+	assert_true(tk_kallsyms_function_start(core, "_text", &at));
+	assert_int_equal(at, 0xffffffff81000000ull);
+	/* with the whole table behind it: every address as the whole table
+	 * gives it, the core's last symbol and the modules included */
+	assert_false(tk_symtab_has_rest(core));
+	const tk_symtab *ctx[1] = {whole};
+	tk_symtab_set_rest(core, whole_of, ctx);
+	assert_true(tk_symtab_has_rest(core));
+	static const uint64_t probe[] = {0xffffffff80ffffffull, 0xffffffff81000000ull,
+					 0xffffffff810002ffull, 0xffffffff81000fffull,
+					 0xffffffff81001000ull, 0xffffffff81001fffull,
+					 0xffffffff81002000ull, 0xffffffffc0a00044ull,
+					 0xffffffffc0a01000ull, 0xffffffffffffffffull};
+	for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
+		uint64_t off_c = 7, off_w = 7;
+		const tk_symbol *c = tk_symtab_lookup(core, probe[i], &off_c);
+		const tk_symbol *w = tk_symtab_lookup(whole, probe[i], &off_w);
+		assert_true(c == w || (c && w && strcmp(c->name, w->name) == 0 &&
+				       c->start == w->start && c->size == w->size));
+		assert_int_equal(off_c, off_w);
+	}
+	/* the rest missing: no symbol outside the core */
+	ctx[0] = NULL;
+	assert_null(tk_symtab_lookup(core, 0xffffffffc0a00044ull, NULL));
+	assert_non_null(tk_symtab_lookup(core, 0xffffffff81000010ull, NULL));
+	tk_symtab_free(core);
+	tk_symtab_free(whole);
+	/* no [module] line: perhaps cut short, refused */
+	static const char cut[] = "ffffffff81000000 T _text\nffffffff81000100 T f\n";
+	assert_int_equal(
+	    tk_symtab_load_kallsyms_core_memory(cut, sizeof cut - 1, "copy", &core, &err),
+	    TK_ERR_FORMAT);
+	assert_null(core);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_kallsyms_copy_matches(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tk-kcopy-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char proc[64], copy[64];
+	snprintf(proc, sizeof proc, "%s/proc", dir);
+	snprintf(copy, sizeof copy, "%s/copy", dir);
+	static const char head[] = "0000000000000000 A fixed_percpu_data\n"
+				   "ffffffff81000000 T _stext\n"
+				   "ffffffff81000000 T _text\n";
+	char a[256], b[256];
+	snprintf(a, sizeof a, "%sffffffff81000010 T now_a\n", head);
+	snprintf(b, sizeof b, "%sffffffff81000010 T now_b\n", head);
+	write_file(proc, a);
+	write_file(copy, b); /* the same through _text, then not */
+	assert_true(tk_kallsyms_copy_matches(copy, proc));
+	write_file(copy, "0000000000000000 A fixed_percpu_data\n"
+			 "ffffffff81000000 T _stext\n"
+			 "ffffffff91000000 T _text\n"); /* another KASLR offset */
+	assert_false(tk_kallsyms_copy_matches(copy, proc));
+	write_file(copy, "0000000000000000 A fixed_percpu_data\nffffffff81000000 T _st");
+	assert_false(tk_kallsyms_copy_matches(copy, proc));
+	write_file(proc, "ffffffff81000000 T _stext\nffffffff81000010 T f\n"); /* no _text */
+	write_file(copy, "ffffffff81000000 T _stext\nffffffff81000010 T f\n");
+	assert_false(tk_kallsyms_copy_matches(copy, proc));
+	write_file(proc, head);
+	assert_false(tk_kallsyms_copy_matches(dir, proc)); /* a directory */
+	unlink(copy);
+	assert_false(tk_kallsyms_copy_matches(copy, proc));
+	unlink(proc);
+	assert_false(tk_kallsyms_copy_matches(copy, proc));
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kallsyms),      cmocka_unit_test(test_kallsyms_errors),
-	    cmocka_unit_test(test_proc_kallsyms), cmocka_unit_test(test_proc_kallsyms_kept),
+	    cmocka_unit_test(test_kallsyms),
+	    cmocka_unit_test(test_kallsyms_errors),
+	    cmocka_unit_test(test_proc_kallsyms),
+	    cmocka_unit_test(test_proc_kallsyms_kept),
 	    cmocka_unit_test(test_perf_map),
+	    cmocka_unit_test(test_kallsyms_core),
+	    cmocka_unit_test(test_kallsyms_copy_matches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
