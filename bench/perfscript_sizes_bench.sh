@@ -5,8 +5,11 @@
 # that takes many kernel paths and images). For each size: the outputs are
 # checked identical (cmp), then hyperfine times, in one run, perf script,
 # tracekit with a cold symbol cache (emptied before every run), with a warm
-# one, with the cache off, perf script's start-up, and tracekit cold with
-# TRACEKIT_THREADS=0 (no background threads); best (min) of several runs each is reported,
+# one, with the cache off, perf script's start-up, tracekit cold with
+# TRACEKIT_THREADS=0 (no background threads), and tracekit cold without
+# perf's build-id cache copy of kallsyms (TRACEKIT_NO_KALLSYMS_COPY=1:
+# /proc/kallsyms read whole, as on a machine where perf record never ran);
+# best (min) of several runs each is reported,
 # with the load average, since the machine is shared.
 # Usage: bench/perfscript_sizes_bench.sh [SIZES_MB...]   (default: 1 8 50)
 # Needs perf and hyperfine; run `make` first. TK=path/to/tracekit.
@@ -78,7 +81,7 @@ for mb in "${sizes[@]}"; do
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   hyperfine -N -w 2 -r "$RUNS" --export-json "$work/sizes.json" \
     --prepare true --prepare "rm -rf $cache_root" --prepare true --prepare true --prepare true \
-    --prepare "rm -rf $cache_root" \
+    --prepare "rm -rf $cache_root" --prepare "rm -rf $cache_root" \
     -n "perf script" "perf script -i $data" \
     -n "tracekit cold" \
     "env XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
@@ -89,6 +92,8 @@ for mb in "${sizes[@]}"; do
     -n "perf script start-up" "perf script -i $tiny" \
     -n "tracekit cold, one thread" \
     "env TRACEKIT_THREADS=0 XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
+    -n "tracekit cold, no perf build-id cache" \
+    "env TRACEKIT_NO_KALLSYMS_COPY=1 XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
     >/dev/null 2>&1 </dev/null
   echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
   read -r p pm pc < <(min_of "$work/sizes.json" 0)
@@ -97,12 +102,14 @@ for mb in "${sizes[@]}"; do
   read -r n nm nc < <(min_of "$work/sizes.json" 3)
   read -r s sm sc < <(min_of "$work/sizes.json" 4)
   read -r o om oc < <(min_of "$work/sizes.json" 5)
-  printf '%-26s best %8.4f s  mean %8.4f s  CPU mean %8.4f s\n' "perf script" "$p" "$pm" "$pc" \
-    "tracekit, cold cache" "$c" "$cm" "$cc" "tracekit, warm cache" "$w" "$wm" "$wc" \
+  read -r b bm bc < <(min_of "$work/sizes.json" 6)
+  printf '%-38s best %8.4f s  mean %8.4f s  CPU mean %8.4f s\n' "perf script" "$p" "$pm" "$pc" \
+    "tracekit, cold cache" "$c" "$cm" "$cc" \
+    "tracekit, cold, no perf build-id cache" "$b" "$bm" "$bc" "tracekit, warm cache" "$w" "$wm" "$wc" \
     "tracekit, cache off" "$n" "$nm" "$nc" "perf script start-up" "$s" "$sm" "$sc" \
     "tracekit, cold, one thread" "$o" "$om" "$oc"
-  echo "speed-up, best wall: cold $(echo "scale=1; $p / $c" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x, off $(echo "scale=1; $p / $n" | bc)x, cold one thread $(echo "scale=1; $p / $o" | bc)x"
-  echo "speed-up, mean CPU:  cold $(echo "scale=1; $pc / $cc" | bc)x, warm $(echo "scale=1; $pc / $wc" | bc)x, off $(echo "scale=1; $pc / $nc" | bc)x"
+  echo "speed-up, best wall: cold $(echo "scale=1; $p / $c" | bc)x, cold no build-id cache $(echo "scale=1; $p / $b" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x, off $(echo "scale=1; $p / $n" | bc)x, cold one thread $(echo "scale=1; $p / $o" | bc)x"
+  echo "speed-up, mean CPU:  cold $(echo "scale=1; $pc / $cc" | bc)x, cold no build-id cache $(echo "scale=1; $pc / $bc" | bc)x, warm $(echo "scale=1; $pc / $wc" | bc)x, off $(echo "scale=1; $pc / $nc" | bc)x"
   echo "vs perf script start-up (best wall): cold $(echo "scale=2; $s / $c" | bc)x, warm $(echo "scale=2; $s / $w" | bc)x"
 done
 exit $status

@@ -5,7 +5,9 @@
  * - a user-given kallsyms file (tk_symcache_options.kallsyms) is used as is;
  * - a recording with no build id for [kernel.kallsyms] uses /proc/kallsyms;
  * - one whose kernel build id is the running kernel's (/sys/kernel/notes)
- *   uses /proc/kallsyms; any other looks for the build-id cache's copy,
+ *   uses /proc/kallsyms (its core kernel lines read from the build-id
+ *   cache's copy when that is provably the same data: kallsyms_core.h);
+ *   any other looks for the build-id cache's copy,
  *   DEBUG/[kernel.kallsyms]/<id>/kallsyms, and has no symbols without it.
  * The kernel's symbols are then moved by the relocation perf computes from
  * the recording's reference symbol ("[kernel.kallsyms]_text" MMAP, pgoff =
