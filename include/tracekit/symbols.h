@@ -133,7 +133,13 @@ void tk_symcache_free(tk_symcache *c);
  * usable was found (remembered). */
 const tk_symtab *tk_symcache_image(tk_symcache *c, const char *path, const uint8_t *build_id,
 				   size_t build_id_len);
-/* Kernel symbols (kallsyms), loaded once; NULL when unreadable. */
+/* Kernel symbols (kallsyms), loaded once; NULL when unreadable. For the
+ * running kernel, the kernel's own symbols may come from perf's build-id
+ * cache copy of kallsyms when it is provably the same data (see the man
+ * page, KERNEL SYMBOLS; TRACEKIT_NO_KALLSYMS_COPY=1 turns that off): then
+ * lookups still answer for every address (modules and the rest from
+ * /proc/kallsyms, read on first need), but tk_symtab_count/at list the
+ * kernel's own symbols only. */
 const tk_symtab *tk_symcache_kernel(tk_symcache *c);
 /* perf-PID.map of a JIT process, loaded once per pid; NULL when absent. */
 const tk_symtab *tk_symcache_perf_map(tk_symcache *c, int pid);
