@@ -61,7 +61,7 @@ status=0
 for mb in "${sizes[@]}"; do
   data=$work/perfscript-sizes-${mb}mb.data
   [ -s "$data" ] || record "$mb" "$data"
-  echo "== ~${mb} MB: $data ($(stat -c %s "$data") bytes)"
+  echo "== ~${mb} MB: $data ($(stat -L -c %s "$data") bytes)"
   perf script -i "$data" >"$work/sizes.want" 2>"$work/sizes.perr" ||
     { echo "perf script -i $data failed (status $?):"; tail -3 "$work/sizes.perr"; exit 1; }
   rm -rf "$cache_root"
