@@ -272,6 +272,28 @@ tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *e
 	return load_owned(room, len, path, false, out, err);
 }
 
+tk_status tk_symtab_load_kallsyms_until(const atomic_bool *stop, tk_symtab **out, tk_error *err)
+{
+	*out = NULL;
+	char *text;
+	size_t len;
+	if (kept_copy(&text, &len)) {
+		text[len] = '\0';
+		return load_owned(text, len, "/proc/kallsyms", false, out, err);
+	}
+	tk_status st =
+	    tk_symtext_read_until("/proc/kallsyms", KALLSYMS_LIMIT, stop, &text, &len, err);
+	if (st != TK_OK)
+		return st;
+	char *room = realloc(text, len + 1);
+	if (!room) {
+		free(text);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	room[len] = '\0';
+	return load_owned(room, len, "/proc/kallsyms", false, out, err);
+}
+
 tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err)
 {
 	*out = NULL;

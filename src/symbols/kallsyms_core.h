@@ -23,7 +23,9 @@
  * - a [module] line follows the core lines (the copy is not cut short
  *   inside them: tk_symtab_load_kallsyms_core fails otherwise).
  * Lookups outside [first core symbol, last core symbol) go to the whole
- * /proc/kallsyms table, loaded then (tk_symtab_set_rest): the last core
+ * /proc/kallsyms table, loaded then (tk_symtab_set_rest; when modules
+ * are loaded, the prefetch thread reads it beside the core and stops if
+ * the run ends without needing it: kernel_prefetch.h): the last core
  * symbol's end and every module or trampoline symbol come from it, so
  * kernel frames resolve exactly as from /proc/kallsyms. The runtime lines
  * are allocated outside the kernel image (module_alloc/execmem), so none
@@ -34,6 +36,7 @@
 #ifndef TK_SYMBOLS_KALLSYMS_CORE_H
 #define TK_SYMBOLS_KALLSYMS_CORE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,6 +48,11 @@
 tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err);
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
 					      tk_symtab **out, tk_error *err);
+
+/* /proc/kallsyms as tk_symtab_load_kallsyms(NULL) loads it, giving up
+ * with TK_ERR_INTERRUPTED once *stop is set (for a background load that
+ * may turn out not to be needed: kernel_prefetch.h). */
+tk_status tk_symtab_load_kallsyms_until(const atomic_bool *stop, tk_symtab **out, tk_error *err);
 
 /* The copy at path starts with the same bytes as proc (NULL:
  * /proc/kallsyms) up to and including its "_text" and "_stext" lines,

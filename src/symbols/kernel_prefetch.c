@@ -28,6 +28,18 @@ struct tk_kprefetch {
 	tk_status st;
 	tk_error err;
 	int wrote; /* read by the caller after the join */
+	/* the whole /proc/kallsyms after a core table (tk_kprefetch_whole):
+	 * published under mu (wready) like the core one */
+	bool whole, wready;
+	atomic_bool wtaken; /* set by the caller, read by the thread */
+	void *wkey;         /* NULL: no cache file */
+	size_t wkey_len;
+	char *wfile;
+	atomic_bool stop; /* set by tk_kprefetch_finish */
+	tk_symtab *wtab;
+	tk_status wst;
+	tk_error werr;
+	int wwrote;
 };
 
 bool tk_symbols_threads_enabled(void)
@@ -52,6 +64,22 @@ static void *prefetch_main(void *arg)
 	atomic_store(&p->done, true);
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mu);
+	/* the whole table next, before the encoding: a module frame of the
+	 * caller may be waiting for it */
+	tk_symtab *wtab = NULL;
+	tk_status wst = TK_OK;
+	if (p->whole) {
+		tk_error werr;
+		tk_error_clear(&werr);
+		wst = tk_symtab_load_kallsyms_until(&p->stop, &wtab, &werr);
+		pthread_mutex_lock(&p->mu);
+		p->wtab = wtab;
+		p->wst = wst;
+		p->werr = werr;
+		p->wready = true;
+		pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->mu);
+	}
 	/* the caller may be looking symbols up in tab from here on: the
 	 * encoder only reads it */
 	void *enc;
@@ -59,6 +87,15 @@ static void *prefetch_main(void *arg)
 	p->wrote = 2;
 	if (st == TK_OK && p->key && tk_symfile_encode(tab, p->key, p->key_len, &enc, &enc_len)) {
 		p->wrote = tk_symfile_write_atomic(p->file, enc, enc_len);
+		free(enc);
+	}
+	p->wwrote = 2;
+	/* written when the caller took it (the next run will want it too),
+	 * or when there is time: not once the caller is finishing */
+	if (wst == TK_OK && wtab && p->wkey &&
+	    (atomic_load(&p->wtaken) || !atomic_load(&p->stop)) &&
+	    tk_symfile_encode(wtab, p->wkey, p->wkey_len, &enc, &enc_len)) {
+		p->wwrote = tk_symfile_write_atomic(p->wfile, enc, enc_len);
 		free(enc);
 	}
 	return NULL;
@@ -71,11 +108,13 @@ static void free_prefetch(tk_kprefetch *p)
 	free(p->path);
 	free(p->key);
 	free(p->file);
+	free(p->wkey);
+	free(p->wfile);
 	free(p);
 }
 
 tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, size_t key_len,
-				 const char *file)
+				 const char *file, const tk_kprefetch_whole *whole)
 {
 	if (!tk_symbols_threads_enabled())
 		return NULL;
@@ -85,6 +124,8 @@ tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, s
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	atomic_init(&p->done, false);
+	atomic_init(&p->stop, false);
+	atomic_init(&p->wtaken, false);
 	tk_error_clear(&p->err);
 	if (!file)
 		key = NULL;
@@ -97,6 +138,17 @@ tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, s
 	if (key) {
 		memcpy(p->key, key, key_len);
 		p->key_len = key_len;
+	}
+	if (whole && core) {
+		p->whole = true;
+		if (whole->key && whole->file) {
+			p->wkey = malloc(whole->key_len ? whole->key_len : 1);
+			p->wfile = strdup(whole->file);
+			if (!p->wkey || !p->wfile)
+				goto fail;
+			memcpy(p->wkey, whole->key, whole->key_len);
+			p->wkey_len = whole->key_len;
+		}
 	}
 	/* signals stay with the caller's threads */
 	sigset_t all, old;
@@ -139,10 +191,33 @@ tk_status tk_kprefetch_take(tk_kprefetch *p, tk_symtab **out, tk_error *err)
 	return p->st;
 }
 
-int tk_kprefetch_finish(tk_kprefetch *p)
+bool tk_kprefetch_has_whole(const tk_kprefetch *p)
 {
+	return p->whole;
+}
+
+tk_status tk_kprefetch_take_whole(tk_kprefetch *p, tk_symtab **out, tk_error *err)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->wready)
+		pthread_cond_wait(&p->cond, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	atomic_store(&p->wtaken, true);
+	*out = p->wtab;
+	if (p->wst != TK_OK && err)
+		*err = p->werr;
+	return p->wst;
+}
+
+int tk_kprefetch_finish(tk_kprefetch *p, int *whole_wrote)
+{
+	atomic_store(&p->stop, true);
 	pthread_join(p->thread, NULL);
 	int wrote = p->wrote;
+	if (whole_wrote)
+		*whole_wrote = p->wwrote;
+	if (!atomic_load(&p->wtaken))
+		tk_symtab_free(p->wtab);
 	if (!p->taken)
 		tk_symtab_free(p->tab);
 	free_prefetch(p);

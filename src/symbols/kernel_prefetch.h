@@ -21,6 +21,17 @@
 
 typedef struct tk_kprefetch tk_kprefetch;
 
+/* With a core table (kallsyms_core.h): also load the whole /proc/kallsyms
+ * once the core is handed over, for lookups outside the core (module
+ * frames), and write it as cache file `file` with key (NULL: no file).
+ * Stopped, and not written, if still running at tk_kprefetch_finish: a
+ * run that never needed it does not wait for it. */
+typedef struct tk_kprefetch_whole {
+	const void *key;
+	size_t key_len;
+	const char *file;
+} tk_kprefetch_whole;
+
 /* true when background threads are allowed (TRACEKIT_THREADS is not "0"). */
 bool tk_symbols_threads_enabled(void);
 
@@ -31,7 +42,7 @@ bool tk_symbols_threads_enabled(void);
  * copied). NULL when the thread cannot start (the caller then loads it
  * itself). */
 tk_kprefetch *tk_kprefetch_start(const char *path, bool core, const void *key, size_t key_len,
-				 const char *file);
+				 const char *file, const struct tk_kprefetch_whole *whole);
 
 /* It loads only the core lines (tk_kprefetch_start's core). */
 bool tk_kprefetch_core(const tk_kprefetch *p);
@@ -47,9 +58,17 @@ bool tk_kprefetch_ready(const tk_kprefetch *p);
  * and frees it after tk_kprefetch_finish(). Once per prefetch. */
 tk_status tk_kprefetch_take(tk_kprefetch *p, tk_symtab **out, tk_error *err);
 
-/* Waits for the thread and frees p; a table never taken is freed too.
- * Returns what writing the cache file gave: 1 written, 0 failed, -1 the
- * directory cannot be written, 2 nothing written (no key, no table). */
-int tk_kprefetch_finish(tk_kprefetch *p);
+/* The whole table was asked for at the start (tk_kprefetch_whole). */
+bool tk_kprefetch_has_whole(const tk_kprefetch *p);
+
+/* Waits for the whole table and hands it over, as tk_kprefetch_take. */
+tk_status tk_kprefetch_take_whole(tk_kprefetch *p, tk_symtab **out, tk_error *err);
+
+/* Stops the whole table's load if it still runs, waits for the thread and
+ * frees p; tables never taken are freed too. Returns what writing the
+ * cache file gave: 1 written, 0 failed, -1 the directory cannot be
+ * written, 2 nothing written (no key, no table); *whole_wrote (may be
+ * NULL) the same for the whole table's. */
+int tk_kprefetch_finish(tk_kprefetch *p, int *whole_wrote);
 
 #endif

@@ -88,8 +88,11 @@ void tk_symcache_free(tk_symcache *c)
 		return;
 	/* the threads still reading tables first: the prefetch encoding the
 	 * kernel's, the writer encoding copies that point into the others */
-	if (c->pf)
-		tk_symdisk_count_write(c->disk, tk_kprefetch_finish(c->pf));
+	if (c->pf) {
+		int whole_wrote = 2;
+		tk_symdisk_count_write(c->disk, tk_kprefetch_finish(c->pf, &whole_wrote));
+		tk_symdisk_count_write(c->disk, whole_wrote);
+	}
 	tk_symdisk_drain(c->disk);
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->entries[i].key);
@@ -485,6 +488,21 @@ static bool core_key(tk_symcache *c, tk_symkey *key, char fname[64])
 	return tk_symkey_add_running_core(key);
 }
 
+/* Lookups outside the core are likely: modules are loaded (a test hook
+ * too: TRACEKIT_KALLSYMS_CORE_TEST=half sends half the core there). */
+static bool whole_likely(void)
+{
+	const char *env = getenv("TRACEKIT_KALLSYMS_CORE_TEST");
+	if (env && strcmp(env, "half") == 0)
+		return true;
+	FILE *f = fopen("/proc/modules", "r");
+	if (!f)
+		return false;
+	bool any = fgetc(f) != EOF;
+	fclose(f);
+	return any;
+}
+
 /* The whole /proc/kallsyms table, for the core table's lookups outside
  * the core (tk_symtab_set_rest), loaded on the first one. */
 static const tk_symtab *kernel_rest(void *ctx)
@@ -494,7 +512,16 @@ static const tk_symtab *kernel_rest(void *ctx)
 		c->rest_tried = true;
 		tk_error err;
 		tk_error_clear(&err);
-		if (load_kallsyms(c, NULL, &c->kernel_rest, &err) != TK_OK)
+		tk_status st;
+		/* loading beside the core's prefetch when modules are there */
+		if (c->pf && tk_kprefetch_has_whole(c->pf)) {
+			st = tk_kprefetch_take_whole(c->pf, &c->kernel_rest, &err);
+			if (st == TK_OK)
+				c->loads++;
+		} else {
+			st = load_kallsyms(c, NULL, &c->kernel_rest, &err);
+		}
+		if (st != TK_OK)
 			warn(c, &err, "the kernel's modules");
 	}
 	return c->kernel_rest;
@@ -583,10 +610,22 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 		}
 	}
 	keyed = keyed && !key.oom && tk_symdisk_file_path(c->disk, name, file);
+	/* the whole /proc/kallsyms too, beside the core, when the run may
+	 * well need it (module frames); its cache file as load_kallsyms()
+	 * would write it */
+	tk_kprefetch_whole whole = {0};
+	tk_symkey wkey;
+	char wname[64], wfile[4096];
+	bool want_whole = core && whole_likely();
+	bool wkeyed = want_whole && c->disk && kallsyms_key(c, NULL, &wkey, wname);
+	if (wkeyed && !wkey.oom && tk_symdisk_file_path(c->disk, wname, wfile))
+		whole = (tk_kprefetch_whole){.key = wkey.buf, .key_len = wkey.n, .file = wfile};
 	c->pf = tk_kprefetch_start(path, core, keyed ? key.buf : NULL, keyed ? key.n : 0,
-				   keyed ? file : NULL);
+				   keyed ? file : NULL, want_whole ? &whole : NULL);
 	if (c->disk)
 		tk_symkey_free(&key);
+	if (want_whole && c->disk)
+		tk_symkey_free(&wkey);
 }
 
 bool tk_symcache_kernel_pending(const tk_symcache *c)

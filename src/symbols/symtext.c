@@ -9,6 +9,12 @@
 
 tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *len, tk_error *err)
 {
+	return tk_symtext_read_until(path, limit, NULL, text, len, err);
+}
+
+tk_status tk_symtext_read_until(const char *path, size_t limit, const atomic_bool *stop,
+				char **text, size_t *len, tk_error *err)
+{
 	*text = NULL;
 	*len = 0;
 	tk_error_set_file(err, path);
@@ -25,6 +31,10 @@ tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *l
 	char *buf = malloc(cap);
 	tk_status st = TK_OK;
 	while (buf) {
+		if (stop && atomic_load(stop)) {
+			st = tk_error_set(err, TK_ERR_INTERRUPTED, n, "stopped: not needed");
+			break;
+		}
 		if (n == cap) {
 			if (cap >= limit) {
 				st = tk_error_set(err, TK_ERR_LIMIT, n,
@@ -37,7 +47,12 @@ tk_status tk_symtext_read(const char *path, size_t limit, char **text, size_t *l
 			buf = nb;
 			cap *= 2;
 		}
-		ssize_t r = read(fd, buf + n, cap - n);
+		/* stoppable: 256 KiB per read, a few ms of the kernel's
+		 * formatting of /proc/kallsyms */
+		size_t want = cap - n;
+		if (stop && want > ((size_t)256 << 10))
+			want = (size_t)256 << 10;
+		ssize_t r = read(fd, buf + n, want);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
