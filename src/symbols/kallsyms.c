@@ -249,18 +249,22 @@ static bool kept_copy(char **text, size_t *len)
 	return ok;
 }
 
-tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
+/* Reads path (stopping once *stop is set; NULL: never) and loads it;
+ * NULL path: /proc/kallsyms, the process-wide kept text when there is one
+ * (tk_symbols_keep_kallsyms). core: its core lines only. */
+static tk_status read_and_load(const char *path, const atomic_bool *stop, bool core,
+			       tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
 	char *text;
 	size_t len;
 	if (!path && kept_copy(&text, &len)) {
 		text[len] = '\0';
-		return load_owned(text, len, "/proc/kallsyms", false, out, err);
+		return load_owned(text, len, "/proc/kallsyms", core, out, err);
 	}
 	if (!path)
 		path = "/proc/kallsyms";
-	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
+	tk_status st = tk_symtext_read_until(path, KALLSYMS_LIMIT, stop, &text, &len, err);
 	if (st != TK_OK)
 		return st;
 	char *room = realloc(text, len + 1);
@@ -269,46 +273,22 @@ tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *e
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	room[len] = '\0';
-	return load_owned(room, len, path, false, out, err);
+	return load_owned(room, len, path, core, out, err);
+}
+
+tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
+{
+	return read_and_load(path, NULL, false, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms_until(const atomic_bool *stop, tk_symtab **out, tk_error *err)
 {
-	*out = NULL;
-	char *text;
-	size_t len;
-	if (kept_copy(&text, &len)) {
-		text[len] = '\0';
-		return load_owned(text, len, "/proc/kallsyms", false, out, err);
-	}
-	tk_status st =
-	    tk_symtext_read_until("/proc/kallsyms", KALLSYMS_LIMIT, stop, &text, &len, err);
-	if (st != TK_OK)
-		return st;
-	char *room = realloc(text, len + 1);
-	if (!room) {
-		free(text);
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	}
-	room[len] = '\0';
-	return load_owned(room, len, "/proc/kallsyms", false, out, err);
+	return read_and_load(NULL, stop, false, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err)
 {
-	*out = NULL;
-	char *text;
-	size_t len;
-	tk_status st = tk_symtext_read(path, KALLSYMS_LIMIT, &text, &len, err);
-	if (st != TK_OK)
-		return st;
-	char *room = realloc(text, len + 1);
-	if (!room) {
-		free(text);
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	}
-	room[len] = '\0';
-	return load_owned(room, len, path, true, out, err);
+	return read_and_load(path, NULL, true, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
