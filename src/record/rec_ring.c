@@ -102,8 +102,9 @@ static void kernel_attr(const rec_options *opt, size_t index, struct perf_event_
 	}
 	/* wake the poll loop once a quarter of the ring is full, not per record */
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)((opt->mmap_pages ? opt->mmap_pages : default_ring_pages()) *
-					 (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a->wakeup_watermark =
+	    (uint32_t)((opt->mmap_pages ? opt->mmap_pages : default_ring_pages()) *
+		       (size_t)sysconf(_SC_PAGESIZE) / 4);
 }
 
 /* The file's view of the attr; flags is the bitfield word at offset 40. */
