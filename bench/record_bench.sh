@@ -17,6 +17,11 @@
 # faster, and a sign test): a run's cost per sample is one of two levels on
 # the VM whichever recorder runs (bench/record_gap.sh, bench/README.md), so
 # a handful of repetitions can compare two levels, not two recorders.
+# PIN=cpu runs the workload (alone and under both recorders) on that CPU
+# only: unpinned, each recorder's fork and wake-up place it on the CPU the
+# recorder is not on, and perf's lands on CPU 0 where tracekit's lands on
+# CPU 1 (bench/README.md, session 27), a difference of placement, not of
+# recording.
 # Usage: bench/record_bench.sh [ROUNDS] [REPS] (default 100 20; an even
 # REPS puts each recorder first equally often). Prints the per-repetition
 # figures and markdown tables. bench/record_sched.sh shows where the
@@ -37,10 +42,15 @@ cc -O2 -g -fno-omit-frame-pointer -o "$work/workload" "$here/../examples/workloa
 # timer's own (so the recorder's CPU can be told from everything below it).
 cat >"$work/timer.py" <<'PY'
 import os, resource, sys, time
+pin = None
+if sys.argv[1] == "--pin":
+    pin, sys.argv = sys.argv[2], sys.argv[:1] + sys.argv[3:]
 out, argv = sys.argv[1], sys.argv[2:]
 t0 = time.monotonic()
 pid = os.fork()
 if pid == 0:
+    if pin:
+        os.sched_setaffinity(0, {int(pin)})
     os.execvp(argv[0], argv)
 _, status, ru = os.wait4(pid, 0)
 wall = time.monotonic() - t0
@@ -53,7 +63,7 @@ T() { /usr/bin/python3 "$work/timer.py" "$@"; }
 # run LABEL RECORDER-ARGS... : prints "wall_workload cpu_recorder lost cpu_workload"
 run() {
   local label=$1; shift
-  T "$work/$label.outer" "$@" -- /usr/bin/python3 "$work/timer.py" "$work/$label.inner" \
+  T "$work/$label.outer" "$@" -- /usr/bin/python3 "$work/timer.py" ${PIN:+--pin "$PIN"} "$work/$label.inner" \
     "$work/workload" "$rounds" >/dev/null 2>"$work/$label.err"
   read -r wall iu is isu iss <"$work/$label.inner"
   read -r _ ou os _ _ <"$work/$label.outer"
@@ -63,7 +73,7 @@ run() {
   echo "$wall $(echo "$ou + $os - $iu - $is - $isu - $iss" | bc -l) ${lost:-0} $(echo "$iu + $is" | bc -l)"
 }
 alone() {
-  T "$work/alone" "$work/workload" "$rounds" >/dev/null
+  T ${PIN:+--pin "$PIN"} "$work/alone" "$work/workload" "$rounds" >/dev/null
   read -r w u s _ _ <"$work/alone"; echo "$w $(echo "$u + $s" | bc -l)"
 }
 tk10() { run tk10 "$TK" record -q -F 10000 -g -a -o "$work/tk10.data"; }
