@@ -12,6 +12,9 @@ typedef struct drow {
 } drow;
 
 static bool show_children;
+static size_t sort_keys_n, sort_sym; /* the --sort keys, sym's index (n: none) */
+
+static const char *cell(const char *key, size_t n, size_t *len);
 
 static double delta_of(const drow *r)
 {
@@ -37,7 +40,24 @@ static int cmp_drow(const void *pa, const void *pb)
 		if (bx != by)
 			return bx > by ? -1 : 1;
 	}
+	/* equal: the --sort keys in order, each as perf's se_sort; for
+	 * sym (sort__sym_sort) rows without a symbol after, the others by
+	 * name (cmp_null, then strcmp) */
 	const tk_report_row *kx = x->a ? x->a : x->b, *ky = y->a ? y->a : y->b;
+	for (size_t k = 0; k < sort_keys_n; k++) {
+		size_t lx, ly;
+		const char *cx = cell(kx->key, k, &lx), *cy = cell(ky->key, k, &ly);
+		if (k == sort_sym) {
+			if (kx->unresolved != ky->unresolved)
+				return kx->unresolved ? 1 : -1;
+			/* past the "[.] " level prefix: names only */
+			size_t skip = lx > 4 && ly > 4 ? 4 : 0;
+			cx += skip, cy += skip, lx -= skip, ly -= skip;
+		}
+		int c = memcmp(cx, cy, lx < ly ? lx : ly);
+		if (c || lx != ly)
+			return c ? c : lx < ly ? -1 : 1;
+	}
 	return strcmp(kx->key, ky->key);
 }
 
@@ -300,6 +320,9 @@ tk_status tk_report_diff_write(const tk_report_rows *a, const tk_report_rows *b,
 		return tk_error_set(err, TK_ERR_USAGE, TK_NO_OFFSET,
 				    "unknown --sort list '%s' (pid, comm, dso, sym)", sort_keys);
 	show_children = children;
+	sort_keys_n = so.n;
+	for (sort_sym = 0; sort_sym < so.n && so.keys[sort_sym] != TK_RSORT_SYM; sort_sym++)
+		;
 	tk_status st = TK_OK;
 	bool one_each = a->n == 1 && b->n == 1;
 	size_t printed = 0;
