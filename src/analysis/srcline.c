@@ -133,6 +133,84 @@ static bool in_plt(Dwfl_Module *mod, uint64_t va)
 	return false;
 }
 
+/* The start of the CU's address range holding addr (its sequence: gcc
+ * emits one per contiguous piece of a section), or addr itself. */
+static Dwarf_Addr range_start(Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(cu, off, &base, &start, &end)) > 0)
+		if (addr >= start && addr < end)
+			return start;
+	return addr;
+}
+
+/* The file binutils' addr2line (perf's) names for a row: in a DWARF 5
+ * line table it starts each sequence with entry 0's name, although the
+ * file register starts at 1, until the first DW_LNS_set_file. gcc sets
+ * the file only when it changes, so the rows of a sequence that are all
+ * in file 1 up to this one are those (glibc's dl-cacheinfo.h rows in
+ * dl-get-cpu-features.c's table: addr2line says dl-get-cpu-features.c).
+ * libdw sorts a CU's rows by address, sequences abutting or interleaved
+ * at their ends: the sequence is taken as the CU's range holding the
+ * row. */
+static const char *addr2line_file(Dwfl_Line *line, const char *file)
+{
+	Dwarf_Addr bias, at;
+	Dwarf_Line *dl = dwfl_dwarf_line(line, &bias);
+	Dwarf_Die *cu = dwfl_linecu(line);
+	Dwarf_Files *files;
+	size_t idx, n;
+	Dwarf_Half version;
+	Dwarf_Lines *lines;
+	if (!dl || !cu || dwarf_line_file(dl, &files, &idx) != 0 || idx != 1 ||
+	    dwarf_lineaddr(dl, &at) != 0 ||
+	    dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
+	    version < 5 || dwarf_getsrclines(cu, &lines, &n) != 0)
+		return file;
+	size_t i = 0;
+	while (i < n && dwarf_onesrcline(lines, i) != dl)
+		i++;
+	if (i == n)
+		return file;
+	Dwarf_Addr start = range_start(cu, at);
+	while (i-- > 0) {
+		Dwarf_Line *p = dwarf_onesrcline(lines, i);
+		Dwarf_Addr pa;
+		bool end = true;
+		Dwarf_Files *pf;
+		size_t pidx;
+		if (!p || dwarf_lineaddr(p, &pa) != 0 || pa < start)
+			break;
+		if (dwarf_lineendsequence(p, &end) != 0 || end)
+			continue; /* another sequence ending where this one starts */
+		if (dwarf_line_file(p, &pf, &pidx) != 0 || pidx != 1)
+			return file;
+	}
+	const char *zero = dwarf_filesrc(files, 0, NULL, NULL);
+	return zero ? zero : file;
+}
+
+/* Whether va lies outside the address ranges of line's CU: libdw returns
+ * the last row at or below va, also one a sequence ends on (an empty row
+ * on the padding after a function, sorted after the sequence's end),
+ * where addr2line finds no line. A CU without ranges is not judged. */
+static bool outside_cu(Dwfl_Line *line, Dwarf_Addr va)
+{
+	Dwarf_Addr bias, base, start, end;
+	Dwarf_Die *cu = dwfl_linecu(line);
+	if (!dwfl_dwarf_line(line, &bias) || !cu)
+		return false;
+	ptrdiff_t off = 0;
+	bool any = false;
+	while ((off = dwarf_ranges(cu, off, &base, &start, &end)) > 0) {
+		any = true;
+		if (va - bias >= start && va - bias < end)
+			return false;
+	}
+	return any;
+}
+
 static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool full)
 {
 	image tmp;
@@ -148,6 +226,10 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 		int lineno = 0;
 		const char *file =
 		    line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+		if (file && outside_cu(line, va))
+			file = NULL;
+		if (file)
+			file = addr2line_file(line, file);
 		if (file) {
 			const char *base = full ? file : strrchr(file, '/');
 			base = base ? (full ? base : base + 1) : file;

@@ -1,0 +1,137 @@
+/* Source lines (src/analysis/srcline.c) against binutils' addr2line, which
+ * perf report --sort srcline asks: for addresses spread over the text of
+ * the dynamic loader and of libc (with glibc's detached debug info from
+ * libc6-dbg), "file:line" is the same, file by its base name. Their
+ * DWARF 5 line tables have rows whose file register was never set in
+ * their sequence, which addr2line names by entry 0 (dl-cacheinfo.h's
+ * rows in dl-get-cpu-features.c's table); libdw's own answer differs
+ * there. Skipped without addr2line or without line tables for them. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#include "analysis/srcline.h"
+
+#if TK_HAVE_LIBDW
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
+
+/* The executable PT_LOAD whose file offsets equal its addresses (both
+ * tools are then asked about one number). */
+static bool text_range(const char *path, uint64_t *lo, uint64_t *hi)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t n = 0;
+	bool found = false;
+	if (elf && elf_getphdrnum(elf, &n) == 0)
+		for (size_t i = 0; i < n && !found; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    (ph.p_flags & PF_X) && ph.p_offset == ph.p_vaddr) {
+				*lo = ph.p_offset;
+				*hi = ph.p_offset + ph.p_filesz;
+				found = true;
+			}
+		}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* addr2line's answer, base name only, " (discriminator N)" cut */
+static void base_of(const char *line, char *out, size_t cap)
+{
+	const char *slash = strrchr(line, '/');
+	snprintf(out, cap, "%s", slash ? slash + 1 : line);
+	char *d = strstr(out, " (discriminator");
+	if (d)
+		*d = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* Compares every step-th address of path's text; returns the number of
+ * addresses where both tools name a line (0: nothing to compare). */
+static size_t compare_image(const char *link, uint64_t step)
+{
+	char path[PATH_MAX];
+	uint64_t lo, hi;
+	if (!realpath(link, path) || !text_range(path, &lo, &hi))
+		return 0;
+	char list[64], cmd[PATH_MAX + 128];
+	snprintf(list, sizeof list, "/tmp/tk-srcline-%d.txt", (int)getpid());
+	FILE *f = fopen(list, "w");
+	assert_non_null(f);
+	for (uint64_t a = lo; a < hi; a += step)
+		fprintf(f, "%#llx\n", (unsigned long long)a);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "addr2line -e '%s' < %s", path, list);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	tk_srcline *s = tk_srcline_new();
+	assert_non_null(s);
+	size_t compared = 0, differ = 0;
+	char line[PATH_MAX + 64], want[PATH_MAX + 64];
+	for (uint64_t a = lo; a < hi && fgets(line, sizeof line, p); a += step) {
+		base_of(line, want, sizeof want);
+		const char *got = tk_srcline_get(s, path, a, false);
+		/* no line: "??:0", or ":?" (an empty file name), which perf
+		 * shows as "??:0" too, where tracekit must not name one; a
+		 * file without a line ("f.c:?") is left alone */
+		size_t wl = strlen(want);
+		if (wl >= 2 && strcmp(want + wl - 2, ":?") == 0 && want[0] != ':')
+			continue;
+		bool none = strncmp(want, "??", 2) == 0 || want[0] == ':';
+		bool got_none = !got || strncmp(got, "??", 2) == 0;
+		if (none || got_none) {
+			if (none && !got_none && differ++ < 5)
+				print_message("%s %#llx: addr2line %s, tracekit %s\n", path,
+					      (unsigned long long)a, want, got);
+			continue;
+		}
+		compared++;
+		if (strcmp(want, got) != 0 && differ++ < 5)
+			print_message("%s %#llx: addr2line %s, tracekit %s\n", path,
+				      (unsigned long long)a, want, got);
+	}
+	pclose(p);
+	unlink(list);
+	tk_srcline_free(s);
+	assert_int_equal(differ, 0);
+	return compared;
+}
+
+static void test_like_addr2line(void **state)
+{
+	(void)state;
+	if (system("addr2line --version >/dev/null 2>&1") != 0)
+		skip();
+	/* the loader's text is small: every 13th byte; libc's every 509th */
+	size_t n = compare_image("/lib64/ld-linux-x86-64.so.2", 13);
+	n += compare_image("/lib/x86_64-linux-gnu/libc.so.6", 509);
+	if (n == 0)
+		skip(); /* no line tables here (libc6-dbg not installed) */
+	print_message("compared %zu addresses\n", n);
+}
+#else
+static void test_like_addr2line(void **state)
+{
+	(void)state;
+	skip();
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_like_addr2line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
