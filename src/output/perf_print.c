@@ -819,9 +819,10 @@ static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, 
 		p->last_th = NULL;
 		p->j_epoch++;
 		/* deferred kernel frames resolve in the kernel's space as it
-		 * was: a kernel MMAP changes it */
+		 * was: a kernel MMAP changes it (none deferred yet: the
+		 * deferral goes on) */
 		unsigned mode = rec->misc & 7u;
-		if (p->pending &&
+		if (p->pending && tk_line_cache_has_holes(&p->frames) &&
 		    (rec->type == TK_PERF_RECORD_MMAP || rec->type == TK_PERF_RECORD_MMAP2) &&
 		    (mode == TK_CPUMODE_KERNEL || mode == TK_CPUMODE_GUEST_KERNEL)) {
 			tk_status sst = settle(p, err);

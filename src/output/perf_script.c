@@ -611,9 +611,11 @@ static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user
 	s->last_th = NULL;
 	s->prefix_valid = false;
 	/* a kernel MMAP changes the kernel's address space, in which the
-	 * deferred frames must be resolved as they were */
+	 * deferred frames must be resolved as they were (none yet: the
+	 * kernel's own MMAP, the file's first record, keeps the deferral) */
 	unsigned mode = rec->misc & 7u; /* PERF_RECORD_MISC_CPUMODE_MASK */
-	if (s->pending && (rec->type == TK_PERF_RECORD_MMAP || rec->type == TK_PERF_RECORD_MMAP2) &&
+	if (s->pending && tk_line_cache_has_holes(&s->lines) &&
+	    (rec->type == TK_PERF_RECORD_MMAP || rec->type == TK_PERF_RECORD_MMAP2) &&
 	    (mode == TK_CPUMODE_KERNEL || mode == TK_CPUMODE_GUEST_KERNEL)) {
 		tk_status sst = settle(s, err);
 		if (sst != TK_OK)

@@ -118,8 +118,16 @@ void tk_line_cache_put_ip(tk_line_cache *c, tk_threads *t, const tk_thread *th, 
  * caller must fill before anything changes the kernel's address space
  * (a kernel MMAP), and before the buffer is written anywhere. */
 void tk_line_cache_defer_kernel(tk_line_cache *c, bool on);
+/* Whether deferred kernel frames wait in the buffer: a kernel MMAP before
+ * the first one need not end the deferral. */
+static inline bool tk_line_cache_has_holes(const tk_line_cache *c)
+{
+	return c->n_holes > 0;
+}
 /* Writes buf[0..len) to out with the holes' lines in place (resolving them
- * now: this waits for the kernel's table), then forgets the holes. */
+ * now: this waits for the kernel's table), then forgets the holes. With
+ * TRACEKIT_KERNEL_DEFER=always (a test hook) it says on stderr how many
+ * frames were deferred. */
 void tk_line_cache_fill_holes(tk_line_cache *c, tk_threads *t, const char *buf, size_t len,
 			      tk_writer *out);
 

@@ -75,11 +75,17 @@ TRACEKIT_KERNEL_DEFER=always "$TK" print --format perf-script "$data" >"$work/de
   fail "perf-script, kernel frames deferred: exit status non-zero: $(head -2 "$work/defer.err")"
 cmp -s "$work/want" "$work/defer.out" && echo "ok perf-script, kernel frames deferred: identical to perf script" ||
   fail "perf-script, kernel frames deferred: differs from perf script"
+# the deferral happened: the kernel's own MMAP (the first record of a -a
+# recording) once ended it before the first kernel frame
+grep -q 'kernel frames were deferred' "$work/defer.err" ||
+  fail "perf-script: no kernel frame was deferred ($(head -1 "$work/defer.err"))"
 rm -rf "$XDG_CACHE_HOME"
 TRACEKIT_KERNEL_DEFER=always "$TK" print --format json "$data" >"$work/defer.json" 2>"$work/defer.err" ||
   fail "json, kernel frames deferred: exit status non-zero: $(head -2 "$work/defer.err")"
 cmp -s "$work/json.cold.0" "$work/defer.json" && echo "ok json, kernel frames deferred: identical to json without threads" ||
   fail "json, kernel frames deferred: differs from json without threads"
+grep -q 'kernel frames were deferred' "$work/defer.err" ||
+  fail "json: no kernel frame was deferred ($(head -1 "$work/defer.err"))"
 if ls "$work/xdg1/tracekit" 2>/dev/null | grep -q '\.tmp\.'; then
   fail "temporary files left in the cache: $(ls "$work/xdg1/tracekit" | grep '\.tmp\.' | head -2)"
 fi
