@@ -10,10 +10,12 @@
 #include "output/perf_script_lines.h"
 #include "output/perf_script_mem.h"
 
-#define INITIAL_SLOTS ((size_t)1 << 14)
-
 /* The text store's first size. */
 #define HUGE_PAGE ((size_t)2 << 20)
+/* The table's first size: one huge page, which its first write zeroes
+ * whole anyway (tk_script_big_alloc); smaller first tables cost a fresh
+ * zeroed huge page and a rehash at every doubling up to this size. */
+#define INITIAL_SLOTS (HUGE_PAGE / sizeof(tk_line_slot))
 /* Readable bytes kept past the last line, for put_cached()'s block copy. */
 #define TEXT_SLACK 32
 
