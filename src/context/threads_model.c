@@ -235,12 +235,13 @@ static const tk_symtab *dso_symtab(tk_threads *t, tk_dso *d)
 		}
 		if (strcmp(d->name, "[vdso]") == 0 && d->build_id_len) {
 			/* perf keeps the vdso image it saw at record time in its
-			 * cache as ~/.debug/[vdso]/<build id>/vdso */
+			 * build-id cache as [vdso]/<build id>/vdso */
 			char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
-			const char *home = getenv("HOME");
+			const char *dir = tk_symcache_debug_dir(t->symbols);
+			if (!dir)
+				break;
 			tk_build_id_hex(d->build_id, d->build_id_len, hex);
-			snprintf(path, sizeof path, "%s/.debug/[vdso]/%s/vdso", home ? home : "",
-				 hex);
+			snprintf(path, sizeof path, "%s/[vdso]/%s/vdso", dir, hex);
 			d->symtab =
 			    tk_symcache_image(t->symbols, path, d->build_id, d->build_id_len);
 			break;
@@ -484,17 +485,16 @@ static bool dso_has_elf_class(tk_threads *t, tk_dso *d)
 		if (strcmp(d->name, "[vdso]") == 0 && !d->build_id_len) {
 			known = tk_symcache_host_vdso(t->symbols) != NULL;
 		} else {
-			const char *home = getenv("HOME");
-			if (d->build_id_len && home) {
+			const char *dir = tk_symcache_debug_dir(t->symbols);
+			if (d->build_id_len && dir) {
 				char hex[2 * TK_BUILD_ID_MAX + 1], path[4096];
 				tk_build_id_hex(d->build_id, d->build_id_len, hex);
-				snprintf(path, sizeof path, "%s/.debug/.build-id/%.2s/%s", home,
-					 hex, hex + 2);
+				snprintf(path, sizeof path, "%s/.build-id/%.2s/%s", dir, hex,
+					 hex + 2);
 				known = is_elf_file(path);
 				if (!known) {
-					snprintf(path, sizeof path,
-						 "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
-						 hex + 2);
+					snprintf(path, sizeof path, "%s/.build-id/%.2s/%s/elf", dir,
+						 hex, hex + 2);
 					known = is_elf_file(path);
 				}
 			}

@@ -57,6 +57,10 @@ bool tk_symcache_kernel_pending(const tk_symcache *c);
  * when there is none. */
 const tk_symtab *tk_symcache_host_vdso(tk_symcache *c);
 
+/* perf's build-id cache directory (tk_symcache_options.debug_dir, else
+ * $HOME/.debug), or NULL when there is none. */
+const char *tk_symcache_debug_dir(const tk_symcache *c);
+
 /* A file offset in an image (a mapping's pgoff + ip - start) to the ELF
  * address its symbols use, the way perf 6.1 relates the two (segments
  * taken at max(memsz, filesz), so .bss offsets map too); false when no

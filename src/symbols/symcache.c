@@ -690,6 +690,11 @@ const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
 	return kallsyms_file(c, path);
 }
 
+const char *tk_symcache_debug_dir(const tk_symcache *c)
+{
+	return c ? c->debug_dir : NULL;
+}
+
 /* [vdso] in /proc/self/maps: "start-end r-xp 00000000 00:00 0   [vdso]" */
 static bool find_self_vdso(uint64_t *start, uint64_t *end)
 {

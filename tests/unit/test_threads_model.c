@@ -1,7 +1,14 @@
 /* The thread / map model (src/context/threads_model.c) on crafted
- * COMM / FORK / MMAP records, checked against perf's machine rules, plus
- * perf-style demangling (src/context/perf_demangle.c). */
+ * COMM / FORK / MMAP records, checked against perf's machine rules (and a
+ * [vdso] read from the build-id cache the caller names), plus perf-style
+ * demangling (src/context/perf_demangle.c). */
+#include <elf.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -179,6 +186,110 @@ static void check_strip(const char *in, const char *want)
 	assert_string_equal(buf, want);
 }
 
+/* The running process's vdso as a file image (its PT_LOADs start at
+ * offset 0, the section headers follow them) and its build id; false
+ * when there is none. */
+static bool host_vdso(const unsigned char **image, size_t *size, uint8_t id[20])
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return false;
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
+	size_t end = 0;
+	bool have_id = false;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		const char *n = (const char *)eh + ph[i].p_offset, *e = n + ph[i].p_filesz;
+		while (n + sizeof(Elf64_Nhdr) <= e) {
+			const Elf64_Nhdr *nh = (const Elf64_Nhdr *)n;
+			const char *desc = n + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_descsz == 20 && desc + 20 <= e) {
+				memcpy(id, desc, 20);
+				have_id = true;
+			}
+			n = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+	/* the section headers (the symbols' way in) lie past the PT_LOADs */
+	size_t sh_end = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (sh_end > end)
+		end = sh_end;
+	*image = (const unsigned char *)eh;
+	*size = end;
+	return have_id && end > 0;
+}
+
+/* A [vdso] recorded with a build id is read from the build-id cache the
+ * caller names (tk_symcache_options.debug_dir), as perf reads its
+ * --buildid-dir, not from $HOME/.debug (HOME points elsewhere here). */
+static void test_vdso_from_debug_dir(void **state)
+{
+	(void)state;
+	const unsigned char *image = NULL;
+	size_t size = 0;
+	uint8_t id[20];
+	if (!host_vdso(&image, &size, id))
+		skip();
+	char dir[] = "/tmp/tk-debugdir-XXXXXX", path[512], hex[41];
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(path, sizeof path, "%s/[vdso]", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/[vdso]/%s", dir, hex);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/[vdso]/%s/vdso", dir, hex);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(image, 1, size, f), size);
+	fclose(f);
+
+	pc_buf b;
+	begin(&b);
+	rec_comm(&b, 100, 100, "app");
+	size_t at = pc_rec_begin(&b, TK_PERF_RECORD_MMAP2, 2 | (1u << 14));
+	pc_u32(&b, 100);
+	pc_u32(&b, 100);
+	pc_u64(&b, 0x7fff0000ull); /* start */
+	pc_u64(&b, 0x2000);        /* len */
+	pc_u64(&b, 0);             /* pgoff */
+	pc_bytes(&b, (uint8_t[4]){20, 0, 0, 0}, 4);
+	pc_bytes(&b, id, 20);
+	pc_u32(&b, 5); /* prot */
+	pc_u32(&b, 2); /* flags */
+	put_str_padded(&b, "[vdso]");
+	pc_rec_end(&b, at);
+
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("HOME", "/nonexistent", 1);
+	tk_threads t;
+	tk_symcache_options so = {.debug_dir = dir, .perf_map_dir = "/nonexistent"};
+	assert_true(tk_threads_init(&t, &so));
+	feed(&t, &b);
+	tk_thread *app = tk_threads_findnew(&t, 100, 100);
+	bool clock = false;
+	for (uint64_t off = 0; off < size && !clock; off += 4) {
+		tk_addr_loc loc;
+		tk_threads_resolve(&t, app, TK_CPUMODE_USER, 0x7fff0000ull + off, &loc);
+		clock = loc.name && strstr(loc.name, "clock_gettime");
+	}
+	assert_true(clock); /* the vdso's own function, from the copy */
+	tk_threads_free(&t);
+	free(b.p);
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
+	remove(path);
+	snprintf(path, sizeof path, "%s/[vdso]/%s", dir, hex);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/[vdso]", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 static void test_demangle_strip(void **state)
 {
 	(void)state;
@@ -207,9 +318,8 @@ static void test_demangle_strip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fork_comm_and_maps),
-	    cmocka_unit_test(test_fork_replaces_thread),
-	    cmocka_unit_test(test_maps_overlap),
+	    cmocka_unit_test(test_fork_comm_and_maps), cmocka_unit_test(test_fork_replaces_thread),
+	    cmocka_unit_test(test_maps_overlap),       cmocka_unit_test(test_vdso_from_debug_dir),
 	    cmocka_unit_test(test_demangle_strip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
