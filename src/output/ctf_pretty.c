@@ -150,6 +150,22 @@ static inline bool word_is_plain(uint64_t x)
 	return hit == 0;
 }
 
+#ifdef __SSE2__
+/* The lanes of v holding a byte the printer escapes (below 0x20, 0x7f,
+ * '"', '\'', '?', '\\'); the signed compare also flags 0x80 and above. */
+static inline int special_lanes(__m128i v)
+{
+	__m128i hit =
+	    _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+				      _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+			 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+				      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')),
+						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+	return _mm_movemask_epi8(hit);
+}
+#endif
+
 /* word_is_plain for the words of short strings (one or two per string):
  * with SSE2, block_is_plain's compares on the word's 8 lanes (the upper 8
  * are zero, below 0x20, and masked off), fewer instructions than the SWAR
@@ -159,15 +175,7 @@ static inline bool word_is_plain(uint64_t x)
 static inline bool short_word_is_plain(uint64_t x)
 {
 #ifdef __SSE2__
-	__m128i v = _mm_cvtsi64_si128((long long)x);
-	__m128i hit =
-	    _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-				      _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
-			 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
-				      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')),
-						   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
-	return (_mm_movemask_epi8(hit) & 0xff) == 0;
+	return (special_lanes(_mm_cvtsi64_si128((long long)x)) & 0xff) == 0;
 #else
 	return word_is_plain(x);
 #endif
@@ -178,15 +186,7 @@ static inline bool short_word_is_plain(uint64_t x)
  * and above; those few take the byte-wise path, which copies them. */
 static inline bool block_is_plain(const char *p)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i hit =
-	    _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
-				      _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))),
-			 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-						   _mm_cmpeq_epi8(x, _mm_set1_epi8('\''))),
-				      _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('?')),
-						   _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
-	return _mm_movemask_epi8(hit) == 0;
+	return special_lanes(_mm_loadu_si128((const __m128i *)(const void *)p)) == 0;
 }
 #endif
 

@@ -352,6 +352,32 @@ bool rec_wait(rec_session *s, int timeout_ms)
 	return n > 0;
 }
 
+/* The header of the record at off in the ring data[0..size), read across
+ * the wrap. */
+static void ring_header(const uint8_t *data, size_t size, size_t off, struct perf_event_header *h)
+{
+	if (off + sizeof *h <= size) {
+		memcpy(h, data + off, sizeof *h);
+	} else {
+		size_t first = size - off;
+		memcpy(h, data + off, first);
+		memcpy((uint8_t *)h + first, data, sizeof *h - first);
+	}
+}
+
+/* The len bytes of the record at off: in place, or copied whole into the
+ * session's scratch when they wrap around the ring's end. */
+static const uint8_t *ring_record(rec_session *s, const uint8_t *data, size_t size, size_t off,
+				  size_t len)
+{
+	if (off + len <= size)
+		return data + off;
+	size_t first = size - off;
+	memcpy(s->scratch, data + off, first);
+	memcpy(s->scratch + first, data, len - first);
+	return s->scratch;
+}
+
 /* Bookkeeping for one record: samples, images mapped (for the build ids of
  * hit images at the end), lost records. Only MMAP and LOST records are read
  * past their header; one that wraps around the ring end is copied whole. */
@@ -368,13 +394,7 @@ static void note_record(rec_session *s, const uint8_t *data, size_t size, size_t
 	bool lost = h->type == PERF_RECORD_LOST && h->size >= 24;
 	if (!user_map && !lost)
 		return;
-	const uint8_t *rec = data + off;
-	if (off + h->size > size) {
-		size_t first = size - off;
-		memcpy(s->scratch, data + off, first);
-		memcpy(s->scratch + first, data, h->size - first);
-		rec = s->scratch;
-	}
+	const uint8_t *rec = ring_record(s, data, size, off, h->size);
 	if (lost) {
 		s->lost += tk_load_u64(rec + 16, false);
 		return;
@@ -405,20 +425,8 @@ static tk_status emit_each(rec_session *s, const uint8_t *data, size_t size, uin
 	for (uint64_t at = start; at < end;) {
 		size_t off = (size_t)(at % size);
 		struct perf_event_header h;
-		if (off + sizeof h <= size) {
-			memcpy(&h, data + off, sizeof h);
-		} else {
-			size_t first = size - off;
-			memcpy(&h, data + off, first);
-			memcpy((uint8_t *)&h + first, data, sizeof h - first);
-		}
-		const uint8_t *rec = data + off;
-		if (off + h.size > size) {
-			size_t first = size - off;
-			memcpy(s->scratch, data + off, first);
-			memcpy(s->scratch + first, data, h.size - first);
-			rec = s->scratch;
-		}
+		ring_header(data, size, off, &h);
+		const uint8_t *rec = ring_record(s, data, size, off, h.size);
 		tk_status st = perfw_out_record(o, rec, h.size, NULL, 0, err);
 		if (st != TK_OK)
 			return st;
@@ -443,13 +451,7 @@ static tk_status drain_ring(rec_session *s, rec_ring *r, perfw_out *o, bool *wro
 	while (tail < head) {
 		size_t off = (size_t)(tail % size);
 		struct perf_event_header h;
-		if (off + sizeof h <= size) {
-			memcpy(&h, data + off, sizeof h);
-		} else {
-			size_t first = size - off;
-			memcpy(&h, data + off, first);
-			memcpy((uint8_t *)&h + first, data, sizeof h - first);
-		}
+		ring_header(data, size, off, &h);
 		if (h.size < sizeof h || tail + h.size > head)
 			break; /* cannot happen with a sane kernel; stop rather than loop */
 		note_record(s, data, size, off, &h);

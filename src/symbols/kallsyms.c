@@ -170,8 +170,9 @@ static tk_status load_owned(char *text, size_t len, const char *name, bool core_
 	return TK_OK;
 }
 
-tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
-					 tk_symtab **out, tk_error *err)
+/* Loads from a copy of text[0..len) the table takes over. */
+static tk_status load_copy(const char *text, size_t len, const char *name, bool core_only,
+			   tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
 	char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
@@ -179,7 +180,13 @@ tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const cha
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	return load_owned(copy, len, name, false, out, err);
+	return load_owned(copy, len, name, core_only, out, err);
+}
+
+tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
+					 tk_symtab **out, tk_error *err)
+{
+	return load_copy(text, len, name, false, out, err);
 }
 
 bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr)
@@ -294,11 +301,5 @@ tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_err
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
 					      tk_symtab **out, tk_error *err)
 {
-	*out = NULL;
-	char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
-	if (!copy)
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	return load_owned(copy, len, name, true, out, err);
+	return load_copy(text, len, name, true, out, err);
 }

@@ -22,6 +22,24 @@
 	 TK_PERF_SAMPLE_PERIOD)
 #define SID_ALL (1ULL << TK_PERF_ATTR_SAMPLE_ID_ALL)
 
+/* TID, TIME, ID, CPU as t has them: the run a sample and a sample_id
+ * trailer share. */
+static void id_fields(pc_buf *b, uint64_t t, uint64_t id, uint64_t time, uint32_t cpu)
+{
+	if (t & TK_PERF_SAMPLE_TID) {
+		pc_u32(b, 7);
+		pc_u32(b, 7);
+	}
+	if (t & TK_PERF_SAMPLE_TIME)
+		pc_u64(b, time);
+	if (t & TK_PERF_SAMPLE_ID)
+		pc_u64(b, id);
+	if (t & TK_PERF_SAMPLE_CPU) {
+		pc_u32(b, cpu);
+		pc_u32(b, 0);
+	}
+}
+
 /* A sample with the fields of sample_type t, in perf's order. */
 static void sample(pc_buf *b, uint64_t t, uint64_t id, uint64_t time, uint32_t cpu)
 {
@@ -30,18 +48,7 @@ static void sample(pc_buf *b, uint64_t t, uint64_t id, uint64_t time, uint32_t c
 		pc_u64(b, id);
 	if (t & TK_PERF_SAMPLE_IP)
 		pc_u64(b, 0x400000);
-	if (t & TK_PERF_SAMPLE_TID) {
-		pc_u32(b, 7);
-		pc_u32(b, 7);
-	}
-	if (t & TK_PERF_SAMPLE_TIME)
-		pc_u64(b, time);
-	if (t & TK_PERF_SAMPLE_ID)
-		pc_u64(b, id);
-	if (t & TK_PERF_SAMPLE_CPU) {
-		pc_u32(b, cpu);
-		pc_u32(b, 0);
-	}
+	id_fields(b, t, id, time, cpu);
 	if (t & TK_PERF_SAMPLE_PERIOD)
 		pc_u64(b, 1);
 	pc_rec_end(b, r);
@@ -50,18 +57,7 @@ static void sample(pc_buf *b, uint64_t t, uint64_t id, uint64_t time, uint32_t c
 /* The sample_id trailer of a non-sample record (perf's order). */
 static void trailer(pc_buf *b, uint64_t t, uint64_t id, uint64_t time, uint32_t cpu)
 {
-	if (t & TK_PERF_SAMPLE_TID) {
-		pc_u32(b, 7);
-		pc_u32(b, 7);
-	}
-	if (t & TK_PERF_SAMPLE_TIME)
-		pc_u64(b, time);
-	if (t & TK_PERF_SAMPLE_ID)
-		pc_u64(b, id);
-	if (t & TK_PERF_SAMPLE_CPU) {
-		pc_u32(b, cpu);
-		pc_u32(b, 0);
-	}
+	id_fields(b, t, id, time, cpu);
 	if (t & T_IDENT)
 		pc_u64(b, id);
 }
