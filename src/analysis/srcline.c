@@ -145,6 +145,31 @@ static Dwarf_Addr range_start(Dwarf_Die *cu, Dwarf_Addr addr)
 	return addr;
 }
 
+/* dl's index in lines (sorted by address: bisected to the first row at
+ * its address, at), n when it is not there. */
+static size_t row_index(Dwarf_Lines *lines, size_t n, Dwarf_Line *dl, Dwarf_Addr at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a = 0;
+		dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+		if (a < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
+		Dwarf_Addr a = 0;
+		if (l == dl)
+			return lo;
+		if (!l || dwarf_lineaddr(l, &a) != 0 || a != at)
+			break;
+	}
+	return n;
+}
+
 /* The file binutils' addr2line (perf's) names for a row: in a DWARF 5
  * line table it starts each sequence with entry 0's name, although the
  * file register starts at 1, until the first DW_LNS_set_file. gcc sets
@@ -168,9 +193,7 @@ static const char *addr2line_file(Dwfl_Line *line, const char *file)
 	    dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
 	    version < 5 || dwarf_getsrclines(cu, &lines, &n) != 0)
 		return file;
-	size_t i = 0;
-	while (i < n && dwarf_onesrcline(lines, i) != dl)
-		i++;
+	size_t i = row_index(lines, n, dl, at);
 	if (i == n)
 		return file;
 	Dwarf_Addr start = range_start(cu, at);
