@@ -3,8 +3,10 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# the shared test data the tests read in place (not copied into the tree)
+TESTDATA ?= $(abspath ../shared/testdata)
 
-.PHONY: all build deps check check-normal check-asan demo install fuzz bench format clean
+.PHONY: all build deps testdata check check-normal check-asan demo install fuzz bench format clean
 
 all: build
 
@@ -15,15 +17,19 @@ build:
 deps:
 	@scripts/install-deps.sh test
 
-check: deps check-normal check-asan
+check: deps testdata check-normal check-asan
+
+testdata:
+	@test -d "$(TESTDATA)" || { echo "make check: no shared test data at $(TESTDATA): clone" \
+	  "tracekit beside ../shared, or run make check TESTDATA=/path/to/shared/testdata" >&2; exit 1; }
 
 check-normal:
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTK_TESTDATA=$(TESTDATA) $(CMAKE_FLAGS) >/dev/null
 	cmake --build build -j $(JOBS)
 	cd build && ctest --output-on-failure -j $(JOBS)
 
 check-asan:
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON -DTK_TESTDATA=$(TESTDATA) $(CMAKE_FLAGS) >/dev/null
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
