@@ -43,8 +43,10 @@ children() { # label a b keys
   if /usr/bin/python3 - "$work/ra" "$work/rb" "$work/got" <<'PY'; then
 import re, sys
 def key_of(text):
-    # rows without a symbol: one per other key (perf diff collapses them)
-    return re.sub(r"\[([.k])\] 0x[0-9a-f]+", r"[\1] ?", re.sub(r" {2,}", "  ", text.strip()))
+    # rows without a symbol: one per other key (perf diff collapses them);
+    # address 0 prints without its 0x (printf's %#x), as sixteen zeros
+    return re.sub(r"\[([.k])\] (0x[0-9a-f]+|0{16})\b", r"[\1] ?",
+                  re.sub(r" {2,}", "  ", text.strip()))
 def report(path):
     rows = {}
     for l in open(path):
