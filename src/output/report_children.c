@@ -32,6 +32,7 @@ typedef struct row {
 	size_t name_len;
 	char level; /* '.' user, 'k' kernel */
 	bool inlined;
+	bool no_sym; /* the sample that made it had no symbol (perf's he->ms.sym) */
 	uint64_t self, children;
 	uint32_t graph;          /* root of its call-graph trie + 1, 0 = none */
 	uint32_t max_depth;      /* longest chain added under it (perf's callchain max_depth) */
@@ -210,6 +211,7 @@ static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
 	r->level = *level;
 	r->thread = th;
 	r->dso = dso;
+	r->no_sym = !loc->sym;
 	r->comm = tk_arena_strdup(&s->names, comm);
 	if (!r->comm)
 		return UINT32_MAX;
@@ -629,9 +631,10 @@ static void cells_of(const row *r, tk_rsort_cells *c)
 	    .sym = r->name,
 	    .sym_len = r->name_len,
 	    .inlined = r->inlined,
-	    /* a frame of no image has no symbol either, whatever the --sort
-	     * keys: perf's hist entry then widens its dso column to 16 */
-	    .unresolved = r->key.kind == KEY_ADDR || !r->dso,
+	    /* perf's hist entry keeps the symbol of the sample that made it,
+	     * whatever the --sort keys: without one (or without an image) it
+	     * widens the dso column to 16 */
+	    .unresolved = r->no_sym || !r->dso,
 	    .srcline = r->srcline,
 	};
 }
@@ -858,6 +861,7 @@ tk_status tk_perf_report_rows(const char *path, const tk_report_children_options
 			o->unresolved =
 			    (s->sort.mask & (1u << TK_RSORT_SYM)) && rw->key.kind == KEY_ADDR;
 			o->addr = rw->key.a;
+			o->no_sym = rw->no_sym || !rw->dso;
 			if (!o->key) {
 				st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 				break;

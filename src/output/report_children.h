@@ -51,6 +51,8 @@ typedef struct tk_report_row {
 	uint64_t self, children;
 	bool unresolved; /* sym is a key and the row has no symbol: */
 	uint64_t addr;   /* the address its sym cell shows */
+	bool no_sym;     /* its first sample had no symbol, whatever the --sort
+			  * keys: the dso column is at least 16 wide */
 } tk_report_row;
 
 typedef struct tk_report_rows_table {

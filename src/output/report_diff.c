@@ -64,7 +64,9 @@ static int cmp_drow(const void *pa, const void *pb)
 static const tk_report_row *sort_rows;
 
 /* How rows of the two files pair: by key, rows without a symbol by
- * their other cells only (their sym cells differ in the address). */
+ * their other cells and their sym cell's level only (sort__sym_sort
+ * finds any two such equal; the address, "0x..." or sixteen zeros for
+ * address 0, differs). */
 static int match_cmp(const tk_report_row *x, const tk_report_row *y)
 {
 	if (x->unresolved != y->unresolved)
@@ -72,14 +74,14 @@ static int match_cmp(const tk_report_row *x, const tk_report_row *y)
 	if (!x->unresolved)
 		return strcmp(x->key, y->key);
 	const char *p = x->key, *q = y->key;
-	for (;;) {
+	for (size_t k = 0;; k++) {
 		size_t lp = strcspn(p, "\t"), lq = strcspn(q, "\t");
-		bool addr = lp > 4 && lq > 4 && memcmp(p + 3, " 0x", 3) == 0 &&
-			    memcmp(q + 3, " 0x", 3) == 0;
-		int c = addr                              ? memcmp(p, q, 3)
-			: memcmp(p, q, lp < lq ? lp : lq) ? memcmp(p, q, lp < lq ? lp : lq)
-			: lp < lq                         ? -1
-							  : lp > lq;
+		size_t l = lp < lq ? lp : lq;
+		if (k == sort_sym && l > 3)
+			l = 3; /* "[.]" */
+		int c = memcmp(p, q, l);
+		if (!c && k != sort_sym)
+			c = (lp > lq) - (lp < lq);
 		if (c)
 			return c;
 		if (!p[lp] || !q[lq])
@@ -258,8 +260,13 @@ static tk_status diff_merged(const tk_report_rows_table *ta, const tk_report_row
 	for (size_t k = 0; k < so->n; k++) {
 		width[k] = strlen(tk_rsort_header((tk_rsort_key)so->keys[k]));
 		for (size_t i = 0; i < n; i++) {
+			const tk_report_row *r = rows[i].a ? rows[i].a : rows[i].b;
 			size_t len;
-			cell((rows[i].a ? rows[i].a : rows[i].b)->key, k, &len);
+			cell(r->key, k, &len);
+			/* hists__set_unres_dso_col_len(): a row whose entry has
+			 * no symbol widens the dso column to 16 */
+			if (so->keys[k] == TK_RSORT_DSO && r->no_sym && len < 16)
+				len = 16;
 			if (len > width[k])
 				width[k] = len;
 		}

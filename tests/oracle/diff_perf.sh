@@ -57,6 +57,10 @@ def report(path):
             rows[k] = (c + float(m.group(1)), s + float(m.group(2)), n + 1)
     return rows
 A, B = report(sys.argv[1]), report(sys.argv[2])
+# tracekit's rows summed per key too, as what each file holds: a row's B
+# share is its baseline plus its delta, none where it has no delta (a
+# row only in A); perf's hist tree may split one symbol in two rows, and
+# tracekit's then pair with B's one by one
 got, order, bad = {}, [], []
 for l in open(sys.argv[3]):
     if l.startswith("#") or not l.strip():
@@ -65,22 +69,27 @@ for l in open(sys.argv[3]):
     cols = [f[0:10], f[12:21], f[23:31], f[33:42]]
     k = key_of(f[44:])
     v = [float(c.strip().rstrip("%")) if c.strip() else None for c in cols]
-    got[k] = v
+    ca, sa = v[0] or 0.0, v[2] or 0.0
+    cb = ca + v[1] if v[1] is not None else 0.0
+    sb = sa + v[3] if v[3] is not None else 0.0
+    o = got.get(k, [0.0, 0.0, 0.0, 0.0, 0, False, False])
+    got[k] = [o[0] + ca, o[1] + cb, o[2] + sa, o[3] + sb, o[4] + 1,
+              o[5] or v[0] is not None, o[6] or v[1] is not None]
     order.append(v[1])
 for k in set(A) | set(B):
     a, b = A.get(k), B.get(k)
     g = got.get(k)
     if g is None:
         bad.append((k, "missing")); continue
-    # each summed row of perf's rounds by up to 0.005%
-    ta = 0.006 * (a[2] if a else 0) + 0.006
-    tb = ta + 0.006 * (b[2] if b else 0) + 0.006
-    if a and (g[0] is None or abs(g[0] - a[0]) > ta or abs(g[2] - a[1]) > ta):
+    # each summed row of perf's and of tracekit's rounds by up to 0.005%
+    ta = 0.006 * (a[2] if a else 0) + 0.006 * g[4] + 0.006
+    tb = ta + 0.006 * (b[2] if b else 0) + 0.006 * g[4]
+    if a and (not g[5] or abs(g[0] - a[0]) > ta or abs(g[2] - a[1]) > ta):
         bad.append((k, "baseline", g, a))
-    if b and (g[1] is None or abs(g[1] - (b[0] - (a[0] if a else 0))) > tb or
-              abs(g[3] - (b[1] - (a[1] if a else 0))) > tb):
+    if b and (not g[6] or abs(g[1] - g[0] - (b[0] - (a[0] if a else 0))) > tb or
+              abs(g[3] - g[2] - (b[1] - (a[1] if a else 0))) > tb):
         bad.append((k, "delta", g, a, b))
-    if a and not b and (g[1] is not None or g[3] is not None):
+    if a and not b and g[6]:
         bad.append((k, "delta of a row only in A", g))
 extra = set(got) - set(A) - set(B)
 deltas = [abs(d) for d in order if d is not None]
