@@ -22,10 +22,19 @@ static const Dwfl_Callbacks callbacks = {
     .section_address = dwfl_offline_section_address,
 };
 
+typedef struct fsym fsym;
+
 typedef struct image {
 	const char *path; /* arena */
 	Dwfl *dwfl;       /* NULL: the file could not be read */
 	Dwfl_Module *mod;
+	/* the symbol table's function symbols, for lines without DWARF
+	 * (symtab_file), made on first use */
+	bool fsyms_built;
+	fsym *fsyms;
+	size_t n_fsyms;
+	Elf *symelf; /* the file of that table, and its bias */
+	Dwarf_Addr symbias;
 } image;
 #endif
 
@@ -61,9 +70,11 @@ void tk_srcline_free(tk_srcline *s)
 	if (!s)
 		return;
 #if TK_HAVE_LIBDW
-	for (size_t i = 0; i < s->n_images; i++)
+	for (size_t i = 0; i < s->n_images; i++) {
 		if (s->images[i].dwfl)
 			dwfl_end(s->images[i].dwfl);
+		free(s->images[i].fsyms);
+	}
 #endif
 	tk_hashmap_free(&s->cache);
 	tk_arena_free(&s->text);
@@ -214,6 +225,153 @@ static const char *addr2line_file(Dwfl_Line *line, const char *file)
 	return zero ? zero : file;
 }
 
+/* The index of the allocated section of elf holding va (a link-time
+ * address), 0 for none. */
+static size_t section_of(Elf *elf, GElf_Addr va)
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && va >= sh.sh_addr &&
+		    va - sh.sh_addr < sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+/* A symbol binutils takes for a function (_bfd_elf_maybe_function_sym):
+ * its size (0 for one it skips), a symbol of size 0 counting as 1. */
+static GElf_Xword function_size(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	if (type == STT_SECTION || type == STT_FILE || type == STT_OBJECT || type == STT_TLS ||
+	    type == STT_COMMON)
+		return 0;
+	if (sym->st_size == 0 && GELF_ST_BIND(sym->st_info) == STB_LOCAL && type == STT_NOTYPE &&
+	    GELF_ST_VISIBILITY(sym->st_other) == STV_HIDDEN)
+		return 0; /* annobin's markers */
+	return sym->st_size ? sym->st_size : 1;
+}
+
+/* Where the DWARF names no file for va, binutils' addr2line (which perf
+ * asks) names the file of the function symbol best fitting va
+ * (_bfd_elf_find_function): the closest symbol at or below va in va's
+ * section, among those at one address one covering va, a function over
+ * other types, a typed one over NOTYPE, then the smaller; its file is
+ * the STT_FILE symbol before it in the table, for a local symbol (or any
+ * symbol while no file symbol has come after another symbol). addr2line
+ * prints that file with line "?", which perf reads as 0.
+ *
+ * The candidates, each with the file the table's order gives it, are
+ * listed once per image sorted by address (table order among equals),
+ * so a lookup is a bisection, not a pass over the table. */
+typedef struct fsym {
+	GElf_Addr off; /* biased, as the addresses looked up */
+	GElf_Xword size;
+	const char *file; /* NULL: none */
+	uint32_t index;   /* in the table */
+	uint16_t shndx;
+	uint8_t type;
+} fsym;
+
+static int fsym_cmp(const void *pa, const void *pb)
+{
+	const fsym *a = pa, *b = pb;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void build_fsyms(image *im)
+{
+	im->fsyms_built = true;
+	int n = dwfl_module_getsymtab(im->mod);
+	if (n <= 1 || !(im->fsyms = malloc((size_t)n * sizeof *im->fsyms)))
+		return;
+	const char *file = NULL;
+	bool seen = false, file_after = false;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *name =
+		    dwfl_module_getsym_info(im->mod, i, &sym, &addr, &shndx, &elf, &bias);
+		if (!name)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
+			file = name;
+			file_after |= seen;
+			continue;
+		}
+		seen = true;
+		GElf_Xword size = function_size(&sym);
+		if (!size || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+			continue;
+		im->symelf = elf;
+		im->symbias = bias;
+		bool named = GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after;
+		im->fsyms[im->n_fsyms++] = (fsym){.off = addr,
+						  .size = size,
+						  .file = named ? file : NULL,
+						  .index = (uint32_t)i,
+						  .shndx = (uint16_t)shndx,
+						  .type = (uint8_t)GELF_ST_TYPE(sym.st_info)};
+	}
+	qsort(im->fsyms, im->n_fsyms, sizeof *im->fsyms, fsym_cmp);
+}
+
+/* better_fit() of binutils for two symbols at one address. */
+static bool fits_better(const fsym *best, const fsym *c, GElf_Addr va)
+{
+	if (best->off + best->size <= va)
+		return c->size > best->size; /* neither covers va: the larger */
+	if (c->off + c->size <= va)
+		return false;
+	if ((best->type == STT_FUNC) != (c->type == STT_FUNC))
+		return c->type == STT_FUNC;
+	if ((best->type == STT_NOTYPE) != (c->type == STT_NOTYPE))
+		return best->type == STT_NOTYPE;
+	return c->size < best->size;
+}
+
+/* The file binutils names for va (biased), NULL for none. */
+static const char *symtab_file(image *im, GElf_Addr va)
+{
+	if (!im->fsyms_built)
+		build_fsyms(im);
+	if (!im->n_fsyms || !im->symelf)
+		return NULL;
+	size_t shndx = section_of(im->symelf, va - im->symbias);
+	if (!shndx)
+		return NULL;
+	/* the last candidate at or below va */
+	size_t lo = 0, hi = im->n_fsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (im->fsyms[mid].off <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the closest address in va's section, then its symbols in table
+	 * order */
+	size_t end = lo;
+	while (end > 0 && im->fsyms[end - 1].shndx != shndx)
+		end--;
+	if (!end)
+		return NULL;
+	GElf_Addr at = im->fsyms[end - 1].off;
+	size_t first = end - 1;
+	while (first > 0 && im->fsyms[first - 1].off == at)
+		first--;
+	const fsym *best = NULL;
+	for (size_t i = first; i < end; i++)
+		if (im->fsyms[i].shndx == shndx && (!best || fits_better(best, &im->fsyms[i], va)))
+			best = &im->fsyms[i];
+	return best ? best->file : NULL;
+}
+
 /* Whether va lies outside the address ranges of line's CU: libdw returns
  * the last row at or below va, also one a sequence ends on (an empty row
  * on the padding after a function, sorted after the sequence's end),
@@ -253,6 +411,8 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 			file = NULL;
 		if (file)
 			file = addr2line_file(line, file);
+		else if (out && (file = symtab_file(im, va)))
+			lineno = 0; /* "file.c:?" from addr2line */
 		if (file) {
 			const char *base = full ? file : strrchr(file, '/');
 			base = base ? (full ? base : base + 1) : file;
@@ -263,6 +423,8 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 	}
 	if (im == &tmp && tmp.dwfl)
 		dwfl_end(tmp.dwfl);
+	if (im == &tmp)
+		free(tmp.fsyms);
 	return out;
 }
 #else

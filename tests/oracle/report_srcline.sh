@@ -6,6 +6,9 @@
 #   recorded without call chains and with --call-graph dwarf: the tables
 #   of --sort srcline, srcline,sym and srcline,dso are identical to perf
 #   report's ("calls.c:13" for the inlined spin() in leaf());
+# - tests/oracle/report/nodebug.c built without -g: the same tables, whose
+#   lines come from the symbol table's file symbols ("nodebug.c:0", ":0",
+#   "??:0": binutils' fallback without line tables);
 # - python3 (no line tables in python3.11; glibc's from libc6-dbg when
 #   installed): the same tables ("??:0" where addr2line has no line,
 #   "sym@plt+0" in PLTs as perf shows them); rows may differ by at most
@@ -56,6 +59,13 @@ if cc -O2 -g -fomit-frame-pointer -o "$work/calls" "$TK_SOURCE_DIR/tests/oracle/
   perf record -q --call-graph dwarf -e cpu-clock:u -F 2000 -o "$work/cd.data" -- "$work/calls" 8000000 >/dev/null 2>&1 &&
     for k in srcline srcline,sym; do compare "calls.c (dwarf)" "$work/cd.data" "$k" 0; done
   grep -q 'calls.c:1[0-9]' "$work/got" || fail "calls.c: no calls.c line in tracekit's table"
+fi
+# without line tables: addr2line names the file symbol before a local
+# function ("nodebug.c:?", ":?" for a hidden one), perf reads the "?" as 0
+if cc -O1 -o "$work/nodebug" "$TK_SOURCE_DIR/tests/oracle/report/nodebug.c" &&
+   perf record -q -e cpu-clock:u -F 2000 -o "$work/n.data" -- "$work/nodebug" 60000000 >/dev/null 2>&1; then
+  for k in srcline srcline,sym; do compare "nodebug.c" "$work/n.data" "$k" 0; done
+  grep -q 'nodebug.c:0' "$work/got" || fail "nodebug.c: no nodebug.c:0 row in tracekit's table"
 fi
 if perf record -q --call-graph dwarf -e cpu-clock:u -F 1000 -o "$work/py.data" -- /usr/bin/python3 -c "
 import json
