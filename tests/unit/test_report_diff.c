@@ -12,20 +12,27 @@
 #include "base/writer.h"
 #include "output/report_diff.h"
 
-/* rows of B only (no baseline): the delta is B's share */
-static char *diff_of(tk_report_row *rows, size_t n, const char *sort)
+/* rows of A and of B */
+static char *diff_ab(tk_report_row *ra, size_t na, tk_report_row *rb, size_t nb, const char *sort,
+		     bool children)
 {
-	tk_report_rows_table ta = {.event = "cpu-clock:u", .total = 10};
-	tk_report_rows_table tb = {.event = "cpu-clock:u", .total = 10, .rows = rows, .n = n};
+	tk_report_rows_table ta = {.event = "cpu-clock:u", .total = 100, .rows = ra, .n = na};
+	tk_report_rows_table tb = {.event = "cpu-clock:u", .total = 100, .rows = rb, .n = nb};
 	tk_report_rows a = {.tables = &ta, .n = 1}, b = {.tables = &tb, .n = 1};
 	tk_writer *w;
 	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
-	assert_int_equal(tk_report_diff_write(&a, &b, sort, false, 0, w, NULL), TK_OK);
+	assert_int_equal(tk_report_diff_write(&a, &b, sort, children, 0, w, NULL), TK_OK);
 	size_t len;
 	const char *d = tk_writer_data(w, &len);
 	char *s = strndup(d, len);
 	tk_writer_abort(w);
 	return s;
+}
+
+/* rows of B only (no baseline): the delta is B's share */
+static char *diff_of(tk_report_row *rows, size_t n, const char *sort)
+{
+	return diff_ab(NULL, 0, rows, n, sort, false);
 }
 
 /* the row lines' last column, in printed order, joined by '|' */
@@ -84,23 +91,6 @@ static void test_keys_in_order(void **state)
 	char *out = diff_of(rows, 3, "dso,sym");
 	expect_order(out, "0x0000000000002000|main|0x0000000000001000");
 	free(out);
-}
-
-/* rows of A and of B */
-static char *diff_ab(tk_report_row *ra, size_t na, tk_report_row *rb, size_t nb, const char *sort,
-		     bool children)
-{
-	tk_report_rows_table ta = {.event = "cpu-clock:u", .total = 100, .rows = ra, .n = na};
-	tk_report_rows_table tb = {.event = "cpu-clock:u", .total = 100, .rows = rb, .n = nb};
-	tk_report_rows a = {.tables = &ta, .n = 1}, b = {.tables = &tb, .n = 1};
-	tk_writer *w;
-	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
-	assert_int_equal(tk_report_diff_write(&a, &b, sort, children, 0, w, NULL), TK_OK);
-	size_t len;
-	const char *d = tk_writer_data(w, &len);
-	char *s = strndup(d, len);
-	tk_writer_abort(w);
-	return s;
 }
 
 static void test_address_zero_pairs(void **state)
