@@ -9,11 +9,17 @@
 /* Images with a Dwfl open at once; more are looked up uncached (a new
  * Dwfl per call) rather than holding every file of a system profile. */
 #define SRCLINE_IMAGES 64
+/* perf's A2L_FAIL_LIMIT (util/srcline.c) */
+#define A2L_FAIL_LIMIT 123
 
 #if TK_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <unistd.h>
+
+#include "tracekit/symbols.h"
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
@@ -35,12 +41,18 @@ typedef struct image {
 	size_t n_fsyms;
 	Elf *symelf; /* the file of that table, and its bias */
 	Dwarf_Addr symbias;
+	/* perf's dso->a2l_fails (1 until a lookup succeeds, then 0) and
+	 * !dso->has_srcline */
+	unsigned a2l_fails;
+	bool a2l_off;
 } image;
 #endif
 
 struct tk_srcline {
 	tk_arena text;
-	tk_hashmap cache; /* hash(path, off) -> entry *, probing on collision */
+	bool fail_limit;       /* tk_srcline_fail_limit() */
+	const char *debug_dir; /* tk_srcline_debug_dir(), arena */
+	tk_hashmap cache;      /* hash(path, off) -> entry *, probing on collision */
 #if TK_HAVE_LIBDW
 	image images[SRCLINE_IMAGES];
 	size_t n_images;
@@ -65,6 +77,18 @@ tk_srcline *tk_srcline_new(void)
 	return s;
 }
 
+void tk_srcline_fail_limit(tk_srcline *s, bool on)
+{
+	if (s)
+		s->fail_limit = on;
+}
+
+void tk_srcline_debug_dir(tk_srcline *s, const char *dir)
+{
+	if (s)
+		s->debug_dir = dir ? tk_arena_strdup(&s->text, dir) : NULL;
+}
+
 void tk_srcline_free(tk_srcline *s)
 {
 	if (!s)
@@ -82,7 +106,41 @@ void tk_srcline_free(tk_srcline *s)
 }
 
 #if TK_HAVE_LIBDW
-static image *image_of(tk_srcline *s, const char *path, image *tmp)
+/* Whether the ELF file at path has a .symtab. */
+static bool has_symtab(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool found = false;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn && !found;
+	     scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		found = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB;
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* The file perf's symbols come from, which it gives addr2line (the dso's
+ * symsrc_filename): the build-id cache's copy when it has a .symtab
+ * (perf's candidates come in that order), else the path, whose separate
+ * debug file libdwfl finds by build id as perf's next candidates. */
+static const char *symbol_file(const tk_srcline *s, const char *path, const uint8_t *id,
+			       size_t id_len, char *buf, size_t size)
+{
+	if (!s->debug_dir || !id_len || id_len > TK_BUILD_ID_MAX)
+		return path;
+	char hex[2 * TK_BUILD_ID_MAX + 1];
+	tk_build_id_hex(id, id_len, hex);
+	snprintf(buf, size, "%s/.build-id/%.2s/%s/elf", s->debug_dir, hex, hex + 2);
+	return has_symtab(buf) ? buf : path;
+}
+
+static image *image_of(tk_srcline *s, const char *path, const uint8_t *id, size_t id_len,
+		       image *tmp)
 {
 	for (size_t i = 0; i < s->n_images; i++)
 		if (strcmp(s->images[i].path, path) == 0)
@@ -92,9 +150,12 @@ static image *image_of(tk_srcline *s, const char *path, image *tmp)
 	im->path = tk_arena_strdup(&s->text, path);
 	if (!im->path)
 		return NULL;
+	im->a2l_fails = 1;
+	char buf[4096];
+	const char *file = symbol_file(s, path, id, id_len, buf, sizeof buf);
 	if ((im->dwfl = dwfl_begin(&callbacks))) {
 		/* at its link-time addresses (bias 0) */
-		im->mod = dwfl_report_offline(im->dwfl, path, path, -1);
+		im->mod = dwfl_report_offline(im->dwfl, file, file, -1);
 		dwfl_report_end(im->dwfl, NULL, NULL);
 		if (!im->mod) {
 			dwfl_end(im->dwfl);
@@ -335,16 +396,18 @@ static bool fits_better(const fsym *best, const fsym *c, GElf_Addr va)
 	return c->size < best->size;
 }
 
-/* The file binutils names for va (biased), NULL for none. */
-static const char *symtab_file(image *im, GElf_Addr va)
+/* Whether binutils finds a function symbol for va (biased), and the
+ * file it names then (*file, NULL for none: "??:?"). */
+static bool symtab_file(image *im, GElf_Addr va, const char **file)
 {
+	*file = NULL;
 	if (!im->fsyms_built)
 		build_fsyms(im);
 	if (!im->n_fsyms || !im->symelf)
-		return NULL;
+		return false;
 	size_t shndx = section_of(im->symelf, va - im->symbias);
 	if (!shndx)
-		return NULL;
+		return false;
 	/* the last candidate at or below va */
 	size_t lo = 0, hi = im->n_fsyms;
 	while (lo < hi) {
@@ -360,7 +423,7 @@ static const char *symtab_file(image *im, GElf_Addr va)
 	while (end > 0 && im->fsyms[end - 1].shndx != shndx)
 		end--;
 	if (!end)
-		return NULL;
+		return false;
 	GElf_Addr at = im->fsyms[end - 1].off;
 	size_t first = end - 1;
 	while (first > 0 && im->fsyms[first - 1].off == at)
@@ -369,7 +432,10 @@ static const char *symtab_file(image *im, GElf_Addr va)
 	for (size_t i = first; i < end; i++)
 		if (im->fsyms[i].shndx == shndx && (!best || fits_better(best, &im->fsyms[i], va)))
 			best = &im->fsyms[i];
-	return best ? best->file : NULL;
+	if (!best)
+		return false;
+	*file = best->file;
+	return true;
 }
 
 /* Whether va lies outside the address ranges of line's CU: libdw returns
@@ -392,27 +458,29 @@ static bool outside_cu(Dwfl_Line *line, Dwarf_Addr va)
 	return any;
 }
 
-static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool full)
+/* binutils' answer for off in path as perf reads it: "file:line";
+ * "file:0" or "??:0" for addr2line's "file:?" and "??:?" (a function
+ * symbol found, no line); NULL where addr2line finds nothing ("??:0",
+ * which perf counts as a failure and replaces by sym+off or dso[addr]:
+ * also the PLT, which has no symbols) or the file cannot be read. */
+static const char *lookup(tk_srcline *s, image *im, uint64_t off, bool full)
 {
-	image tmp;
-	image *im = image_of(s, path, &tmp);
 	const char *out = NULL;
 	uint64_t va;
 	if (im && im->mod && vaddr_of(im->mod, off, &va)) {
-		/* no line: addr2line's "??:0", which perf shows, except in the
-		 * PLT, where perf falls back to its synthesized "sym@plt+off" */
-		if (!in_plt(im->mod, va))
-			out = "??:0";
 		Dwfl_Line *line = dwfl_module_getsrc(im->mod, va);
 		int lineno = 0;
 		const char *file =
 		    line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 		if (file && outside_cu(line, va))
 			file = NULL;
-		if (file)
+		if (file) {
 			file = addr2line_file(line, file);
-		else if (out && (file = symtab_file(im, va)))
+		} else if (!in_plt(im->mod, va) && symtab_file(im, va, &file)) {
 			lineno = 0; /* "file.c:?" from addr2line */
+			if (!file)
+				return "??:0"; /* "??:?" */
+		}
 		if (file) {
 			const char *base = full ? file : strrchr(file, '/');
 			base = base ? (full ? base : base + 1) : file;
@@ -421,6 +489,25 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 			out = tk_arena_strdup(&s->text, buf);
 		}
 	}
+	return out;
+}
+
+/* lookup() with perf's failure limit when asked for: an image whose
+ * first A2L_FAIL_LIMIT lookups all fail is not asked again
+ * (__get_srcline), so its later addresses fail too. */
+static const char *lookup_limited(tk_srcline *s, const char *path, const uint8_t *id, size_t id_len,
+				  uint64_t off, bool full)
+{
+	image tmp;
+	image *im = image_of(s, path, id, id_len, &tmp);
+	const char *out = NULL;
+	bool counted = s->fail_limit && im && im != &tmp;
+	if (!counted || !im->a2l_off)
+		out = lookup(s, im, off, full);
+	if (counted && out)
+		im->a2l_fails = 0;
+	else if (counted && im->a2l_fails && ++im->a2l_fails > A2L_FAIL_LIMIT)
+		im->a2l_off = true;
 	if (im == &tmp && tmp.dwfl)
 		dwfl_end(tmp.dwfl);
 	if (im == &tmp)
@@ -428,10 +515,13 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 	return out;
 }
 #else
-static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool full)
+static const char *lookup_limited(tk_srcline *s, const char *path, const uint8_t *id, size_t id_len,
+				  uint64_t off, bool full)
 {
 	(void)s;
 	(void)path;
+	(void)id;
+	(void)id_len;
 	(void)off;
 	(void)full;
 	return NULL;
@@ -439,6 +529,12 @@ static const char *lookup(tk_srcline *s, const char *path, uint64_t off, bool fu
 #endif
 
 const char *tk_srcline_get(tk_srcline *s, const char *path, uint64_t off, bool full_path)
+{
+	return tk_srcline_get_id(s, path, NULL, 0, off, full_path);
+}
+
+const char *tk_srcline_get_id(tk_srcline *s, const char *path, const uint8_t *id, size_t id_len,
+			      uint64_t off, bool full_path)
 {
 	if (!s || !path || !*path)
 		return NULL;
@@ -455,11 +551,11 @@ const char *tk_srcline_get(tk_srcline *s, const char *path, uint64_t off, bool f
 	}
 	entry *e = tk_arena_alloc(&s->text, sizeof *e);
 	if (!e)
-		return lookup(s, path, off, full_path);
+		return lookup_limited(s, path, id, id_len, off, full_path);
 	e->path = tk_arena_strdup(&s->text, path);
 	e->off = off;
 	e->full = full_path;
-	e->text = lookup(s, path, off, full_path);
+	e->text = lookup_limited(s, path, id, id_len, off, full_path);
 	if (e->path)
 		tk_hashmap_put(&s->cache, h, (uint64_t)(uintptr_t)e);
 	return e->text;

@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "model/filter.h"
 #include "output/report_children.h"
+#include "symbols/kernel_syms.h"
 #include "output/report_perf.h"
 #include "output/report_sort.h"
 
@@ -66,7 +67,8 @@ typedef struct table {
 typedef struct state {
 	const tk_report_children_options *opt;
 	tk_rsort sort;
-	tk_srcline *lines; /* --sort srcline */
+	tk_srcline *lines;  /* --sort srcline */
+	bool lines_dir_set; /* lines knows the build-id cache */
 	tk_arena names;
 	table *tables;
 	size_t n_tables;
@@ -134,9 +136,14 @@ static const char *srcline_of(state *s, const tk_addr_loc *loc, uint64_t ip, cha
 		return "??:0";
 	const tk_dso *d = loc->map->dso;
 	const char *line = NULL;
+	if (!s->lines_dir_set) {
+		/* the build-id cache the model's symbols come from */
+		tk_srcline_debug_dir(s->lines, tk_symcache_debug_dir(s->th->symbols));
+		s->lines_dir_set = true;
+	}
 	if (d->kind == TK_DSO_FILE && d->name[0] == '/')
-		line = tk_srcline_get(s->lines, d->name, ip - loc->map->start + loc->map->pgoff,
-				      false);
+		line = tk_srcline_get_id(s->lines, d->name, d->build_id, d->build_id_len,
+					 ip - loc->map->start + loc->map->pgoff, false);
 	if (line)
 		return line;
 	if (loc->sym && loc->name)
@@ -779,6 +786,7 @@ static tk_status state_load(const char *path, const tk_report_children_options *
 		state_free(s);
 		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 	}
+	tk_srcline_fail_limit(s->lines, true); /* as perf report's images */
 	/* the samples report keeps: attr, event globs, decoded, filters */
 	tk_perf_samples_options so = {
 	    .filter = opt->base ? opt->base->filter : NULL,

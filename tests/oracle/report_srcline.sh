@@ -8,7 +8,8 @@
 #   report's ("calls.c:13" for the inlined spin() in leaf());
 # - tests/oracle/report/nodebug.c built without -g: the same tables, whose
 #   lines come from the symbol table's file symbols ("nodebug.c:0", ":0",
-#   "??:0": binutils' fallback without line tables);
+#   "??:0": binutils' fallback without line tables), and stripped, where
+#   addr2line finds nothing and perf shows "stripped[address]";
 # - python3 (no line tables in python3.11; glibc's from libc6-dbg when
 #   installed): the same tables ("??:0" where addr2line has no line,
 #   "sym@plt+0" in PLTs as perf shows them); rows may differ by at most
@@ -66,6 +67,15 @@ if cc -O1 -o "$work/nodebug" "$TK_SOURCE_DIR/tests/oracle/report/nodebug.c" &&
    perf record -q -e cpu-clock:u -F 2000 -o "$work/n.data" -- "$work/nodebug" 60000000 >/dev/null 2>&1; then
   for k in srcline srcline,sym; do compare "nodebug.c" "$work/n.data" "$k" 0; done
   grep -q 'nodebug.c:0' "$work/got" || fail "nodebug.c: no nodebug.c:0 row in tracekit's table"
+  # stripped, and built otherwise (another build id: perf's build-id cache
+  # holds no copy with symbols): addr2line finds nothing ("??:0"), which
+  # perf counts as a failure and shows as image[address]
+  if cc -O2 -o "$work/stripped" "$TK_SOURCE_DIR/tests/oracle/report/nodebug.c" &&
+     strip "$work/stripped" &&
+     perf record -q -e cpu-clock:u -F 2000 -o "$work/s.data" -- "$work/stripped" 30000000 >/dev/null 2>&1; then
+    for k in srcline srcline,dso; do compare "nodebug.c stripped" "$work/s.data" "$k" 0; done
+    grep -q 'stripped\[' "$work/got" || fail "nodebug.c stripped: no stripped[address] row in tracekit's table"
+  fi
 fi
 if perf record -q --call-graph dwarf -e cpu-clock:u -F 1000 -o "$work/py.data" -- /usr/bin/python3 -c "
 import json

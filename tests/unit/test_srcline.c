@@ -82,23 +82,24 @@ static size_t compare_image(const char *link, uint64_t step)
 	for (uint64_t a = lo; a < hi && fgets(line, sizeof line, p); a += step) {
 		base_of(line, want, sizeof want);
 		const char *got = tk_srcline_get(s, path, a, false);
-		/* "f.c:?" (a line-table row of line 0, or no row but a local
-		 * function symbol after the file symbol "f.c") is "f.c:0" in
-		 * perf, whose filename_split() reads the "?" with strtoul; so
-		 * is ":?" (the empty file symbol before the linker's local
-		 * copies of hidden symbols) ":0", and "??:?" "??:0", perf's
-		 * "no line" */
+		/* addr2line's "??:0" (nothing found: perf falls back to
+		 * sym+off) is NULL; "f.c:?" (a line-table row of line 0, or
+		 * no row but a local function symbol after the file symbol
+		 * "f.c") is "f.c:0" in perf, whose filename_split() reads the
+		 * "?" with strtoul; so is ":?" (the empty file symbol before
+		 * the linker's local copies of hidden symbols) ":0", and
+		 * "??:?" (a function symbol without a file) "??:0" */
+		bool none = strcmp(want, "??:0") == 0;
 		size_t wl = strlen(want);
 		if (wl >= 2 && strcmp(want + wl - 2, ":?") == 0) {
 			want[wl - 1] = '0';
 			zero_lines++;
 		}
-		bool none = strcmp(want, "??:0") == 0;
-		bool got_none = !got || strcmp(got, "??:0") == 0;
-		if (none || got_none) {
-			if (none != got_none && differ++ < 5)
+		if (none || !got) {
+			if (none != !got && differ++ < 5)
 				print_message("%s %#llx: addr2line %s, tracekit %s\n", path,
-					      (unsigned long long)a, want, got);
+					      (unsigned long long)a, none ? "??:0 (none)" : want,
+					      got ? got : "(none)");
 			continue;
 		}
 		compared++;
@@ -126,8 +127,57 @@ static void test_like_addr2line(void **state)
 		skip(); /* no line tables here (libc6-dbg not installed) */
 	print_message("compared %zu addresses\n", n);
 }
+
+/* perf's A2L_FAIL_LIMIT: an image whose first 123 lookups all fail is not
+ * asked again; one success before stops the counting. Failures here are
+ * offsets past the file's loadable bytes. */
+static void test_fail_limit(void **state)
+{
+	(void)state;
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	char path[PATH_MAX];
+	uint64_t lo, hi;
+	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
+		skip();
+	uint64_t good = lo + (hi - lo) / 2;
+	tk_srcline *free_run = tk_srcline_new();
+	assert_non_null(free_run);
+	const char *want = tk_srcline_get(free_run, path, good, false);
+	tk_srcline_free(free_run);
+	if (!want)
+		skip(); /* no line there without libc6-dbg */
+	for (int fails = 122; fails <= 123; fails++) {
+		tk_srcline *s = tk_srcline_new();
+		assert_non_null(s);
+		tk_srcline_fail_limit(s, true);
+		for (int i = 0; i < fails; i++)
+			assert_null(
+			    tk_srcline_get(s, path, ((uint64_t)1 << 40) + (uint64_t)i, false));
+		const char *got = tk_srcline_get(s, path, good, false);
+		if (fails < 123)
+			assert_non_null(got);
+		else
+			assert_null(got); /* not asked any more */
+		tk_srcline_free(s);
+	}
+	/* a success first: failures are not counted after it */
+	tk_srcline *s = tk_srcline_new();
+	assert_non_null(s);
+	tk_srcline_fail_limit(s, true);
+	assert_non_null(tk_srcline_get(s, path, good, false));
+	for (int i = 0; i < 300; i++)
+		assert_null(tk_srcline_get(s, path, ((uint64_t)1 << 40) + (uint64_t)i, false));
+	assert_non_null(tk_srcline_get(s, path, good + 1, false));
+	tk_srcline_free(s);
+}
 #else
 static void test_like_addr2line(void **state)
+{
+	(void)state;
+	skip();
+}
+
+static void test_fail_limit(void **state)
 {
 	(void)state;
 	skip();
@@ -138,6 +188,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_like_addr2line),
+	    cmocka_unit_test(test_fail_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
