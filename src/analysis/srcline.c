@@ -113,6 +113,7 @@ static bool has_symtab(const char *path)
 	if (fd < 0)
 		return false;
 	bool found = false;
+	elf_version(EV_CURRENT); /* libelf's handshake, before any Dwfl did it */
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn && !found;
 	     scn = elf_nextscn(elf, scn)) {
