@@ -170,7 +170,54 @@ static void test_fail_limit(void **state)
 	assert_non_null(tk_srcline_get(s, path, good + 1, false));
 	tk_srcline_free(s);
 }
+
+/* Damaged images: cut inside its headers, its ELF header overwritten,
+ * not ELF at all. No line, no crash: NULL (perf's fallback), as for an
+ * unreadable file. tests/fuzz/fuzz_srcline.c goes further. */
+static void test_damaged_images(void **state)
+{
+	(void)state;
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	char path[PATH_MAX];
+	uint64_t lo, hi;
+	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
+		skip();
+	FILE *in = fopen(path, "rb");
+	assert_non_null(in);
+	static unsigned char head[65536];
+	size_t n = fread(head, 1, sizeof head, in);
+	fclose(in);
+	assert_true(n == sizeof head);
+	char tmp[] = "/tmp/tk-srcline-damaged-XXXXXX";
+	int fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	for (int kind = 0; kind < 3; kind++) {
+		unsigned char buf[sizeof head];
+		memcpy(buf, head, sizeof buf);
+		size_t len = kind == 0 ? 100 : sizeof buf;
+		if (kind == 1)
+			memset(buf + 16, 0xff, 48); /* e_type .. e_shstrndx */
+		if (kind == 2)
+			memset(buf, 'x', sizeof buf);
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+		tk_srcline *s = tk_srcline_new();
+		assert_non_null(s);
+		tk_srcline_fail_limit(s, true);
+		for (uint64_t off = 0; off < 2 * sizeof buf; off += 4099)
+			assert_null(tk_srcline_get(s, tmp, off, false));
+		tk_srcline_free(s);
+	}
+	close(fd);
+	unlink(tmp);
+}
 #else
+static void test_damaged_images(void **state)
+{
+	(void)state;
+	skip();
+}
+
 static void test_like_addr2line(void **state)
 {
 	(void)state;
@@ -189,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_like_addr2line),
 	    cmocka_unit_test(test_fail_limit),
+	    cmocka_unit_test(test_damaged_images),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
