@@ -62,7 +62,7 @@ static void base_of(const char *line, char *out, size_t cap)
 static size_t compare_image(const char *link, uint64_t step)
 {
 	char path[PATH_MAX];
-	uint64_t lo, hi;
+	uint64_t lo = 0, hi = 0;
 	if (!realpath(link, path) || !text_range(path, &lo, &hi))
 		return 0;
 	char list[64], cmd[PATH_MAX + 128];
@@ -136,7 +136,7 @@ static void test_fail_limit(void **state)
 	(void)state;
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
 	char path[PATH_MAX];
-	uint64_t lo, hi;
+	uint64_t lo = 0, hi = 0;
 	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
 		skip();
 	uint64_t good = lo + (hi - lo) / 2;
@@ -179,7 +179,7 @@ static void test_damaged_images(void **state)
 	(void)state;
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
 	char path[PATH_MAX];
-	uint64_t lo, hi;
+	uint64_t lo = 0, hi = 0;
 	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
 		skip();
 	FILE *in = fopen(path, "rb");
