@@ -14,11 +14,16 @@
 #include "unwind/unwind_fast.h"
 #include "unwind/unwind_image.h"
 #include "unwind/unwind_memory.h"
+#include "unwind/unwind_nocfi.h"
 #include "unwind/unwind_space.h"
 
 /* The attached "process" has one thread: the sample's. Its id only has
  * to be non-zero (0 ends libdwfl's thread iteration). */
 #define UNWIND_TID 1
+
+/* x86_64 DWARF register numbers */
+#define REG_RBP 6
+#define REG_RSP 7
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
@@ -31,6 +36,16 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	tk_unwinder *u = arg;
+	if (u->restart) {
+		/* from perf's guess at a frame without CFI: every other
+		 * register unknown, as libunwind marks them; its pc the
+		 * return address - 1, where libunwind looks the CFI up */
+		Dwarf_Word fp_sp[2] = {u->guess.rbp, u->guess.sp};
+		if (!dwfl_thread_state_registers(thread, REG_RBP, 2, fp_sp))
+			return false;
+		dwfl_thread_state_register_pc(thread, u->guess.ra - 1);
+		return true;
+	}
 	if (!dwfl_thread_state_registers(thread, 0, u->regs.n, u->regs.dwarf))
 		return false;
 	if (u->regs.pc_apart)
@@ -46,7 +61,8 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* One frame: its pc (minus one for a return address, as dwfl_frame_pc's
  * isactivation says), the image holding it reported first so libdwfl
- * finds its CFI for the next step. Stops at u->max frames. */
+ * finds its CFI for the next step. Stops at u->max frames, and where no
+ * CFI covers the pc (perf's step differs there: unwind_nocfi.c). */
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	tk_unwinder *u = arg;
@@ -63,7 +79,41 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	if (!activation)
 		pc--;
 	u->pcs[u->n++] = pc;
-	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+	if (u->n >= u->max)
+		return DWARF_CB_ABORT;
+	switch (tk_unwind_cfi_at(u, pc)) {
+	case TK_UNWIND_CFI_FOUND: return DWARF_CB_OK;
+	case TK_UNWIND_CFI_NO_IMAGE: return DWARF_CB_ABORT;
+	case TK_UNWIND_CFI_NONE: break;
+	}
+	Dwarf_Word rbp = 0, sp;
+	bool rbp_known = dwfl_frame_reg(state, REG_RBP, &rbp) == 0;
+	u->guessed = dwfl_frame_reg(state, REG_RSP, &sp) == 0 &&
+		     tk_unwind_guess_caller(u, rbp_known, rbp, sp, &u->guess);
+	return DWARF_CB_ABORT;
+}
+
+/* libdwfl's walk of the sample, restarted from perf's guess wherever a
+ * frame without CFI stopped it; true when it ended (no abort). */
+static bool walk_dwfl(tk_unwinder *u, tk_unwind_space *s)
+{
+	bool ended;
+	for (;;) {
+		u->guessed = false;
+		ended = dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0;
+		if (!u->guessed)
+			break;
+		if (u->guess.ra == 0) {
+			/* libunwind's frame at pc 0 - 1, then no unwind table */
+			u->pcs[u->n++] = UINT64_MAX;
+			ended = false;
+			break;
+		}
+		/* each restart adds a frame: the walk stays within u->max */
+		u->restart = true;
+	}
+	u->restart = false;
+	return ended;
 }
 
 static bool env_set(const char *name)
@@ -162,8 +212,7 @@ size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_
 			if (f == TK_UNWIND_FAST_FALLBACK) {
 				u->n = 0;
 				u->last_read_frame = SIZE_MAX;
-				ended =
-				    dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0;
+				ended = walk_dwfl(u, s);
 			} else {
 				ended = f == TK_UNWIND_FAST_ENDED;
 			}

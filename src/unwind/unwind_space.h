@@ -71,6 +71,10 @@ struct tk_unwinder {
 	 * address of a walk that ended on pc 0) */
 	size_t last_read_frame;
 	bool last_read_zero;
+	/* a frame without CFI stopped libdwfl's walk (unwind_nocfi.h):
+	 * guessed says so, restart has the next walk start from guess */
+	bool guessed, restart;
+	tk_unwind_guess guess;
 };
 
 /* The space for key, made (or recycled, least recently used first) when

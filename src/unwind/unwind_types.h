@@ -43,6 +43,14 @@ typedef struct tk_unwind_input {
 	void *find_user;
 } tk_unwind_input;
 
+/* The caller of a frame without CFI, as perf's unwinder guesses it
+ * (unwind_nocfi.h). */
+typedef struct tk_unwind_guess {
+	uint64_t rbp; /* the caller's frame pointer */
+	uint64_t sp;  /* what the caller's rsp-based CFA rule starts from */
+	uint64_t ra;  /* the return address: the caller's pc + 1 */
+} tk_unwind_guess;
+
 /* Most inline levels reported for one pc (deeper ones are dropped). */
 #define TK_UNWIND_INLINE_MAX 16
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # DWARF unwinding (issue 16): fresh `perf record --call-graph dwarf`
 # recordings of programs built WITHOUT frame pointers (C at -O0 and -O2
-# with an inlined function, C++ -O2 with deep template inlining, python3):
+# with an inlined function, C++ -O2 with deep template inlining, functions
+# without CFI, python3):
 # - `tracekit print --format perf-script` is byte-identical to `perf
 #   script` (every frame's ip, symbol+offset, image and perf's "(inlined)"
 #   frames), and most samples do have callers (the unwinding did happen);
@@ -185,6 +186,19 @@ if cc -g -O2 -fomit-frame-pointer -o "$work/calls-O2" "$src/calls.c"; then
 fi
 if command -v c++ >/dev/null && c++ -g -O2 -fomit-frame-pointer -o "$work/calls-cpp" "$src/calls.cpp"; then
   check cpp-O2 "$work/calls-cpp" 3000000
+fi
+# functions without CFI (x86_64 assembly): perf's unwinder guesses the
+# caller from rbp; spin_sub's samples name middle as its caller (with_fp,
+# whose frame pointer the guess followed, skipped) and spin_fp's caller
+if [ "$(uname -m)" = x86_64 ] && cc -g -O2 -fomit-frame-pointer -o "$work/nocfi" "$src/nocfi.c"; then
+  check nocfi "$work/nocfi" 30000000
+  for pair in "spin_sub middle" "spin_fp caller"; do
+    set -- $pair
+    awk -v leaf="$1" -v up="$2" '
+      /cpu-clock:u:/ {n=0; next}
+      /^\t/ {n++; sym=$2; sub(/\+0x.*/, "", sym); if (n == 1) l=sym; if (n == 2 && l == leaf && sym == up) found=1}
+      END {exit !found}' "$work/nocfi.got" || fail "nocfi: no sample of $1 called from $2"
+  done
 fi
 if [ -x /usr/bin/python3 ]; then
   # time.time() spends its time in the [vdso] (unwound through perf's
