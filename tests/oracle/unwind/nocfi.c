@@ -5,10 +5,11 @@
  * - spin_sub moves rsp but keeps no frame pointer, and its caller with_fp
  *   has one (a VLA), as a library's _fini called from ld.so's _dl_fini:
  *   perf skips with_fp, then reads its caller's return address from the
- *   wrong slot (middle's buffer, 0x0202...);
+ *   wrong slot (a stack address middle stored: a [stack] frame, the end);
  * - spin_flat's callers keep no frame pointer: the guess fails, the walk
  *   ends at the sampled frame.
  * Built without frame pointers (-fomit-frame-pointer) and with -O2. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +38,13 @@ __attribute__((noinline)) void with_fp(long n, int k)
 
 __attribute__((noinline)) void middle(long n)
 {
-	volatile char buf[200];
-	memset((char *)buf, 2, sizeof buf);
+	/* stack addresses: the slot perf reads gives a [stack] frame, where
+	 * its walk ends (no unwind table) */
+	volatile uintptr_t slots[25];
+	for (size_t i = 0; i < 25; i++)
+		slots[i] = (uintptr_t)&slots[i];
 	with_fp(n, 40);
-	sink += buf[3];
+	sink += (long)slots[3];
 }
 
 __attribute__((noinline)) void caller(long n, int which)
