@@ -217,11 +217,14 @@ size_t tk_unwind(tk_unwinder *u, const tk_unwind_input *in, uint64_t *pcs, size_
 				ended = f == TK_UNWIND_FAST_ENDED;
 			}
 		}
-		if (ended && u->n && u->n < u->max && u->last_read_frame + 1 == u->n &&
-		    u->last_read_zero) {
+		if (ended && u->n && u->n < u->max && u->last_read_frame != SIZE_MAX &&
+		    u->last_read_frame + 1 >= u->n && u->last_read_zero) {
 			/* the walk ended on a return address read as 0: libdwfl
 			 * stops there, perf's libunwind unwinder gives one more
-			 * frame, pc 0 minus one */
+			 * frame, pc 0 minus one. The last frame's reads count
+			 * as frame n - 1 (a caller: libdwfl unwinds it inside
+			 * on_frame) or n (a walk's first frame, a restart's
+			 * included: unwound after its callback). */
 			u->pcs[u->n++] = UINT64_MAX;
 		}
 		if (s->stale)

@@ -189,7 +189,7 @@ if command -v c++ >/dev/null && c++ -g -O2 -fomit-frame-pointer -o "$work/calls-
 fi
 # functions without CFI (x86_64 assembly): perf's unwinder guesses the
 # caller from rbp; spin_sub's samples name middle as its caller (with_fp,
-# whose frame pointer the guess followed, skipped) and spin_fp's caller
+# whose frame pointer the guess followed, skipped), spin_fp's its caller
 if [ "$(uname -m)" = x86_64 ] && cc -g -O2 -fomit-frame-pointer -o "$work/nocfi" "$src/nocfi.c"; then
   check nocfi "$work/nocfi" 30000000
   for pair in "spin_sub middle" "spin_fp caller"; do
@@ -199,6 +199,10 @@ if [ "$(uname -m)" = x86_64 ] && cc -g -O2 -fomit-frame-pointer -o "$work/nocfi"
       /^\t/ {n++; sym=$2; sub(/\+0x.*/, "", sym); if (n == 1) l=sym; if (n == 2 && l == leaf && sym == up) found=1}
       END {exit !found}' "$work/nocfi.got" || fail "nocfi: no sample of $1 called from $2"
   done
+  # perf's wrong slot held a stack address (its walk ends at a [stack]
+  # frame) and 0 (its pc 0 - 1 frame): both seen, both matched above
+  grep -q '(\[stack\])$' "$work/nocfi.want" || fail "nocfi: perf script shows no [stack] frame"
+  grep -q '[[:space:]]ffffffffffffffff \[unknown\]' "$work/nocfi.want" || fail "nocfi: perf script shows no ffffffffffffffff frame"
 fi
 if [ -x /usr/bin/python3 ]; then
   # time.time() spends its time in the [vdso] (unwound through perf's

@@ -5,7 +5,7 @@
  * - spin_sub moves rsp but keeps no frame pointer, and its caller with_fp
  *   has one (a VLA), as a library's _fini called from ld.so's _dl_fini:
  *   perf skips with_fp, then reads its caller's return address from the
- *   wrong slot (a stack address middle stored: a [stack] frame, the end);
+ *   wrong slot (where middle stored stack addresses or zeros);
  * - spin_flat's callers keep no frame pointer: the guess fails, the walk
  *   ends at the sampled frame.
  * Built without frame pointers (-fomit-frame-pointer) and with -O2. */
@@ -36,13 +36,13 @@ __attribute__((noinline)) void with_fp(long n, int k)
 	sink += vla[k - 1];
 }
 
-__attribute__((noinline)) void middle(long n)
+__attribute__((noinline)) void middle(long n, uintptr_t fill)
 {
-	/* stack addresses: the slot perf reads gives a [stack] frame, where
-	 * its walk ends (no unwind table) */
+	/* what perf's wrong slot holds: stack addresses (a [stack] frame,
+	 * where its walk ends: no unwind table) or 0 (its pc 0 - 1 frame) */
 	volatile uintptr_t slots[25];
 	for (size_t i = 0; i < 25; i++)
-		slots[i] = (uintptr_t)&slots[i];
+		slots[i] = fill ? (uintptr_t)&slots[i] : 0;
 	with_fp(n, 40);
 	sink += (long)slots[3];
 }
@@ -51,8 +51,8 @@ __attribute__((noinline)) void caller(long n, int which)
 {
 	if (which == 0)
 		spin_fp(n);
-	else if (which == 1)
-		middle(n);
+	else if (which == 1 || which == 2)
+		middle(n, which == 1);
 	else
 		spin_flat(n);
 	sink++;
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 100000000;
 	/* spin_fp and spin_sub twice each, spin_flat once: most stacks
 	 * are deeper than 2 frames */
-	static const int order[] = {0, 1, 0, 1, 2};
+	static const int order[] = {0, 1, 0, 2, 3};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		caller(n, order[i]);
 	return 0;
