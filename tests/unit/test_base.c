@@ -46,6 +46,53 @@ static void test_writer_numbers(void **state)
 	tk_writer_abort(w);
 }
 
+/* Hex digits as printf gives them, for every length and width: values
+ * with each digit 0-f at each position, the boundaries, pseudo-random
+ * ones. */
+static void test_writer_hex_matches_printf(void **state)
+{
+	(void)state;
+	uint64_t values[600];
+	size_t n = 0;
+	values[n++] = 0;
+	values[n++] = UINT64_MAX;
+	for (unsigned shift = 0; shift < 64; shift += 4)
+		for (uint64_t d = 1; d < 16; d++)
+			values[n++] = d << shift;
+	for (unsigned bits = 1; bits < 64; bits++)
+		values[n++] = (UINT64_C(1) << bits) - 1;
+	uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+	while (n < sizeof values / sizeof values[0]) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		values[n++] = x >> (x % 61); /* every length */
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned width = 0; width <= 16; width += 4) {
+			tk_writer *w;
+			assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+			char want[64];
+			if (width) {
+				tk_put_hex_pad(w, values[i], width);
+				snprintf(want, sizeof want, "%0*llx", (int)width,
+					 (unsigned long long)values[i]);
+			} else {
+				tk_put_hex(w, values[i]);
+				snprintf(want, sizeof want, "%llx", (unsigned long long)values[i]);
+			}
+			tk_put_char(w, '|'); /* the bytes after the digits */
+			strcat(want, "|");
+			expect_written(w, want);
+			tk_writer_abort(w);
+		}
+		char buf[24];
+		size_t len = tk_fmt_hex(buf, values[i]);
+		char want[24];
+		assert_int_equal(len, (size_t)snprintf(want, sizeof want, "%llx",
+						       (unsigned long long)values[i]));
+		assert_memory_equal(buf, want, len);
+	}
+}
+
 static void test_writer_json_escape(void **state)
 {
 	(void)state;
@@ -204,10 +251,15 @@ static void test_bytes_and_status(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_writer_numbers),      cmocka_unit_test(test_writer_json_escape),
-	    cmocka_unit_test(test_writer_json_numbers), cmocka_unit_test(test_writer_atomic),
-	    cmocka_unit_test(test_input_memory_bounds), cmocka_unit_test(test_input_stream),
-	    cmocka_unit_test(test_arena_and_hashmap),   cmocka_unit_test(test_bytes_and_status),
+	    cmocka_unit_test(test_writer_numbers),
+	    cmocka_unit_test(test_writer_hex_matches_printf),
+	    cmocka_unit_test(test_writer_json_escape),
+	    cmocka_unit_test(test_writer_json_numbers),
+	    cmocka_unit_test(test_writer_atomic),
+	    cmocka_unit_test(test_input_memory_bounds),
+	    cmocka_unit_test(test_input_stream),
+	    cmocka_unit_test(test_arena_and_hashmap),
+	    cmocka_unit_test(test_bytes_and_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
