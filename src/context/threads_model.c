@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context/maps_pool.h"
 #include "context/threads_model.h"
 #include "symbols/kernel_syms.h"
 
@@ -89,9 +90,12 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 		size_t ncap = m->cap ? m->cap * 2 : 8;
 		while (ncap < n_new)
 			ncap *= 2;
-		tk_map *nv = realloc(m->v, ncap * sizeof *nv);
+		tk_map *nv = tk_maps_pool_get(m->pool, &ncap);
 		if (!nv)
 			return false;
+		if (m->n)
+			memcpy(nv, m->v, m->n * sizeof *nv);
+		tk_maps_pool_put(m->pool, m->v, m->cap);
 		m->v = nv;
 		m->cap = ncap;
 	}
@@ -108,16 +112,19 @@ static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 	tk_maps *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
+	m->pool = t->maps_pool;
 	if (copy)
 		m->unwind_ready = copy->unwind_ready;
 	if (copy && copy->n) {
-		m->v = malloc(copy->n * sizeof *m->v);
+		size_t cap = copy->n;
+		m->v = tk_maps_pool_get(m->pool, &cap);
 		if (!m->v) {
 			free(m);
 			return NULL;
 		}
 		memcpy(m->v, copy->v, copy->n * sizeof *m->v);
-		m->n = m->cap = copy->n;
+		m->n = copy->n;
+		m->cap = cap;
 	}
 	t->all_maps[t->n_all_maps++] = m;
 	return m;
@@ -319,6 +326,9 @@ static void set_comm(tk_thread *th, const char *comm)
 bool tk_threads_init(tk_threads *t, const tk_symcache_options *cache_opt)
 {
 	memset(t, 0, sizeof *t);
+	if (!(t->maps_pool = calloc(1, sizeof *t->maps_pool)))
+		return false;
+	t->kernel.pool = t->maps_pool;
 	tk_arena_init(&t->arena, 64 * 1024);
 	tk_hashmap_init(&t->by_tid);
 	tk_hashmap_init(&t->dso_by_hash);
@@ -339,11 +349,13 @@ void tk_threads_free(tk_threads *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->n_all_maps; i++) {
-		free(t->all_maps[i]->v);
+		tk_maps_pool_put(t->maps_pool, t->all_maps[i]->v, t->all_maps[i]->cap);
 		free(t->all_maps[i]);
 	}
 	free(t->all_maps);
-	free(t->kernel.v);
+	tk_maps_pool_put(t->maps_pool, t->kernel.v, t->kernel.cap);
+	tk_maps_pool_free(t->maps_pool);
+	free(t->maps_pool);
 	free(t->threads);
 	free(t->dsos);
 	tk_hashmap_free(&t->by_tid);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "output/perf_script_chains.h"
-#include "output/perf_script_mem.h"
+#include "base/hugemem.h"
 
 /* A stored entry: this header, the nr raw entries, the block, padding to
  * 8 bytes. */
@@ -22,7 +22,7 @@ void tk_chain_cache_init(tk_chain_cache *cc)
 
 void tk_chain_cache_free(tk_chain_cache *cc)
 {
-	tk_script_big_free(cc->mem, cc->mem_size);
+	tk_huge_free(cc->mem, cc->mem_size);
 	memset(cc, 0, sizeof *cc);
 }
 
@@ -71,7 +71,7 @@ static bool make(tk_chain_cache *cc)
 	size_t hot = TK_CHAIN_CACHE_HOT * sizeof *cc->hot;
 	size_t slots = TK_CHAIN_CACHE_SLOTS * sizeof *cc->slots;
 	cc->mem_size = hot + slots + TK_CHAIN_CACHE_MAX_TEXT;
-	cc->mem = tk_script_big_alloc(&cc->mem_size);
+	cc->mem = tk_huge_alloc(&cc->mem_size);
 	if (!cc->mem) {
 		cc->broken = true;
 		return false;

@@ -56,7 +56,7 @@ typedef struct tk_chain_key {
 } tk_chain_key;
 
 typedef struct tk_chain_cache {
-	/* one mapping (huge pages, perf_script_mem.h): the hot table, the
+	/* one mapping (huge pages, base/hugemem.h): the hot table, the
 	 * slots, then the text store; NULL before first use */
 	void *mem;
 	size_t mem_size;

@@ -8,12 +8,12 @@
 #include "context/perf_callchain.h"
 #include "analysis/perf_unwind.h"
 #include "output/perf_script_lines.h"
-#include "output/perf_script_mem.h"
+#include "base/hugemem.h"
 
 /* The text store's first size. */
 #define HUGE_PAGE ((size_t)2 << 20)
 /* The table's first size: one huge page, which its first write zeroes
- * whole anyway (tk_script_big_alloc); smaller first tables cost a fresh
+ * whole anyway (tk_huge_alloc); smaller first tables cost a fresh
  * zeroed huge page and a rehash at every doubling up to this size. */
 #define INITIAL_SLOTS (HUGE_PAGE / sizeof(tk_line_slot))
 /* Readable bytes kept past the last line, for put_cached()'s block copy. */
@@ -36,9 +36,9 @@ bool tk_line_cache_init_json(tk_line_cache *c)
 void tk_line_cache_free(tk_line_cache *c)
 {
 	tk_writer_abort(c->scratch);
-	tk_script_big_free(c->slots, c->slots_size);
+	tk_huge_free(c->slots, c->slots_size);
 	free(c->hot);
-	tk_script_big_free(c->text, c->text_cap);
+	tk_huge_free(c->text, c->text_cap);
 	free(c->holes);
 	tk_chain_cache_free(&c->chains);
 	memset(c, 0, sizeof *c);
@@ -173,7 +173,7 @@ static bool grow_table(tk_line_cache *c)
 	}
 	size_t n_slots = c->mask ? (c->mask + 1) * 2 : INITIAL_SLOTS;
 	size_t size = n_slots * sizeof(tk_line_slot);
-	tk_line_slot *ns = tk_script_big_alloc(&size);
+	tk_line_slot *ns = tk_huge_alloc(&size);
 	if (!ns)
 		return false;
 	tk_line_slot *old = c->slots;
@@ -189,7 +189,7 @@ static bool grow_table(tk_line_cache *c)
 			j = (j + 1) & c->mask;
 		ns[j] = old[i];
 	}
-	tk_script_big_free(old, old_size);
+	tk_huge_free(old, old_size);
 	return true;
 }
 
@@ -208,12 +208,12 @@ static bool reserve_text(tk_line_cache *c, size_t n)
 	size_t cap = c->text_cap ? c->text_cap : HUGE_PAGE;
 	while (cap - c->text_len < n)
 		cap *= 2;
-	char *nt = tk_script_big_alloc(&cap);
+	char *nt = tk_huge_alloc(&cap);
 	if (!nt)
 		return false;
 	if (c->text_len)
 		memcpy(nt, c->text, c->text_len);
-	tk_script_big_free(c->text, c->text_cap);
+	tk_huge_free(c->text, c->text_cap);
 	c->text = nt;
 	c->text_cap = cap;
 	return true;

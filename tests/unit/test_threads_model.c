@@ -12,6 +12,7 @@
 
 #include "test_support.h"
 
+#include "context/maps_pool.h"
 #include "context/perf_demangle.h"
 #include "context/threads_model.h"
 #include "perf_craft.h"
@@ -178,6 +179,71 @@ static void test_maps_overlap(void **state)
 	free(m.v);
 }
 
+/* Map arrays from the pool: capacities of 8 << k, blocks that never
+ * overlap (each filled with its own pattern, checked after thousands of
+ * gets and puts across chunks), freed blocks reused by their class,
+ * arrays past the largest class from malloc; inserts through a pooled
+ * tk_maps give what they give through malloc. */
+static void test_maps_pool(void **state)
+{
+	(void)state;
+	tk_maps_pool pool = {0};
+	size_t cap = 1;
+	tk_map *a = tk_maps_pool_get(&pool, &cap);
+	assert_non_null(a);
+	assert_int_equal(cap, 8);
+	tk_maps_pool_put(&pool, a, cap);
+	cap = 5;
+	assert_ptr_equal(tk_maps_pool_get(&pool, &cap), a); /* reused */
+	cap = 5000;                                         /* past 8 << 9: malloc */
+	tk_map *big = tk_maps_pool_get(&pool, &cap);
+	assert_non_null(big);
+	assert_int_equal(cap, 5000);
+	big[4999].start = 1;
+	tk_maps_pool_put(&pool, big, cap);
+
+	enum { N = 3000 };
+	static tk_map *v[N];
+	static size_t caps[N];
+	uint64_t x = 88172645463325252ull;
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < N; i++) {
+			if (v[i] && (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x % 2))
+				continue; /* keep about half of them */
+			tk_maps_pool_put(&pool, v[i], caps[i]);
+			caps[i] = 1 + (size_t)(x % 700);
+			size_t want = caps[i];
+			v[i] = tk_maps_pool_get(&pool, &caps[i]);
+			assert_non_null(v[i]);
+			assert_true(caps[i] >= want);
+			for (size_t k = 0; k < caps[i]; k++)
+				v[i][k].start = i;
+		}
+		for (size_t i = 0; i < N; i++)
+			for (size_t k = 0; k < caps[i]; k++)
+				assert_int_equal(v[i][k].start, i);
+	}
+	assert_true(pool.n_chunks > 2); /* the first (small pages) and huge ones */
+	for (size_t i = 0; i < N; i++)
+		tk_maps_pool_put(&pool, v[i], caps[i]);
+	tk_maps_pool_free(&pool);
+
+	/* the overlap rules through a pool, many inserts (arrays regrown) */
+	tk_maps_pool p2 = {0};
+	tk_maps m = {.pool = &p2}, plain = {0};
+	for (uint64_t i = 0; i < 300; i++) {
+		tk_map one = {.start = 0x1000 * (i * 7 % 300),
+			      .end = 0x1000 * (i * 7 % 300) + 0x1800,
+			      .pgoff = i};
+		assert_true(tk_maps_insert(&m, &one));
+		assert_true(tk_maps_insert(&plain, &one));
+	}
+	assert_int_equal(m.n, plain.n);
+	assert_memory_equal(m.v, plain.v, m.n * sizeof *m.v);
+	free(plain.v);
+	tk_maps_pool_free(&p2);
+}
+
 static void check_strip(const char *in, const char *want)
 {
 	char buf[512];
@@ -318,9 +384,9 @@ static void test_demangle_strip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fork_comm_and_maps), cmocka_unit_test(test_fork_replaces_thread),
-	    cmocka_unit_test(test_maps_overlap),       cmocka_unit_test(test_vdso_from_debug_dir),
-	    cmocka_unit_test(test_demangle_strip),
+	    cmocka_unit_test(test_fork_comm_and_maps),  cmocka_unit_test(test_fork_replaces_thread),
+	    cmocka_unit_test(test_maps_overlap),        cmocka_unit_test(test_maps_pool),
+	    cmocka_unit_test(test_vdso_from_debug_dir), cmocka_unit_test(test_demangle_strip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

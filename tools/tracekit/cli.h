@@ -110,6 +110,9 @@ extern const char tk_usage_text[];
  * sets it to tk_usage_text), and Ctrl-C handling (stdin_input: the first
  * SIGINT only notes the interruption, see cli_io.c). */
 extern const char *tk_cli_usage;
+
+/* Puts the CLI's heap on transparent huge pages (cli_heap.c); call first. */
+void tk_cli_heap_huge_pages(void);
 void tk_cli_catch_interrupts(bool stdin_input);
 
 #endif

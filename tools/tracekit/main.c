@@ -86,6 +86,7 @@ const char tk_usage_text[] =
 
 int main(int argc, char **argv)
 {
+	tk_cli_heap_huge_pages();
 	tk_cli_usage = tk_usage_text;
 	if (argc < 2) {
 		fputs(tk_usage_text, stderr);

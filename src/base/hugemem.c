@@ -1,12 +1,12 @@
-/* Huge-page memory for perf script's caches; see perf_script_mem.h. */
+/* Huge-page memory; see hugemem.h. */
 #include <stdint.h>
 #include <sys/mman.h>
 
-#include "output/perf_script_mem.h"
+#include "base/hugemem.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-void *tk_script_big_alloc(size_t *n)
+void *tk_huge_alloc(size_t *n)
 {
 	size_t size = (*n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -27,7 +27,7 @@ void *tk_script_big_alloc(size_t *n)
 	return p + head;
 }
 
-void tk_script_big_free(void *p, size_t n)
+void tk_huge_free(void *p, size_t n)
 {
 	if (p)
 		munmap(p, n);
