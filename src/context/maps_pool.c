@@ -51,7 +51,11 @@ tk_map *tk_maps_pool_get(tk_maps_pool *p, size_t *cap)
 	*cap = (size_t)8 << k;
 	tk_map *v = p->free_list[k];
 	if (v) {
-		memcpy(&p->free_list[k], v, sizeof v);
+		/* a free block's first bytes hold the next free one */
+		tk_map *next;
+		const void *link = v;
+		memcpy(&next, link, sizeof next);
+		p->free_list[k] = next;
 		return v;
 	}
 	size_t bytes = *cap * sizeof *v;
@@ -71,7 +75,8 @@ void tk_maps_pool_put(tk_maps_pool *p, tk_map *v, size_t cap)
 		free(v);
 		return;
 	}
-	memcpy(v, &p->free_list[k], sizeof v);
+	void *link = v;
+	memcpy(link, &p->free_list[k], sizeof p->free_list[k]);
 	p->free_list[k] = v;
 }
 
