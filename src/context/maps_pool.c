@@ -1,4 +1,5 @@
 /* Map arrays from huge-page chunks; see maps_pool.h. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,32 +42,29 @@ static bool new_chunk(tk_maps_pool *p)
 	return true;
 }
 
-tk_map *tk_maps_pool_get(tk_maps_pool *p, size_t *cap)
+void *tk_maps_pool_get(tk_maps_pool *p, size_t *cap, size_t elem)
 {
 	unsigned k = class_of(*cap);
-	if (!p || k == TK_MAPS_POOL_CLASSES) {
-		tk_map *v = malloc((*cap ? *cap : 1) * sizeof *v);
-		return v;
-	}
+	if (!p || k == TK_MAPS_POOL_CLASSES)
+		return malloc((*cap ? *cap : 1) * elem);
 	*cap = (size_t)8 << k;
-	tk_map *v = p->free_list[k];
+	void *v = p->free_list[k];
 	if (v) {
 		/* a free block's first bytes hold the next free one */
-		tk_map *next;
-		const void *link = v;
-		memcpy(&next, link, sizeof next);
-		p->free_list[k] = next;
+		memcpy(&p->free_list[k], v, sizeof(void *));
 		return v;
 	}
-	size_t bytes = *cap * sizeof *v;
+	/* blocks stay 8-byte aligned: elem is (sizeof of a struct of
+	 * 8-byte fields) */
+	size_t bytes = (*cap * elem + 7) & ~(size_t)7;
 	if (p->size - p->used < bytes && !new_chunk(p))
 		return NULL;
-	v = (tk_map *)(p->chunk + p->used);
+	v = p->chunk + p->used;
 	p->used += bytes;
 	return v;
 }
 
-void tk_maps_pool_put(tk_maps_pool *p, tk_map *v, size_t cap)
+void tk_maps_pool_put(tk_maps_pool *p, void *v, size_t cap)
 {
 	if (!v)
 		return;
@@ -75,8 +73,7 @@ void tk_maps_pool_put(tk_maps_pool *p, tk_map *v, size_t cap)
 		free(v);
 		return;
 	}
-	void *link = v;
-	memcpy(link, &p->free_list[k], sizeof p->free_list[k]);
+	memcpy(v, &p->free_list[k], sizeof(void *));
 	p->free_list[k] = v;
 }
 

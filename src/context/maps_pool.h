@@ -13,23 +13,24 @@
 
 #include <stddef.h>
 
-#include "context/threads_model.h"
-
-/* A pool: zero-initialized is empty and ready. */
+/* A pool: zero-initialized is empty and ready. Its arrays are of one
+ * element size (sizeof(tk_map) in the threads model); it knows only
+ * bytes, so it needs nothing of threads_model.h. */
 #define TK_MAPS_POOL_CLASSES 10 /* 8 .. 4096 entries; larger arrays use malloc */
 struct tk_maps_pool {
 	char *chunk; /* the chunk blocks are cut from */
 	size_t used, size;
 	void **chunks; /* every chunk, to free them */
 	size_t n_chunks, cap_chunks;
-	tk_map *free_list[TK_MAPS_POOL_CLASSES]; /* linked through their first bytes */
+	void *free_list[TK_MAPS_POOL_CLASSES]; /* linked through their first bytes */
 };
+typedef struct tk_maps_pool tk_maps_pool;
 
-/* An array of at least *cap entries (*cap set to its capacity); NULL
- * when out of memory. pool NULL: malloc. */
-tk_map *tk_maps_pool_get(tk_maps_pool *pool, size_t *cap);
+/* An array of at least *cap elements of elem bytes (*cap set to its
+ * capacity); NULL when out of memory. pool NULL: malloc. */
+void *tk_maps_pool_get(tk_maps_pool *pool, size_t *cap, size_t elem);
 /* Gives back an array tk_maps_pool_get gave with capacity cap. */
-void tk_maps_pool_put(tk_maps_pool *pool, tk_map *v, size_t cap);
+void tk_maps_pool_put(tk_maps_pool *pool, void *v, size_t cap);
 /* Frees the pool's chunks (every array it gave is gone). */
 void tk_maps_pool_free(tk_maps_pool *pool);
 

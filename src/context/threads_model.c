@@ -90,7 +90,7 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 		size_t ncap = m->cap ? m->cap * 2 : 8;
 		while (ncap < n_new)
 			ncap *= 2;
-		tk_map *nv = tk_maps_pool_get(m->pool, &ncap);
+		tk_map *nv = tk_maps_pool_get(m->pool, &ncap, sizeof *nv);
 		if (!nv)
 			return false;
 		if (m->n)
@@ -117,7 +117,7 @@ static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 		m->unwind_ready = copy->unwind_ready;
 	if (copy && copy->n) {
 		size_t cap = copy->n;
-		m->v = tk_maps_pool_get(m->pool, &cap);
+		m->v = tk_maps_pool_get(m->pool, &cap, sizeof *m->v);
 		if (!m->v) {
 			free(m);
 			return NULL;

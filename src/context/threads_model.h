@@ -75,14 +75,14 @@ typedef struct tk_map {
 	tk_dso *dso;
 } tk_map;
 
-typedef struct tk_maps_pool tk_maps_pool; /* maps_pool.h */
+struct tk_maps_pool; /* maps_pool.h */
 
 /* A sorted array of non-overlapping maps (one per process, plus the kernel's). */
 typedef struct tk_maps {
 	tk_map *v;
 	size_t n, cap;
-	tk_maps_pool *pool; /* where v comes from; NULL: malloc */
-	uint64_t gen;       /* bumped by every insert: caches of resolved addresses key on it */
+	struct tk_maps_pool *pool; /* where v comes from; NULL: malloc */
+	uint64_t gen; /* bumped by every insert: caches of resolved addresses key on it */
 	/* perf's unwind__prepare_access() registered a DWARF unwinder for
 	 * this address space: a map of a readable ELF image (or, in files
 	 * without an ARCH header, any map) was inserted */
@@ -107,8 +107,8 @@ typedef struct tk_threads {
 	tk_hashmap by_tid; /* tid (as u32) -> index in threads */
 	tk_thread **threads;
 	size_t n_threads, cap_threads;
-	tk_maps **all_maps;      /* every tk_maps allocated, to free them */
-	tk_maps_pool *maps_pool; /* their arrays (maps_pool.h) */
+	tk_maps **all_maps;             /* every tk_maps allocated, to free them */
+	struct tk_maps_pool *maps_pool; /* their arrays (maps_pool.h) */
 	size_t n_all_maps, cap_all_maps;
 	tk_maps kernel; /* kernel and module maps */
 	tk_dso **dsos;

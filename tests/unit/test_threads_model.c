@@ -189,14 +189,14 @@ static void test_maps_pool(void **state)
 	(void)state;
 	tk_maps_pool pool = {0};
 	size_t cap = 1;
-	tk_map *a = tk_maps_pool_get(&pool, &cap);
+	tk_map *a = tk_maps_pool_get(&pool, &cap, sizeof *a);
 	assert_non_null(a);
 	assert_int_equal(cap, 8);
 	tk_maps_pool_put(&pool, a, cap);
 	cap = 5;
-	assert_ptr_equal(tk_maps_pool_get(&pool, &cap), a); /* reused */
-	cap = 5000;                                         /* past 8 << 9: malloc */
-	tk_map *big = tk_maps_pool_get(&pool, &cap);
+	assert_ptr_equal(tk_maps_pool_get(&pool, &cap, sizeof *a), a); /* reused */
+	cap = 5000;                                                    /* past 8 << 9: malloc */
+	tk_map *big = tk_maps_pool_get(&pool, &cap, sizeof *big);
 	assert_non_null(big);
 	assert_int_equal(cap, 5000);
 	big[4999].start = 1;
@@ -213,7 +213,7 @@ static void test_maps_pool(void **state)
 			tk_maps_pool_put(&pool, v[i], caps[i]);
 			caps[i] = 1 + (size_t)(x % 700);
 			size_t want = caps[i];
-			v[i] = tk_maps_pool_get(&pool, &caps[i]);
+			v[i] = tk_maps_pool_get(&pool, &caps[i], sizeof(tk_map));
 			assert_non_null(v[i]);
 			assert_true(caps[i] >= want);
 			for (size_t k = 0; k < caps[i]; k++)
