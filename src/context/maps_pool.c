@@ -47,6 +47,8 @@ void *tk_maps_pool_get(tk_maps_pool *p, size_t *cap, size_t elem)
 	unsigned k = class_of(*cap);
 	if (!p || k == TK_MAPS_POOL_CLASSES)
 		return malloc((*cap ? *cap : 1) * elem);
+	if (elem > TK_MAPS_POOL_MAX_ELEM)
+		return NULL; /* its largest class would not fit a chunk */
 	*cap = (size_t)8 << k;
 	void *v = p->free_list[k];
 	if (v) {
@@ -88,3 +90,6 @@ void tk_maps_pool_free(tk_maps_pool *p)
 	free(p->chunks);
 	memset(p, 0, sizeof *p);
 }
+
+_Static_assert(((size_t)8 << (TK_MAPS_POOL_CLASSES - 1)) * TK_MAPS_POOL_MAX_ELEM <= FIRST_CHUNK,
+	       "the largest block fits the first chunk");

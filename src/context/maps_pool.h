@@ -17,6 +17,8 @@
  * element size (sizeof(tk_map) in the threads model); it knows only
  * bytes, so it needs nothing of threads_model.h. */
 #define TK_MAPS_POOL_CLASSES 10 /* 8 .. 4096 entries; larger arrays use malloc */
+/* The largest element: 4096 of them fill the first, 256 KiB chunk. */
+#define TK_MAPS_POOL_MAX_ELEM 64
 struct tk_maps_pool {
 	char *chunk; /* the chunk blocks are cut from */
 	size_t used, size;

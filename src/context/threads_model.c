@@ -105,6 +105,8 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 	return true;
 }
 
+_Static_assert(sizeof(tk_map) <= TK_MAPS_POOL_MAX_ELEM, "map arrays fit the pool's chunks");
+
 static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 {
 	if (!grow((void **)&t->all_maps, &t->cap_all_maps, t->n_all_maps, sizeof *t->all_maps))

@@ -201,6 +201,8 @@ static void test_maps_pool(void **state)
 	assert_int_equal(cap, 5000);
 	big[4999].start = 1;
 	tk_maps_pool_put(&pool, big, cap);
+	cap = 8; /* an element too large for the chunks: refused */
+	assert_null(tk_maps_pool_get(&pool, &cap, TK_MAPS_POOL_MAX_ELEM + 1));
 
 	enum { N = 3000 };
 	static tk_map *v[N];
