@@ -46,6 +46,14 @@ static bool text_range(const char *path, uint64_t *lo, uint64_t *hi)
 	return found;
 }
 
+/* libc's real path (the lookups key on it) and its text range; false
+ * when either is missing (the test is skipped). */
+static bool libc_text(char path[PATH_MAX], uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = 0;
+	return realpath("/lib/x86_64-linux-gnu/libc.so.6", path) && text_range(path, lo, hi);
+}
+
 /* addr2line's answer, base name only, " (discriminator N)" cut */
 static void base_of(const char *line, char *out, size_t cap)
 {
@@ -134,10 +142,9 @@ static void test_like_addr2line(void **state)
 static void test_fail_limit(void **state)
 {
 	(void)state;
-	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
 	char path[PATH_MAX];
-	uint64_t lo = 0, hi = 0;
-	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
+	uint64_t lo, hi;
+	if (!libc_text(path, &lo, &hi))
 		skip();
 	uint64_t good = lo + (hi - lo) / 2;
 	tk_srcline *free_run = tk_srcline_new();
@@ -177,10 +184,9 @@ static void test_fail_limit(void **state)
 static void test_damaged_images(void **state)
 {
 	(void)state;
-	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
 	char path[PATH_MAX];
-	uint64_t lo = 0, hi = 0;
-	if (!realpath(libc, path) || !text_range(path, &lo, &hi))
+	uint64_t lo, hi;
+	if (!libc_text(path, &lo, &hi))
 		skip();
 	FILE *in = fopen(path, "rb");
 	assert_non_null(in);
