@@ -30,7 +30,7 @@ exact() { # label a b [--sort KEYS]
   if [ -s "$work/want" ] && cmp -s "$work/want" "$work/got"; then
     echo "ok   $label ${*:-}: identical to perf diff ($(grep -c '%' "$work/want") rows)"
   else
-    fail "$label ${*:-}: differs from perf diff ($(head -1 "$work/err")):"; diff "$work/want" "$work/got" | head -8
+    fail "$label ${*:-}: differs from perf diff ($(head -1 "$work/err")):"; diff -U3 "$work/want" "$work/got" | head -24
   fi
 }
 
