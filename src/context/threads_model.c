@@ -128,6 +128,17 @@ static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 		m->n = copy->n;
 		m->cap = cap;
 	}
+	if (copy && copy->tag_owner && copy->tag_gen == copy->gen) {
+		/* the same content as the parent's at its tagged generation, so
+		 * the same tag until the copy's first insert: a forked child's
+		 * frames are found under its parent's id (a cache on top sees
+		 * one space, not one per fork of a shell or a pre-forking
+		 * server) */
+		m->tag_owner = copy->tag_owner;
+		m->tag_epoch = copy->tag_epoch;
+		m->tag = copy->tag;
+		m->tag_gen = m->gen;
+	}
 	t->all_maps[t->n_all_maps++] = m;
 	return m;
 }
@@ -186,7 +197,7 @@ static tk_dso *dso_findnew(tk_threads *t, const char *name, tk_dso_kind kind, in
 	return d;
 }
 
-void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f)
+void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f, bool cached_only)
 {
 	bool kernel = false;
 	size_t n = tk_perf_attr_count(f);
@@ -200,7 +211,8 @@ void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f)
 	 * image a kernel MMAP creates (find_header_build_id) */
 	tk_dso k = {.name = "[kernel.kallsyms]"};
 	find_header_build_id(t, &k);
-	tk_symcache_prefetch_kernel(t->symbols, k.build_id, k.build_id_len, t->kernel_notes);
+	tk_symcache_prefetch_kernel(t->symbols, k.build_id, k.build_id_len, t->kernel_notes,
+				    cached_only);
 }
 
 bool tk_threads_kernel_pending(const tk_threads *t)

@@ -89,7 +89,8 @@ typedef struct tk_maps {
 	bool unwind_ready;
 	/* Scratch for one cache layered on top (perf script's line cache):
 	 * its id for these maps at generation tag_gen, valid for tag_owner
-	 * in its tag_epoch. Saves that cache a lookup per sample. */
+	 * in its tag_epoch. Saves that cache a lookup per sample. The tag
+	 * names the content: a copy made at a fork inherits a fresh tag. */
 	const void *tag_owner;
 	uint64_t tag_gen;
 	uint32_t tag_epoch, tag;
@@ -156,8 +157,9 @@ tk_status tk_threads_process(tk_threads *t, const tk_perf_file *f, const tk_perf
 /* Starts loading the kernel's symbols in the background (the table the
  * first kernel frame will ask for: tk_symcache_prefetch_kernel) when some
  * event of f may sample the kernel. Optional: called once the file is
- * open, before its records; results are the same without it. */
-void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f);
+ * open, before its records; results are the same without it. cached_only:
+ * from the persistent cache only, no thread. */
+void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f, bool cached_only);
 
 /* The kernel's symbols are still loading in the background (started by
  * tk_threads_prefetch_kernel) and not asked for yet: resolving a kernel

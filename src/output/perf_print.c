@@ -12,6 +12,7 @@
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/model_print.h"
+#include "output/perf_lanes.h"
 #include "output/perf_render.h"
 #include "output/perf_script.h"
 #include "output/perf_script_lines.h"
@@ -100,6 +101,7 @@ typedef struct printer {
 	jpiece j_cpu[64];
 	jpiece j_thread[256];
 	uint64_t j_epoch;
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -799,10 +801,45 @@ static tk_status settle(printer *p, tk_error *err)
 	return TK_OK;
 }
 
+/* A sample of the other lane's chunk: not printed, but what printing it
+ * would change for later samples is changed as it would be. */
+static tk_status keep_state(printer *p, const tk_perf_record *rec, tk_error *err)
+{
+	const tk_perf_attr *a = rec->attr;
+	if (!sample_wanted(p, rec))
+		return TK_OK;
+	/* the first kernel address moves the kernel's map (threads_model.c),
+	 * and counter reads keep the last value per id: printed, dropped */
+	const tk_dso *k = p->threads.kernel_dso;
+	if ((p->json && k && !k->tried &&
+	     !(a && tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL))) ||
+	    !a || (a->sample_type & TK_PERF_SAMPLE_READ))
+		return print_sample(p, rec, err);
+	/* a sample makes its thread (sample_thread), which later records see */
+	if (p->json) {
+		bool has_pid = (a->sample_type & TK_PERF_SAMPLE_TID) != 0;
+		int32_t pid = has_pid ? (int32_t)rec->sid.pid : -1;
+		int32_t tid = has_pid ? (int32_t)rec->sid.tid : -1;
+		if (!p->last_th || pid != p->last_pid || tid != p->last_tid) {
+			p->last_th = tk_threads_findnew(&p->threads, pid, tid);
+			p->last_pid = pid;
+			p->last_tid = tid;
+		}
+	}
+	return TK_OK;
+}
+
 static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)s;
 	printer *p = user;
+	if (p->lane.lanes) {
+		tk_status lst = tk_lane_step(&p->lane, true, &p->w, err);
+		if (lst != TK_OK)
+			return lst;
+		if (p->w == p->lane.sink)
+			return keep_state(p, rec, err);
+	}
 	if (!sample_wanted(p, rec))
 		return TK_OK;
 	if (p->pending &&
@@ -822,6 +859,11 @@ static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, 
 {
 	(void)s;
 	printer *p = user;
+	if (p->lane.lanes) {
+		tk_status lst = tk_lane_step(&p->lane, false, &p->w, err);
+		if (lst != TK_OK)
+			return lst;
+	}
 	if (p->json) {
 		/* the record may rename the thread or reuse its tid */
 		p->last_th = NULL;
@@ -844,14 +886,25 @@ static tk_status on_other(tk_session *s, const tk_perf_record *rec, void *user, 
 	return print_other(p, rec, err);
 }
 
-tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
-			       tk_error *err)
+/* What a run prints, whether in one lane or two. */
+typedef struct print_args {
+	const char *path;
+	const tk_render_options *opt;
+	tk_writer *w;
+	bool json;
+} print_args;
+
+/* One lane's run, or the whole run (r->lanes NULL). */
+static void run_lane(tk_lane_run *r)
 {
-	if (strcmp(opt->style, "perf-script") == 0)
-		return tk_perf_script_print(path, opt, w, err);
-	bool json = strcmp(opt->style, "json") == 0;
-	if (!json && strcmp(opt->style, "text") != 0)
-		return TK_ERR_UNSUPPORTED;
+	tk_error *err = &r->err;
+	const print_args *args = r->user;
+	tk_render_options lane_opt = *args->opt;
+	if (r->lane == 1)
+		lane_opt.log = NULL; /* lane 0 reads the same records */
+	const tk_render_options *opt = &lane_opt;
+	tk_writer *w = args->w;
+	bool json = args->json;
 	printer p = {
 	    .w = w,
 	    .out = w,
@@ -860,29 +913,56 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	    .filter = tk_render_filter(opt),
 	    .limit = opt->limit,
 	};
+	r->stop = UINT64_MAX;
 	tk_session *ses;
-	tk_status st = tk_session_open_perf(path, opt, opt->raw_order, &ses, err);
-	if (st != TK_OK)
-		return st;
+	tk_status st = tk_session_open_perf(args->path, opt, opt->raw_order, &ses, err);
+	if (st != TK_OK) {
+		if (r->lanes)
+			tk_lanes_stop(r->lanes, 0);
+		r->st = st;
+		return;
+	}
 	p.f = tk_session_perf(ses);
 	tk_hashmap_init(&p.comms.by_tid);
 	tk_hashmap_init(&p.attr_of_id);
 	tk_hashmap_init(&p.last_value);
-	p.log = opt->log;
-	p.log_user = opt->log_user;
+	/* a sample's warning comes from its chunk's lane */
+	p.log = r->lanes && args->opt->log ? tk_lanes_log : args->opt->log;
+	p.log_user = r->lanes && args->opt->log ? (void *)r->lanes : args->opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
 	/* text lines show no frames: no threads model, no symbols */
 	tk_line_cache_init(&p.frames);
 	if (json && (!tk_threads_init(&p.threads, NULL) || !tk_line_cache_init_json(&p.frames) ||
 		     tk_writer_open_memory(&p.js, NULL) != TK_OK)) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		if (r->lanes)
+			tk_lanes_stop(r->lanes, 0);
 		goto out;
 	}
 	if (json)
-		tk_threads_prefetch_kernel(&p.threads, p.f);
-	/* the first records need not wait for the kernel's symbols */
-	if (json && tk_threads_kernel_pending(&p.threads) &&
-	    tk_writer_open_memory(&p.pending, NULL) == TK_OK) {
+		tk_threads_prefetch_kernel(&p.threads, p.f, r->lane == 1);
+	/* two lanes only when the kernel's symbols are there already
+	 * (perf_lanes.h) */
+	if (r->lanes &&
+	    !tk_lanes_agree(r->lanes, r->lane, !json || !tk_threads_kernel_pending(&p.threads))) {
+		r->lanes = NULL;
+		p.log = args->opt->log;
+		p.log_user = args->opt->log_user;
+		if (r->lane == 1)
+			goto out; /* st is TK_OK: the one lane is lane 0 */
+	}
+	if (!tk_lane_cursor_init(&p.lane, r->lanes, r->lane)) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		tk_lanes_stop(r->lanes, 0);
+		goto out;
+	}
+	if (r->lanes) {
+		/* each lane formats into its buffers; no held-back output (the
+		 * other core is the other lane's) */
+		p.w = p.out = p.lane.sink;
+	} else if (json && tk_threads_kernel_pending(&p.threads) &&
+		   tk_writer_open_memory(&p.pending, NULL) == TK_OK) {
+		/* the first records need not wait for the kernel's symbols */
 		p.w = p.pending;
 		tk_line_cache_defer_kernel(&p.frames, true);
 	}
@@ -893,6 +973,11 @@ out:;
 	tk_status sst = settle(&p, st == TK_OK ? err : NULL);
 	if (st == TK_OK)
 		st = sst;
+	if (r->lanes && p.lane.lanes) {
+		st = tk_lane_end(&p.lane, st, err);
+		r->stop = p.lane.chunk;
+	}
+	tk_lane_cursor_free(&p.lane);
 	tk_writer_abort(p.js);
 	tk_line_cache_free(&p.frames);
 	tk_threads_free(&p.threads);
@@ -903,5 +988,26 @@ out:;
 	tk_hashmap_free(&p.attr_of_id);
 	tk_hashmap_free(&p.last_value);
 	tk_session_close(ses);
-	return st;
+	r->st = st;
+}
+
+tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, tk_writer *w,
+			       tk_error *err)
+{
+	if (strcmp(opt->style, "perf-script") == 0)
+		return tk_perf_script_print(path, opt, w, err);
+	bool json = strcmp(opt->style, "json") == 0;
+	if (!json && strcmp(opt->style, "text") != 0)
+		return TK_ERR_UNSUPPORTED;
+	print_args args = {.path = path, .opt = opt, .w = w, .json = json};
+	tk_lane_run r0 = {.run = run_lane, .user = &args}, r1 = r0;
+	tk_lanes *lanes = !opt->limit && tk_lanes_wanted(path, w)
+			      ? tk_lanes_new(w, opt->log, opt->log_user)
+			      : NULL;
+	if (lanes)
+		return tk_lanes_run(lanes, &r0, &r1, err);
+	run_lane(&r0);
+	if (err && r0.st < 0)
+		*err = r0.err;
+	return r0.st;
 }

@@ -13,6 +13,7 @@
 #include "output/perf_script.h"
 #include "output/perf_script_events.h"
 #include "output/perf_script_lines.h"
+#include "output/perf_lanes.h"
 
 /* Output flushed at sample boundaries past this many bytes. */
 #define SCRIPT_FLUSH_BYTES (64u * 1024)
@@ -72,6 +73,7 @@ typedef struct script {
 	const tk_render_options *opt;
 	uint64_t n;                         /* samples printed */
 	uint64_t unwound[TK_CALLCHAIN_MAX]; /* the sample's DWARF-unwound user frames */
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -577,10 +579,55 @@ static tk_status settle(script *s, tk_error *err)
 	return TK_OK;
 }
 
+/* A sample of the other lane's chunk: not printed, but what printing it
+ * would change for later samples is changed as it would be. */
+static tk_status keep_state(script *s, const tk_perf_record *rec, tk_error *err)
+{
+	const tk_perf_attr *a = rec->attr;
+	if (!sample_wanted(s, rec) || !a)
+		return TK_OK;
+	/* the first kernel address moves the kernel's map (threads_model.c),
+	 * and counter reads keep the last value per id: printed, dropped */
+	const tk_dso *k = s->threads.kernel_dso;
+	if ((k && !k->tried && !tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL)) ||
+	    (a->sample_type & TK_PERF_SAMPLE_READ)) {
+		return print_sample(s, rec, err);
+	}
+	/* decided at the first sample, from the attrs known then */
+	if (!s->decided_callchain)
+		decide_callchain(s);
+	if (!out_for(s, a))
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	/* a sample makes its thread (print_one), which later records see */
+	bool has_tid = (a->sample_type & TK_PERF_SAMPLE_TID) != 0;
+	int32_t pid = has_tid ? (int32_t)rec->sid.pid : -1,
+		tid = has_tid ? (int32_t)rec->sid.tid : -1;
+	if (!s->last_th || pid != s->last_pid || tid != s->last_tid) {
+		s->last_th = tk_threads_findnew(&s->threads, pid, tid);
+		s->last_pid = pid;
+		s->last_tid = tid;
+	}
+	return TK_OK;
+}
+
+/* What a run prints, whether in one lane or two. */
+typedef struct tk_perf_script_args {
+	const char *path;
+	const tk_render_options *opt;
+	tk_writer *w;
+} tk_perf_script_args;
+
 static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *user, tk_error *err)
 {
 	(void)ses;
 	script *s = user;
+	if (s->lane.lanes) {
+		tk_status lst = tk_lane_step(&s->lane, true, &s->w, err);
+		if (lst != TK_OK)
+			return lst;
+		if (s->w == s->lane.sink)
+			return keep_state(s, rec, err);
+	}
 	if (!sample_wanted(s, rec))
 		return TK_OK;
 	/* the kernel's table is there: the held-back output goes out */
@@ -625,40 +672,86 @@ static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user
 	    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s->f)->swap) ==
 		TK_PERF_FEAT_EVENT_DESC)
 		s->event_desc = true; /* pipe mode: features come as records */
+	if (s->lane.lanes) {
+		tk_status lst = tk_lane_step(&s->lane, false, &s->w, err);
+		if (lst != TK_OK)
+			return lst;
+	}
 	return tk_perf_script_side_band(&s->threads, s->f, rec, s->opt, s->w, err);
 }
 
-tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
-			       tk_error *err)
+/* One lane's run, or the whole run (r->lanes NULL). */
+static void run_lane(tk_lane_run *r)
 {
+	tk_error *err = &r->err;
+	const tk_perf_script_args *args = r->user;
+	tk_render_options lane_opt = *args->opt;
+	if (r->lane == 1)
+		lane_opt.log = NULL; /* lane 0 reads the same records */
+	const tk_render_options *opt = &lane_opt;
 	script s = {
-	    .w = w,
-	    .out = w,
+	    .w = args->w,
+	    .out = args->w,
 	    .opt = opt,
-	    .log = opt->log,
-	    .log_user = opt->log_user,
+	    /* a sample's warning comes from its chunk's lane */
+	    .log = r->lanes && opt->log ? tk_lanes_log : args->opt->log,
+	    .log_user = r->lanes && opt->log ? (void *)r->lanes : args->opt->log_user,
 	    .filter = tk_render_filter(opt),
 	};
+	r->stop = UINT64_MAX;
 	tk_session *ses;
-	tk_status st = tk_session_open_perf(path, opt, opt->raw_order, &ses, err);
-	if (st != TK_OK)
-		return st;
+	tk_status st = tk_session_open_perf(args->path, opt, opt->raw_order, &ses, err);
+	if (st != TK_OK) {
+		if (r->lanes)
+			tk_lanes_stop(r->lanes, 0);
+		r->st = st;
+		return;
+	}
 	s.f = tk_session_perf(ses);
 	if (!tk_threads_init(&s.threads, NULL)) {
 		tk_session_close(ses);
 		tk_threads_free(&s.threads);
-		return tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		if (r->lanes)
+			tk_lanes_stop(r->lanes, 0);
+		r->st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		return;
 	}
 	/* the kernel's symbols load on the second core while the first
 	 * records are read */
-	tk_threads_prefetch_kernel(&s.threads, s.f);
+	tk_threads_prefetch_kernel(&s.threads, s.f, r->lane == 1);
+	/* two lanes only when they are there already (perf_lanes.h) */
+	if (r->lanes &&
+	    !tk_lanes_agree(r->lanes, r->lane, !tk_threads_kernel_pending(&s.threads))) {
+		r->lanes = NULL;
+		s.log = args->opt->log;
+		s.log_user = args->opt->log_user;
+		if (r->lane == 1) {
+			tk_hashmap_free(&s.attr_of_id);
+			tk_hashmap_free(&s.last_value);
+			tk_line_cache_free(&s.lines);
+			tk_threads_free(&s.threads);
+			tk_session_close(ses);
+			r->st = TK_OK;
+			return;
+		}
+	}
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
 	tk_line_cache_init(&s.lines);
-	/* ... and the first records need not wait for them: until they are
-	 * there, the output is held back with holes for the kernel frames */
-	if (tk_threads_kernel_pending(&s.threads) &&
-	    tk_writer_open_memory(&s.pending, NULL) == TK_OK) {
+	if (!tk_lane_cursor_init(&s.lane, r->lanes, r->lane)) {
+		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
+		tk_lanes_stop(r->lanes, 0);
+		goto out;
+	}
+	if (r->lanes) {
+		/* each lane formats into its buffers; no held-back output (the
+		 * other core is the other lane's) */
+		s.w = s.out = s.lane.sink;
+	} else if (tk_threads_kernel_pending(&s.threads) &&
+		   tk_writer_open_memory(&s.pending, NULL) == TK_OK) {
+		/* ... and the first records need not wait for them: until
+		 * they are there, the output is held back with holes for
+		 * the kernel frames */
 		s.w = s.pending;
 		tk_line_cache_defer_kernel(&s.lines, true);
 	}
@@ -674,6 +767,11 @@ out:;
 	tk_status sst = settle(&s, st == TK_OK ? err : NULL);
 	if (st == TK_OK)
 		st = sst;
+	if (r->lanes) {
+		st = tk_lane_end(&s.lane, st, err);
+		r->stop = s.lane.chunk;
+	}
+	tk_lane_cursor_free(&s.lane);
 	free(s.tp_buf);
 	free(s.outs);
 	tk_hashmap_free(&s.attr_of_id);
@@ -681,5 +779,21 @@ out:;
 	tk_line_cache_free(&s.lines);
 	tk_threads_free(&s.threads);
 	tk_session_close(ses);
-	return st;
+	r->st = st;
+}
+
+tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, tk_writer *w,
+			       tk_error *err)
+{
+	tk_perf_script_args args = {.path = path, .opt = opt, .w = w};
+	tk_lane_run r0 = {.run = run_lane, .user = &args}, r1 = r0;
+	tk_lanes *lanes = !opt->limit && tk_lanes_wanted(path, w)
+			      ? tk_lanes_new(w, opt->log, opt->log_user)
+			      : NULL;
+	if (lanes)
+		return tk_lanes_run(lanes, &r0, &r1, err);
+	run_lane(&r0);
+	if (err && r0.st < 0)
+		*err = r0.err;
+	return r0.st;
 }

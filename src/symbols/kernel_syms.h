@@ -43,9 +43,11 @@ const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
  * build id would get it (as tk_symcache_kernel_for decides) and the
  * persistent cache does not hold it (from which it is read at once);
  * nothing with TRACEKIT_THREADS=0 or once the table was asked for. The
- * table is then the same as a load at the first kernel frame. */
+ * table is then the same as a load at the first kernel frame. cached_only:
+ * only a read from the persistent cache, no thread (print's second lane,
+ * which starts only on a warm cache: output/perf_lanes.h). */
 void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
-				 const char *notes);
+				 const char *notes, bool cached_only);
 
 /* A table started by tk_symcache_prefetch_kernel() is still being built:
  * tk_symcache_kernel() would wait for it now. With TRACEKIT_KERNEL_DEFER=

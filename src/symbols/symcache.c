@@ -578,7 +578,7 @@ const tk_symtab *tk_symcache_kernel(tk_symcache *c)
 }
 
 void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
-				 const char *notes)
+				 const char *notes, bool cached_only)
 {
 	if (c->kernel_tried || c->pf || !tk_symbols_threads_enabled())
 		return;
@@ -608,6 +608,11 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 			tk_symkey_free(&key);
 			return;
 		}
+	}
+	if (cached_only) {
+		if (c->disk)
+			tk_symkey_free(&key);
+		return;
 	}
 	keyed = keyed && !key.oom && tk_symdisk_file_path(c->disk, name, file);
 	/* the whole /proc/kallsyms too, beside the core, when the run may

@@ -1,0 +1,329 @@
+/* Two lanes over one perf.data file: the chunk sequencer; see
+ * perf_lanes.h. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "output/perf_lanes.h"
+
+/* 512 samples a chunk: about 350 KB of -g text, which stays in a core's
+ * L2 between the formatting and the write, and a thousand chunks on a
+ * 50 MB file. */
+#define DEFAULT_CHUNK_BITS 9
+/* Below this, a second reader's start costs more than it saves. */
+#define MIN_FILE_BYTES ((off_t)4 << 20)
+/* Distinct warnings remembered (more are logged as they come). */
+#define MAX_SEEN 64
+/* Chunks not yet written lie in [turn, turn + 2 * TK_LANES_BUFFERS + 1]. */
+#define N_SLOTS (4 * TK_LANES_BUFFERS)
+
+typedef struct slot {
+	uint64_t chunk;
+	tk_writer *buf; /* NULL: free */
+	bool ready;
+} slot;
+
+struct tk_lanes {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	tk_writer *out;
+	uint64_t turn; /* the next chunk to write */
+	uint64_t stop; /* chunks past this are dropped; UINT64_MAX: none */
+	bool writing;  /* a lane is writing chunks out (without the lock) */
+	slot slots[N_SLOTS];
+	tk_writer *free[2][TK_LANES_BUFFERS];
+	size_t n_free[2];
+	tk_writer *all[2 * TK_LANES_BUFFERS];
+	tk_log_fn log;
+	void *log_user;
+	uint64_t seen[MAX_SEEN];
+	size_t n_seen;
+	int verdict; /* tk_lanes_agree: 0 not yet, 1 two lanes, 2 one */
+};
+
+static long env_long(const char *name, long fallback)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return fallback;
+	char *end;
+	long n = strtol(v, &end, 10);
+	return *end ? fallback : n;
+}
+
+unsigned tk_lanes_chunk_bits(void)
+{
+	long bits = env_long("TRACEKIT_LANE_CHUNK", DEFAULT_CHUNK_BITS);
+	return bits >= 0 && bits <= 24 ? (unsigned)bits : DEFAULT_CHUNK_BITS;
+}
+
+bool tk_lanes_wanted(const char *path, const tk_writer *out)
+{
+	long lanes = env_long("TRACEKIT_LANES", 0);
+	if (lanes == 1 || !path || !out || out->fd < 0 || strcmp(path, "-") == 0)
+		return false;
+	/* the tests' hook for deferred kernel frames needs the one-lane path;
+	 * TRACEKIT_THREADS=0 means no thread at all */
+	const char *defer = getenv("TRACEKIT_KERNEL_DEFER");
+	const char *threads = getenv("TRACEKIT_THREADS");
+	if ((defer && strcmp(defer, "always") == 0) || (threads && strcmp(threads, "0") == 0))
+		return false;
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	return lanes == 2 || st.st_size >= MIN_FILE_BYTES;
+}
+
+tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user)
+{
+	tk_lanes *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++) {
+		if (tk_writer_open_memory(&l->all[i], NULL) != TK_OK) {
+			for (size_t j = 0; j < i; j++)
+				tk_writer_abort(l->all[j]);
+			free(l);
+			return NULL;
+		}
+		l->free[i & 1][l->n_free[i & 1]++] = l->all[i];
+	}
+	if (pthread_mutex_init(&l->lock, NULL) != 0) {
+		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
+			tk_writer_abort(l->all[i]);
+		free(l);
+		return NULL;
+	}
+	if (pthread_cond_init(&l->changed, NULL) != 0) {
+		pthread_mutex_destroy(&l->lock);
+		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
+			tk_writer_abort(l->all[i]);
+		free(l);
+		return NULL;
+	}
+	l->out = out;
+	l->stop = UINT64_MAX;
+	l->log = log;
+	l->log_user = log_user;
+	return l;
+}
+
+/* Writes the chunks that are ready, in order, unless a lane is at it
+ * already (that lane writes them: it looks again before it stops). Called
+ * with the lock held; returns with it held. */
+static void write_ready(tk_lanes *l)
+{
+	if (l->writing)
+		return;
+	l->writing = true;
+	for (;;) {
+		slot *s = &l->slots[l->turn % N_SLOTS];
+		if (l->turn > l->stop || !s->buf || s->chunk != l->turn || !s->ready)
+			break;
+		tk_writer *b = s->buf;
+		pthread_mutex_unlock(&l->lock);
+		tk_put_mem_direct(l->out, b->buf, b->pos);
+		pthread_mutex_lock(&l->lock);
+		b->pos = 0;
+		s->buf = NULL;
+		l->free[l->turn & 1][l->n_free[l->turn & 1]++] = b;
+		l->turn++;
+		pthread_cond_broadcast(&l->changed);
+	}
+	l->writing = false;
+}
+
+void tk_lanes_free(tk_lanes *l)
+{
+	if (!l)
+		return;
+	pthread_mutex_lock(&l->lock);
+	write_ready(l);
+	pthread_mutex_unlock(&l->lock);
+	pthread_cond_destroy(&l->changed);
+	pthread_mutex_destroy(&l->lock);
+	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
+		tk_writer_abort(l->all[i]);
+	free(l);
+}
+
+void tk_lanes_log(void *user, int level, const char *msg)
+{
+	tk_lanes *l = user;
+	if (!l->log)
+		return;
+	/* both lanes read every record: a reader's warning comes twice */
+	uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)level;
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	pthread_mutex_lock(&l->lock);
+	bool dup = false;
+	for (size_t i = 0; i < l->n_seen && !dup; i++)
+		dup = l->seen[i] == h;
+	if (!dup && l->n_seen < MAX_SEEN)
+		l->seen[l->n_seen++] = h;
+	if (!dup)
+		l->log(l->log_user, level, msg);
+	pthread_mutex_unlock(&l->lock);
+}
+
+tk_writer *tk_lanes_take(tk_lanes *l, uint64_t chunk)
+{
+	unsigned lane = (unsigned)(chunk & 1);
+	tk_writer *b = NULL;
+	pthread_mutex_lock(&l->lock);
+	/* the chunk before this lane's oldest unwritten one is the other
+	 * lane's, which it is formatting: it will be written, a buffer freed */
+	while (chunk <= l->stop && !l->n_free[lane])
+		pthread_cond_wait(&l->changed, &l->lock);
+	if (chunk <= l->stop) {
+		b = l->free[lane][--l->n_free[lane]];
+		l->slots[chunk % N_SLOTS] = (slot){.chunk = chunk, .buf = b};
+	}
+	pthread_mutex_unlock(&l->lock);
+	return b;
+}
+
+void tk_lanes_publish(tk_lanes *l, uint64_t chunk)
+{
+	pthread_mutex_lock(&l->lock);
+	slot *s = &l->slots[chunk % N_SLOTS];
+	if (s->buf && s->chunk == chunk)
+		s->ready = true;
+	write_ready(l);
+	pthread_mutex_unlock(&l->lock);
+}
+
+void tk_lanes_stop(tk_lanes *l, uint64_t chunk)
+{
+	pthread_mutex_lock(&l->lock);
+	if (chunk < l->stop)
+		l->stop = chunk;
+	pthread_cond_broadcast(&l->changed);
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* ---- a lane's side ---- */
+
+bool tk_lane_cursor_init(tk_lane_cursor *c, tk_lanes *lanes, unsigned lane)
+{
+	*c = (tk_lane_cursor){
+	    .lanes = lanes,
+	    .lane = lane,
+	    .bits = tk_lanes_chunk_bits(),
+	    .chunk = UINT64_MAX,
+	    .open = UINT64_MAX,
+	};
+	return !lanes || tk_writer_open_memory(&c->sink, NULL) == TK_OK;
+}
+
+void tk_lane_cursor_free(tk_lane_cursor *c)
+{
+	tk_writer_abort(c->sink);
+	c->sink = NULL;
+}
+
+/* The open chunk is complete: out it goes (in its turn). false: its text
+ * was lost (out of memory); the lanes stop. */
+static bool publish(tk_lane_cursor *c)
+{
+	bool ok = !c->text->error;
+	if (ok)
+		tk_lanes_publish(c->lanes, c->open);
+	else
+		tk_lanes_stop(c->lanes, 0);
+	c->open = UINT64_MAX;
+	c->text = NULL;
+	return ok;
+}
+
+tk_status tk_lane_step(tk_lane_cursor *c, bool sample, tk_writer **w, tk_error *err)
+{
+	uint64_t chunk = c->seen >> c->bits;
+	c->seen += sample;
+	c->sink->pos = 0; /* what the previous record wrote there */
+	if (chunk == c->chunk)
+		return TK_OK;
+	c->chunk = chunk;
+	if ((chunk & 1) != c->lane) {
+		*w = c->sink;
+		return TK_OK;
+	}
+	if ((c->open != UINT64_MAX && !publish(c)) || c->sink->error) {
+		tk_lanes_stop(c->lanes, 0);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
+				    "out of memory for the output");
+	}
+	c->text = tk_lanes_take(c->lanes, chunk);
+	if (!c->text) {
+		*w = c->sink;
+		return TK_END; /* the output ended before this chunk */
+	}
+	c->open = chunk;
+	*w = c->text;
+	return TK_OK;
+}
+
+tk_status tk_lane_end(tk_lane_cursor *c, tk_status st, tk_error *err)
+{
+	/* nothing past this lane's last record: an error ends the output
+	 * there, as with one lane */
+	if (st < 0 && c->chunk == UINT64_MAX)
+		c->chunk = 0;
+	tk_lanes_stop(c->lanes, c->chunk);
+	if (c->open != UINT64_MAX && !publish(c) && st >= 0)
+		st = tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for the output");
+	return st;
+}
+
+static void *lane_main(void *arg)
+{
+	tk_lane_run *r = arg;
+	r->run(r);
+	return NULL;
+}
+
+bool tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm)
+{
+	pthread_mutex_lock(&l->lock);
+	if (lane == 0) {
+		l->verdict = warm ? 1 : 2;
+		pthread_cond_broadcast(&l->changed);
+	}
+	while (!l->verdict)
+		pthread_cond_wait(&l->changed, &l->lock);
+	bool go = l->verdict == 1;
+	pthread_mutex_unlock(&l->lock);
+	return go;
+}
+
+tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *err)
+{
+	r0->lane = 0;
+	r1->lane = 1;
+	r0->lanes = r1->lanes = l;
+	pthread_t other;
+	if (pthread_create(&other, NULL, lane_main, r1) != 0) {
+		r0->lanes = NULL;
+		tk_lanes_free(l);
+		r0->run(r0);
+		if (err && r0->st < 0)
+			*err = r0->err;
+		return r0->st;
+	}
+	r0->run(r0);
+	if (!l->verdict)
+		tk_lanes_agree(l, 0, false); /* lane 0 ended before it said */
+	pthread_join(other, NULL);
+	bool two = l->verdict == 1;
+	tk_lanes_free(l);
+	tk_lane_run *bad = r0->st < 0 ? r0 : NULL;
+	if (two && r1->st < 0 && (!bad || r1->stop < bad->stop))
+		bad = r1;
+	if (!bad)
+		return TK_OK;
+	if (err)
+		*err = bad->err;
+	return bad->st;
+}

@@ -1,0 +1,117 @@
+/* Two lanes over one perf.data file: the sample output split by chunks of
+ * samples, each lane printing every other chunk on its own core, the
+ * chunks written out in file order.
+ *
+ * Why: on a warm symbol cache, printing a -g profile is CPU-bound on one
+ * core, and a third of that is reading and ordering the records, two
+ * thirds formatting the samples. The records do not split (every sample
+ * is printed in the address spaces that the side-band records before it
+ * made), but the formatting does: each lane reads the whole file and
+ * keeps its own thread model from every side-band record, and formats
+ * only the samples of its chunks. The second reader costs a third of a
+ * core; half the formatting moves to the other core.
+ *
+ * The chunks are numbered by sample ordinal, the same in both lanes
+ * (chunk c holds samples [c << bits, (c + 1) << bits), and the records
+ * between its first sample and the next chunk's); lane c & 1 prints
+ * chunk c into its own memory and hands it over here when it enters its
+ * next chunk or stops. Chunks go to the writer strictly in order: a
+ * hand-over waits for the one before it.
+ *
+ * A lane that stops (the end, an error, the limit) says at which chunk:
+ * nothing after the first stop is written, so an error in one lane's
+ * chunk ends the output where the one-lane run would end it. */
+#ifndef TK_OUTPUT_PERF_LANES_H
+#define TK_OUTPUT_PERF_LANES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/writer.h"
+#include "tracekit/status.h"
+
+typedef struct tk_lanes tk_lanes;
+
+/* The lanes' chunk size (log2 of samples) and whether a run uses two
+ * lanes: a regular file of 4 MiB or more, written to a file descriptor.
+ * TRACEKIT_LANES=1 (or TRACEKIT_THREADS=0) turns them off, =2 forces them
+ * on (tests: small files, with TRACEKIT_LANE_CHUNK=bits for many chunks). */
+unsigned tk_lanes_chunk_bits(void);
+bool tk_lanes_wanted(const char *path, const tk_writer *out);
+
+/* Shares out and the caller's log (each message logged once, whichever
+ * lane sends it). NULL: out of memory. */
+tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user);
+/* Writes what the lanes left (call once both have ended), then frees. */
+void tk_lanes_free(tk_lanes *l);
+
+/* A log function and its user for a lane's options (deduplicated). */
+void tk_lanes_log(void *user, int level, const char *msg);
+
+/* An empty buffer for chunk, which lane (chunk & 1) is entering; waits
+ * while the lane has TK_LANES_BUFFERS chunks not yet written. NULL: the
+ * output ended before chunk (the lane should stop). */
+#define TK_LANES_BUFFERS 4
+tk_writer *tk_lanes_take(tk_lanes *l, uint64_t chunk);
+
+/* chunk's buffer is complete: it is written once every earlier chunk is
+ * (by whichever lane completes the chunk before it, or now). */
+void tk_lanes_publish(tk_lanes *l, uint64_t chunk);
+
+/* A lane stopped inside chunk: nothing after chunk is written. A lane
+ * that cannot go on (out of memory) passes 0 so the other stops too. */
+void tk_lanes_stop(tk_lanes *l, uint64_t chunk);
+
+/* ---- a lane's side ---- */
+
+/* Where one lane is in the stream. */
+typedef struct tk_lane_cursor {
+	tk_lanes *lanes; /* NULL: one lane (the cursor is unused) */
+	unsigned lane, bits;
+	uint64_t seen;   /* samples so far: the stream is in chunk seen >> bits */
+	uint64_t chunk;  /* the chunk of the last record; UINT64_MAX: none yet */
+	uint64_t open;   /* this lane's chunk being formatted; UINT64_MAX: none */
+	tk_writer *text; /* its buffer (the lanes') */
+	tk_writer *sink; /* the other lane's chunks: formatted nowhere */
+} tk_lane_cursor;
+
+/* false: out of memory. */
+bool tk_lane_cursor_init(tk_lane_cursor *c, tk_lanes *lanes, unsigned lane);
+void tk_lane_cursor_free(tk_lane_cursor *c);
+
+/* Before each record (sample: whether it is a sample): *w becomes where
+ * its output goes, the lane's buffer or the sink (*w == c->sink: not
+ * this lane's; a sample is then not printed, only its effects on later
+ * records kept). TK_END: the output ended before this record. */
+tk_status tk_lane_step(tk_lane_cursor *c, bool sample, tk_writer **w, tk_error *err);
+
+/* After the lane's last record (st: how its run ended): publishes its
+ * last chunk and says where it stopped. The run's status. */
+tk_status tk_lane_end(tk_lane_cursor *c, tk_status st, tk_error *err);
+
+/* One lane's run, as tk_lanes_run starts it. */
+typedef struct tk_lane_run {
+	void (*run)(struct tk_lane_run *r); /* sets st, err and stop */
+	void *user;
+	unsigned lane;
+	tk_lanes *lanes;
+	tk_status st;
+	uint64_t stop; /* the chunk of its last record (tk_lane_cursor.chunk) */
+	tk_error err;
+} tk_lane_run;
+
+/* Runs lane 1 on a thread of its own and lane 0 here, then writes the
+ * rest of the output and frees l. The error of the lane that stopped
+ * first, if any (a sample's error is seen by its chunk's lane only);
+ * *err filled. Without the thread, lane 0 runs as the one lane. */
+tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *err);
+
+/* The two lanes agree, once each has its file open, whether both go on:
+ * lane 0 says whether the kernel's symbols were in the persistent cache
+ * (a cold run loads them on the other core already, and two lanes would
+ * load them twice). Returns the verdict (lane 1 waits for it). false:
+ * lane 0 goes on as the one lane (lanes NULL), lane 1 ends at once. */
+bool tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
+
+#endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Oracle (issue 19): two lanes print what one lane prints. With the sample
+# output split into chunks formatted on two threads (src/output/
+# perf_lanes.h), `print` in the perf-script, json and text styles writes
+# the same bytes, the same warnings and the same exit status as the
+# one-lane run (TRACEKIT_LANES=1), on every perf.data file of the test
+# data (pipe-mode files, tracepoints, counter reads, branch stacks, a
+# corrupt sample), with side-band output and filters, on cut files (an
+# error ends both where it ends one), and on recordings made here (-g -a;
+# a :S group's counter reads), cut into chunks of 1 and 8 samples. One lane is the reference: the
+# perf-script oracles compare it with perf script.
+set -u
+: "${TK:?}" "${TK_TESTDATA:?}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME=$work/xdg HOME=$work/home
+mkdir -p "$HOME"
+failed=0 checked=0
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# same FILE ARGS...: one lane against two (chunks of 1 and 8 samples)
+same() {
+  local file=$1; shift
+  TRACEKIT_LANES=1 "$TK" print "$@" "$file" >"$work/one" 2>"$work/one.err"
+  local want=$?
+  for bits in 0 3; do
+    TRACEKIT_LANES=2 TRACEKIT_LANE_CHUNK=$bits "$TK" print "$@" "$file" >"$work/two" 2>"$work/two.err"
+    local got=$?
+    checked=$((checked + 1))
+    if [ "$got" != "$want" ]; then
+      fail "$(basename "$file") $* (chunks of $((1 << bits))): exit $got, one lane $want"
+    elif ! cmp -s "$work/one" "$work/two"; then
+      fail "$(basename "$file") $* (chunks of $((1 << bits))): output differs: $(cmp "$work/one" "$work/two" 2>&1 | head -1)"
+    elif ! cmp -s "$work/one.err" "$work/two.err"; then
+      fail "$(basename "$file") $* (chunks of $((1 << bits))): warnings differ"
+      diff "$work/one.err" "$work/two.err" | head -6
+    fi
+  done
+}
+
+is_perf() { [ "$(head -c 8 "$1" | tr -d '\0')" = PERFILE2 ]; }
+
+files=()
+while IFS= read -r f; do is_perf "$f" && files+=("$f"); done < <(find "$TK_TESTDATA" -type f -size +1k | sort)
+[ ${#files[@]} -ge 20 ] || { echo "FAIL only ${#files[@]} perf.data files in $TK_TESTDATA"; exit 1; }
+
+for f in "${files[@]}"; do
+  same "$f" --format perf-script
+  same "$f" --format json
+  same "$f" --format text --all
+done
+# side-band output and filters, on the larger files
+for f in "${files[@]}"; do
+  [ "$(stat -c %s "$f")" -gt 300000 ] || continue
+  same "$f" --format perf-script --show-task-events --show-mmap-events --show-lost-events
+  same "$f" --format json --all --time 20%-70%
+done
+echo "ok test data: ${#files[@]} files"
+
+# cut files: the error (and its offset) and the output before it
+big=$(ls -S "${files[@]}" | head -1)
+size=$(stat -c %s "$big")
+for frac in 31 58 83; do
+  head -c $((size * frac / 100)) "$big" >"$work/cut.data"
+  same "$work/cut.data" --format perf-script
+  same "$work/cut.data" --format json
+  grep -q "offset" "$work/one.err" || fail "cut at $frac%: no error with an offset: $(head -1 "$work/one.err")"
+done
+# a sample whose body is cut short inside the file: only its chunk's lane
+# parses it, and the output must still end there
+cp "$big" "$work/bad.data"
+if python3 - "$work/bad.data" <<'EOF'
+import struct, sys
+path = sys.argv[1]
+b = bytearray(open(path, 'rb').read())
+# perf.data header: data section at offset 40 (offset, size)
+off, size = struct.unpack_from('<QQ', b, 40)
+pos, n = off, 0
+while pos + 8 <= off + size:
+    typ, misc, sz = struct.unpack_from('<IHH', b, pos)
+    if sz < 8:
+        break
+    if typ == 9:  # PERF_RECORD_SAMPLE
+        n += 1
+        if n == 700:
+            # the sample's callchain count made too large for its record
+            struct.pack_into('<H', b, pos + 6, 16)
+            break
+    pos += sz
+open(path, 'wb').write(bytes(b))
+sys.exit(0 if n == 700 else 1)
+EOF
+then
+  for fmt in perf-script json; do same "$work/bad.data" --format $fmt; done
+  TRACEKIT_LANES=1 "$TK" print --format perf-script "$work/bad.data" >/dev/null 2>&1
+  [ $? = 1 ] || echo "note: the damaged sample was not an error for one lane"
+else
+  fail "could not damage the 700th sample of $(basename "$big")"
+fi
+
+# a recording made here: many chunks of kernel and user frames
+if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/workload" \
+    "${TK_SOURCE_DIR:?}/examples/workload.c" 2>/dev/null &&
+  perf record -q -F 10000 -g -a -o "$work/rec.data" -- sh -c "'$work/workload' 2 >/dev/null" \
+    >/dev/null 2>&1 && [ -s "$work/rec.data" ]; then
+  for pass in cold warm; do
+    same "$work/rec.data" --format perf-script
+    same "$work/rec.data" --format json
+  done
+  echo "ok recording: $(stat -c %s "$work/rec.data") bytes"
+  # counter reads of a :S group: a sample's period is the growth since
+  # the id's previous sample, which may be in the other lane's chunk
+  if perf record -q -e '{cpu-clock,task-clock}:S' -o "$work/read.data" -- "$work/workload" 1 \
+      >/dev/null 2>&1 && [ -s "$work/read.data" ]; then
+    same "$work/read.data" --format perf-script
+    same "$work/read.data" --format json
+    echo "ok group read: $(stat -c %s "$work/read.data") bytes"
+  else
+    fail "perf record of a :S group failed"
+  fi
+else
+  echo "note: perf cannot record here; the recording part is skipped"
+fi
+
+echo "$checked comparisons, $failed failed"
+[ "$failed" = 0 ]
