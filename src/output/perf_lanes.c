@@ -26,6 +26,9 @@ typedef struct slot {
 
 struct tk_lanes {
 	pthread_mutex_t lock;
+	/* held while out is written and while the caller's log runs: a log
+	 * function may flush the output first (the CLI's does) */
+	pthread_mutex_t out_lock;
 	pthread_cond_t changed;
 	tk_writer *out;
 	uint64_t turn; /* the next chunk to write */
@@ -95,7 +98,15 @@ tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user)
 		free(l);
 		return NULL;
 	}
+	if (pthread_mutex_init(&l->out_lock, NULL) != 0) {
+		pthread_mutex_destroy(&l->lock);
+		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
+			tk_writer_abort(l->all[i]);
+		free(l);
+		return NULL;
+	}
 	if (pthread_cond_init(&l->changed, NULL) != 0) {
+		pthread_mutex_destroy(&l->out_lock);
 		pthread_mutex_destroy(&l->lock);
 		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
 			tk_writer_abort(l->all[i]);
@@ -123,7 +134,9 @@ static void write_ready(tk_lanes *l)
 			break;
 		tk_writer *b = s->buf;
 		pthread_mutex_unlock(&l->lock);
+		pthread_mutex_lock(&l->out_lock);
 		tk_put_mem_direct(l->out, b->buf, b->pos);
+		pthread_mutex_unlock(&l->out_lock);
 		pthread_mutex_lock(&l->lock);
 		b->pos = 0;
 		s->buf = NULL;
@@ -142,6 +155,7 @@ void tk_lanes_free(tk_lanes *l)
 	write_ready(l);
 	pthread_mutex_unlock(&l->lock);
 	pthread_cond_destroy(&l->changed);
+	pthread_mutex_destroy(&l->out_lock);
 	pthread_mutex_destroy(&l->lock);
 	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
 		tk_writer_abort(l->all[i]);
@@ -153,7 +167,18 @@ void tk_lanes_log(void *user, int level, const char *msg)
 	tk_lanes *l = user;
 	if (!l->log)
 		return;
-	/* both lanes read every record: a reader's warning comes twice */
+	pthread_mutex_lock(&l->out_lock);
+	l->log(l->log_user, level, msg);
+	pthread_mutex_unlock(&l->out_lock);
+}
+
+void tk_lanes_log_once(void *user, int level, const char *msg)
+{
+	tk_lanes *l = user;
+	if (!l->log)
+		return;
+	/* a warning one run gives once (its first sample of a kind) each
+	 * lane gives once */
 	uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)level;
 	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
 		h = (h ^ *p) * 0x100000001b3ull;
@@ -163,9 +188,9 @@ void tk_lanes_log(void *user, int level, const char *msg)
 		dup = l->seen[i] == h;
 	if (!dup && l->n_seen < MAX_SEEN)
 		l->seen[l->n_seen++] = h;
-	if (!dup)
-		l->log(l->log_user, level, msg);
 	pthread_mutex_unlock(&l->lock);
+	if (!dup)
+		tk_lanes_log(l, level, msg);
 }
 
 tk_writer *tk_lanes_take(tk_lanes *l, uint64_t chunk)

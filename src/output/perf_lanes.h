@@ -46,8 +46,11 @@ tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user);
 /* Writes what the lanes left (call once both have ended), then frees. */
 void tk_lanes_free(tk_lanes *l);
 
-/* A log function and its user for a lane's options (deduplicated). */
+/* Log functions for the lanes (user: the tk_lanes): the caller's log,
+ * never beside a write of the output; _once for the warnings a run gives
+ * once (both lanes would give them). */
 void tk_lanes_log(void *user, int level, const char *msg);
+void tk_lanes_log_once(void *user, int level, const char *msg);
 
 /* An empty buffer for chunk, which lane (chunk & 1) is entering; waits
  * while the lane has TK_LANES_BUFFERS chunks not yet written. NULL: the

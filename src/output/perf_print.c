@@ -902,6 +902,11 @@ static void run_lane(tk_lane_run *r)
 	tk_render_options lane_opt = *args->opt;
 	if (r->lane == 1)
 		lane_opt.log = NULL; /* lane 0 reads the same records */
+	else if (r->lanes && lane_opt.log) {
+		/* never beside a write of the output (perf_lanes.h) */
+		lane_opt.log = tk_lanes_log;
+		lane_opt.log_user = r->lanes;
+	}
 	const tk_render_options *opt = &lane_opt;
 	tk_writer *w = args->w;
 	bool json = args->json;
@@ -927,7 +932,7 @@ static void run_lane(tk_lane_run *r)
 	tk_hashmap_init(&p.attr_of_id);
 	tk_hashmap_init(&p.last_value);
 	/* a sample's warning comes from its chunk's lane */
-	p.log = r->lanes && args->opt->log ? tk_lanes_log : args->opt->log;
+	p.log = r->lanes && args->opt->log ? tk_lanes_log_once : args->opt->log;
 	p.log_user = r->lanes && args->opt->log ? (void *)r->lanes : args->opt->log_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
 	/* text lines show no frames: no threads model, no symbols */

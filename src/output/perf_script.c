@@ -688,14 +688,19 @@ static void run_lane(tk_lane_run *r)
 	tk_render_options lane_opt = *args->opt;
 	if (r->lane == 1)
 		lane_opt.log = NULL; /* lane 0 reads the same records */
+	else if (r->lanes && lane_opt.log) {
+		/* never beside a write of the output (perf_lanes.h) */
+		lane_opt.log = tk_lanes_log;
+		lane_opt.log_user = r->lanes;
+	}
 	const tk_render_options *opt = &lane_opt;
 	script s = {
 	    .w = args->w,
 	    .out = args->w,
 	    .opt = opt,
 	    /* a sample's warning comes from its chunk's lane */
-	    .log = r->lanes && opt->log ? tk_lanes_log : args->opt->log,
-	    .log_user = r->lanes && opt->log ? (void *)r->lanes : args->opt->log_user,
+	    .log = r->lanes && args->opt->log ? tk_lanes_log_once : args->opt->log,
+	    .log_user = r->lanes && args->opt->log ? (void *)r->lanes : args->opt->log_user,
 	    .filter = tk_render_filter(opt),
 	};
 	r->stop = UINT64_MAX;
