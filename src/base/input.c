@@ -311,9 +311,12 @@ tk_status tk_input_fetch(tk_input *in, uint64_t off, size_t len, const uint8_t *
  * file. Safe even for bytes still referenced (e.g. records queued for time
  * ordering): the mapping is private and never written, so a later access
  * re-reads the same bytes from the page cache. Streams compact lazily in
- * the next fetch. */
-#define RELEASE_LAG  ((uint64_t)16 << 20)
-#define RELEASE_STEP ((uint64_t)8 << 20)
+ * the next fetch. 4 MiB behind, 4 MiB at a time: perf's ordering queue
+ * holds a round or two (~100-200 KB on a -g -a recording); print's two
+ * lanes each map the file, so the lag counts twice (16 + 8 MiB made a
+ * 50 MB file's peak RSS 113 MB with two lanes, 81 MB now). */
+#define RELEASE_LAG  ((uint64_t)4 << 20)
+#define RELEASE_STEP ((uint64_t)4 << 20)
 
 void tk_input_release(tk_input *in, uint64_t off)
 {
