@@ -3,7 +3,7 @@
 # or prints the exact command to run. Usage: install-deps.sh [build|test|demo|bench]
 set -euo pipefail
 what=${1:-test}
-pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd zlib1g-dev libdw-dev
+pkgs=(cmake make gcc clang clang-format pkg-config libzstd-dev libelf-dev libtraceevent-dev libcmocka-dev zstd zlib1g-dev libdw-dev libiberty-dev
       liblzma-dev libbz2-dev)
 case $what in
   test) pkgs+=(linux-perf babeltrace2 lttng-tools liblttng-ust-dev python3

@@ -6,6 +6,22 @@
 
 #include "context/perf_demangle.h"
 
+#if TK_HAVE_LIBIBERTY
+#include <demangle.h> /* libiberty's */
+#endif
+
+/* binutils' demangler without parameters (DMGL_NO_OPTS), perf's own
+ * call: for the names __cxa_demangle gives up on. NULL: none. */
+static char *demangle_no_params(const char *name)
+{
+#if TK_HAVE_LIBIBERTY
+	return cplus_demangle(name, DMGL_NO_OPTS);
+#else
+	(void)name;
+	return NULL;
+#endif
+}
+
 void tk_demangler_init(tk_demangler *d)
 {
 	memset(d, 0, sizeof *d);
@@ -36,16 +52,24 @@ const char *tk_demangle(tk_demangler *d, const char *name)
 			*(void **)&d->cxa_demangle = dlsym(d->lib, "__cxa_demangle");
 	}
 	const char *result = name;
-	if (d->cxa_demangle) {
+	{
 		/* like bfd_demangle: a version or "@plt" suffix is cut, the
 		 * rest demangled, the suffix put back */
 		const char *at = strchr(name, '@');
 		size_t base_len = at ? (size_t)(at - name) : strlen(name);
 		char *base = tk_arena_strndup(&d->arena, name, base_len);
 		int status = 0;
-		char *full = base ? d->cxa_demangle(base, NULL, NULL, &status) : NULL;
+		char *full =
+		    base && d->cxa_demangle ? d->cxa_demangle(base, NULL, NULL, &status) : NULL;
 		if (full && status == 0) {
 			tk_demangle_strip(full);
+		} else if (base) {
+			/* e.g. a v8 template whose parameter types
+			 * __cxa_demangle rejects, which perf shows */
+			free(full);
+			full = demangle_no_params(base);
+		}
+		if (full) {
 			size_t fl = strlen(full), sl = at ? strlen(at) : 0;
 			char *copy = tk_arena_alloc(&d->arena, fl + sl + 1);
 			if (copy) {
