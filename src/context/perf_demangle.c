@@ -61,13 +61,19 @@ const char *tk_demangle(tk_demangler *d, const char *name)
 		int status = 0;
 		char *full =
 		    base && d->cxa_demangle ? d->cxa_demangle(base, NULL, NULL, &status) : NULL;
-		if (full && status == 0) {
+		if (full && status == 0)
 			tk_demangle_strip(full);
-		} else if (base) {
-			/* e.g. a v8 template whose parameter types
-			 * __cxa_demangle rejects, which perf shows */
+		if ((!full || status != 0 || !*full) && base) {
+			/* rejected (e.g. a v8 template whose parameter types
+			 * __cxa_demangle cannot read, which perf shows), or
+			 * stripped to nothing ("_Z8 [clone "): perf's answer
+			 * is libiberty's; an empty name is never given */
 			free(full);
 			full = demangle_no_params(base);
+		}
+		if (full && !*full) {
+			free(full);
+			full = NULL;
 		}
 		if (full) {
 			size_t fl = strlen(full), sl = at ? strlen(at) : 0;

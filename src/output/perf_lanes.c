@@ -42,7 +42,8 @@ struct tk_lanes {
 	void *log_user;
 	uint64_t seen[MAX_SEEN];
 	size_t n_seen;
-	int verdict; /* tk_lanes_agree: 0 not yet, 1 two lanes, 2 one */
+	int verdict;   /* tk_lanes_agree: 0 not yet, 1 two lanes, 2 one */
+	unsigned made; /* what tk_lanes_new initialized: 1 lock, 2 out_lock, 4 changed */
 };
 
 static long env_long(const char *name, long fallback)
@@ -78,46 +79,47 @@ bool tk_lanes_wanted(const char *path, const tk_writer *out)
 	return lanes == 2 || st.st_size >= MIN_FILE_BYTES;
 }
 
+/* Frees what tk_lanes_new made, however far it got. */
+static void destroy(tk_lanes *l)
+{
+	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
+		tk_writer_abort(l->all[i]);
+	if (l->made & 4)
+		pthread_cond_destroy(&l->changed);
+	if (l->made & 2)
+		pthread_mutex_destroy(&l->out_lock);
+	if (l->made & 1)
+		pthread_mutex_destroy(&l->lock);
+	free(l);
+}
+
 tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user)
 {
 	tk_lanes *l = calloc(1, sizeof *l);
 	if (!l)
 		return NULL;
 	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++) {
-		if (tk_writer_open_memory(&l->all[i], NULL) != TK_OK) {
-			for (size_t j = 0; j < i; j++)
-				tk_writer_abort(l->all[j]);
-			free(l);
-			return NULL;
-		}
+		if (tk_writer_open_memory(&l->all[i], NULL) != TK_OK)
+			goto fail;
 		l->free[i & 1][l->n_free[i & 1]++] = l->all[i];
 	}
-	if (pthread_mutex_init(&l->lock, NULL) != 0) {
-		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
-			tk_writer_abort(l->all[i]);
-		free(l);
-		return NULL;
-	}
-	if (pthread_mutex_init(&l->out_lock, NULL) != 0) {
-		pthread_mutex_destroy(&l->lock);
-		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
-			tk_writer_abort(l->all[i]);
-		free(l);
-		return NULL;
-	}
-	if (pthread_cond_init(&l->changed, NULL) != 0) {
-		pthread_mutex_destroy(&l->out_lock);
-		pthread_mutex_destroy(&l->lock);
-		for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
-			tk_writer_abort(l->all[i]);
-		free(l);
-		return NULL;
-	}
+	if (pthread_mutex_init(&l->lock, NULL) != 0)
+		goto fail;
+	l->made |= 1;
+	if (pthread_mutex_init(&l->out_lock, NULL) != 0)
+		goto fail;
+	l->made |= 2;
+	if (pthread_cond_init(&l->changed, NULL) != 0)
+		goto fail;
+	l->made |= 4;
 	l->out = out;
 	l->stop = UINT64_MAX;
 	l->log = log;
 	l->log_user = log_user;
 	return l;
+fail:
+	destroy(l);
+	return NULL;
 }
 
 /* Writes the chunks that are ready, in order, unless a lane is at it
@@ -154,12 +156,7 @@ void tk_lanes_free(tk_lanes *l)
 	pthread_mutex_lock(&l->lock);
 	write_ready(l);
 	pthread_mutex_unlock(&l->lock);
-	pthread_cond_destroy(&l->changed);
-	pthread_mutex_destroy(&l->out_lock);
-	pthread_mutex_destroy(&l->lock);
-	for (size_t i = 0; i < 2 * TK_LANES_BUFFERS; i++)
-		tk_writer_abort(l->all[i]);
-	free(l);
+	destroy(l);
 }
 
 void tk_lanes_log(void *user, int level, const char *msg)
@@ -351,4 +348,35 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
 	if (err)
 		*err = bad->err;
 	return bad->st;
+}
+
+void tk_lane_logs(const tk_lane_run *r, const tk_render_options *opt, tk_render_options *lane_opt,
+		  tk_log_fn *sample_log, void **sample_user)
+{
+	*lane_opt = *opt;
+	*sample_log = opt->log;
+	*sample_user = opt->log_user;
+	if (!r->lanes || !opt->log)
+		return;
+	/* lane 1's reader warnings are lane 0's (the same records); lane 0's
+	 * never run beside a write of the output */
+	lane_opt->log = r->lane == 1 ? NULL : tk_lanes_log;
+	lane_opt->log_user = r->lanes;
+	*sample_log = tk_lanes_log_once;
+	*sample_user = r->lanes;
+}
+
+tk_status tk_lanes_print(const char *path, const tk_render_options *opt, tk_writer *w,
+			 void (*run)(tk_lane_run *r), void *user, tk_error *err)
+{
+	tk_lane_run r0 = {.run = run, .user = user}, r1 = r0;
+	tk_lanes *l = !opt->limit && tk_lanes_wanted(path, w)
+			  ? tk_lanes_new(w, opt->log, opt->log_user)
+			  : NULL;
+	if (l)
+		return tk_lanes_run(l, &r0, &r1, err);
+	run(&r0);
+	if (err && r0.st < 0)
+		*err = r0.err;
+	return r0.st;
 }

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "base/writer.h"
+#include "model/render.h"
 #include "tracekit/status.h"
 
 typedef struct tk_lanes tk_lanes;
@@ -116,5 +117,17 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
  * load them twice). Returns the verdict (lane 1 waits for it). false:
  * lane 0 goes on as the one lane (lanes NULL), lane 1 ends at once. */
 bool tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
+
+/* ---- what both printers (perf_script.c, perf_print.c) share ---- */
+
+/* A lane's options (its reader's log) and the log for the warnings its
+ * samples give once a run. With one lane: opt and its log as they are. */
+void tk_lane_logs(const tk_lane_run *r, const tk_render_options *opt, tk_render_options *lane_opt,
+		  tk_log_fn *sample_log, void **sample_user);
+
+/* A print run: two lanes of run when tk_lanes_wanted (and no --limit),
+ * else run once as the one lane (its lanes NULL); *err filled on error. */
+tk_status tk_lanes_print(const char *path, const tk_render_options *opt, tk_writer *w,
+			 void (*run)(tk_lane_run *r), void *user, tk_error *err);
 
 #endif

@@ -899,14 +899,10 @@ static void run_lane(tk_lane_run *r)
 {
 	tk_error *err = &r->err;
 	const print_args *args = r->user;
-	tk_render_options lane_opt = *args->opt;
-	if (r->lane == 1)
-		lane_opt.log = NULL; /* lane 0 reads the same records */
-	else if (r->lanes && lane_opt.log) {
-		/* never beside a write of the output (perf_lanes.h) */
-		lane_opt.log = tk_lanes_log;
-		lane_opt.log_user = r->lanes;
-	}
+	tk_render_options lane_opt;
+	tk_log_fn sample_log;
+	void *sample_user;
+	tk_lane_logs(r, args->opt, &lane_opt, &sample_log, &sample_user);
 	const tk_render_options *opt = &lane_opt;
 	tk_writer *w = args->w;
 	bool json = args->json;
@@ -931,9 +927,8 @@ static void run_lane(tk_lane_run *r)
 	tk_hashmap_init(&p.comms.by_tid);
 	tk_hashmap_init(&p.attr_of_id);
 	tk_hashmap_init(&p.last_value);
-	/* a sample's warning comes from its chunk's lane */
-	p.log = r->lanes && args->opt->log ? tk_lanes_log_once : args->opt->log;
-	p.log_user = r->lanes && args->opt->log ? (void *)r->lanes : args->opt->log_user;
+	p.log = sample_log; /* a sample's warning comes from its chunk's lane */
+	p.log_user = sample_user;
 	tk_arena_init(&p.scratch, 16 * 1024);
 	/* text lines show no frames: no threads model, no symbols */
 	tk_line_cache_init(&p.frames);
@@ -951,8 +946,6 @@ static void run_lane(tk_lane_run *r)
 	if (r->lanes &&
 	    !tk_lanes_agree(r->lanes, r->lane, !json || !tk_threads_kernel_pending(&p.threads))) {
 		r->lanes = NULL;
-		p.log = args->opt->log;
-		p.log_user = args->opt->log_user;
 		if (r->lane == 1)
 			goto out; /* st is TK_OK: the one lane is lane 0 */
 	}
@@ -1005,14 +998,5 @@ tk_status tk_perf_render_print(const char *path, const tk_render_options *opt, t
 	if (!json && strcmp(opt->style, "text") != 0)
 		return TK_ERR_UNSUPPORTED;
 	print_args args = {.path = path, .opt = opt, .w = w, .json = json};
-	tk_lane_run r0 = {.run = run_lane, .user = &args}, r1 = r0;
-	tk_lanes *lanes = !opt->limit && tk_lanes_wanted(path, w)
-			      ? tk_lanes_new(w, opt->log, opt->log_user)
-			      : NULL;
-	if (lanes)
-		return tk_lanes_run(lanes, &r0, &r1, err);
-	run_lane(&r0);
-	if (err && r0.st < 0)
-		*err = r0.err;
-	return r0.st;
+	return tk_lanes_print(path, opt, w, run_lane, &args, err);
 }

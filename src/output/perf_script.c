@@ -685,22 +685,17 @@ static void run_lane(tk_lane_run *r)
 {
 	tk_error *err = &r->err;
 	const tk_perf_script_args *args = r->user;
-	tk_render_options lane_opt = *args->opt;
-	if (r->lane == 1)
-		lane_opt.log = NULL; /* lane 0 reads the same records */
-	else if (r->lanes && lane_opt.log) {
-		/* never beside a write of the output (perf_lanes.h) */
-		lane_opt.log = tk_lanes_log;
-		lane_opt.log_user = r->lanes;
-	}
+	tk_render_options lane_opt;
+	tk_log_fn sample_log;
+	void *sample_user;
+	tk_lane_logs(r, args->opt, &lane_opt, &sample_log, &sample_user);
 	const tk_render_options *opt = &lane_opt;
 	script s = {
 	    .w = args->w,
 	    .out = args->w,
 	    .opt = opt,
-	    /* a sample's warning comes from its chunk's lane */
-	    .log = r->lanes && args->opt->log ? tk_lanes_log_once : args->opt->log,
-	    .log_user = r->lanes && args->opt->log ? (void *)r->lanes : args->opt->log_user,
+	    .log = sample_log, /* a sample's warning comes from its chunk's lane */
+	    .log_user = sample_user,
 	    .filter = tk_render_filter(opt),
 	};
 	r->stop = UINT64_MAX;
@@ -728,8 +723,6 @@ static void run_lane(tk_lane_run *r)
 	if (r->lanes &&
 	    !tk_lanes_agree(r->lanes, r->lane, !tk_threads_kernel_pending(&s.threads))) {
 		r->lanes = NULL;
-		s.log = args->opt->log;
-		s.log_user = args->opt->log_user;
 		if (r->lane == 1) {
 			tk_hashmap_free(&s.attr_of_id);
 			tk_hashmap_free(&s.last_value);
@@ -791,14 +784,5 @@ tk_status tk_perf_script_print(const char *path, const tk_render_options *opt, t
 			       tk_error *err)
 {
 	tk_perf_script_args args = {.path = path, .opt = opt, .w = w};
-	tk_lane_run r0 = {.run = run_lane, .user = &args}, r1 = r0;
-	tk_lanes *lanes = !opt->limit && tk_lanes_wanted(path, w)
-			      ? tk_lanes_new(w, opt->log, opt->log_user)
-			      : NULL;
-	if (lanes)
-		return tk_lanes_run(lanes, &r0, &r1, err);
-	run_lane(&r0);
-	if (err && r0.st < 0)
-		*err = r0.err;
-	return r0.st;
+	return tk_lanes_print(path, opt, w, run_lane, &args, err);
 }

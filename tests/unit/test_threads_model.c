@@ -400,6 +400,23 @@ static void test_demangle_strip(void **state)
 	    "short, v8::internal::String&, int&, v8::internal::PtrComprCageBase&, "
 	    "v8::internal::SharedStringAccessGuardIfNeeded const&>";
 	assert_string_equal(tk_demangle(&d, v8), TK_HAVE_LIBIBERTY ? v8_want : v8);
+	/* must reject: names neither demangler takes stay as they are, a
+	 * nesting deep enough to exhaust a recursive demangler's stack too */
+	const char *junk = "_ZZZZZN1a1bIIIIIIIII";
+	assert_ptr_equal(tk_demangle(&d, junk), junk);
+	/* a name the text step would strip to nothing (found by
+	 * fuzz_demangle): libiberty's answer, perf's, else the name as is;
+	 * never an empty name */
+	const char *clone = "_Z8 [clone ";
+	assert_string_equal(tk_demangle(&d, clone), TK_HAVE_LIBIBERTY ? " [clone " : clone);
+	size_t depth = 200000;
+	char *deep = malloc(depth + 3);
+	assert_non_null(deep);
+	memcpy(deep, "_Z", 2);
+	memset(deep + 2, 'P', depth);
+	deep[depth + 2] = '\0';
+	assert_ptr_equal(tk_demangle(&d, deep), deep);
+	free(deep);
 	tk_demangler_free(&d);
 }
 
