@@ -215,6 +215,16 @@ void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f, bool cache
 				    cached_only);
 }
 
+const tk_symtab *tk_threads_kernel_table(tk_threads *t)
+{
+	return t->symbols ? tk_symcache_kernel_loaded(t->symbols) : NULL;
+}
+
+bool tk_threads_adopt_kernel(tk_threads *t, const tk_symtab *from)
+{
+	return t->symbols && from && tk_symcache_adopt_kernel(t->symbols, from);
+}
+
 bool tk_threads_kernel_pending(const tk_threads *t)
 {
 	return !t->kernel_chosen && t->symbols && tk_symcache_kernel_pending(t->symbols);

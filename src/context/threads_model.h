@@ -167,6 +167,17 @@ void tk_threads_prefetch_kernel(tk_threads *t, const tk_perf_file *f, bool cache
  * (perf_script_lines.h). */
 bool tk_threads_kernel_pending(const tk_threads *t);
 
+/* The running kernel's table (tk_symcache_kernel) when loaded or loading
+ * in the background (waits for it then); NULL: none. For a second lane to
+ * borrow
+ * (tk_threads_adopt_kernel) while t lives. */
+const tk_symtab *tk_threads_kernel_table(tk_threads *t);
+
+/* Borrows from, another model's tk_threads_kernel_table, as this one's
+ * running kernel table (kernel_syms.h tk_symcache_adopt_kernel); false:
+ * not borrowed (t loads its own when asked). */
+bool tk_threads_adopt_kernel(tk_threads *t, const tk_symtab *from);
+
 /* perf's machine__findnew_thread; NULL only when out of memory. */
 tk_thread *tk_threads_findnew(tk_threads *t, int32_t pid, int32_t tid);
 

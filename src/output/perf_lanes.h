@@ -20,7 +20,13 @@
  *
  * A lane that stops (the end, an error, the limit) says at which chunk:
  * nothing after the first stop is written, so an error in one lane's
- * chunk ends the output where the one-lane run would end it. */
+ * chunk ends the output where the one-lane run would end it.
+ *
+ * On a cold symbol cache the other core first loads the kernel's table
+ * for lane 0, which prints alone meanwhile (late lanes, tk_lanes_agree);
+ * once the table is there, lane 0 lends it to lane 1, which reads the
+ * records up to a later chunk without printing them and shares the
+ * chunks from there. */
 #ifndef TK_OUTPUT_PERF_LANES_H
 #define TK_OUTPUT_PERF_LANES_H
 
@@ -73,9 +79,16 @@ void tk_lanes_stop(tk_lanes *l, uint64_t chunk);
 typedef struct tk_lane_cursor {
 	tk_lanes *lanes; /* NULL: one lane (the cursor is unused) */
 	unsigned lane, bits;
-	uint64_t seen;   /* samples so far: the stream is in chunk seen >> bits */
-	uint64_t chunk;  /* the chunk of the last record; UINT64_MAX: none yet */
-	uint64_t open;   /* this lane's chunk being formatted; UINT64_MAX: none */
+	uint64_t seen;  /* samples so far: the stream is in chunk seen >> bits */
+	uint64_t chunk; /* the chunk of the last record; UINT64_MAX: none yet */
+	uint64_t open;  /* this lane's chunk being formatted; UINT64_MAX: none */
+	/* the first chunk the lanes share (0: all); before it lane 0 prints
+	 * alone to its own writer, lane 1 only reads (UINT64_MAX: lane 0,
+	 * lane 1 not joined yet: tk_lanes_join) */
+	uint64_t join;
+	bool joined;     /* lane 0 has left its writer to the lanes */
+	bool lent;       /* lane 0 has let lane 1 join (tk_lanes_wait_lane1) */
+	bool no_join;    /* lane 0 will print alone to the end */
 	tk_writer *text; /* its buffer (the lanes') */
 	tk_writer *sink; /* the other lane's chunks: formatted nowhere */
 } tk_lane_cursor;
@@ -111,12 +124,34 @@ typedef struct tk_lane_run {
  * *err filled. Without the thread, lane 0 runs as the one lane. */
 tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *err);
 
-/* The two lanes agree, once each has its file open, whether both go on:
- * lane 0 says whether the kernel's symbols were in the persistent cache
- * (a cold run loads them on the other core already, and two lanes would
- * load them twice). Returns the verdict (lane 1 waits for it). false:
- * lane 0 goes on as the one lane (lanes NULL), lane 1 ends at once. */
-bool tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
+/* The two lanes agree, once each has its file open, how they go on:
+ * lane 0 says whether the kernel's symbols were in the persistent cache.
+ * Warm: two lanes from the first chunk. Cold: the kernel's table loads on
+ * the other core, and two lanes would load it twice, so lane 0 prints
+ * alone (to its own writer, with the kernel frames held back as with one
+ * lane) until the table is there, then lends it to lane 1, which joins
+ * from a later chunk (late). Returns the verdict (lane 1 waits for it).
+ * TK_LANES_ONE: lane 0 goes on as the one lane (lanes NULL), lane 1 ends
+ * at once (only when lane 0 ends before it says). */
+typedef enum tk_lanes_mode { TK_LANES_ONE, TK_LANES_TWO, TK_LANES_LATE } tk_lanes_mode;
+tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
+
+/* Late lanes. Lane 0, alone (cursor c), at offset in the input, may let
+ * lane 1 join now: its output no longer held back for the kernel's table
+ * (held false) and enough of the input left. At the test hook
+ * TRACEKIT_LANE_JOIN=k: from chunk k on, held or not (lane 0 then puts
+ * its held output out first, waiting for the table). */
+struct tk_symtab;
+bool tk_lanes_may_join(tk_lane_cursor *c, uint64_t offset, bool held);
+/* Lane 0 lets lane 1 join, lending it kernel (its kernel table, NULL:
+ * none; kept until tk_lanes_wait_lane1): lane 1 prints from a chunk after
+ * c's, lane 0's writer is left to the lanes when lane 0 gets there. */
+void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel);
+/* Lane 1 waits for the join; *kernel: the table lent. false: lane 0
+ * ended first or the output ends before the join (lane 1 ends). */
+bool tk_lanes_await_join(tk_lanes *l, const struct tk_symtab **kernel);
+/* Lane 0, before it frees what it lent: waits until lane 1 has ended. */
+void tk_lanes_wait_lane1(tk_lanes *l);
 
 /* ---- what both printers (perf_script.c, perf_print.c) share ---- */
 

@@ -848,6 +848,16 @@ static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user,
 		if (sst != TK_OK)
 			return sst;
 	}
+	/* lane 0 alone until here (late lanes): lane 1 joins */
+	if (p->lane.join == UINT64_MAX &&
+	    tk_lanes_may_join(&p->lane, rec->offset, p->pending != NULL)) {
+		if (p->pending) {
+			tk_status sst = settle(p, err);
+			if (sst != TK_OK)
+				return sst;
+		}
+		tk_lanes_join(&p->lane, tk_threads_kernel_table(&p->threads));
+	}
 	tk_status st = print_sample(p, rec, err);
 	p->n++;
 	if (st == TK_OK && p->limit && p->n >= p->limit)
@@ -941,20 +951,28 @@ static void run_lane(tk_lane_run *r)
 	}
 	if (json)
 		tk_threads_prefetch_kernel(&p.threads, p.f, r->lane == 1);
-	/* two lanes only when the kernel's symbols are there already
-	 * (perf_lanes.h) */
-	if (r->lanes &&
-	    !tk_lanes_agree(r->lanes, r->lane, !json || !tk_threads_kernel_pending(&p.threads))) {
+	/* two lanes from the start only when the kernel's symbols are there
+	 * already, else lane 1 joins once lane 0 has them (perf_lanes.h) */
+	tk_lanes_mode mode = TK_LANES_ONE;
+	if (r->lanes)
+		mode = tk_lanes_agree(r->lanes, r->lane,
+				      !json || !tk_threads_kernel_pending(&p.threads));
+	if (mode == TK_LANES_ONE)
 		r->lanes = NULL;
-		if (r->lane == 1)
-			goto out; /* st is TK_OK: the one lane is lane 0 */
+	const struct tk_symtab *lent;
+	if (r->lane == 1 && (mode == TK_LANES_ONE ||
+			     (mode == TK_LANES_LATE && !tk_lanes_await_join(r->lanes, &lent)))) {
+		r->lanes = NULL;
+		goto out; /* st is TK_OK: the one lane is lane 0 */
 	}
+	if (r->lane == 1 && mode == TK_LANES_LATE)
+		tk_threads_adopt_kernel(&p.threads, lent);
 	if (!tk_lane_cursor_init(&p.lane, r->lanes, r->lane)) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		tk_lanes_stop(r->lanes, 0);
 		goto out;
 	}
-	if (r->lanes) {
+	if (r->lanes && (mode == TK_LANES_TWO || r->lane == 1)) {
 		/* each lane formats into its buffers; no held-back output (the
 		 * other core is the other lane's) */
 		p.w = p.out = p.lane.sink;
@@ -974,6 +992,9 @@ out:;
 	if (r->lanes && p.lane.lanes) {
 		st = tk_lane_end(&p.lane, st, err);
 		r->stop = p.lane.chunk;
+		/* lane 1 may look symbols up in the kernel table lent */
+		if (p.lane.lent)
+			tk_lanes_wait_lane1(r->lanes);
 	}
 	tk_lane_cursor_free(&p.lane);
 	tk_writer_abort(p.js);

@@ -637,6 +637,16 @@ static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *use
 		if (sst != TK_OK)
 			return sst;
 	}
+	/* lane 0 alone until here (late lanes): lane 1 joins */
+	if (s->lane.join == UINT64_MAX &&
+	    tk_lanes_may_join(&s->lane, rec->offset, s->pending != NULL)) {
+		if (s->pending) {
+			tk_status sst = settle(s, err);
+			if (sst != TK_OK)
+				return sst;
+		}
+		tk_lanes_join(&s->lane, tk_threads_kernel_table(&s->threads));
+	}
 	tk_status st = print_sample(s, rec, err);
 	s->n++;
 	/* Hand the output over in small pieces: the lines copied into a 1 MiB
@@ -719,20 +729,23 @@ static void run_lane(tk_lane_run *r)
 	/* the kernel's symbols load on the second core while the first
 	 * records are read */
 	tk_threads_prefetch_kernel(&s.threads, s.f, r->lane == 1);
-	/* two lanes only when they are there already (perf_lanes.h) */
-	if (r->lanes &&
-	    !tk_lanes_agree(r->lanes, r->lane, !tk_threads_kernel_pending(&s.threads))) {
+	/* two lanes from the start only when they are there already, else
+	 * lane 1 joins once lane 0 has them (perf_lanes.h) */
+	tk_lanes_mode mode = TK_LANES_ONE;
+	if (r->lanes)
+		mode = tk_lanes_agree(r->lanes, r->lane, !tk_threads_kernel_pending(&s.threads));
+	if (mode == TK_LANES_ONE)
 		r->lanes = NULL;
-		if (r->lane == 1) {
-			tk_hashmap_free(&s.attr_of_id);
-			tk_hashmap_free(&s.last_value);
-			tk_line_cache_free(&s.lines);
-			tk_threads_free(&s.threads);
-			tk_session_close(ses);
-			r->st = TK_OK;
-			return;
-		}
+	const struct tk_symtab *lent;
+	if (r->lane == 1 && (mode == TK_LANES_ONE ||
+			     (mode == TK_LANES_LATE && !tk_lanes_await_join(r->lanes, &lent)))) {
+		tk_threads_free(&s.threads);
+		tk_session_close(ses);
+		r->st = TK_OK;
+		return;
 	}
+	if (r->lane == 1 && mode == TK_LANES_LATE)
+		tk_threads_adopt_kernel(&s.threads, lent);
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
 	tk_line_cache_init(&s.lines);
@@ -741,7 +754,7 @@ static void run_lane(tk_lane_run *r)
 		tk_lanes_stop(r->lanes, 0);
 		goto out;
 	}
-	if (r->lanes) {
+	if (r->lanes && (mode == TK_LANES_TWO || r->lane == 1)) {
 		/* each lane formats into its buffers; no held-back output (the
 		 * other core is the other lane's) */
 		s.w = s.out = s.lane.sink;
@@ -768,6 +781,9 @@ out:;
 	if (r->lanes) {
 		st = tk_lane_end(&s.lane, st, err);
 		r->stop = s.lane.chunk;
+		/* lane 1 may look symbols up in the kernel table lent */
+		if (s.lane.lent)
+			tk_lanes_wait_lane1(r->lanes);
 	}
 	tk_lane_cursor_free(&s.lane);
 	free(s.tp_buf);

@@ -54,6 +54,17 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
  * always (for tests), true until the table is asked for. */
 bool tk_symcache_kernel_pending(const tk_symcache *c);
 
+/* tk_symcache_kernel() when it is loaded or loading in the background
+ * (waits for it then); NULL otherwise: nothing is loaded for this. */
+const tk_symtab *tk_symcache_kernel_loaded(tk_symcache *c);
+
+/* Makes tk_symcache_kernel() give a view of from, the table another
+ * cache's tk_symcache_kernel() gave (print's second lane borrows the first
+ * lane's: output/perf_lanes.h); from must outlive c. Nothing (false) when
+ * c has its kernel table already or from cannot be viewed (then c loads
+ * its own when asked). */
+bool tk_symcache_adopt_kernel(tk_symcache *c, const tk_symtab *from);
+
 /* The running process's own [vdso] (as perf copies it from its memory
  * for a recorded [vdso] without a build id: vdso.c), loaded once; NULL
  * when there is none. */

@@ -633,6 +633,26 @@ void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t
 		tk_symkey_free(&wkey);
 }
 
+const tk_symtab *tk_symcache_kernel_loaded(tk_symcache *c)
+{
+	return c->kernel_tried || c->pf ? tk_symcache_kernel(c) : NULL;
+}
+
+bool tk_symcache_adopt_kernel(tk_symcache *c, const tk_symtab *from)
+{
+	if (c->kernel_tried || c->pf)
+		return false;
+	tk_symtab *v = tk_symtab_view(from);
+	if (!v)
+		return false;
+	/* lookups outside the core go to this cache's whole table */
+	if (from->rest)
+		tk_symtab_set_rest(v, kernel_rest, c);
+	c->kernel = v;
+	c->kernel_tried = true;
+	return true;
+}
+
 bool tk_symcache_kernel_pending(const tk_symcache *c)
 {
 	if (!c->pf || c->pf_taken)

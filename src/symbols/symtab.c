@@ -23,10 +23,31 @@ tk_symtab *tk_symtab_new(const char *name)
 	return t;
 }
 
+tk_symtab *tk_symtab_view(const tk_symtab *t)
+{
+	/* mapped tables make their entries on use, ELF ones may build the
+	 * tree: both write on lookup */
+	if (!t || t->mapped || t->is_elf || t->use_tree || t->bind)
+		return NULL;
+	tk_symtab *v = malloc(sizeof *v);
+	if (!v)
+		return NULL;
+	*v = *t;
+	v->view = true;
+	v->rest = NULL;
+	v->rest_ctx = NULL;
+	tk_hashmap_init(&v->m_made);
+	return v;
+}
+
 void tk_symtab_free(tk_symtab *t)
 {
 	if (!t)
 		return;
+	if (t->view) {
+		free(t);
+		return;
+	}
 	free(t->syms);
 	free(t->bind);
 	free(t->text);

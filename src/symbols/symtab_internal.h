@@ -80,6 +80,9 @@ struct tk_symtab {
 	const tk_symtab *(*rest)(void *ctx);
 	void *rest_ctx;
 	uint64_t core_lo, core_hi;
+	/* A view of another table (tk_symtab_view): the arrays are its, only
+	 * this struct is freed. */
+	bool view;
 };
 
 typedef enum tk_symtab_mode {
@@ -106,6 +109,13 @@ void tk_symtab_finish(tk_symtab *t, tk_symtab_mode mode);
  * (the lookup above uses it only where symbols overlap). NULL when no
  * symbol holds addr or the tree cannot be built. ELF tables only. */
 const tk_symbol *tk_symtab_lookup_tree(const tk_symtab *t, uint64_t addr);
+
+/* Another thread's view of t, which must outlive it: the same symbols
+ * (lookups only read a table that is neither mapped from the cache nor
+ * searched through perf's tree), its own rest callback (NULL: none; set
+ * by the caller). NULL: t cannot be shared so (a cache file's table, an
+ * ELF table, one not finished) or out of memory. */
+tk_symtab *tk_symtab_view(const tk_symtab *t);
 
 /* Adds from->plt to t (names copied) after the fix-ups, as perf 6.1 does
  * (no truncation of a symbol stretched over the PLT: that came in 6.3).

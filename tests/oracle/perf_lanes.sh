@@ -7,8 +7,11 @@
 # data (pipe-mode files, tracepoints, counter reads, branch stacks, a
 # corrupt sample), with side-band output and filters, on cut files (an
 # error ends both where it ends one), and on recordings made here (-g -a;
-# a :S group's counter reads), cut into chunks of 1 and 8 samples. One lane is the reference: the
-# perf-script oracles compare it with perf script.
+# a :S group's counter reads), cut into chunks of 1 and 8 samples, with
+# lane 1 printing from the start and joining late (TRACEKIT_LANE_JOIN:
+# lane 0 alone up to chunk k; on a cold cache lane 1 then borrows lane 0's
+# kernel table). One lane is the reference: the perf-script oracles
+# compare it with perf script.
 set -u
 : "${TK:?}" "${TK_TESTDATA:?}"
 work=$(mktemp -d)
@@ -18,21 +21,32 @@ mkdir -p "$HOME"
 failed=0 checked=0
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
-# same FILE ARGS...: one lane against two (chunks of 1 and 8 samples)
+# cold=1: the symbol cache emptied before every run
+cold=0
+run() {
+  [ "$cold" = 1 ] && rm -rf "$XDG_CACHE_HOME"
+  "$@"
+}
+
+# same FILE ARGS...: one lane against two: chunks of 1 and 8 samples,
+# lane 1 from the start and joining at chunk 2 or 1
 same() {
   local file=$1; shift
-  TRACEKIT_LANES=1 "$TK" print "$@" "$file" >"$work/one" 2>"$work/one.err"
+  TRACEKIT_LANES=1 run "$TK" print "$@" "$file" >"$work/one" 2>"$work/one.err"
   local want=$?
-  for bits in 0 3; do
-    TRACEKIT_LANES=2 TRACEKIT_LANE_CHUNK=$bits "$TK" print "$@" "$file" >"$work/two" 2>"$work/two.err"
+  for lanes in 0: 3: 0:2 3:1; do
+    local bits=${lanes%%:*} join=${lanes#*:} how
+    how="chunks of $((1 << bits))${join:+, joining at chunk $join}"
+    TRACEKIT_LANES=2 TRACEKIT_LANE_CHUNK=$bits TRACEKIT_LANE_JOIN=$join \
+      run "$TK" print "$@" "$file" >"$work/two" 2>"$work/two.err"
     local got=$?
     checked=$((checked + 1))
     if [ "$got" != "$want" ]; then
-      fail "$(basename "$file") $* (chunks of $((1 << bits))): exit $got, one lane $want"
+      fail "$(basename "$file") $* ($how): exit $got, one lane $want"
     elif ! cmp -s "$work/one" "$work/two"; then
-      fail "$(basename "$file") $* (chunks of $((1 << bits))): output differs: $(cmp "$work/one" "$work/two" 2>&1 | head -1)"
+      fail "$(basename "$file") $* ($how): output differs: $(cmp "$work/one" "$work/two" 2>&1 | head -1)"
     elif ! cmp -s "$work/one.err" "$work/two.err"; then
-      fail "$(basename "$file") $* (chunks of $((1 << bits))): warnings differ"
+      fail "$(basename "$file") $* ($how): warnings differ"
       diff "$work/one.err" "$work/two.err" | head -6
     fi
   done
@@ -103,7 +117,9 @@ if command -v perf >/dev/null && cc -O1 -g -fno-omit-frame-pointer -o "$work/wor
     "${TK_SOURCE_DIR:?}/examples/workload.c" 2>/dev/null &&
   perf record -q -F 10000 -g -a -o "$work/rec.data" -- sh -c "'$work/workload' 2 >/dev/null" \
     >/dev/null 2>&1 && [ -s "$work/rec.data" ]; then
-  for pass in cold warm; do
+  # cold: lane 0 loads the kernel's table in the background, lane 1
+  # joins late with it (lent)
+  for cold in 1 0; do
     same "$work/rec.data" --format perf-script
     same "$work/rec.data" --format json
   done

@@ -3,7 +3,8 @@
  * drops every chunk after it; two cursors walking the same stream of
  * records, each writing only its own chunks, give the stream's text in
  * order (side-band records go with the chunk of the samples before
- * them); a once-a-run warning is logged once. The threads yield at
+ * them), also when lane 1 joins late (lane 0 writing alone to the
+ * output up to the join); a once-a-run warning is logged once. The threads yield at
  * random points (a seeded generator), so many interleavings are tried;
  * no assertion depends on which one happens. */
 #include <pthread.h>
@@ -193,6 +194,83 @@ static void test_cursors_give_the_stream(void **state)
 	tk_writer_abort(want);
 }
 
+/* Late lanes through tk_lanes_run: lane 0 alone (writing to the output
+ * itself) lets lane 1 join at record join_at (-1: never). */
+typedef struct late_walk {
+	tk_writer *out;
+	int join_at;
+	unsigned seed[2];
+} late_walk;
+
+static void walk_late(tk_lane_run *r)
+{
+	late_walk *lw = r->user;
+	r->st = TK_OK;
+	r->stop = UINT64_MAX;
+	unsigned *seed = &lw->seed[r->lane];
+	/* lane 0: cold (the kernel's table would be loading) */
+	if (tk_lanes_agree(r->lanes, r->lane, false) != TK_LANES_LATE) {
+		r->st = TK_ERR_UNSUPPORTED;
+		return;
+	}
+	const struct tk_symtab *kernel;
+	if (r->lane == 1 && !tk_lanes_await_join(r->lanes, &kernel))
+		return; /* lane 0 printed it all */
+	tk_lane_cursor c;
+	if (!tk_lane_cursor_init(&c, r->lanes, r->lane)) {
+		r->st = TK_ERR_NOMEM;
+		return;
+	}
+	tk_writer *w = r->lane == 0 ? lw->out : c.sink;
+	tk_status st = TK_OK;
+	for (int i = 0; i < N_RECORDS; i++) {
+		st = tk_lane_step(&c, is_sample(i), &w, NULL);
+		if (st != TK_OK)
+			break;
+		if (r->lane == 0 && i == lw->join_at)
+			tk_lanes_join(&c, NULL);
+		tk_put_fmt(w, "%d\n", i);
+		jitter(seed);
+	}
+	r->st = tk_lane_end(&c, st == TK_END ? TK_OK : st, NULL);
+	r->stop = c.chunk;
+	tk_lane_cursor_free(&c);
+}
+
+static void test_late_join_gives_the_stream(void **state)
+{
+	(void)state;
+	tk_writer *want;
+	assert_int_equal(tk_writer_open_memory(&want, NULL), TK_OK);
+	for (int i = 0; i < N_RECORDS; i++)
+		tk_put_fmt(want, "%d\n", i);
+	size_t want_len;
+	const char *want_text = tk_writer_data(want, &want_len);
+	/* the join early, late, at a side-band record, past the last chunk
+	 * lane 1 could print, never; chunks of 1 and 4 samples */
+	const int joins[] = {0, 1, 3, 57, 400, 690, 699, -1};
+	const char *bits[] = {"0", "2"};
+	for (size_t b = 0; b < 2; b++) {
+		setenv("TRACEKIT_LANE_CHUNK", bits[b], 1);
+		for (size_t j = 0; j < sizeof joins / sizeof *joins; j++) {
+			tk_writer *out;
+			assert_int_equal(tk_writer_open_memory(&out, NULL), TK_OK);
+			tk_lanes *l = tk_lanes_new(out, NULL, NULL);
+			assert_non_null(l);
+			late_walk lw = {out, joins[j], {(unsigned)(3 + j), (unsigned)(50 + b)}};
+			tk_lane_run r0 = {.run = walk_late, .user = &lw}, r1 = r0;
+			assert_int_equal(tk_lanes_run(l, &r0, &r1, NULL), TK_OK);
+			size_t len;
+			const char *got = tk_writer_data(out, &len);
+			assert_int_equal(len, want_len);
+			assert_memory_equal(got, want_text, len);
+			tk_writer_abort(out);
+		}
+	}
+	unsetenv("TRACEKIT_LANE_CHUNK");
+	tk_writer_abort(want);
+}
+
 static int n_logged;
 static void count_log(void *user, int level, const char *msg)
 {
@@ -229,6 +307,7 @@ int main(void)
 	    cmocka_unit_test(test_chunks_in_order),
 	    cmocka_unit_test(test_stop_drops_later_chunks),
 	    cmocka_unit_test(test_cursors_give_the_stream),
+	    cmocka_unit_test(test_late_join_gives_the_stream),
 	    cmocka_unit_test(test_log_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
