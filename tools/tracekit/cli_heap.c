@@ -36,6 +36,13 @@ void tk_cli_heap_huge_pages(void)
 	    !mallopt(M_TRIM_THRESHOLD, (int)(2 * HEAP_STEP)) ||
 	    !mallopt(M_MMAP_THRESHOLD, 32 << 20))
 		return;
+	/* one heap for every thread: a thread's own arena is a fresh mapping
+	 * on small pages, and the threads that build tables (the kernel's
+	 * symbols, 5 MB of text and as much of entries on a cold cache; the
+	 * cache files' encoders) faulted them in 4 KiB at a time. The
+	 * threads allocate little once their tables are built (print's two
+	 * lanes: their caches), so the one lock costs nothing seen. */
+	mallopt(M_ARENA_MAX, 1);
 	void *first = malloc(1);
 	char *end = sbrk(0);
 	if (!first || end == (char *)-1 || (char *)first >= end) {
