@@ -6,7 +6,8 @@
 # checked identical (cmp), then hyperfine times, in one run, perf script,
 # tracekit with a cold symbol cache (emptied before every run), with a warm
 # one, with the cache off, perf script's start-up, tracekit cold with
-# TRACEKIT_THREADS=0 (no background threads), and tracekit cold without
+# TRACEKIT_THREADS=0 (no background threads), warm and cold with one lane
+# (TRACEKIT_LANES=1: no second printer), and tracekit cold without
 # perf's build-id cache copy of kallsyms (TRACEKIT_NO_KALLSYMS_COPY=1:
 # /proc/kallsyms read whole, as on a machine where perf record never ran);
 # best (min) of several runs each is reported,
@@ -82,6 +83,7 @@ for mb in "${sizes[@]}"; do
   hyperfine -N -w 2 -r "$RUNS" --export-json "$work/sizes.json" \
     --prepare true --prepare "rm -rf $cache_root" --prepare true --prepare true --prepare true \
     --prepare "rm -rf $cache_root" --prepare "rm -rf $cache_root" --prepare true \
+    --prepare "rm -rf $cache_root" \
     -n "perf script" "perf script -i $data" \
     -n "tracekit cold" \
     "env XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
@@ -96,6 +98,8 @@ for mb in "${sizes[@]}"; do
     "env TRACEKIT_NO_KALLSYMS_COPY=1 XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
     -n "tracekit warm, one lane" \
     "env TRACEKIT_LANES=1 XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
+    -n "tracekit cold, one lane" \
+    "env TRACEKIT_LANES=1 XDG_CACHE_HOME=$cache_root $TK print --format perf-script $data" \
     >/dev/null 2>&1 </dev/null
   echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
   read -r p pm pc < <(min_of "$work/sizes.json" 0)
@@ -106,12 +110,14 @@ for mb in "${sizes[@]}"; do
   read -r o om oc < <(min_of "$work/sizes.json" 5)
   read -r b bm bc < <(min_of "$work/sizes.json" 6)
   read -r l lm lc < <(min_of "$work/sizes.json" 7)
+  read -r k km kc < <(min_of "$work/sizes.json" 8)
   printf '%-38s best %8.4f s  mean %8.4f s  CPU mean %8.4f s\n' "perf script" "$p" "$pm" "$pc" \
     "tracekit, cold cache" "$c" "$cm" "$cc" \
     "tracekit, cold, no perf build-id cache" "$b" "$bm" "$bc" "tracekit, warm cache" "$w" "$wm" "$wc" \
     "tracekit, cache off" "$n" "$nm" "$nc" "perf script start-up" "$s" "$sm" "$sc" \
-    "tracekit, cold, one thread" "$o" "$om" "$oc" "tracekit, warm, one lane" "$l" "$lm" "$lc"
-  echo "speed-up, best wall: cold $(echo "scale=1; $p / $c" | bc)x, cold no build-id cache $(echo "scale=1; $p / $b" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x (one lane $(echo "scale=1; $p / $l" | bc)x), off $(echo "scale=1; $p / $n" | bc)x, cold one thread $(echo "scale=1; $p / $o" | bc)x"
+    "tracekit, cold, one thread" "$o" "$om" "$oc" "tracekit, warm, one lane" "$l" "$lm" "$lc" \
+    "tracekit, cold, one lane" "$k" "$km" "$kc"
+  echo "speed-up, best wall: cold $(echo "scale=1; $p / $c" | bc)x (one lane $(echo "scale=1; $p / $k" | bc)x), cold no build-id cache $(echo "scale=1; $p / $b" | bc)x, warm $(echo "scale=1; $p / $w" | bc)x (one lane $(echo "scale=1; $p / $l" | bc)x), off $(echo "scale=1; $p / $n" | bc)x, cold one thread $(echo "scale=1; $p / $o" | bc)x"
   echo "speed-up, mean CPU:  cold $(echo "scale=1; $pc / $cc" | bc)x, cold no build-id cache $(echo "scale=1; $pc / $bc" | bc)x, warm $(echo "scale=1; $pc / $wc" | bc)x, off $(echo "scale=1; $pc / $nc" | bc)x"
   echo "vs perf script start-up (best wall): cold $(echo "scale=2; $s / $c" | bc)x, warm $(echo "scale=2; $s / $w" | bc)x"
 done

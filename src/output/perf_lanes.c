@@ -384,6 +384,9 @@ tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm)
 	pthread_mutex_lock(&l->lock);
 	if (lane == 0) {
 		tk_lanes_mode m = warm && l->hook < 0 ? TK_LANES_TWO : TK_LANES_LATE;
+		/* too small a file for lane 1 ever to join (tk_lanes_may_join) */
+		if (m == TK_LANES_LATE && l->hook < 0 && l->file_size < JOIN_MIN_REST)
+			m = TK_LANES_ONE;
 		l->verdict = (int)m + 1;
 		if (m == TK_LANES_LATE) {
 			l->solo = true;

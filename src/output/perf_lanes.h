@@ -132,7 +132,7 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
  * lane) until the table is there, then lends it to lane 1, which joins
  * from a later chunk (late). Returns the verdict (lane 1 waits for it).
  * TK_LANES_ONE: lane 0 goes on as the one lane (lanes NULL), lane 1 ends
- * at once (only when lane 0 ends before it says). */
+ * at once (a cold run on a file too small for lane 1 to join). */
 typedef enum tk_lanes_mode { TK_LANES_ONE, TK_LANES_TWO, TK_LANES_LATE } tk_lanes_mode;
 tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
 
