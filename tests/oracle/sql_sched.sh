@@ -46,7 +46,7 @@ perf sched timehist -i "$work/s.data" 2>/dev/null |
   awk 'NR > 3 && $NF != "0.000" { c = $2; gsub(/[\[\]]/, "", c); n = split($3, b, "["); id = b[n]; sub(/[]\/].*/, "", id)
        if ($3 == "<idle>") id = 0; printf "%s %d %s\n", $1, c, id }' | LC_ALL=C sort >"$work/want_tid"
 "$TK" sql -q --format csv "$work/s.data" "
-  WITH sw AS (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
+  WITH sw AS MATERIALIZED (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
               WHERE name = 'sched:sched_switch')
   SELECT printf('%d.%06d', (s.ts + s.dur) / 1000000000, ((s.ts + s.dur) / 1000) % 1000000), s.cpu, s.tid
   FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
@@ -64,17 +64,19 @@ perf sched timehist -i "$work/s.data" 2>/dev/null |
        split($NF, t, "."); us[id] += t[1] * 1000 + t[2] } END { for (k in us) if (k > 0) print k, us[k] }' |
   LC_ALL=C sort >"$work/want_run"
 "$TK" sql -q --format csv "$work/s.data" "
-  WITH sw AS (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
+  WITH sw AS MATERIALIZED (SELECT ts, cpu, tid, json_extract(args, '\$.prev_pid') AS prev FROM event
               WHERE name = 'sched:sched_switch'),
   bad AS (SELECT s.tid AS t FROM sched s LEFT JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
           WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid)
           UNION SELECT sw.prev FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
           WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid)
           UNION SELECT sw.tid FROM sched s JOIN sw ON sw.ts = s.ts + s.dur AND sw.cpu = s.cpu
-          WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid))
-  SELECT r.tid, sum(r.dur / 1000) FROM thread_state r
-  JOIN sched s ON s.ts = r.ts AND s.cpu = r.cpu AND s.end_state IS NOT NULL
-  WHERE r.state = 'Running' AND r.tid > 0 AND r.tid NOT IN (SELECT t FROM bad WHERE t IS NOT NULL)
+          WHERE s.end_state IS NOT NULL AND (sw.prev IS NOT s.tid OR sw.tid IS NOT s.tid)),
+  sl AS MATERIALIZED (SELECT ts, cpu FROM sched WHERE end_state IS NOT NULL),
+  run AS MATERIALIZED (SELECT tid, ts, cpu, dur FROM thread_state WHERE state = 'Running')
+  SELECT r.tid, sum(r.dur / 1000) FROM run r
+  JOIN sl s ON s.ts = r.ts AND s.cpu = r.cpu
+  WHERE r.tid > 0 AND r.tid NOT IN (SELECT t FROM bad WHERE t IS NOT NULL)
   GROUP BY r.tid" | tail -n +2 | tr ',' ' ' | LC_ALL=C sort >"$work/got_run"
 compared=$(wc -l <"$work/got_run")
 wrong=$(LC_ALL=C join "$work/want_run" "$work/got_run" | awk '$2 != $3' | wc -l)
