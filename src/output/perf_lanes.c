@@ -13,8 +13,10 @@
 #define DEFAULT_CHUNK_BITS 9
 /* Below this, a second reader's start costs more than it saves. */
 #define MIN_FILE_BYTES ((off_t)4 << 20)
-/* Late lanes: lane 1 joins only when this much of the input is left. */
+/* Late lanes: lane 1 joins only when this much of the input is left,
+ * once it has read up to this many chunks before lane 0's. */
 #define JOIN_MIN_REST ((uint64_t)16 << 20)
+#define JOIN_CLOSE    3
 /* Distinct warnings remembered (more are logged as they come). */
 #define MAX_SEEN 64
 /* Chunks not yet written lie in [turn, turn + 2 * TK_LANES_BUFFERS + 1]. */
@@ -46,10 +48,11 @@ struct tk_lanes {
 	size_t n_seen;
 	int verdict; /* tk_lanes_agree: 0 not yet, else a tk_lanes_mode + 1 */
 	/* TK_LANES_LATE: lane 0 writes out alone (solo) until lane 1 joins
-	 * at chunk join (UINT64_MAX: not yet), with lane 0's kernel table;
-	 * lane 0 keeps that table until lane 1 is done */
-	bool solo, joined, lane0_done, lane1_done;
-	uint64_t join;
+	 * at chunk join (UINT64_MAX: not yet), with lane 0's kernel table
+	 * (lane 0 keeps it until lane 1 is done). Lane 1, invited, reads up
+	 * to lane 0's chunk (lane0_chunk) and sets the join just after it. */
+	bool solo, invited, lane0_done, lane1_done;
+	uint64_t join, lane0_chunk;
 	const struct tk_symtab *kernel;
 	uint64_t file_size; /* the input's (for the join's gain) */
 	long hook;          /* TRACEKIT_LANE_JOIN, -1: not set */
@@ -137,6 +140,7 @@ tk_lanes *tk_lanes_new(tk_writer *out, tk_log_fn log, void *log_user)
 	l->made |= 4;
 	l->out = out;
 	l->stop = UINT64_MAX;
+	l->join = UINT64_MAX;
 	l->hook = join_hook();
 	l->log = log;
 	l->log_user = log_user;
@@ -263,7 +267,7 @@ bool tk_lane_cursor_init(tk_lane_cursor *c, tk_lanes *lanes, unsigned lane)
 	};
 	if (lanes) {
 		pthread_mutex_lock(&lanes->lock);
-		c->join = lanes->verdict == TK_LANES_LATE + 1 ? lanes->join : 0;
+		c->join = lanes->verdict == TK_LANES_LATE + 1 ? UINT64_MAX : 0;
 		pthread_mutex_unlock(&lanes->lock);
 	}
 	return !lanes || tk_writer_open_memory(&c->sink, NULL) == TK_OK;
@@ -275,13 +279,27 @@ void tk_lane_cursor_free(tk_lane_cursor *c)
 	c->sink = NULL;
 }
 
-/* The output ended before chunk. */
-static bool stopped_before(tk_lanes *l, uint64_t chunk)
+/* Late lanes, a lane entering chunk before the join: lane 0 says where
+ * it is; lane 1, close enough behind it, sets the join just after it
+ * (lane 0 reads the join as it enters its next chunk: it has not printed
+ * that one). c->join: the join as now known. false: lane 1 should stop
+ * (the output ends before it joined). */
+static bool late_step(tk_lane_cursor *c, uint64_t chunk)
 {
+	tk_lanes *l = c->lanes;
 	pthread_mutex_lock(&l->lock);
-	bool stopped = chunk > l->stop;
+	bool go = true;
+	if (c->lane == 0) {
+		l->lane0_chunk = chunk;
+	} else if (l->stop != UINT64_MAX && (l->join == UINT64_MAX || chunk > l->stop)) {
+		go = false;
+	} else if (l->join == UINT64_MAX && chunk + JOIN_CLOSE >= l->lane0_chunk) {
+		l->join = (chunk > l->lane0_chunk ? chunk : l->lane0_chunk) + 1;
+		l->turn = l->join; /* the first chunk the lanes write */
+	}
+	c->join = l->join;
 	pthread_mutex_unlock(&l->lock);
-	return stopped;
+	return go;
 }
 
 /* Lane 0 leaves the output's writer to the lanes. */
@@ -318,14 +336,14 @@ tk_status tk_lane_step(tk_lane_cursor *c, bool sample, tk_writer **w, tk_error *
 		return TK_OK;
 	c->chunk = chunk;
 	if (chunk < c->join) {
-		/* lane 0 alone: its writer stays */
-		if (c->lane == 0)
-			return TK_OK;
-		/* lane 1 on its way to the join: not past the output's end */
-		if (stopped_before(c->lanes, chunk))
+		if (!late_step(c, chunk))
 			return TK_END;
-		*w = c->sink;
-		return TK_OK;
+		if (chunk < c->join) {
+			/* lane 0 alone: its writer stays; lane 1 reads on */
+			if (c->lane == 1)
+				*w = c->sink;
+			return TK_OK;
+		}
 	}
 	if (c->lane == 0 && c->join && !c->joined) {
 		/* the join: lane 0's own writer is left as it is, the
@@ -388,10 +406,8 @@ tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm)
 		if (m == TK_LANES_LATE && l->hook < 0 && l->file_size < JOIN_MIN_REST)
 			m = TK_LANES_ONE;
 		l->verdict = (int)m + 1;
-		if (m == TK_LANES_LATE) {
+		if (m == TK_LANES_LATE)
 			l->solo = true;
-			l->join = UINT64_MAX;
-		}
 		pthread_cond_broadcast(&l->changed);
 	}
 	while (!l->verdict)
@@ -403,7 +419,7 @@ tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm)
 
 bool tk_lanes_may_join(tk_lane_cursor *c, uint64_t offset, bool held)
 {
-	if (!c->lanes || c->lane != 0 || c->join != UINT64_MAX || c->no_join)
+	if (!c->lanes || c->lane != 0 || c->join != UINT64_MAX || c->lent || c->no_join)
 		return false;
 	long k = c->lanes->hook;
 	if (k >= 0)
@@ -421,15 +437,13 @@ bool tk_lanes_may_join(tk_lane_cursor *c, uint64_t offset, bool held)
 void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel)
 {
 	tk_lanes *l = c->lanes;
-	/* lane 1 reads the records up to the join without printing them,
-	 * about three times as fast as lane 0 prints: it gets there when
-	 * lane 0 has gone half as far again (the test hook: at once) */
-	uint64_t at = c->chunk == UINT64_MAX ? 0 : c->chunk;
-	uint64_t join = l->hook >= 0 ? at + 1 : at + 1 + at / 2 + 2;
+	/* lane 1 reads the records up to lane 0's without printing them
+	 * (faster than lane 0 prints, by how much depends on the other
+	 * core's load: the cache files are written then) and sets the join
+	 * once it is close (late_step) */
 	pthread_mutex_lock(&l->lock);
-	c->join = l->join = l->turn = join;
 	c->lent = true;
-	l->joined = true;
+	l->invited = true;
 	l->kernel = kernel;
 	pthread_cond_broadcast(&l->changed);
 	pthread_mutex_unlock(&l->lock);
@@ -438,9 +452,9 @@ void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel)
 bool tk_lanes_await_join(tk_lanes *l, const struct tk_symtab **kernel)
 {
 	pthread_mutex_lock(&l->lock);
-	while (!l->joined && !l->lane0_done)
+	while (!l->invited && !l->lane0_done)
 		pthread_cond_wait(&l->changed, &l->lock);
-	bool go = l->joined && l->join <= l->stop;
+	bool go = l->invited && l->stop == UINT64_MAX;
 	*kernel = l->kernel;
 	pthread_mutex_unlock(&l->lock);
 	return go;
@@ -476,7 +490,7 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
 	pthread_cond_broadcast(&l->changed);
 	pthread_mutex_unlock(&l->lock);
 	pthread_join(other, NULL);
-	bool two = l->verdict == TK_LANES_TWO + 1 || l->joined;
+	bool two = l->verdict == TK_LANES_TWO + 1 || l->join != UINT64_MAX;
 	tk_lanes_free(l);
 	tk_lane_run *bad = r0->st < 0 ? r0 : NULL;
 	if (two && r1->st < 0 && (!bad || r1->stop < bad->stop))

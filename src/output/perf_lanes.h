@@ -83,8 +83,8 @@ typedef struct tk_lane_cursor {
 	uint64_t chunk; /* the chunk of the last record; UINT64_MAX: none yet */
 	uint64_t open;  /* this lane's chunk being formatted; UINT64_MAX: none */
 	/* the first chunk the lanes share (0: all); before it lane 0 prints
-	 * alone to its own writer, lane 1 only reads (UINT64_MAX: lane 0,
-	 * lane 1 not joined yet: tk_lanes_join) */
+	 * alone to its own writer, lane 1 only reads (UINT64_MAX: late
+	 * lanes, lane 1 not joined yet: tk_lanes_join) */
 	uint64_t join;
 	bool joined;     /* lane 0 has left its writer to the lanes */
 	bool lent;       /* lane 0 has let lane 1 join (tk_lanes_wait_lane1) */
@@ -144,11 +144,12 @@ tk_lanes_mode tk_lanes_agree(tk_lanes *l, unsigned lane, bool warm);
 struct tk_symtab;
 bool tk_lanes_may_join(tk_lane_cursor *c, uint64_t offset, bool held);
 /* Lane 0 lets lane 1 join, lending it kernel (its kernel table, NULL:
- * none; kept until tk_lanes_wait_lane1): lane 1 prints from a chunk after
- * c's, lane 0's writer is left to the lanes when lane 0 gets there. */
+ * none; kept until tk_lanes_wait_lane1): lane 1 reads up to lane 0's
+ * chunk and joins from the next one lane 0 enters; lane 0's writer is
+ * left to the lanes there. */
 void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel);
-/* Lane 1 waits for the join; *kernel: the table lent. false: lane 0
- * ended first or the output ends before the join (lane 1 ends). */
+/* Lane 1 waits to be let in; *kernel: the table lent. false: lane 0
+ * ended first (lane 1 ends). */
 bool tk_lanes_await_join(tk_lanes *l, const struct tk_symtab **kernel);
 /* Lane 0, before it frees what it lent: waits until lane 1 has ended. */
 void tk_lanes_wait_lane1(tk_lanes *l);
