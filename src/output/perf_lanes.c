@@ -166,8 +166,15 @@ static void write_ready(tk_lanes *l)
 		pthread_mutex_unlock(&l->lock);
 		pthread_mutex_lock(&l->out_lock);
 		tk_put_mem_direct(l->out, b->buf, b->pos);
+		bool failed = l->out->error != 0;
 		pthread_mutex_unlock(&l->out_lock);
 		pthread_mutex_lock(&l->lock);
+		/* a write failed (the reader left: `| head`): the lanes stop
+		 * here; the caller reports it as it commits the output */
+		if (failed && l->turn < l->stop) {
+			l->stop = l->turn;
+			pthread_cond_broadcast(&l->changed);
+		}
 		b->pos = 0;
 		s->buf = NULL;
 		l->free[l->turn & 1][l->n_free[l->turn & 1]++] = b;

@@ -860,6 +860,10 @@ static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user,
 	}
 	tk_status st = print_sample(p, rec, err);
 	p->n++;
+	/* a write failed (the reader left: `| head`; a full disk): nothing
+	 * more can go out; the caller reports it as it commits the output */
+	if (st == TK_OK && p->w->fd >= 0 && p->w->error)
+		return TK_END;
 	if (st == TK_OK && p->limit && p->n >= p->limit)
 		return TK_END;
 	return st;

@@ -80,6 +80,19 @@ for frac in 31 58 83; do
   same "$work/cut.data" --format json
   grep -q "offset" "$work/one.err" || fail "cut at $frac%: no error with an offset: $(head -1 "$work/one.err")"
 done
+# a reader that leaves early (head -c 1 reads one byte): the write after
+# the pipe's 64 KiB fails and print stops there, quietly, long before the
+# cut at half the file (megabytes of output in), which would be an error
+head -c $((size / 2)) "$big" >"$work/cut.data"
+for lanes in 1 2; do
+  TRACEKIT_LANES=$lanes "$TK" print --format perf-script "$work/cut.data" 2>"$work/head.err" |
+    head -c 1 >/dev/null
+  got=${PIPESTATUS[0]}
+  checked=$((checked + 1))
+  if [ "$got" != 0 ] || [ -s "$work/head.err" ]; then
+    fail "print | head -c 1 ($lanes lanes): exit $got, want 0 (stopped at the closed pipe): $(head -1 "$work/head.err")"
+  fi
+done
 # a sample whose body is cut short inside the file: only its chunk's lane
 # parses it, and the output must still end there
 cp "$big" "$work/bad.data"
