@@ -467,6 +467,25 @@ bool tk_lanes_await_join(tk_lanes *l, const struct tk_symtab **kernel)
 	return go;
 }
 
+bool tk_lane_begin(tk_lane_run *r, bool warm, bool *late, const struct tk_symtab **lent)
+{
+	*late = false;
+	*lent = NULL;
+	if (!r->lanes)
+		return true;
+	tk_lanes_mode mode = tk_lanes_agree(r->lanes, r->lane, warm);
+	*late = mode == TK_LANES_LATE;
+	if (mode == TK_LANES_ONE) {
+		r->lanes = NULL;
+		return r->lane == 0;
+	}
+	if (r->lane == 1 && *late && !tk_lanes_await_join(r->lanes, lent)) {
+		r->lanes = NULL;
+		return false;
+	}
+	return true;
+}
+
 void tk_lanes_wait_lane1(tk_lanes *l)
 {
 	pthread_mutex_lock(&l->lock);

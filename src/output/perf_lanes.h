@@ -151,6 +151,14 @@ void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel);
 /* Lane 1 waits to be let in; *kernel: the table lent. false: lane 0
  * ended first (lane 1 ends). */
 bool tk_lanes_await_join(tk_lanes *l, const struct tk_symtab **kernel);
+/* A run's start in the lanes, once its file is open: tk_lanes_agree
+ * (warm: the kernel's symbols are there), then, for lane 1 of late
+ * lanes, the wait to be let in. r->lanes becomes NULL when r goes on as
+ * the one lane. false: r is lane 1 with nothing to print (it ends, its
+ * status TK_OK). *lent: the kernel table lane 0 lent (lane 1 of late
+ * lanes; else NULL); *late: the lanes are late ones. */
+bool tk_lane_begin(tk_lane_run *r, bool warm, bool *late, const struct tk_symtab **lent);
+
 /* Lane 0, before it frees what it lent: waits until lane 1 has ended. */
 void tk_lanes_wait_lane1(tk_lanes *l);
 

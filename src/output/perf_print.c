@@ -957,26 +957,17 @@ static void run_lane(tk_lane_run *r)
 		tk_threads_prefetch_kernel(&p.threads, p.f, r->lane == 1);
 	/* two lanes from the start only when the kernel's symbols are there
 	 * already, else lane 1 joins once lane 0 has them (perf_lanes.h) */
-	tk_lanes_mode mode = TK_LANES_ONE;
-	if (r->lanes)
-		mode = tk_lanes_agree(r->lanes, r->lane,
-				      !json || !tk_threads_kernel_pending(&p.threads));
-	if (mode == TK_LANES_ONE)
-		r->lanes = NULL;
+	bool late;
 	const struct tk_symtab *lent;
-	if (r->lane == 1 && (mode == TK_LANES_ONE ||
-			     (mode == TK_LANES_LATE && !tk_lanes_await_join(r->lanes, &lent)))) {
-		r->lanes = NULL;
+	if (!tk_lane_begin(r, !json || !tk_threads_kernel_pending(&p.threads), &late, &lent))
 		goto out; /* st is TK_OK: the one lane is lane 0 */
-	}
-	if (r->lane == 1 && mode == TK_LANES_LATE)
-		tk_threads_adopt_kernel(&p.threads, lent);
+	tk_threads_adopt_kernel(&p.threads, lent);
 	if (!tk_lane_cursor_init(&p.lane, r->lanes, r->lane)) {
 		st = tk_error_set(err, TK_ERR_NOMEM, 0, "out of memory");
 		tk_lanes_stop(r->lanes, 0);
 		goto out;
 	}
-	if (r->lanes && (mode == TK_LANES_TWO || r->lane == 1)) {
+	if (r->lanes && (!late || r->lane == 1)) {
 		/* each lane formats into its buffers; no held-back output (the
 		 * other core is the other lane's) */
 		p.w = p.out = p.lane.sink;

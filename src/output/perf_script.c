@@ -735,21 +735,15 @@ static void run_lane(tk_lane_run *r)
 	tk_threads_prefetch_kernel(&s.threads, s.f, r->lane == 1);
 	/* two lanes from the start only when they are there already, else
 	 * lane 1 joins once lane 0 has them (perf_lanes.h) */
-	tk_lanes_mode mode = TK_LANES_ONE;
-	if (r->lanes)
-		mode = tk_lanes_agree(r->lanes, r->lane, !tk_threads_kernel_pending(&s.threads));
-	if (mode == TK_LANES_ONE)
-		r->lanes = NULL;
+	bool late;
 	const struct tk_symtab *lent;
-	if (r->lane == 1 && (mode == TK_LANES_ONE ||
-			     (mode == TK_LANES_LATE && !tk_lanes_await_join(r->lanes, &lent)))) {
+	if (!tk_lane_begin(r, !tk_threads_kernel_pending(&s.threads), &late, &lent)) {
 		tk_threads_free(&s.threads);
 		tk_session_close(ses);
 		r->st = TK_OK;
 		return;
 	}
-	if (r->lane == 1 && mode == TK_LANES_LATE)
-		tk_threads_adopt_kernel(&s.threads, lent);
+	tk_threads_adopt_kernel(&s.threads, lent);
 	tk_hashmap_init(&s.attr_of_id);
 	tk_hashmap_init(&s.last_value);
 	tk_line_cache_init(&s.lines);
@@ -758,7 +752,7 @@ static void run_lane(tk_lane_run *r)
 		tk_lanes_stop(r->lanes, 0);
 		goto out;
 	}
-	if (r->lanes && (mode == TK_LANES_TWO || r->lane == 1)) {
+	if (r->lanes && (!late || r->lane == 1)) {
 		/* each lane formats into its buffers; no held-back output (the
 		 * other core is the other lane's) */
 		s.w = s.out = s.lane.sink;

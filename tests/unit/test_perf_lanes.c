@@ -9,6 +9,7 @@
  * no assertion depends on which one happens. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,17 @@ static bool is_sample(int i)
 	return i % 5 != 3;
 }
 
+/* The stream's whole text (the caller aborts the writer). */
+static tk_writer *stream_text(const char **text, size_t *len)
+{
+	tk_writer *want;
+	assert_int_equal(tk_writer_open_memory(&want, NULL), TK_OK);
+	for (int i = 0; i < N_RECORDS; i++)
+		tk_put_fmt(want, "%d\n", i);
+	*text = tk_writer_data(want, len);
+	return want;
+}
+
 typedef struct walker {
 	tk_lanes *l;
 	unsigned lane;
@@ -162,12 +174,9 @@ static void *walk(void *arg)
 static void test_cursors_give_the_stream(void **state)
 {
 	(void)state;
-	tk_writer *want;
-	assert_int_equal(tk_writer_open_memory(&want, NULL), TK_OK);
-	for (int i = 0; i < N_RECORDS; i++)
-		tk_put_fmt(want, "%d\n", i);
 	size_t want_len;
-	const char *want_text = tk_writer_data(want, &want_len);
+	const char *want_text;
+	tk_writer *want = stream_text(&want_text, &want_len);
 	/* TRACEKIT_LANE_CHUNK: chunks of 1, 4 and 32 samples */
 	const char *bits[] = {"0", "2", "5"};
 	for (size_t b = 0; b < 3; b++) {
@@ -200,6 +209,9 @@ typedef struct late_walk {
 	tk_writer *out;
 	int join_at;
 	unsigned seed[2];
+	atomic_bool joined;    /* lane 1 has set the join */
+	atomic_bool lane1_end; /* lane 1 has ended */
+	int lane1_chunks;      /* chunks lane 1 printed */
 } late_walk;
 
 static void walk_late(tk_lane_run *r)
@@ -214,38 +226,53 @@ static void walk_late(tk_lane_run *r)
 		return;
 	}
 	const struct tk_symtab *kernel;
-	if (r->lane == 1 && !tk_lanes_await_join(r->lanes, &kernel))
+	if (r->lane == 1 && !tk_lanes_await_join(r->lanes, &kernel)) {
+		atomic_store(&lw->lane1_end, true);
 		return; /* lane 0 printed it all */
+	}
 	tk_lane_cursor c;
 	if (!tk_lane_cursor_init(&c, r->lanes, r->lane)) {
 		r->st = TK_ERR_NOMEM;
+		atomic_store(&lw->lane1_end, true);
 		return;
 	}
 	tk_writer *w = r->lane == 0 ? lw->out : c.sink;
 	tk_status st = TK_OK;
+	uint64_t printing = UINT64_MAX;
 	for (int i = 0; i < N_RECORDS; i++) {
 		st = tk_lane_step(&c, is_sample(i), &w, NULL);
 		if (st != TK_OK)
 			break;
-		if (r->lane == 0 && i == lw->join_at)
+		if (r->lane == 0 && i == lw->join_at) {
 			tk_lanes_join(&c, NULL);
+			/* lane 0 waits here until lane 1 has set the join (it
+			 * reads up to lane 0's chunk), so that lane 1 does join
+			 * however the threads run */
+			while (!atomic_load(&lw->joined) && !atomic_load(&lw->lane1_end))
+				sched_yield();
+		}
+		if (r->lane == 1 && c.join != UINT64_MAX)
+			atomic_store(&lw->joined, true);
+		if (r->lane == 1 && w == c.text && c.open != printing) {
+			printing = c.open;
+			lw->lane1_chunks++;
+		}
 		tk_put_fmt(w, "%d\n", i);
 		jitter(seed);
 	}
 	r->st = tk_lane_end(&c, st == TK_END ? TK_OK : st, NULL);
 	r->stop = c.chunk;
 	tk_lane_cursor_free(&c);
+	if (r->lane == 1)
+		atomic_store(&lw->lane1_end, true);
 }
 
 static void test_late_join_gives_the_stream(void **state)
 {
 	(void)state;
-	tk_writer *want;
-	assert_int_equal(tk_writer_open_memory(&want, NULL), TK_OK);
-	for (int i = 0; i < N_RECORDS; i++)
-		tk_put_fmt(want, "%d\n", i);
 	size_t want_len;
-	const char *want_text = tk_writer_data(want, &want_len);
+	const char *want_text;
+	tk_writer *want = stream_text(&want_text, &want_len);
 	/* the join early, late, at a side-band record, past the last chunk
 	 * lane 1 could print, never; chunks of 1 and 4 samples */
 	const int joins[] = {0, 1, 3, 57, 400, 690, 699, -1};
@@ -260,9 +287,18 @@ static void test_late_join_gives_the_stream(void **state)
 			assert_int_equal(tk_writer_open_memory(&out, NULL), TK_OK);
 			tk_lanes *l = tk_lanes_new(out, NULL, NULL);
 			assert_non_null(l);
-			late_walk lw = {out, joins[j], {(unsigned)(3 + j), (unsigned)(50 + b)}};
+			late_walk lw = {.out = out,
+					.join_at = joins[j],
+					.seed = {(unsigned)(3 + j), (unsigned)(50 + b)}};
+			atomic_init(&lw.joined, false);
+			atomic_init(&lw.lane1_end, false);
 			tk_lane_run r0 = {.run = walk_late, .user = &lw}, r1 = r0;
 			assert_int_equal(tk_lanes_run(l, &r0, &r1, NULL), TK_OK);
+			/* let in, lane 1 set the join; with the stream's most
+			 * after it, it printed some of it */
+			assert_int_equal(atomic_load(&lw.joined), joins[j] >= 0);
+			if (joins[j] >= 0 && joins[j] <= 400)
+				assert_true(lw.lane1_chunks > 0);
 			size_t len;
 			const char *got = tk_writer_data(out, &len);
 			assert_int_equal(len, want_len);
