@@ -11,6 +11,7 @@
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
 #include "output/ctf_report.h"
+#include "output/perf_lanes.h"
 #include "session/session_ctf.h"
 #include "tracekit/ctf.h"
 
@@ -74,61 +75,135 @@ typedef struct pretty_run {
 	bool narrowed; /* a time window, a filter or a limit */
 	ctf_ids ids;
 	uint64_t n;
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
 } pretty_run;
 
-static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk_error *err)
+typedef enum verdict { PRINT, SKIP, STOP } verdict;
+
+/* A narrowed run's verdict on ev. */
+static verdict narrow(pretty_run *pr, const ctf_event_out *ev)
 {
-	(void)s;
-	(void)err;
-	pretty_run *pr = user;
-	if (!pr->narrowed) { /* no window, filter or limit: the common case */
-		ctf_pretty_event(pr->p, ev);
-		return TK_OK;
-	}
 	const tk_render_options *opt = pr->opt;
 	if (!in_window(opt, ev)) {
 		/* the merge is in time order: nothing later is inside */
 		if (opt->has_end && ev->has_clock && ev->ns >= 0 && (uint64_t)ev->ns > opt->end_ns)
-			return TK_END;
-		return TK_OK;
+			return STOP;
+		return SKIP;
 	}
 	if (pr->filtered && !matches(&pr->f, &pr->ids, ev))
-		return TK_OK;
-	ctf_pretty_event(pr->p, ev);
-	return opt->limit && ++pr->n >= opt->limit ? TK_END : TK_OK;
+		return SKIP;
+	return PRINT;
 }
 
-static tk_status print_babeltrace(const char *path, const tk_render_options *opt, tk_writer *out,
-				  tk_error *err)
+static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk_error *err)
 {
+	(void)s;
+	pretty_run *pr = user;
+	if (pr->narrowed) { /* not the common case: no window, filter or limit */
+		verdict v = narrow(pr, ev);
+		if (v != PRINT)
+			return v == STOP ? TK_END : TK_OK;
+	}
+	ctf_pretty *p = pr->p;
+	if (pr->lane.lanes) {
+		tk_status lst = tk_lane_step(&pr->lane, true, &p->w, err);
+		if (lst != TK_OK)
+			return lst;
+		if (p->w == pr->lane.sink) {
+			ctf_pretty_skip(p, ev);
+			return TK_OK;
+		}
+		/* late lanes (the tests' TRACEKIT_LANE_JOIN): lane 0 alone
+		 * until here; there is no table to lend */
+		if (pr->lane.join == UINT64_MAX && tk_lanes_may_join(&pr->lane, 0, false))
+			tk_lanes_join(&pr->lane, NULL);
+	}
+	ctf_pretty_event(p, ev);
+	/* a write failed (the reader left: `| head`; a full disk): nothing
+	 * more can go out; the caller reports it as it commits the output */
+	if (p->w->fd >= 0 && p->w->error)
+		return TK_END;
+	return pr->opt->limit && ++pr->n >= pr->opt->limit ? TK_END : TK_OK;
+}
+
+typedef struct pretty_job {
+	const char *path;
+	const tk_render_options *opt;
+	tk_writer *out;
+} pretty_job;
+
+/* One lane's run, or the whole run (r->lanes NULL): both lanes read and
+ * merge every stream, each formats every other chunk of events. */
+static void run_lane(tk_lane_run *r)
+{
+	const pretty_job *job = r->user;
+	tk_render_options lane_opt;
+	tk_log_fn event_log;
+	void *event_user;
+	tk_lane_logs(r, job->opt, &lane_opt, &event_log, &event_user);
+	const tk_render_options *opt = &lane_opt;
+	r->stop = UINT64_MAX;
 	tk_session *s;
-	tk_status st = open_native(path, opt, &s, err);
-	if (st != TK_OK)
-		return st;
-	ctf_reader *r = tk_session_ctf(s);
+	tk_status st = open_native(job->path, opt, &s, &r->err);
+	if (st != TK_OK) {
+		if (r->lanes)
+			tk_lanes_stop(r->lanes, 0);
+		r->st = st;
+		return;
+	}
+	/* no symbols to wait for: two lanes from the first chunk */
+	bool late;
+	const struct tk_symtab *lent;
+	if (!tk_lane_begin(r, true, &late, &lent)) {
+		tk_session_close(s);
+		r->st = TK_OK;
+		return;
+	}
+	ctf_reader *rd = tk_session_ctf(s);
 	ctf_pretty p;
-	ctf_pretty_init(&p, out, opt->clock_gmt);
-	p.log = opt->log;
-	p.log_user = opt->log_user;
+	ctf_pretty_init(&p, job->out, opt->clock_gmt);
+	p.log = event_log; /* a line's warning comes from its chunk's lane */
+	p.log_user = event_user;
 	discard_ctx dc = {&p, opt};
-	r->on_discard = on_discard;
-	r->discard_user = &dc;
-	r->no_header_values = true; /* babeltrace2's text has no header fields */
+	rd->on_discard = on_discard;
+	rd->discard_user = &dc;
+	rd->no_header_values = true; /* babeltrace2's text has no header fields */
 	if (opt->has_begin && opt->begin_ns <= INT64_MAX) {
-		r->has_begin = true;
-		r->begin_ns = (int64_t)opt->begin_ns;
+		rd->has_begin = true;
+		rd->begin_ns = (int64_t)opt->begin_ns;
 	}
 	pretty_run pr = {.opt = opt, .p = &p, .f = tk_render_filter(opt)};
 	pr.f.has_begin = pr.f.has_end = false;
 	pr.filtered = !tk_filter_is_empty(&pr.f);
 	pr.narrowed = pr.filtered || opt->has_begin || opt->has_end || opt->limit;
 	ctf_ids_init(&pr.ids);
-	static const tk_session_tool tool = {.ctf_event = on_event};
-	st = tk_session_run(s, &tool, &pr, err);
+	if (!tk_lane_cursor_init(&pr.lane, r->lanes, r->lane)) {
+		st = tk_error_set(&r->err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+		tk_lanes_stop(r->lanes, 0);
+	} else {
+		/* each lane formats into its chunks' buffers (lane 0 of late
+		 * lanes into the output until lane 1 joins) */
+		if (r->lanes && (!late || r->lane == 1))
+			p.w = pr.lane.sink;
+		static const tk_session_tool tool = {.ctf_event = on_event};
+		st = tk_session_run(s, &tool, &pr, &r->err);
+	}
+	if (r->lanes) {
+		st = tk_lane_end(&pr.lane, st, &r->err);
+		r->stop = pr.lane.chunk;
+	}
+	tk_lane_cursor_free(&pr.lane);
 	ctf_ids_free(&pr.ids);
 	ctf_pretty_fini(&p);
 	tk_session_close(s);
-	return st;
+	r->st = st;
+}
+
+static tk_status print_babeltrace(const char *path, const tk_render_options *opt, tk_writer *out,
+				  tk_error *err)
+{
+	pretty_job job = {.path = path, .opt = opt, .out = out};
+	return tk_lanes_print(path, opt, out, run_lane, &job, err);
 }
 
 static tk_status print_metadata(const char *path, const tk_render_options *opt, tk_writer *out,

@@ -1325,6 +1325,14 @@ void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev)
 	tk_put_char(w, '\n');
 }
 
+void ctf_pretty_skip(ctf_pretty *p, const ctf_event_out *ev)
+{
+	if (ev->sc->clock >= 0) {
+		p->last_ns = ev->ns;
+		p->have_last = true;
+	}
+}
+
 void ctf_pretty_discard(ctf_pretty *p, tk_writer *w, const ctf_discard *d)
 {
 	const ctf_stream *s = d->stream;

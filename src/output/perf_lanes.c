@@ -1,6 +1,9 @@
 /* Two lanes over one perf.data file: the chunk sequencer; see
  * perf_lanes.h. */
+#include <dirent.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,6 +78,34 @@ unsigned tk_lanes_chunk_bits(void)
 	return bits >= 0 && bits <= 24 ? (unsigned)bits : DEFAULT_CHUNK_BITS;
 }
 
+/* What the regular files below dir hold, up to cap: a CTF trace's
+ * streams, or a folder of traces' (the metadata is left out: each lane
+ * parses it whole, the events are what the lanes share); depth bounds
+ * the walk (LTTng puts a trace 4 levels down: ust/uid/1000/64-bit). */
+static uint64_t dir_bytes(const char *dir, unsigned depth, uint64_t cap)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	uint64_t sum = 0;
+	struct dirent *e;
+	char path[PATH_MAX];
+	while (sum < cap && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "metadata") == 0)
+			continue;
+		struct stat st;
+		int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (n < 0 || (size_t)n >= sizeof path || lstat(path, &st) != 0)
+			continue;
+		if (S_ISREG(st.st_mode))
+			sum += (uint64_t)st.st_size;
+		else if (S_ISDIR(st.st_mode) && depth > 0)
+			sum += dir_bytes(path, depth - 1, cap - sum);
+	}
+	closedir(d);
+	return sum;
+}
+
 /* The input's size, when two lanes are wanted; 0 otherwise. */
 static off_t wanted_size(const char *path, const tk_writer *out)
 {
@@ -88,9 +119,16 @@ static off_t wanted_size(const char *path, const tk_writer *out)
 	if ((defer && strcmp(defer, "always") == 0) || (threads && strcmp(threads, "0") == 0))
 		return false;
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (stat(path, &st) != 0)
 		return false;
-	return lanes == 2 || st.st_size >= MIN_FILE_BYTES ? st.st_size + !st.st_size : 0;
+	off_t size;
+	if (S_ISREG(st.st_mode))
+		size = st.st_size;
+	else if (S_ISDIR(st.st_mode))
+		size = (off_t)dir_bytes(path, 6, (uint64_t)1 << 40);
+	else
+		return false;
+	return lanes == 2 || size >= MIN_FILE_BYTES ? size + !size : 0;
 }
 
 bool tk_lanes_wanted(const char *path, const tk_writer *out)

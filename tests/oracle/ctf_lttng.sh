@@ -16,6 +16,16 @@ if ! cmp -s "$tmp/bt.out" "$tmp/tk.out"; then
 	diff "$tmp/bt.out" "$tmp/tk.out" | head -10
 	exit 1
 fi
+# two lanes (src/output/perf_lanes.h: each formats every other chunk of
+# events), forced on this small trace, in chunks of 8 events: the same bytes
+TRACEKIT_LANES=2 TRACEKIT_LANE_CHUNK=3 "$TK" print --format babeltrace "$tmp/trace" \
+	>"$tmp/tk2.out" 2>"$tmp/tk.err" || {
+	echo "FAIL: two lanes: tracekit exited with an error"; cat "$tmp/tk.err"; exit 1; }
+if ! cmp -s "$tmp/bt.out" "$tmp/tk2.out"; then
+	echo "FAIL: two lanes: output differs from babeltrace2"
+	diff "$tmp/bt.out" "$tmp/tk2.out" | head -10
+	exit 1
+fi
 # --begin / --end (seconds.ns from the clock origin for both tools) around
 # the middle event: same lines as babeltrace2's
 t=$("$TK" print --format json --limit $(( $(wc -l <"$tmp/bt.out") / 2 )) "$tmp/trace" | tail -1 |
@@ -38,4 +48,4 @@ fi
 n=$(wc -l <"$tmp/bt.out")
 "$TK" stats "$tmp/trace" >"$tmp/stats" 2>&1 || { echo "FAIL: stats"; cat "$tmp/stats"; exit 1; }
 grep -q "^events: $n\$" "$tmp/stats" || { echo "FAIL: stats does not count $n events"; cat "$tmp/stats"; exit 1; }
-echo "ctf_lttng: $n events identical to babeltrace2${at:+, also with --begin/--end $at}"
+echo "ctf_lttng: $n events identical to babeltrace2 (one lane and two)${at:+, also with --begin/--end $at}"
