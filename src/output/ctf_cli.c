@@ -11,7 +11,7 @@
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
 #include "output/ctf_report.h"
-#include "output/perf_lanes.h"
+#include "output/print_lanes.h"
 #include "session/session_ctf.h"
 #include "tracekit/ctf.h"
 
@@ -75,7 +75,7 @@ typedef struct pretty_run {
 	bool narrowed; /* a time window, a filter or a limit */
 	ctf_ids ids;
 	uint64_t n;
-	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (print_lanes.h) */
 } pretty_run;
 
 typedef enum verdict { PRINT, SKIP, STOP } verdict;

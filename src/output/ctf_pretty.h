@@ -75,7 +75,7 @@ typedef struct ctf_pretty {
 
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
 void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
-/* An event another lane prints (output/perf_lanes.h): only what the next
+/* An event another lane prints (output/print_lanes.h): only what the next
  * line depends on, its time for the "(+delta)". */
 void ctf_pretty_skip(ctf_pretty *p, const ctf_event_out *ev);
 /* Frees what ctf_pretty_init/ctf_pretty_event allocated. */

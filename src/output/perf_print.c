@@ -12,7 +12,7 @@
 #include "base/hashmap.h"
 #include "model/filter.h"
 #include "output/model_print.h"
-#include "output/perf_lanes.h"
+#include "output/print_lanes.h"
 #include "output/perf_render.h"
 #include "output/perf_script.h"
 #include "output/perf_script_lines.h"
@@ -101,7 +101,7 @@ typedef struct printer {
 	jpiece j_cpu[64];
 	jpiece j_thread[256];
 	uint64_t j_epoch;
-	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (print_lanes.h) */
 } printer;
 
 static inline __attribute__((always_inline)) void key_n(printer *p, const char *k, size_t n)
@@ -956,7 +956,7 @@ static void run_lane(tk_lane_run *r)
 	if (json)
 		tk_threads_prefetch_kernel(&p.threads, p.f, r->lane == 1);
 	/* two lanes from the start only when the kernel's symbols are there
-	 * already, else lane 1 joins once lane 0 has them (perf_lanes.h) */
+	 * already, else lane 1 joins once lane 0 has them (print_lanes.h) */
 	bool late;
 	const struct tk_symtab *lent;
 	if (!tk_lane_begin(r, !json || !tk_threads_kernel_pending(&p.threads), &late, &lent))

@@ -13,7 +13,7 @@
 #include "output/perf_script.h"
 #include "output/perf_script_events.h"
 #include "output/perf_script_lines.h"
-#include "output/perf_lanes.h"
+#include "output/print_lanes.h"
 
 /* Output flushed at sample boundaries past this many bytes. */
 #define SCRIPT_FLUSH_BYTES (64u * 1024)
@@ -73,7 +73,7 @@ typedef struct script {
 	const tk_render_options *opt;
 	uint64_t n;                         /* samples printed */
 	uint64_t unwound[TK_CALLCHAIN_MAX]; /* the sample's DWARF-unwound user frames */
-	tk_lane_cursor lane; /* two lanes: which chunks this one prints (perf_lanes.h) */
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (print_lanes.h) */
 } script;
 
 /* ---- formatting helpers (no printf) ---- */
@@ -734,7 +734,7 @@ static void run_lane(tk_lane_run *r)
 	 * records are read */
 	tk_threads_prefetch_kernel(&s.threads, s.f, r->lane == 1);
 	/* two lanes from the start only when they are there already, else
-	 * lane 1 joins once lane 0 has them (perf_lanes.h) */
+	 * lane 1 joins once lane 0 has them (print_lanes.h) */
 	bool late;
 	const struct tk_symtab *lent;
 	if (!tk_lane_begin(r, !tk_threads_kernel_pending(&s.threads), &late, &lent)) {

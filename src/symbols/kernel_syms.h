@@ -45,7 +45,7 @@ const tk_symtab *tk_symcache_kernel_for(tk_symcache *c, const uint8_t *build_id,
  * nothing with TRACEKIT_THREADS=0 or once the table was asked for. The
  * table is then the same as a load at the first kernel frame. cached_only:
  * only a read from the persistent cache, no thread (print's second lane,
- * which starts only on a warm cache: output/perf_lanes.h). */
+ * which starts only on a warm cache: output/print_lanes.h). */
 void tk_symcache_prefetch_kernel(tk_symcache *c, const uint8_t *build_id, size_t build_id_len,
 				 const char *notes, bool cached_only);
 
@@ -60,7 +60,7 @@ const tk_symtab *tk_symcache_kernel_loaded(tk_symcache *c);
 
 /* Makes tk_symcache_kernel() give a view of from, the table another
  * cache's tk_symcache_kernel() gave (print's second lane borrows the first
- * lane's: output/perf_lanes.h); from must outlive c. Nothing (false) when
+ * lane's: output/print_lanes.h); from must outlive c. Nothing (false) when
  * c has its kernel table already or from cannot be viewed (then c loads
  * its own when asked). */
 bool tk_symcache_adopt_kernel(tk_symcache *c, const tk_symtab *from);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Oracle (issue 19): two lanes print a CTF trace as one lane does. With
 # the events cut into chunks formatted on two threads (src/output/
-# perf_lanes.h; both lanes read and merge every stream), `print --format
+# print_lanes.h; both lanes read and merge every stream), `print --format
 # babeltrace` writes the same bytes, the same warnings (discarded events
 # and packets, clock and metadata warnings) and the same exit status as
 # the one-lane run (TRACEKIT_LANES=1), on every CTF 1 and CTF 2 trace of

@@ -16,7 +16,7 @@ if ! cmp -s "$tmp/bt.out" "$tmp/tk.out"; then
 	diff "$tmp/bt.out" "$tmp/tk.out" | head -10
 	exit 1
 fi
-# two lanes (src/output/perf_lanes.h: each formats every other chunk of
+# two lanes (src/output/print_lanes.h: each formats every other chunk of
 # events), forced on this small trace, in chunks of 8 events: the same bytes
 TRACEKIT_LANES=2 TRACEKIT_LANE_CHUNK=3 "$TK" print --format babeltrace "$tmp/trace" \
 	>"$tmp/tk2.out" 2>"$tmp/tk.err" || {

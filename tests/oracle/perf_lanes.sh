@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Oracle (issue 19): two lanes print what one lane prints. With the sample
 # output split into chunks formatted on two threads (src/output/
-# perf_lanes.h), `print` in the perf-script, json and text styles writes
+# print_lanes.h), `print` in the perf-script, json and text styles writes
 # the same bytes, the same warnings and the same exit status as the
 # one-lane run (TRACEKIT_LANES=1), on every perf.data file of the test
 # data (pipe-mode files, tracepoints, counter reads, branch stacks, a

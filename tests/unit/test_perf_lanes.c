@@ -1,4 +1,4 @@
-/* The two lanes' sequencer (src/output/perf_lanes.c): chunks published by
+/* The two lanes' sequencer (src/output/print_lanes.c): chunks published by
  * two threads in any interleaving reach the writer in chunk order; a stop
  * drops every chunk after it; two cursors walking the same stream of
  * records, each writing only its own chunks, give the stream's text in
@@ -16,7 +16,7 @@
 
 #include "test_support.h"
 
-#include "output/perf_lanes.h"
+#include "output/print_lanes.h"
 
 #define N_CHUNKS 60
 

@@ -1,5 +1,5 @@
-/* Two lanes over one perf.data file: the chunk sequencer; see
- * perf_lanes.h. */
+/* Two lanes over one input (a perf.data file, a CTF trace): the chunk
+ * sequencer; see print_lanes.h. */
 #include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "output/perf_lanes.h"
+#include "output/print_lanes.h"
 
 /* 512 samples a chunk: about 350 KB of -g text, which stays in a core's
  * L2 between the formatting and the write, and a thousand chunks on a

@@ -1,6 +1,6 @@
-/* Two lanes over one perf.data file: the sample output split by chunks of
- * samples, each lane printing every other chunk on its own core, the
- * chunks written out in file order.
+/* Two lanes over one input, a perf.data file or a CTF trace: the output
+ * split by chunks of samples (events), each lane printing every other
+ * chunk on its own core, the chunks written out in input order.
  *
  * Why: on a warm symbol cache, printing a -g profile is CPU-bound on one
  * core, and a third of that is reading and ordering the records, two
@@ -9,7 +9,10 @@
  * made), but the formatting does: each lane reads the whole file and
  * keeps its own thread model from every side-band record, and formats
  * only the samples of its chunks. The second reader costs a third of a
- * core; half the formatting moves to the other core.
+ * core; half the formatting moves to the other core. A CTF trace's text
+ * is the same: a third reading and merging the streams, two thirds
+ * formatting, and a line depends on the one before it only through its
+ * time delta (output/ctf_cli.c).
  *
  * The chunks are numbered by sample ordinal, the same in both lanes
  * (chunk c holds samples [c << bits, (c + 1) << bits), and the records
@@ -27,8 +30,8 @@
  * once the table is there, lane 0 lends it to lane 1, which reads the
  * records up to a later chunk without printing them and shares the
  * chunks from there. */
-#ifndef TK_OUTPUT_PERF_LANES_H
-#define TK_OUTPUT_PERF_LANES_H
+#ifndef TK_OUTPUT_PRINT_LANES_H
+#define TK_OUTPUT_PRINT_LANES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +44,8 @@
 typedef struct tk_lanes tk_lanes;
 
 /* The lanes' chunk size (log2 of samples) and whether a run uses two
- * lanes: a regular file of 4 MiB or more, written to a file descriptor.
+ * lanes: a regular file of 4 MiB or more (a directory: the files below
+ * it, its CTF traces' streams), written to a file descriptor.
  * TRACEKIT_LANES=1 (or TRACEKIT_THREADS=0) turns them off, =2 forces them
  * on (tests: small files, with TRACEKIT_LANE_CHUNK=bits for many chunks). */
 unsigned tk_lanes_chunk_bits(void);
