@@ -306,6 +306,10 @@ static tk_status on_record(tk_session *s, const tk_session_item *item, void *use
 	const tk_cpel_record *rec = item->native;
 	if (r->limit && r->n++ >= r->limit)
 		return TK_END;
+	/* a write failed (the reader left: `| head`): nothing more can go
+	 * out; the CLI reports it as it commits the output */
+	if (r->out->fd >= 0 && r->out->error)
+		return TK_END;
 	if (rec->section != r->section) {
 		r->section = rec->section;
 		begin_section(r->c, rec->section);

@@ -5,20 +5,28 @@
 #include "output/model_print.h"
 #include "session/session_events.h"
 
+/* A write of the output failed (the reader left: `| head`; a full disk):
+ * nothing more can go out, the run ends (the CLI reports the error, or
+ * exits 0 on a closed pipe, as it commits the output). */
+static tk_status written(const tk_writer *w)
+{
+	return w->fd >= 0 && w->error ? TK_END : TK_OK;
+}
+
 static tk_status print_json(void *user, const tk_event *ev, tk_error *err)
 {
 	(void)err;
 	/* with the context's names and stack (the context is on the session's
 	 * source: tk_context_of(ev)) */
 	tk_context_json_event(user, ev);
-	return TK_OK;
+	return written(user);
 }
 
 static tk_status print_text(void *user, const tk_event *ev, tk_error *err)
 {
 	(void)err;
 	tk_event_write_text(user, ev);
-	return TK_OK;
+	return written(user);
 }
 
 /* JSON lines name threads and symbolize stacks from the model context. */
