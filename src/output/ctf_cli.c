@@ -5,6 +5,7 @@
  * tk_source adapter (ctf_source.c). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "output/render_ops.h"
 #include "ctf/ctf_ids.h"
@@ -203,6 +204,7 @@ static tk_status print_babeltrace(const char *path, const tk_render_options *opt
 				  tk_error *err)
 {
 	pretty_job job = {.path = path, .opt = opt, .out = out};
+	tzset(); /* the local time zone as TZ says now (ctf_pretty.h) */
 	return tk_lanes_print(path, opt, out, run_lane, &job, err);
 }
 

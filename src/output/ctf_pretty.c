@@ -18,7 +18,6 @@ void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt)
 	memset(p, 0, sizeof *p);
 	p->w = w;
 	p->gmt = gmt;
-	tzset();
 }
 
 void ctf_pretty_fini(ctf_pretty *p)

@@ -73,6 +73,9 @@ typedef struct ctf_pretty {
 	size_t struct_cap, n_structs;
 } ctf_pretty;
 
+/* Local times (gmt false) follow TZ as the caller's last tzset() read it:
+ * called once before any lane starts (tzset frees and copies its TZ on
+ * every call). */
 void ctf_pretty_init(ctf_pretty *p, tk_writer *w, bool gmt);
 void ctf_pretty_event(ctf_pretty *p, const ctf_event_out *ev);
 /* An event another lane prints (output/print_lanes.h): only what the next
