@@ -1,7 +1,8 @@
 /* Thread running / runnable slices (TK_CTX_SPAN_SCHED), Perfetto's
  * sched rules:
- * - sched_switch(prev, prev_state, next) on cpu at t ends prev's running
- *   slice on cpu (begun at the previous switch there) and begins next's;
+ * - sched_switch(prev, prev_state, next) on cpu at t ends the running
+ *   slice on cpu (the thread switched in at the previous switch there,
+ *   prev or not) and begins next's;
  *   the idle task (tid 0) gets no slice. A prev whose state is runnable
  *   (TASK_RUNNING: state & 0xff == 0, "R" or "R+") was preempted: its
  *   runnable slice begins at t;
@@ -65,17 +66,22 @@ static void emit(tk_context *c, tk_span_kind kind, int32_t cpu, const ctx_thread
 	ctx_span_emit(c, &s);
 }
 
-static void end_running(tk_context *c, ctx_cpu *cc, int32_t cpu, uint64_t t)
+/* Ends the running slice on cpu at t: the cpu's, whatever the thread did
+ * meanwhile. A stream that misses switches (lost events; or switches that
+ * never reach the recording, with no LOST record: seen on a VM for the
+ * threads of its pid 1) can show the thread switched in on another cpu
+ * before this one switches again: the thread runs there now, but this
+ * cpu's slice still ends here rather than vanishing. */
+static void end_running(tk_context *c, ctx_cpu *cc, int32_t cpu, uint64_t t, bool truncated)
 {
 	if (!cc->known || cc->tid <= 0)
 		return;
 	ctx_thread *th = ctx_thread_get(c, cc->tid);
 	if (!th)
 		return;
-	if (th->running_cpu == cpu) {
-		emit(c, TK_SPAN_RUNNING, cpu, th, cc->since, t, false);
+	emit(c, TK_SPAN_RUNNING, cpu, th, cc->since, t, truncated);
+	if (th->running_cpu == cpu)
 		th->running_cpu = -1;
-	}
 }
 
 static void begin_running(tk_context *c, ctx_cpu *cc, int32_t cpu, uint64_t t, int32_t tid)
@@ -102,8 +108,9 @@ void ctx_sched_switch(tk_context *c, int32_t cpu, uint64_t t, int32_t prev_tid, 
 	if (!cc)
 		return;
 	/* the slice on this cpu belongs to whoever switched in there; a
-	 * prev that differs (lost events) still ends it */
-	end_running(c, cc, cpu, t);
+	 * prev that differs (missed switches) still ends it, even when that
+	 * thread was switched in on another cpu since */
+	end_running(c, cc, cpu, t, false);
 	if (prev_tid > 0 && prev_state >= 0 && (prev_state & 0xff) == 0) {
 		ctx_thread *th = ctx_thread_get(c, prev_tid);
 		if (th && th->runnable_since == CTX_TIME_UNSET)
@@ -158,7 +165,7 @@ void ctx_sched_switch_record(tk_context *c, int32_t cpu, uint64_t t, int32_t pid
 	if (!cc)
 		return;
 	if (!out) {
-		end_running(c, cc, cpu, t);
+		end_running(c, cc, cpu, t, false);
 		begin_running(c, cc, cpu, t, tid);
 		ctx_thread *th = tid > 0 ? ctx_thread_get(c, tid) : NULL;
 		if (th && pid != TK_PID_NONE)
@@ -166,7 +173,7 @@ void ctx_sched_switch_record(tk_context *c, int32_t cpu, uint64_t t, int32_t pid
 		return;
 	}
 	if (cc->known && cc->tid == tid) {
-		end_running(c, cc, cpu, t);
+		end_running(c, cc, cpu, t, false);
 		cc->tid = 0; /* until the next switch-in */
 		cc->since = t;
 	}
@@ -179,13 +186,7 @@ void ctx_sched_finish(tk_context *c, uint64_t end)
 {
 	for (size_t i = 0; i < c->n_cpus; i++) {
 		ctx_cpu *cc = &c->cpus[i];
-		if (!cc->known || cc->tid <= 0)
-			continue;
-		ctx_thread *th = ctx_thread_get(c, cc->tid);
-		if (th && th->running_cpu == (int32_t)i) {
-			emit(c, TK_SPAN_RUNNING, (int32_t)i, th, cc->since, end, true);
-			th->running_cpu = -1;
-		}
+		end_running(c, cc, (int32_t)i, end, true);
 		cc->known = false;
 	}
 	for (size_t i = 0; i < c->n_threads; i++) {

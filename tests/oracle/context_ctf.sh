@@ -3,8 +3,9 @@
 # lttng-tracefile-rotation: sched_switch/wakeup/fork on 4 cpus) against
 # babeltrace2's text of the same trace: Chrome JSON names every thread as
 # the trace last names it (sched_switch prev/next_comm, sched_wakeup comm,
-# sched_process_fork child_comm), and the running slices sum per cpu to the
-# span between its first and last switch minus the idle task's time. And
+# sched_process_fork child_comm), and the running slices per cpu are, slice
+# for slice, what ran between two of its switches (so they sum to the span
+# between its first and last switch minus the idle task's time). And
 # an LTTng-UST per-process trace (wk-heartbeat-u) gets its process named by
 # the trace environment's procname, as babeltrace2's details sink shows it,
 # and a UST statedump's images place an event's ip as babeltrace2

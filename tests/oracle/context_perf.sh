@@ -3,8 +3,11 @@
 # - `perf record -e sched:sched_switch -a` running a workload that execs:
 #   the thread table per sample (JSON lines' comm, pid, tid) equals `perf
 #   script -F comm,pid,tid`; Chrome JSON names every thread as perf last
-#   names it and has X events; the running slices sum, per cpu, to the span
-#   between its first and last switch minus the idle task's time;
+#   names it and has X events; the running slices per cpu are, slice for
+#   slice (tid, duration), what ran between two of its switches, idle left
+#   out, so they sum to the span between its first and last switch minus
+#   the idle task's time (on a busy machine the stream misses switches:
+#   see context_check.py);
 # - --switch-events -a: running slices per cpu equal the IN -> OUT times of
 #   perf script's SWITCH_CPU_WIDE records;
 # - raw_syscalls:sys_enter/sys_exit: the Chrome syscall spans per thread
@@ -12,16 +15,18 @@
 # - `perf record -g`: the JSON lines' symbolized frames (symbol, dso) equal
 #   `perf script -F ip,sym,dso`, frame for frame.
 # Parsed with /usr/bin/python3 (tests/support/context_check.py). Skipped
-# (exit 77) where perf cannot record.
+# (exit 77) where perf cannot record. A failure keeps the recordings and
+# texts (the path is printed; KEEP=1 keeps them always): the system-wide
+# ones depend on what else ran.
 set -u
 : "${TK:?}" "${TK_SOURCE_DIR:?}"
 py=/usr/bin/python3
 [ -x "$py" ] || { echo "SKIP: no $py"; exit 77; }
 command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-check="$py $TK_SOURCE_DIR/tests/support/context_check.py"
 failed=0
+trap 'if [ $failed -eq 0 ] && [ -z "${KEEP:-}" ]; then rm -rf "$work"; else echo "kept in $work"; fi' EXIT
+check="$py $TK_SOURCE_DIR/tests/support/context_check.py"
 
 if ! perf record -q -e sched:sched_switch -a -o "$work/s.data" -- \
      sh -c 'ls / >/dev/null; sleep 0.05; cat /dev/null; sleep 0.05' >/dev/null 2>"$work/rec.err"; then

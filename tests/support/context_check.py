@@ -10,9 +10,12 @@ names SCRIPT CHROME     every (pid, tid) of the Chrome JSON's events has a
                         in `perf script -F comm,pid,tid --show-task-events`
                         (samples and COMM records), and X events exist
 running SWITCHES CHROME per cpu, the running slices ("X", args.kind running,
-                        not truncated) sum to the span from its first to
-                        last sched_switch minus the time it ran the idle
-                        task (`perf script -F cpu,time,trace --ns`)
+                        not truncated) are what ran between two sched_switch
+                        (`perf script -F cpu,time,trace --ns`): one slice of
+                        next_pid per interval, idle left out, the next
+                        switch ending it whatever its prev_pid says; so they
+                        sum to the span from the first to the last switch
+                        minus the idle task's time
 stacks SCRIPT JSONL     every frame's symbol and dso (basename) of `perf
                         script -F ip,sym,dso` == the JSON lines' callchain
 frames SCRIPT JSONL     as stacks, and each frame's address too (perf's
@@ -123,37 +126,65 @@ def mode_names(script, chrome_path):
     print("%d threads named as perf names them; %d X events" % (checked, xs))
 
 
-def running_sums(ev):
-    got = collections.Counter()
+def running_slices(ev):
+    """per cpu, the Chrome running slices (not truncated): [(tid, dur_ns, ts_ns)]"""
+    got = collections.defaultdict(list)
     for e in ev:
         if e["ph"] == "X" and e["args"].get("kind") == "running" and not e["args"].get("truncated"):
             if e["pid"] != CPU_PID:
                 die("running slice outside the CPUs process: %r" % e)
-            got[e["tid"] - 0x7fff0000] += us_to_ns(e["dur"])
+            got[e["tid"] - 0x7fff0000].append((e["args"].get("tid"), us_to_ns(e["dur"]), us_to_ns(e["ts"])))
     return got
 
 
-def expected_busy(switches):
-    """switches: per cpu, a list of (time_ns, next_tid) in time order."""
+def running_sums(ev):
+    return collections.Counter({cpu: sum(d for _, d, _ in sl) for cpu, sl in running_slices(ev).items()})
+
+
+def expected_slices(switches):
+    """switches: per cpu, a list of (time_ns, next_tid) in time order. Per
+    cpu, what ran between two switches: [(tid, dur_ns, begin_ns)], the idle
+    task (0) left out. The next switch ends the slice whatever its prev
+    says: a stream that misses switches (lost events, or switches the
+    kernel never records for some threads) still has the cpu busy until
+    then."""
     want = {}
     for cpu, sw in switches.items():
-        idle = 0
-        for (t, nxt), (t2, _) in zip(sw, sw[1:]):
-            if nxt == 0:
-                idle += t2 - t
-        want[cpu] = (sw[-1][0] - sw[0][0]) - idle
+        want[cpu] = [(nxt, t2 - t, t) for (t, nxt), (t2, _) in zip(sw, sw[1:]) if nxt != 0]
     return want
 
 
 def compare_running(switches, chrome_path):
-    want = expected_busy(switches)
-    got = running_sums(chrome(chrome_path))
+    """Per cpu, the running slices (tid, duration) == what the switches say
+    ran between two switches, as multisets; the sums (the span minus the
+    idle time) are the summary. On a difference, says which slices."""
+    want = expected_slices(switches)
+    got = running_slices(chrome(chrome_path))
+    bad = []
     for cpu in sorted(set(want) | set(got)):
-        if want.get(cpu, 0) != got.get(cpu, 0):
-            die("cpu %d: running slices sum to %d ns, the switches say %d ns" %
-                (cpu, got.get(cpu, 0), want.get(cpu, 0)))
-    print("%d cpus: running slices sum to the span minus idle (%s ns)" %
-          (len(want), ", ".join(str(want[c]) for c in sorted(want))))
+        w, g = want.get(cpu, []), got.get(cpu, [])
+        wc = collections.Counter((tid, d) for tid, d, _ in w)
+        gc = collections.Counter((tid, d) for tid, d, _ in g)
+        if wc == gc:
+            continue
+        ws, gs = sum(d for _, d, _ in w), sum(d for _, d, _ in g)
+        lines = ["cpu %d: running slices sum to %d ns, the switches say %d ns (%d slices, %d between switches)"
+                 % (cpu, gs, ws, len(g), len(w))]
+        missing, extra = wc - gc, gc - wc
+        for tid, d, t in w:
+            if missing[(tid, d)] > 0 and len(lines) < 6:
+                missing[(tid, d)] -= 1
+                lines.append("  no slice of tid %d for %d ns: the switches say it ran from %d.%09d"
+                             % (tid, d, t // 10**9, t % 10**9))
+        for tid, d, t in g:
+            if extra[(tid, d)] > 0 and len(lines) < 11:
+                extra[(tid, d)] -= 1
+                lines.append("  a slice of tid %r for %d ns at ts %d ns that no two switches make" % (tid, d, t))
+        bad.append("\n".join(lines))
+    if bad:
+        die("\n".join(bad))
+    print("%d cpus: running slices sum to the span minus idle (%s ns), slice for slice"
+          % (len(want), ", ".join(str(sum(d for _, d, _ in want[c])) for c in sorted(want))))
 
 
 def mode_running(path, chrome_path):
