@@ -38,6 +38,9 @@ typedef struct ctf_event_out {
 	    *payload;
 	uint64_t offset; /* byte offset of the event in its file */
 	int64_t cpu;     /* packet context cpu_id, -1 when absent */
+	/* read lean at its reader's word (ctf_reader.values_wanted): the
+	 * value pointers are NULL until ctf_event_fill() */
+	bool lean;
 } ctf_event_out;
 
 struct ctf_reader;
@@ -113,6 +116,10 @@ struct ctf_stream {
 	/* the packet's event headers are read by ctf_read_header_fast (a
 	 * fast_header, and a reader that is lean or wants no header value) */
 	bool header_fast;
+	/* the reader asks before each event whether its values are wanted
+	 * (ctf_reader.values_wanted) */
+	bool partial;
+	uint64_t ev_pos; /* the current event's bit position in the packet */
 	tk_error err;
 	ctf_event_out ev;
 	uint64_t n_events, n_packets, n_skipped;
@@ -143,6 +150,16 @@ typedef struct ctf_reader {
 	 * (ctf_plan.h's fast_header) is then read without the interpreter and
 	 * `header` is NULL. The other values, errors and warnings stay the same. */
 	bool no_header_values;
+	/* set before the first ctf_reader_next() by readers that look at the
+	 * values of some events only (print's two lanes: each formats every
+	 * other chunk of events): asked before an event is read, with the
+	 * events before it all delivered (the next one delivered is that
+	 * event or, when another stream's come first, a later one). False:
+	 * the event is read as `lean` reads it, its ctf_event_out.lean set;
+	 * ctf_event_fill() reads its values when it turns out they are
+	 * wanted. Errors and warnings stay the same. */
+	bool (*values_wanted)(void *user);
+	void *values_user;
 } ctf_reader;
 
 /* Finds every trace below path (a trace dir, a metadata file, or a dir
@@ -164,6 +181,11 @@ tk_status ctf_reader_next(ctf_reader *r, const ctf_event_out **out, tk_error *er
  * returns and returns it; TK_END at the end of the events. */
 typedef tk_status (*ctf_event_fn)(void *user, const ctf_event_out *ev, tk_error *err);
 tk_status ctf_reader_each(ctf_reader *r, ctf_event_fn fn, void *user, tk_error *err);
+
+/* The values of an event read lean (ev->lean; else nothing to do): read
+ * again from its bit position, as a full read would have read them. Only
+ * for the event just delivered, before the next ctf_reader_next(). */
+tk_status ctf_event_fill(const ctf_event_out *ev, tk_error *err);
 
 /* What ctf_reader_span() counts: events, events with a time, and the
  * smallest and largest of those times (ns from the clock origin). */

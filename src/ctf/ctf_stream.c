@@ -362,6 +362,8 @@ static void start_events(ctf_stream *s)
 	s->lean_run = d->lean && s->sc->all_fast && s->clk;
 	s->header_fast = s->sc->fast_header &&
 			 (d->lean || (s->trace->reader && s->trace->reader->no_header_values));
+	s->partial = !d->lean && s->trace->reader && s->trace->reader->values_wanted;
+	ev->lean = false;
 }
 
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
@@ -413,9 +415,17 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
 	ctf_event_out *ev = &s->ev;
 	const ctf_event_class *ec = NULL;
+	s->ev_pos = ev_pos;
 	/* the bytes of the events to come: the hardware prefetcher stops at
 	 * page boundaries (a hint, never a fault) */
 	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
+	if (UNLIKELY(s->partial)) {
+		/* values only for the events the reader wants (print's lanes) */
+		const ctf_reader *r = s->trace->reader;
+		d->lean = ev->lean = !r->values_wanted(r->values_user);
+		if (d->lean && s->header_fast && ctf_decode_event_fast(d, sc, &ec))
+			goto decoded;
+	}
 	if (s->header_fast) {
 		/* the header without the interpreter; one that does not fit or
 		 * names no class goes through it, which reports the error */
@@ -427,6 +437,7 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	}
 	if ((st = ctf_decode_event(d, sc, ev_off, &ec, err)) != TK_OK)
 		goto failed;
+decoded:
 	if (UNLIKELY(d->pos == ev_pos && (d->pos & 7) == 0)) {
 		/* an event of zero bits would loop forever */
 		st = tk_error_set(err, TK_ERR_FORMAT, ev_off,
@@ -465,6 +476,52 @@ failed:
 	s->failed = true;
 	s->err = *err;
 	return st;
+}
+
+tk_status ctf_event_fill(const ctf_event_out *ev, tk_error *err)
+{
+	if (!ev->lean)
+		return TK_OK;
+	ctf_stream *s = ev->stream;
+	ctf_decoder *d = &s->dec;
+	const ctf_stream_class *sc = s->sc;
+	/* the decoder is where the lean read left it (the stream reads on
+	 * only after this event is consumed): read the event again from its
+	 * start, with values. The clock a header sets is the one it set then
+	 * (a compact timestamp's wrap is against the clock's low bits, now
+	 * equal to it). */
+	uint64_t end = d->pos, clock = d->clock;
+	d->pos = s->ev_pos;
+	d->lean = false;
+	d->fast_used = 0;
+	d->roots[CTF_SCOPE_EVENT_HEADER] = NULL;
+	d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
+	d->roots[CTF_SCOPE_EVENT_CONTEXT] = NULL;
+	d->roots[CTF_SCOPE_EVENT_PAYLOAD] = NULL;
+	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
+	const ctf_event_class *ec = NULL;
+	if (s->header_fast) {
+		ctf_fast_hdr fh;
+		if (LIKELY(ctf_read_header_fast(d, sc, &fh))) {
+			ctf_commit_header_fast(d, sc, &fh);
+			ec = fh.ec;
+		}
+	}
+	tk_status st = ctf_decode_event(d, sc, ev->offset, &ec, err);
+	if (st == TK_OK && (d->pos != end || d->clock != clock || ec != ev->ec))
+		st = tk_error_set(err, TK_ERR_FORMAT, ev->offset,
+				  "event read again differs from its first read");
+	if (st != TK_OK) {
+		tk_error_set_file(err, s->files[s->cur_file]);
+		return st;
+	}
+	ctf_event_out *out = &s->ev;
+	out->header = d->roots[CTF_SCOPE_EVENT_HEADER];
+	out->common_context = d->roots[CTF_SCOPE_EVENT_COMMON_CONTEXT];
+	out->context = d->roots[CTF_SCOPE_EVENT_CONTEXT];
+	out->payload = d->roots[CTF_SCOPE_EVENT_PAYLOAD];
+	out->lean = false;
+	return TK_OK;
 }
 
 int ctf_stream_run_lean(ctf_stream *s, const ctf_run_bound *b, ctf_span *acc)

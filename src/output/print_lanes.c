@@ -131,6 +131,11 @@ static off_t wanted_size(const char *path, const tk_writer *out)
 	return lanes == 2 || size >= MIN_FILE_BYTES ? size + !size : 0;
 }
 
+bool tk_lanes_forced(void)
+{
+	return env_long("TRACEKIT_LANES", 0) == 2;
+}
+
 bool tk_lanes_wanted(const char *path, const tk_writer *out)
 {
 	return wanted_size(path, out) > 0;

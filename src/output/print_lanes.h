@@ -50,6 +50,8 @@ typedef struct tk_lanes tk_lanes;
  * on (tests: small files, with TRACEKIT_LANE_CHUNK=bits for many chunks). */
 unsigned tk_lanes_chunk_bits(void);
 bool tk_lanes_wanted(const char *path, const tk_writer *out);
+/* TRACEKIT_LANES=2: the tests force two lanes (on small inputs too). */
+bool tk_lanes_forced(void);
 
 /* Shares out and the caller's log (each message logged once, whichever
  * lane sends it). NULL: out of memory. */
