@@ -157,7 +157,8 @@ typedef struct ctf_reader {
 	 * event or, when another stream's come first, a later one). False:
 	 * the event is read as `lean` reads it, its ctf_event_out.lean set;
 	 * ctf_event_fill() reads its values when it turns out they are
-	 * wanted. Errors and warnings stay the same. */
+	 * wanted. Errors and warnings stay the same. May also be set later
+	 * (once): it then takes effect at each stream's next packet. */
 	bool (*values_wanted)(void *user);
 	void *values_user;
 } ctf_reader;

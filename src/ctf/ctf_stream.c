@@ -366,6 +366,18 @@ static void start_events(ctf_stream *s)
 	ev->lean = false;
 }
 
+/* A reader that wants the values of some events only (print's lanes):
+ * asks it about this one; true when the lean fast path has read it (else
+ * the interpreter reads it, lean or not as d->lean now says). */
+static __attribute__((noinline)) bool read_lean(ctf_stream *s, const ctf_event_class **ec)
+{
+	ctf_decoder *d = &s->dec;
+	const ctf_reader *r = s->trace->reader;
+	s->ev_pos = d->pos;
+	d->lean = s->ev.lean = !r->values_wanted(r->values_user);
+	return d->lean && s->header_fast && ctf_decode_event_fast(d, s->sc, ec);
+}
+
 tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 {
 	tk_status st;
@@ -415,17 +427,11 @@ tk_status ctf_stream_advance(ctf_stream *s, tk_error *err)
 	d->meaning_set[CTF_MEANING_EVENT_ID] = false;
 	ctf_event_out *ev = &s->ev;
 	const ctf_event_class *ec = NULL;
-	s->ev_pos = ev_pos;
 	/* the bytes of the events to come: the hardware prefetcher stops at
 	 * page boundaries (a hint, never a fault) */
 	__builtin_prefetch(d->buf + ev_pos / 8 + 1024);
-	if (UNLIKELY(s->partial)) {
-		/* values only for the events the reader wants (print's lanes) */
-		const ctf_reader *r = s->trace->reader;
-		d->lean = ev->lean = !r->values_wanted(r->values_user);
-		if (d->lean && s->header_fast && ctf_decode_event_fast(d, sc, &ec))
-			goto decoded;
-	}
+	if (UNLIKELY(s->partial) && read_lean(s, &ec))
+		goto decoded;
 	if (s->header_fast) {
 		/* the header without the interpreter; one that does not fit or
 		 * names no class goes through it, which reports the error */

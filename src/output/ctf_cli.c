@@ -76,7 +76,10 @@ typedef struct pretty_run {
 	bool narrowed; /* a time window, a filter or a limit */
 	ctf_ids ids;
 	uint64_t n;
-	tk_lane_cursor lane;  /* two lanes: which chunks this one prints (print_lanes.h) */
+	tk_lane_cursor lane; /* two lanes: which chunks this one prints (print_lanes.h) */
+	bool alone;          /* lane 0 of late lanes that lane 1 will not join */
+	bool slow;           /* narrowed, or two lanes (not alone): on_event_slow */
+	ctf_reader *reader;
 	const tk_writer *out; /* the output, and its bytes before the run */
 	uint64_t out_start;
 } pretty_run;
@@ -96,6 +99,22 @@ static verdict narrow(pretty_run *pr, const ctf_event_out *ev)
 	if (pr->filtered && !matches(&pr->f, &pr->ids, ev))
 		return SKIP;
 	return PRINT;
+}
+
+/* Whether the next event read (ctf_reader.values_wanted) will be this
+ * lane's to print: its ordinal is at least the lane's count so far (more
+ * when another stream's events come first), so the guess is "no" only
+ * when that ordinal and the next eighth of a chunk after it are all in
+ * the other lane's chunks. A wrong "no" costs a second read of the
+ * event (ctf_event_fill), a wrong "yes" its values read for nothing. */
+static bool values_wanted(void *user)
+{
+	const tk_lane_cursor *c = user;
+	uint64_t a = c->seen >> c->bits;
+	uint64_t b = (c->seen + ((uint64_t)1 << c->bits >> 3)) >> c->bits;
+	if (b < c->join) /* late lanes: lane 0 alone up to the join */
+		return c->lane == 0;
+	return a != b || (a & 1) == c->lane;
 }
 
 /* Late lanes: lane 0 prints the first PROBE_EVENTS alone and lets lane
@@ -118,23 +137,38 @@ static void probe(pretty_run *pr)
 	bool long_lines = probed && out->written + out->pos - pr->out_start >= LONG_LINE * c->seen;
 	/* (the tests' TRACEKIT_LANE_JOIN lets lane 1 in at its chunk, long
 	 * lines or not) */
-	if (tk_lanes_may_join(c, 0, !long_lines))
+	if (tk_lanes_may_join(c, 0, !long_lines)) {
 		tk_lanes_join(c, NULL); /* there is no table to lend */
-	else if (probed)
+		/* lane 0's events to come may be lane 1's to print */
+		if (!pr->narrowed)
+			pr->reader->values_wanted = values_wanted;
+	} else if (probed) {
+		/* lane 0 prints alone to the end, straight to the output: no
+		 * more stepping through chunks */
 		c->no_join = true;
+		pr->alone = true;
+		pr->slow = pr->narrowed;
+	}
 }
 
-static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk_error *err)
+/* A write failed (the reader left: `| head`; a full disk): nothing more
+ * can go out; the caller reports it as it commits the output. */
+static inline tk_status written(const tk_writer *w)
 {
-	(void)s;
-	pretty_run *pr = user;
-	if (pr->narrowed) { /* not the common case: no window, filter or limit */
+	return __builtin_expect(w->error != 0, 0) && w->fd >= 0 ? TK_END : TK_OK;
+}
+
+/* on_event for a window, filter or limit, or two lanes. */
+static __attribute__((noinline)) tk_status on_event_slow(pretty_run *pr, const ctf_event_out *ev,
+							 tk_error *err)
+{
+	if (pr->narrowed) {
 		verdict v = narrow(pr, ev);
 		if (v != PRINT)
 			return v == STOP ? TK_END : TK_OK;
 	}
 	ctf_pretty *p = pr->p;
-	if (pr->lane.lanes) {
+	if (pr->lane.lanes && !pr->alone) {
 		tk_status lst = tk_lane_step(&pr->lane, true, &p->w, err);
 		if (lst != TK_OK)
 			return lst;
@@ -143,7 +177,7 @@ static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk
 			return TK_OK;
 		}
 		/* read lean on a guess that the other lane prints it */
-		if (__builtin_expect(ev->lean, 0)) {
+		if (ev->lean) {
 			tk_status fst = ctf_event_fill(ev, err);
 			if (fst != TK_OK)
 				return fst;
@@ -152,27 +186,21 @@ static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk
 			probe(pr);
 	}
 	ctf_pretty_event(p, ev);
-	/* a write failed (the reader left: `| head`; a full disk): nothing
-	 * more can go out; the caller reports it as it commits the output */
-	if (p->w->fd >= 0 && p->w->error)
-		return TK_END;
-	return pr->opt->limit && ++pr->n >= pr->opt->limit ? TK_END : TK_OK;
+	tk_status st = written(p->w);
+	if (st == TK_OK && pr->opt->limit && ++pr->n >= pr->opt->limit)
+		st = TK_END;
+	return st;
 }
 
-/* Whether the next event read (ctf_reader.values_wanted) will be this
- * lane's to print: its ordinal is at least the lane's count so far (more
- * when another stream's events come first), so the guess is "no" only
- * when that ordinal and the next eighth of a chunk after it are all in
- * the other lane's chunks. A wrong "no" costs a second read of the
- * event (ctf_event_fill), a wrong "yes" its values read for nothing. */
-static bool values_wanted(void *user)
+static tk_status on_event(tk_session *s, const ctf_event_out *ev, void *user, tk_error *err)
 {
-	const tk_lane_cursor *c = user;
-	uint64_t a = c->seen >> c->bits;
-	uint64_t b = (c->seen + ((uint64_t)1 << c->bits >> 3)) >> c->bits;
-	if (b < c->join) /* late lanes: lane 0 alone up to the join */
-		return c->lane == 0;
-	return a != b || (a & 1) == c->lane;
+	(void)s;
+	pretty_run *pr = user;
+	if (__builtin_expect(!pr->slow, 1)) { /* one lane, every event */
+		ctf_pretty_event(pr->p, ev);
+		return written(pr->p->w);
+	}
+	return on_event_slow(pr, ev, err);
 }
 
 typedef struct pretty_job {
@@ -193,20 +221,21 @@ static void run_lane(tk_lane_run *r)
 	const tk_render_options *opt = &lane_opt;
 	r->stop = UINT64_MAX;
 	tk_session *s;
+	/* late lanes (lane 0 alone until probe() has seen the lines), or
+	 * two from the first chunk when the tests force two lanes; lane 1
+	 * opens the trace only once it is let in (an open beside lane 0's
+	 * reading costs lane 0 5% on a trace it prints alone) */
+	bool late;
+	const struct tk_symtab *lent;
+	if (!tk_lane_begin(r, tk_lanes_forced(), &late, &lent)) {
+		r->st = TK_OK;
+		return;
+	}
 	tk_status st = open_native(job->path, opt, &s, &r->err);
 	if (st != TK_OK) {
 		if (r->lanes)
 			tk_lanes_stop(r->lanes, 0);
 		r->st = st;
-		return;
-	}
-	/* late lanes (lane 0 alone until probe() has seen the lines), or
-	 * two from the first chunk when the tests force two lanes */
-	bool late;
-	const struct tk_symtab *lent;
-	if (!tk_lane_begin(r, tk_lanes_forced(), &late, &lent)) {
-		tk_session_close(s);
-		r->st = TK_OK;
 		return;
 	}
 	ctf_reader *rd = tk_session_ctf(s);
@@ -228,6 +257,7 @@ static void run_lane(tk_lane_run *r)
 	pr.f.has_begin = pr.f.has_end = false;
 	pr.filtered = !tk_filter_is_empty(&pr.f);
 	pr.narrowed = pr.filtered || opt->has_begin || opt->has_end || opt->limit;
+	pr.slow = pr.narrowed || r->lanes;
 	ctf_ids_init(&pr.ids);
 	if (!tk_lane_cursor_init(&pr.lane, r->lanes, r->lane)) {
 		st = tk_error_set(&r->err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
@@ -239,11 +269,11 @@ static void run_lane(tk_lane_run *r)
 			p.w = pr.lane.sink;
 		/* the other lane's events read without their values, when
 		 * every event counts (a filtered event is not in the chunks'
-		 * count) */
-		if (r->lanes && !pr.narrowed) {
+		 * count); lane 0 of late lanes from the join on (probe) */
+		pr.reader = rd;
+		rd->values_user = &pr.lane;
+		if (r->lanes && !pr.narrowed && (!late || r->lane == 1))
 			rd->values_wanted = values_wanted;
-			rd->values_user = &pr.lane;
-		}
 		static const tk_session_tool tool = {.ctf_event = on_event};
 		st = tk_session_run(s, &tool, &pr, &r->err);
 	}
