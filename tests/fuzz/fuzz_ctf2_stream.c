@@ -4,7 +4,8 @@
  * UTF-16/32 strings, 16/128-bit floats, integer-range variants, relative
  * and absolute field locations), or "metadata \\0 stream bytes" when it
  * starts with 0x1E. Every event is also rendered as babeltrace2 text, and
- * a lean read (what `stats` does) must see the same events and end. */
+ * a lean read (what `stats` does) must see the same events and end, and a
+ * partial read (print's lanes: ctf_partial_check.h) print the same text. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 #include "base/writer.h"
 #include "ctf/ctf_reader.h"
 #include "output/ctf_pretty.h"
+
+#include "ctf_partial_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -178,5 +181,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	ctf_reader_close(r);
 	lean_agrees(meta, mlen, data, size);
+	partial_agrees(meta, mlen, data, size);
 	return 0;
 }
