@@ -36,6 +36,16 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	tk_unwinder *u = arg;
+	if (u->carry_restart) {
+		/* the frame libdwfl could not unwind, with the registers
+		 * it lost put back; its pc already the lookup pc */
+		for (unsigned r = 0; r < 17; r++)
+			if (((u->carry_set >> r) & 1) &&
+			    !dwfl_thread_state_registers(thread, (int)r, 1, &u->carry[r]))
+				return false;
+		dwfl_thread_state_register_pc(thread, u->carry_pc);
+		return true;
+	}
 	if (u->restart) {
 		/* from perf's guess at a frame without CFI: every other
 		 * register unknown, as libunwind marks them; its pc the
@@ -59,6 +69,26 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
     .set_initial_registers = set_initial_registers,
 };
 
+/* The frame's registers as libunwind has them (see unwind_fast.c): those
+ * libdwfl left undefined keep the value they had in the frame below. The
+ * return address (16) is not carried: undefined, it ends the stack. */
+static void carry_registers(tk_unwinder *u, Dwfl_Frame *state, uint64_t pc)
+{
+	uint32_t set = 0, carried = 0;
+	for (unsigned r = 0; r < 17; r++) {
+		Dwarf_Word v;
+		if (dwfl_frame_reg(state, r, &v) == 0) {
+			u->carry[r] = v;
+			set |= 1u << r;
+		} else if (r != 16 && ((u->carry_set >> r) & 1)) {
+			carried |= 1u << r; /* u->carry[r] stays */
+		}
+	}
+	u->carry_set = set | carried;
+	u->carried = carried;
+	u->carry_pc = pc;
+}
+
 /* One frame: its pc (minus one for a return address, as dwfl_frame_pc's
  * isactivation says), the image holding it reported first so libdwfl
  * finds its CFI for the next step. Stops at u->max frames, and where no
@@ -68,6 +98,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	tk_unwinder *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
+	u->carried = 0; /* an abort below is no reason to redo the frame before */
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	Dwfl_Module *mod;
@@ -78,6 +109,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
+	carry_registers(u, state, pc);
 	u->pcs[u->n++] = pc;
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
@@ -98,9 +130,23 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 static bool walk_dwfl(tk_unwinder *u, tk_unwind_space *s)
 {
 	bool ended;
+	u->carry_set = 0;
 	for (;;) {
 		u->guessed = false;
+		u->carried = 0;
+		size_t before = u->n;
 		ended = dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0;
+		u->carry_restart = false;
+		if (!u->guessed && u->carried && u->n > before && u->n < u->max) {
+			/* libdwfl ended at a frame that lacked registers it
+			 * lost below (its CFA or the return address's slot
+			 * undefined ends the walk as a return address would):
+			 * that frame again, whole. The restart's first frame
+			 * has every register, so this ends. */
+			u->n--;
+			u->carry_restart = true;
+			continue;
+		}
 		if (!u->guessed)
 			break;
 		if (u->guess.ra == 0) {
@@ -111,6 +157,7 @@ static bool walk_dwfl(tk_unwinder *u, tk_unwind_space *s)
 		}
 		/* each restart adds a frame: the walk stays within u->max */
 		u->restart = true;
+		u->carry_set = 0; /* perf's guess knows rbp and sp only */
 	}
 	u->restart = false;
 	return ended;

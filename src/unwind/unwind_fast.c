@@ -8,6 +8,16 @@
  * of times, so the rules libdw derives for a pc are kept here, per
  * (Dwfl, pc), and applied without libdw.
  *
+ * One departure from libdwfl, libunwind's (Debian's perf unwinds with
+ * libunwind): a register the CFI leaves undefined keeps its value in the
+ * caller, as libunwind's DWARF_WHERE_SAME default has it. libdw 0.188's
+ * x86_64 ABI defaults name DWARF register 0 (rax) where they mean rbx,
+ * so libdwfl loses rbx in the caller of any frame that does not save it,
+ * and ld.so's _dl_runtime_resolve (CFA = rbx + 32) then ends its walk.
+ * libdw cannot tell an explicit DW_CFA_undefined from no rule at all;
+ * the return address, whose explicit undefined ends a stack, stays
+ * undefined. unwind.c's libdwfl walk carries such registers the same way.
+ *
  * Only the rule shapes libdw 0.188 produces for ordinary .eh_frame code
  * are cached: CFA = register + offset; each register undefined, same
  * value, saved at CFA + N, or CFA + N as a value. Anything else (a CFA
@@ -33,7 +43,7 @@
 #define RA_REG 16
 
 enum {
-	RULE_UNDEF = 0, /* register not recovered */
+	RULE_UNDEF = 0, /* register not recovered (the return address only) */
 	RULE_SAME,      /* caller's value = this frame's */
 	RULE_AT_CFA,    /* saved in memory at CFA + off */
 	RULE_VAL_CFA,   /* value CFA + off */
@@ -97,7 +107,7 @@ static bool derive(Dwarf_Frame *frame, tk_unwind_rule *r)
 			return false;
 		r->off[regno] = 0;
 		if (rn == 0 && rops == mem)
-			r->kind[regno] = RULE_UNDEF;
+			r->kind[regno] = regno == RA_REG ? RULE_UNDEF : RULE_SAME;
 		else if (rn == 0 && rops == NULL)
 			r->kind[regno] = RULE_SAME;
 		else if (!parse_reg(rops, rn, &r->kind[regno], &r->off[regno]))

@@ -75,6 +75,13 @@ struct tk_unwinder {
 	 * guessed says so, restart has the next walk start from guess */
 	bool guessed, restart;
 	tk_unwind_guess guess;
+	/* libdwfl's walk: its last frame's registers (the 17 of x86_64's
+	 * DWARF numbering, carry_set), those it left undefined carried from
+	 * the frame below (carried), as unwind_fast.c's rules carry them;
+	 * carry_restart has the next walk start from that frame again */
+	uint64_t carry[17], carry_pc;
+	uint32_t carry_set, carried;
+	bool carry_restart;
 };
 
 /* The space for key, made (or recycled, least recently used first) when

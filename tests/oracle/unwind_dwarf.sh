@@ -11,7 +11,8 @@
 #   frames' DWARF), and the prefetching worker (TRACEKIT_UNWIND_PREFETCH=1)
 #   the same bytes as loading each image's DWARF on first use;
 # - the C program's known chain main -> top -> mid_b -> mid_a -> leaf
-#   (spin inlined into leaf) is found in our output;
+#   (spin inlined into leaf) is found in our output, and so is the chain
+#   through a frame whose CFA is kept in rbx (rbxcfa.c);
 # - `convert --to folded` equals stackcollapse-perf.pl's fold of perf
 #   script's text, weighted by period (rule below);
 # - `convert --to pprof`: go tool pprof -top -cum gives each function the
@@ -203,6 +204,15 @@ if [ "$(uname -m)" = x86_64 ] && cc -g -O2 -fomit-frame-pointer -o "$work/nocfi"
   # frame) and 0 (its pc 0 - 1 frame): both seen, both matched above
   grep -q '(\[stack\])$' "$work/nocfi.want" || fail "nocfi: perf script shows no [stack] frame"
   grep -q '[[:space:]]ffffffffffffffff \[unknown\]' "$work/nocfi.want" || fail "nocfi: perf script shows no ffffffffffffffff frame"
+fi
+# a CFA kept in rbx (ld.so's _dl_runtime_resolve): rbx comes from the
+# sampled registers through spin_leaf, which leaves it alone
+if [ "$(uname -m)" = x86_64 ] && cc -g -O2 -fomit-frame-pointer -o "$work/rbxcfa" "$src/rbxcfa.c"; then
+  check rbxcfa "$work/rbxcfa" 150000000
+  awk '/cpu-clock:u:/ {s=""; next}
+    /^\t/ {sym=$2; sub(/\+0x.*/, "", sym); s = s (s == "" ? "" : ";") sym; next}
+    /^$/ { if (index(s, "spin_leaf;realign;outer;main")) found=1; s="" }
+    END {exit !found}' "$work/rbxcfa.got" || fail "rbxcfa: no sample with the chain main -> outer -> realign -> spin_leaf"
 fi
 if [ -x /usr/bin/python3 ]; then
   # time.time() spends its time in the [vdso] (unwound through perf's
