@@ -137,12 +137,13 @@ static bool walk_dwfl(tk_unwinder *u, tk_unwind_space *s)
 		size_t before = u->n;
 		ended = dwfl_getthread_frames(s->dwfl, UNWIND_TID, on_frame, u) == 0;
 		u->carry_restart = false;
-		if (!u->guessed && u->carried && u->n > before && u->n < u->max) {
-			/* libdwfl ended at a frame that lacked registers it
-			 * lost below (its CFA or the return address's slot
-			 * undefined ends the walk as a return address would):
-			 * that frame again, whole. The restart's first frame
-			 * has every register, so this ends. */
+		if (!u->guessed && u->carried && u->n > before && u->n < u->max &&
+		    tk_unwind_fast_cfa_uses(u, u->carry_pc, u->carried)) {
+			/* libdwfl ended at a frame whose CFA needs a register
+			 * it lost below (an undefined CFA leaves the return
+			 * address undefined, which ends the walk): that frame
+			 * again, whole. The restart's first frame has every
+			 * register, so this ends. */
 			u->n--;
 			u->carry_restart = true;
 			continue;

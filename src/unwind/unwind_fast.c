@@ -59,6 +59,10 @@ struct tk_unwind_rule {
 	uint8_t state; /* SLOT_* */
 	uint8_t cfa_reg;
 	uint8_t kind[NREGS];
+	/* most registers keep their value: those that do not, in order */
+	uint32_t same; /* bits of the RULE_SAME registers */
+	uint8_t n_moved;
+	uint8_t moved[NREGS];
 };
 
 /* ops of a register rule as dwarf_frame_register() builds them for
@@ -113,6 +117,13 @@ static bool derive(Dwarf_Frame *frame, tk_unwind_rule *r)
 		else if (!parse_reg(rops, rn, &r->kind[regno], &r->off[regno]))
 			return false;
 	}
+	r->same = 0;
+	r->n_moved = 0;
+	for (uint8_t regno = 0; regno < NREGS; regno++)
+		if (r->kind[regno] == RULE_SAME)
+			r->same |= 1u << regno;
+		else
+			r->moved[r->n_moved++] = regno;
 	return true;
 }
 
@@ -149,18 +160,14 @@ static const tk_unwind_rule *rules_at(tk_unwinder *u, uint64_t pc)
 static bool step(tk_unwinder *u, const tk_unwind_rule *r, uint64_t *regs, uint32_t *set,
 		 bool *pc_set)
 {
-	uint64_t out[NREGS];
-	uint32_t out_set = 0;
 	bool cfa_ok = (*set >> r->cfa_reg) & 1;
 	uint64_t cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
-	for (unsigned regno = 0; regno < NREGS; regno++) {
+	uint32_t out_set = *set & r->same;
+	/* the others in register order: libdwfl reads memory in that order */
+	for (unsigned i = 0; i < r->n_moved; i++) {
+		unsigned regno = r->moved[i];
 		uint64_t v;
 		switch (r->kind[regno]) {
-		case RULE_SAME:
-			if (!((*set >> regno) & 1))
-				continue;
-			v = regs[regno];
-			break;
 		case RULE_AT_CFA:
 			if (!cfa_ok ||
 			    !tk_unwind_memory_read(NULL, cfa + (uint64_t)r->off[regno], &v, u))
@@ -173,13 +180,18 @@ static bool step(tk_unwinder *u, const tk_unwind_rule *r, uint64_t *regs, uint32
 			break;
 		default: continue;
 		}
-		out[regno] = v;
+		regs[regno] = v;
 		out_set |= 1u << regno;
 	}
-	*pc_set = ((out_set >> RA_REG) & 1) && out[RA_REG] != 0;
-	memcpy(regs, out, sizeof out);
+	*pc_set = ((out_set >> RA_REG) & 1) && regs[RA_REG] != 0;
 	*set = out_set;
 	return true;
+}
+
+bool tk_unwind_fast_cfa_uses(tk_unwinder *u, uint64_t pc, uint32_t mask)
+{
+	const tk_unwind_rule *r = rules_at(u, pc);
+	return !r || ((mask >> r->cfa_reg) & 1);
 }
 
 tk_unwind_fast_result tk_unwind_fast(tk_unwinder *u)

@@ -17,4 +17,10 @@ typedef enum tk_unwind_fast_result {
  * u->cur (with its Dwfl), u->regs, u->pcs, u->max set and u->n == 0. */
 tk_unwind_fast_result tk_unwind_fast(tk_unwinder *u);
 
+/* Whether the CFA of the frame at lookup pc pc (of u->cur) is computed
+ * from a register in mask (bits of DWARF numbers), or its rules are not
+ * of the cached shapes (then it may be): unwind.c's libdwfl walk asks it
+ * before it redoes a frame with the registers libdwfl lost. */
+bool tk_unwind_fast_cfa_uses(tk_unwinder *u, uint64_t pc, uint32_t mask);
+
 #endif
