@@ -1,6 +1,7 @@
 /* Two lanes over one input (a perf.data file, a CTF trace): the chunk
  * sequencer; see print_lanes.h. */
 #include <dirent.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ struct tk_lanes {
 	 * (lane 0 keeps it until lane 1 is done). Lane 1, invited, reads up
 	 * to lane 0's chunk (lane0_chunk) and sets the join just after it. */
 	bool solo, invited, lane0_done, lane1_done;
+	uint64_t invited_at; /* lane 0's samples when it let lane 1 in (-v) */
 	uint64_t join, lane0_chunk;
 	const struct tk_symtab *kernel;
 	uint64_t file_size; /* the input's (for the join's gain) */
@@ -494,6 +496,7 @@ void tk_lanes_join(tk_lane_cursor *c, const struct tk_symtab *kernel)
 	pthread_mutex_lock(&l->lock);
 	c->lent = true;
 	l->invited = true;
+	l->invited_at = c->seen;
 	l->kernel = kernel;
 	pthread_cond_broadcast(&l->changed);
 	pthread_mutex_unlock(&l->lock);
@@ -560,6 +563,21 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
 	pthread_mutex_unlock(&l->lock);
 	pthread_join(other, NULL);
 	bool two = l->verdict == TK_LANES_TWO + 1 || l->join != UINT64_MAX;
+	if (l->log) { /* -v: what the lanes decided (the tests read it) */
+		char msg[128];
+		uint64_t from = l->join == UINT64_MAX ? 0 : l->join << tk_lanes_chunk_bits();
+		if (two)
+			snprintf(msg, sizeof msg, "print: two lanes, the second from event %" PRIu64,
+				 from);
+		else if (l->invited) /* lane 0 was done before lane 1 caught up */
+			snprintf(msg, sizeof msg,
+				 "print: one lane; the second, let in after event %" PRIu64
+				 ", had not caught up at the end",
+				 l->invited_at);
+		else
+			snprintf(msg, sizeof msg, "print: one lane");
+		l->log(l->log_user, 1, msg);
+	}
 	tk_lanes_free(l);
 	tk_lane_run *bad = r0->st < 0 ? r0 : NULL;
 	if (two && r1->st < 0 && (!bad || r1->stop < bad->stop))

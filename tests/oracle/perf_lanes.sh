@@ -151,5 +151,17 @@ else
   echo "note: perf cannot record here; the recording part is skipped"
 fi
 
+# The lanes did run: -v says what they decided (one lane gives the same
+# bytes, so the comparisons above would pass with lane 1 never started)
+for fmt in perf-script json; do
+  TRACEKIT_LANES=2 "$TK" print -v --format $fmt "${files[0]}" 2>"$work/v.err" >/dev/null
+  checked=$((checked + 1))
+  grep -q "print: two lanes, the second from event 0" "$work/v.err" ||
+    fail "TRACEKIT_LANES=2 --format $fmt: the lanes did not say two: $(grep 'print:' "$work/v.err" | head -1)"
+  TRACEKIT_LANES=1 "$TK" print -v --format $fmt "${files[0]}" 2>"$work/v.err" >/dev/null
+  checked=$((checked + 1))
+  if grep -q "print: two lanes" "$work/v.err"; then fail "TRACEKIT_LANES=1 --format $fmt: two lanes ran"; fi
+done
+
 echo "$checked comparisons, $failed failed"
 [ "$failed" = 0 ]
