@@ -567,8 +567,8 @@ tk_status tk_lanes_run(tk_lanes *l, tk_lane_run *r0, tk_lane_run *r1, tk_error *
 		char msg[128];
 		uint64_t from = l->join == UINT64_MAX ? 0 : l->join << tk_lanes_chunk_bits();
 		if (two)
-			snprintf(msg, sizeof msg, "print: two lanes, the second from event %" PRIu64,
-				 from);
+			snprintf(msg, sizeof msg,
+				 "print: two lanes, the second from event %" PRIu64, from);
 		else if (l->invited) /* lane 0 was done before lane 1 caught up */
 			snprintf(msg, sizeof msg,
 				 "print: one lane; the second, let in after event %" PRIu64
