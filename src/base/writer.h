@@ -31,6 +31,15 @@ typedef struct tk_writer {
 	bool seekable;    /* output accepts pwrite (regular file, /dev/null) */
 } tk_writer;
 
+/* A write to the fd failed (the reader left: `| head`; a full disk):
+ * nothing more can go out. The printers that can run long stop there
+ * (the CLI ignores SIGPIPE); the error is reported, or a closed pipe
+ * exits 0, when the output is committed. */
+static inline bool tk_writer_failed(const tk_writer *w)
+{
+	return __builtin_expect(w->error != 0, 0) && w->fd >= 0;
+}
+
 tk_status tk_writer_open_fd(int fd, const char *name, tk_writer **out, tk_error *err);
 tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err);
 tk_status tk_writer_open_memory(tk_writer **out, tk_error *err);

@@ -308,7 +308,7 @@ static tk_status on_record(tk_session *s, const tk_session_item *item, void *use
 		return TK_END;
 	/* a write failed (the reader left: `| head`): nothing more can go
 	 * out; the CLI reports it as it commits the output */
-	if (r->out->fd >= 0 && r->out->error)
+	if (tk_writer_failed(r->out))
 		return TK_END;
 	if (rec->section != r->section) {
 		r->section = rec->section;

@@ -155,7 +155,7 @@ static void probe(pretty_run *pr)
  * can go out; the caller reports it as it commits the output. */
 static inline tk_status written(const tk_writer *w)
 {
-	return __builtin_expect(w->error != 0, 0) && w->fd >= 0 ? TK_END : TK_OK;
+	return tk_writer_failed(w) ? TK_END : TK_OK;
 }
 
 /* on_event for a window, filter or limit, or two lanes. */

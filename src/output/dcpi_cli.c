@@ -36,9 +36,11 @@ static tk_status on_item(tk_session *s, const tk_session_item *item, void *user,
 	walk *w = user;
 	const tk_dcpi_record *r = item->native;
 	if (!r->start) {
-		if (w->in_profile)
-			tk_dcpi_print_count(w->out, w->dcpicat, r->addr, r->count);
-		return TK_OK;
+		if (!w->in_profile)
+			return TK_OK;
+		tk_dcpi_print_count(w->out, w->dcpicat, r->addr, r->count);
+		/* `| head`: no more output can go out (the CLI exits 0) */
+		return tk_writer_failed(w->out) ? TK_END : TK_OK;
 	}
 	const char *event = tk_dcpi_profile_header(r->profile)->event;
 	w->in_profile = !w->opt || !w->opt->events || tk_filter_name_matches(w->opt->events, event);
@@ -52,7 +54,8 @@ static tk_status on_item(tk_session *s, const tk_session_item *item, void *user,
 		tk_put_str(w->out, " <==\n");
 	}
 	w->first = false;
-	return w->start(r->profile, w->opt, w->out, w->state, err);
+	tk_status st = w->start(r->profile, w->opt, w->out, w->state, err);
+	return st == TK_OK && tk_writer_failed(w->out) ? TK_END : st;
 }
 
 static tk_status for_each_profile(const char *path, walk *w, tk_error *err)

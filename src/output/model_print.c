@@ -10,7 +10,7 @@
  * exits 0 on a closed pipe, as it commits the output). */
 static tk_status written(const tk_writer *w)
 {
-	return w->fd >= 0 && w->error ? TK_END : TK_OK;
+	return tk_writer_failed(w) ? TK_END : TK_OK;
 }
 
 static tk_status print_json(void *user, const tk_event *ev, tk_error *err)

@@ -862,7 +862,7 @@ static tk_status on_sample(tk_session *s, const tk_perf_record *rec, void *user,
 	p->n++;
 	/* a write failed (the reader left: `| head`; a full disk): nothing
 	 * more can go out; the caller reports it as it commits the output */
-	if (st == TK_OK && p->w->fd >= 0 && p->w->error)
+	if (st == TK_OK && tk_writer_failed(p->w))
 		return TK_END;
 	if (st == TK_OK && p->limit && p->n >= p->limit)
 		return TK_END;

@@ -658,7 +658,7 @@ static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *use
 		tk_writer_flush(w, NULL);
 	/* a write failed (the reader left: `| head`; a full disk): nothing
 	 * more can go out; the caller reports it as it commits the output */
-	if (st == TK_OK && w->fd >= 0 && w->error)
+	if (st == TK_OK && tk_writer_failed(w))
 		return TK_END;
 	if (st == TK_OK && s->opt->limit && s->n >= s->opt->limit)
 		return TK_END;

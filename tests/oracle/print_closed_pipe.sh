@@ -5,8 +5,8 @@
 # the input into a closed pipe. Each input here is damaged near its end,
 # so a run that went on would end with the damage's error (exit 1); each
 # prints more than 1 MiB (the output buffer) before it. Covered: the
-# generic model printer (json, text) on a CTF trace, and CPEL's cpeldump
-# text. (perf.data: oracle/perf_lanes; CTF's babeltrace text:
+# generic model printer (json, text) on a CTF trace, CPEL's cpeldump
+# text, and DCPI's listing and dcpicat text of a profile database. (perf.data: oracle/perf_lanes; CTF's babeltrace text:
 # oracle/ctf_lanes.)
 set -u
 : "${TK:?}" "${TK_TESTDATA:?}" "${TK_SOURCE_DIR:?}"
@@ -59,5 +59,25 @@ struct.pack_into('>I', b, len(b) - 20 * (n - i) + 16, 0xFFFFFF00)
 open(path, 'wb').write(bytes(b))
 EOF
 early "$work/big.cpel"
+
+# a DCPI profile database (DB/EPOCH/HOST/): a profile of 150 000 counted
+# addresses (2.1 MB of listing), then one whose footer's total is one off
+# (each profile is checked whole as it is opened, so the error comes
+# after the first one's listing)
+mkdir -p "$work/db/9805191724/walnut"
+python3 - "$work/db/9805191724/walnut" <<'EOF'
+import struct, sys
+n = 150000
+head = (b"version pdb-0.07\nimage 19970328081403c0c18b\nepoch 9805191724\n"
+        b"platform walnut\nevent cycles\nperiod 63488\ntstart 120000000\n"
+        b"tsize 8388608\ncpuspeed 333\nsamples")
+while (len(head) + 1) % 4:
+    head += b" "  # the header's length is a multiple of 4
+body = head + b"\n" + struct.pack("<II", 0x100, n) + struct.pack("<%dI" % n, *([1] * n))
+open(sys.argv[1] + "/a.prof", "wb").write(body + struct.pack("<II", n, n))
+open(sys.argv[1] + "/b.prof", "wb").write(body + struct.pack("<II", n, n + 1))
+EOF
+early "$work/db"
+early "$work/db" --format dcpicat
 
 [ "$failed" = 0 ]
