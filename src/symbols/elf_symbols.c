@@ -167,7 +167,7 @@ static void get_sym(const Elf_Data *data, bool is64, size_t i, GElf_Sym *out)
 }
 
 /* perf's dso__load_sym() filter: functions and data objects with a name and
- * a section, plus "labels" (untyped symbols) in text or data sections; ARM
+ * a section, plus "labels" (untyped symbols, not hidden) in text or data sections; ARM
  * mapping symbols ($a, $d, $t, $x) are dropped. The entries are read from
  * libelf's translated (host order) array directly: gelf_getsym() and
  * elf_strptr() per symbol cost more than the rest of the loading. */
@@ -209,7 +209,12 @@ static tk_status read_symbols(Elf *e, const GElf_Ehdr *eh, size_t shstrndx, Elf_
 		if (!special && !(sf & SEC_ALLOC))
 			continue;
 		bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
-		bool label = type == STT_NOTYPE && !special;
+		/* perf's elf_sym__is_label(): not hidden or internal ones (an
+		 * assembly loop's entry, as zstd's HUF_..._fast_asm_loop:
+		 * perf leaves its samples [unknown]) */
+		int vis = GELF_ST_VISIBILITY(sym.st_other);
+		bool label =
+		    type == STT_NOTYPE && !special && vis != STV_HIDDEN && vis != STV_INTERNAL;
 		if (!func && type != STT_OBJECT && !label)
 			continue;
 		size_t len;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Oracle: `tracekit print --format perf-script` is byte-identical to
 # `perf script` on recordings made here: -e cpu-clock:u, -e cpu-clock:u -g,
-# -e cpu-clock, -g, -e sched:sched_switch -a, and two timer tracepoints
-# whose print fmt names kernel functions. A FlameGraph-style fold of
+# -e cpu-clock, -g, -e sched:sched_switch -a, two timer tracepoints
+# whose print fmt names kernel functions, and code behind hidden and
+# internal labels (tests/oracle/symbols/labels.c). A FlameGraph-style fold of
 # our output (stackcollapse-perf.pl's rules, in awk) equals the fold of
 # perf's. Skipped (77, with the reason) where perf cannot record.
 set -u
@@ -80,6 +81,20 @@ check timers -e timer:hrtimer_start -e timer:hrtimer_expire_entry -a -- sleep 0.
 check idle-g -g -e sched:sched_switch -e cpu-clock -a -- sh -c 'ls >/dev/null; sleep 0.3'
 if [ -s "$work/idle-g.want" ] && ! grep -q "start_kernel" "$work/idle-g.want"; then
   echo "note idle-g: no start_kernel frame in this recording (the case is weaker here)"
+fi
+
+# labels (untyped symbols): perf names code by a hidden or internal one
+# never (zstd's HUF_*_asm_loop in tracekit itself is one); -no-pie keeps
+# their visibility in the executable's .symtab (a PIE makes them local)
+if [ "$(uname -m)" = x86_64 ] && cc -O2 -no-pie -o "$work/labels" "$TK_SOURCE_DIR/tests/oracle/symbols/labels.c"; then
+  if readelf -sW "$work/labels" | grep -q " HIDDEN .* hidden_loop$"; then
+    check labels -e cpu-clock:u -- "$work/labels" 300000000
+    if [ -s "$work/labels.want" ] && ! grep -q "seen_loop+0x" "$work/labels.want"; then
+      echo "FAIL labels: perf names no sample seen_loop"; failed=$((failed+1))
+    fi
+  else
+    echo "note labels: the linker made hidden_loop local here; not checked"
+  fi
 fi
 
 if [ "$checked" -eq 0 ]; then echo "SKIP: no recording could be checked"; exit 77; fi
