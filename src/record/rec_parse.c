@@ -111,6 +111,16 @@ bool rec_epoch_parse(const char *s, uint64_t *seconds)
 	return true;
 }
 
+time_t rec_epoch_time(time_t now, time_t last, uint64_t epoch_seconds)
+{
+	if (!last)
+		return now;
+	/* the name's resolution: a minute (YYMMDDHHMM) or a second */
+	time_t unit = epoch_seconds % 60 == 0 ? 60 : 1;
+	time_t next = (last / unit + 1) * unit;
+	return now >= next ? now : next;
+}
+
 void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16])
 {
 	struct tm tm;

@@ -60,6 +60,11 @@ bool rec_epoch_parse(const char *s, uint64_t *seconds);
  * when epochs are whole minutes, else YYYYMMDDHHMMSS (both UTC, both read
  * by tk_dcpi_db_*). */
 void rec_epoch_name(time_t t, uint64_t epoch_seconds, char buf[16]);
+/* The time an epoch starting now is named by: now, or, when that would
+ * give the previous epoch's name again (rotations late under load land
+ * in one second, or one minute for whole-minute epochs), the first time
+ * after `last` with a name of its own. last: 0 for the first epoch. */
+time_t rec_epoch_time(time_t now, time_t last, uint64_t epoch_seconds);
 
 /* A sample/side-band id trailer size for our sample_type (TID TIME CPU
  * IDENTIFIER), used by synthesized records (perf writes it zeroed). */

@@ -164,6 +164,15 @@ static void epochs(void **state)
 	assert_string_equal(name, "2611261016");
 	rec_epoch_name((time_t)1795688191, 1, name);
 	assert_string_equal(name, "20261126101631");
+	/* a late rotation in the second (minute) of the last one: the next
+	 * second (minute), whose name is new */
+	assert_int_equal(rec_epoch_time(1000, 0, 1), 1000);
+	assert_int_equal(rec_epoch_time(1000, 1000, 1), 1001);
+	assert_int_equal(rec_epoch_time(1005, 1000, 1), 1005);
+	assert_int_equal(rec_epoch_time(1795688191, 1795688191, 600), 1795688220);
+	rec_epoch_name(rec_epoch_time(1795688195, 1795688191, 600), 600, name);
+	assert_string_equal(name, "2611261017");
+	assert_int_equal(rec_epoch_time(1795688300, 1795688191, 600), 1795688300);
 }
 
 static void write_file(const char *path, const char *text)

@@ -678,6 +678,7 @@ int tk_cmd_record(int argc, char **argv)
 	bool kept = false;
 	char epoch[16] = "";
 	double epoch_end = 0;
+	time_t epoch_t = 0; /* the current epoch's name, as a time */
 	int fold_stdout = -1;
 	pid_t fold_pid = -1;
 	pid_t folds[64];
@@ -695,7 +696,8 @@ int tk_cmd_record(int argc, char **argv)
 		if (mkdir(c.profile_db, 0777) != 0 && errno != EEXIST)
 			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot create %s: %s",
 					  c.profile_db, strerror(errno));
-		rec_epoch_name(time(NULL), c.epoch_s, epoch);
+		epoch_t = rec_epoch_time(time(NULL), 0, c.epoch_s);
+		rec_epoch_name(epoch_t, c.epoch_s, epoch);
 		if (st == TK_OK &&
 		    (fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0)
 			st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET, "cannot start the fold");
@@ -742,7 +744,10 @@ int tk_cmd_record(int argc, char **argv)
 			if (n_folds == sizeof folds / sizeof folds[0]) /* folds that slow: wait */
 				reap_folds(folds, &n_folds, true, &fold_failed);
 			folds[n_folds++] = fold_pid;
-			rec_epoch_name(time(NULL), c.epoch_s, epoch);
+			/* a name of its own: one already used would have this
+			 * fold's profiles replace the last one's */
+			epoch_t = rec_epoch_time(time(NULL), epoch_t, c.epoch_s);
+			rec_epoch_name(epoch_t, c.epoch_s, epoch);
 			if ((fold_pid = rec_fold_start(c.profile_db, epoch, &fold_stdout)) < 0) {
 				st = tk_error_set(&err, TK_ERR_IO, TK_NO_OFFSET,
 						  "cannot start the fold");
