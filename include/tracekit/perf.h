@@ -653,6 +653,11 @@ size_t tk_perf_attr_count(const tk_perf_file *f);
 const tk_perf_attr *tk_perf_attr_at(const tk_perf_file *f, size_t i);
 /* Features known so far (pipe mode: filled as HEADER_FEATURE records arrive). */
 const tk_perf_features *tk_perf_get_features(const tk_perf_file *f);
+/* The event's name as perf prints it (evsel__name): a name the file gives
+ * (EVENT_DESC) as it is; one made from the attr with evsel__add_modifiers()'s
+ * suffix ("cpu-clock:u"). In buf, or a->name itself. */
+const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf,
+			       size_t size);
 /* Tracepoint formats, or NULL when the file has no tracing data (yet). */
 const tk_perf_tracing *tk_perf_get_tracing(const tk_perf_file *f);
 

@@ -2,12 +2,40 @@
 #include "analysis/perf_samples.h"
 #include "context/ctx_perf_model.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 typedef struct samples_run {
 	const tk_perf_samples_options *opt;
 	tk_context *ctx;
 	tk_perf_sample_fn fn;
 	void *user;
+	/* events' printed names by attr index, made at their first sample */
+	char (*names)[160];
+	size_t n_names;
 } samples_run;
+
+static const char *event_name(samples_run *r, tk_session *ses, const tk_perf_attr *a)
+{
+	if (a->index >= r->n_names) {
+		size_t n = a->index + 8;
+		char(*nn)[160] = realloc(r->names, n * sizeof *nn);
+		if (!nn)
+			return NULL;
+		memset(nn + r->n_names, 0, (n - r->n_names) * sizeof *nn);
+		r->names = nn;
+		r->n_names = n;
+	}
+	char *slot = r->names[a->index];
+	if (!slot[0]) {
+		const char *n =
+		    tk_perf_event_name(tk_session_perf(ses), a, slot, sizeof r->names[0]);
+		if (n != slot)
+			snprintf(slot, sizeof r->names[0], "%s", n);
+	}
+	return slot;
+}
 
 tk_status tk_perf_samples_context(tk_context **out, tk_error *err)
 {
@@ -32,7 +60,10 @@ static tk_status on_sample(tk_session *ses, const tk_perf_record *rec, void *use
 	tk_threads *th = tk_context_perf_model(r->ctx);
 	if (!th)
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "model context: out of memory");
-	return r->fn(r->user, th, rec, &s, err);
+	const char *event = event_name(r, ses, rec->attr);
+	if (!event)
+		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
+	return r->fn(r->user, th, rec, event, &s, err);
 }
 
 tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *opt,
@@ -51,12 +82,13 @@ tk_status tk_perf_samples_run(const char *path, const tk_perf_samples_options *o
 	tk_session *ses;
 	st = tk_session_open(path, &oo, TK_SESSION_NATIVE, &ses, err);
 	if (st == TK_OK) {
-		samples_run r = {opt, ctx, fn, user};
+		samples_run r = {opt, ctx, fn, user, NULL, 0};
 		tk_session_tool tool = {.perf_sample = on_sample};
 		st = tk_session_add_observer(ses, tk_context_observe, ctx, err);
 		if (st == TK_OK)
 			st = tk_session_run(ses, &tool, &r, err);
 		tk_session_close(ses);
+		free(r.names);
 	}
 	tk_context_free(own);
 	return st;

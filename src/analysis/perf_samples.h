@@ -12,10 +12,10 @@
 #include "model/filter.h"
 #include "tracekit/tracekit.h"
 
-/* One kept sample: the context's perf model, its record and its decoded
- * fields. */
+/* One kept sample: the context's perf model, its record, its event's name
+ * as perf prints it (tk_perf_event_name) and its decoded fields. */
 typedef tk_status (*tk_perf_sample_fn)(void *user, tk_threads *th, const tk_perf_record *rec,
-				       const tk_perf_sample *s, tk_error *err);
+				       const char *event, const tk_perf_sample *s, tk_error *err);
 
 /* The thread of a sample's pid/tid (-1/-1 without PERF_SAMPLE_TID), created
  * when new: the one lookup every profile consumer makes. */

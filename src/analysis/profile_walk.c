@@ -11,7 +11,7 @@ typedef struct walk {
 	tk_callchain *chain;
 } walk;
 
-static tk_status on_sample(void *user, tk_threads *th, const tk_perf_record *rec,
+static tk_status on_sample(void *user, tk_threads *th, const tk_perf_record *rec, const char *event,
 			   const tk_perf_sample *s, tk_error *err)
 {
 	walk *w = user;
@@ -24,6 +24,7 @@ static tk_status on_sample(void *user, tk_threads *th, const tk_perf_record *rec
 	    .threads = th,
 	    .thread = t,
 	    .rec = rec,
+	    .event = event,
 	    .s = s,
 	    .weight = tk_perf_sample_weight(rec->attr, s),
 	    .chain = w->chain,

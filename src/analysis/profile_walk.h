@@ -16,6 +16,7 @@ typedef struct tk_profile_sample {
 	tk_threads *threads; /* the context's perf model */
 	tk_thread *thread;
 	const tk_perf_record *rec;
+	const char *event; /* its event's name as perf prints it ("cycles:HG") */
 	const tk_perf_sample *s;
 	uint64_t weight;           /* perf's period (tk_perf_sample_weight) */
 	const tk_callchain *chain; /* callee first; empty when none */

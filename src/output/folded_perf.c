@@ -151,9 +151,9 @@ static tk_status fold_sample(void *user, const tk_profile_sample *ps, tk_error *
 	 * the one --event names): stacks of different events do not add */
 	if (!c->first) {
 		c->first = rec->attr;
-		snprintf(c->fo->event, sizeof c->fo->event, "%s", c->first->name);
-	} else if (rec->attr != c->first && strcmp(rec->attr->name, c->first->name) != 0) {
-		note_other(c->fo, rec->attr->name);
+		snprintf(c->fo->event, sizeof c->fo->event, "%s", ps->event);
+	} else if (rec->attr != c->first && strcmp(ps->event, c->fo->event) != 0) {
+		note_other(c->fo, ps->event);
 		return TK_OK;
 	}
 	tk_thread *t = ps->thread;

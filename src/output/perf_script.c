@@ -43,7 +43,6 @@ typedef struct script {
 	bool use_callchain;
 	bool decided_callchain;
 	bool dwarf_unwind; /* perf's CALLCHAIN_DWARF record mode (perf_unwind.h) */
-	bool event_desc;   /* event names came from an EVENT_DESC feature */
 	char *tp_buf;
 	size_t tp_cap;
 	tk_log_fn log;
@@ -126,10 +125,6 @@ static void decide_callchain(script *s)
 	 * event has them; computed once, from the attrs known at the first sample */
 	s->decided_callchain = true;
 	s->use_callchain = false;
-	const tk_perf_header *hdr = tk_perf_get_header(s->f);
-	if (hdr &&
-	    (hdr->features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1)
-		s->event_desc = true;
 	size_t n = tk_perf_attr_count(s->f);
 	for (size_t i = 0; i < n; i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(s->f, i);
@@ -146,52 +141,10 @@ static void decide_callchain(script *s)
 	s->dwarf_unwind = tk_perf_unwind_wanted(s->f);
 }
 
-/* evsel__name(): an event named from its attr (no EVENT_DESC: pipe files,
- * simpleperf) carries evsel__add_modifiers()'s suffix: the privilege
- * levels counted when some are excluded, precise_ip, and H/G when
- * exclude_host/exclude_guest differ from what those imply ("cycles:HG"). */
 static void event_name(const script *s, const tk_perf_attr *a, evsel_out *o)
 {
-	o->name = a->name;
-	o->name_len = strlen(a->name);
-	if (s->event_desc || a->type == TK_PERF_TYPE_TRACEPOINT ||
-	    o->name_len + 12 > sizeof o->name_buf)
-		return;
-	bool ex_k = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL);
-	bool ex_u = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_USER);
-	bool ex_h = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HV);
-	bool ex_host = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HOST);
-	bool ex_guest = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_GUEST);
-	unsigned precise = (unsigned)((a->flags >> TK_PERF_ATTR_PRECISE_IP) & 3);
-	bool guest_default = false;
-	char mod[10];
-	size_t m = 0;
-	if (ex_k || ex_u || ex_h) {
-		if (!ex_k)
-			mod[m++] = 'k';
-		if (!ex_u)
-			mod[m++] = 'u';
-		if (!ex_h)
-			mod[m++] = 'h';
-		guest_default = true;
-	}
-	for (unsigned i = 0; i < precise; i++)
-		mod[m++] = 'p';
-	guest_default |= precise != 0;
-	if (ex_host || ex_guest == guest_default) {
-		if (!ex_host)
-			mod[m++] = 'H';
-		if (!ex_guest)
-			mod[m++] = 'G';
-	}
-	if (!m)
-		return;
-	memcpy(o->name_buf, a->name, o->name_len);
-	o->name_buf[o->name_len] = ':';
-	memcpy(o->name_buf + o->name_len + 1, mod, m);
-	o->name_len += 1 + m;
-	o->name_buf[o->name_len] = '\0';
-	o->name = o->name_buf;
+	o->name = tk_perf_event_name(s->f, a, o->name_buf, sizeof o->name_buf);
+	o->name_len = strlen(o->name);
 }
 
 static evsel_out *out_for(script *s, const tk_perf_attr *a)
@@ -682,10 +635,6 @@ static tk_status on_other(tk_session *ses, const tk_perf_record *rec, void *user
 		if (sst != TK_OK)
 			return sst;
 	}
-	if (rec->type == TK_PERF_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    tk_perf_u64_at(rec->data + 8, 0, tk_perf_get_header(s->f)->swap) ==
-		TK_PERF_FEAT_EVENT_DESC)
-		s->event_desc = true; /* pipe mode: features come as records */
 	if (s->lane.lanes) {
 		tk_status lst = tk_lane_step(&s->lane, false, &s->w, err);
 		if (lst != TK_OK)

@@ -161,10 +161,10 @@ static bool frame_location(pprof_state *p, const tk_addr_loc *loc, uint64_t ip, 
 	return tk_intern_get(&p->locs, &lk, sizeof lk, out, NULL);
 }
 
-static bool event_index(pprof_state *p, const tk_perf_attr *attr, size_t *ev)
+static bool event_index(pprof_state *p, const tk_perf_attr *attr, const char *event, size_t *ev)
 {
 	size_t name;
-	if (!str_index(p, attr->name, &name))
+	if (!str_index(p, event, &name))
 		return false;
 	for (size_t i = 0; i < p->n_events; i++)
 		if (p->event_name[i] == name) {
@@ -229,7 +229,7 @@ static tk_status collect_sample(void *user, const tk_profile_sample *ps, tk_erro
 	const tk_callchain *chain = ps->chain;
 	uint64_t *key = c->key;
 	size_t ev = 0, li = 0, n = 0;
-	bool ok = event_index(p, rec->attr, &ev);
+	bool ok = event_index(p, rec->attr, ps->event, &ev);
 	if (ok && ev == SIZE_MAX)
 		return TK_OK;
 	key[n++] = ev;

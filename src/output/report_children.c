@@ -33,7 +33,8 @@ typedef struct row {
 	size_t name_len;
 	char level; /* '.' user, 'k' kernel */
 	bool inlined;
-	bool no_sym; /* the sample that made it had no symbol (perf's he->ms.sym) */
+	bool no_sym;     /* the sample that made it had no symbol (perf's he->ms.sym) */
+	bool chain_made; /* made by a chain's frame, no sample of its own yet */
 	uint64_t self, children;
 	uint32_t graph;          /* root of its call-graph trie + 1, 0 = none */
 	uint32_t max_depth;      /* longest chain added under it (perf's callchain max_depth) */
@@ -156,6 +157,45 @@ static const char *srcline_of(state *s, const tk_addr_loc *loc, uint64_t ip, cha
 	return buf;
 }
 
+/* Fills what row r takes from the frame that makes it (perf's hist entry
+ * keeps its first sample's thread, level, map and symbol). */
+static bool fill_row(state *s, row *r, const row_key *k, char level, const tk_thread *th,
+		     const tk_dso *dso, const tk_addr_loc *loc, const char *comm,
+		     const char *inl_name, size_t inl_len)
+{
+	r->level = level;
+	r->thread = th;
+	r->dso = dso;
+	r->no_sym = !loc->sym;
+	r->inlined = false;
+	r->comm = tk_arena_strdup(&s->names, comm);
+	if (!r->comm)
+		return false;
+	char buf[24];
+	const char *name;
+	size_t len;
+	if (inl_name && loc->sym) {
+		name = inl_name;
+		len = inl_len;
+		r->inlined = true;
+	} else if (loc->sym) {
+		name = loc->name;
+		len = loc->name_len;
+	} else {
+		/* "%-#.*llx": no 0x for zero */
+		len = (size_t)snprintf(buf, sizeof buf, "%#018llx", (unsigned long long)k->a);
+		if (!k->a)
+			len = (size_t)snprintf(buf, sizeof buf, "%016llx", 0ull);
+		name = buf;
+	}
+	/* inline names are libdw's and do not outlive the next unwind */
+	r->name = tk_arena_strndup(&s->names, name, len);
+	r->name_len = len;
+	if (!r->name)
+		return false;
+	return true;
+}
+
 /* The row of a frame resolved to loc (fr_name: an inline frame's name),
  * made when new; UINT32_MAX when out of memory. */
 static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
@@ -203,8 +243,16 @@ static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
 		return UINT32_MAX;
 	size_t j = hash_key(&k) & t->mask;
 	for (; t->slots[j]; j = (j + 1) & t->mask)
-		if (same_key(&t->rows[t->slots[j] - 1].key, &k))
+		if (same_key(&t->rows[t->slots[j] - 1].key, &k)) {
+			row *r = &t->rows[t->slots[j] - 1];
+			if (self_entry && r->chain_made) {
+				if (!fill_row(s, r, &k, *level, th, dso, loc, comm, inl_name,
+					      inl_len))
+					return UINT32_MAX;
+				r->chain_made = false;
+			}
 			return t->slots[j] - 1;
+		}
 	if (t->n_rows == t->cap_rows) {
 		size_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
 		row *nr = realloc(t->rows, cap * sizeof *nr);
@@ -215,35 +263,12 @@ static uint32_t row_of(state *s, table *t, unsigned mask, const tk_thread *th,
 	}
 	row *r = &t->rows[t->n_rows];
 	memset(r, 0, sizeof *r);
-	r->level = *level;
-	r->thread = th;
-	r->dso = dso;
-	r->no_sym = !loc->sym;
-	r->comm = tk_arena_strdup(&s->names, comm);
-	if (!r->comm)
+	if (!fill_row(s, r, &k, *level, th, dso, loc, comm, inl_name, inl_len))
 		return UINT32_MAX;
-	char buf[24];
-	const char *name;
-	size_t len;
-	if (inl_name && loc->sym) {
-		name = inl_name;
-		len = inl_len;
-		r->inlined = true;
-	} else if (loc->sym) {
-		name = loc->name;
-		len = loc->name_len;
-	} else {
-		/* "%-#.*llx": no 0x for zero */
-		len = (size_t)snprintf(buf, sizeof buf, "%#018llx", (unsigned long long)k.a);
-		if (!k.a)
-			len = (size_t)snprintf(buf, sizeof buf, "%016llx", 0ull);
-		name = buf;
-	}
-	/* inline names are libdw's and do not outlive the next unwind */
-	r->name = tk_arena_strndup(&s->names, name, len);
-	r->name_len = len;
-	if (!r->name)
-		return UINT32_MAX;
+	/* without --children perf makes entries of samples only, never of
+	 * their chains' frames: such a row takes the fields of the first
+	 * sample of its own when one comes */
+	r->chain_made = !self_entry && !s->opt->children && !k.graph_only;
 	if (k.kind == KEY_INLINE)
 		k.name = r->name;
 	if (k.comm)
@@ -727,12 +752,12 @@ static void print_table(tk_writer *w, const state *s, const table *t)
 
 /* tk_perf_samples_run's callback: one kept sample into its event's table. */
 static tk_status take_sample(void *user, tk_threads *model, const tk_perf_record *rec,
-			     const tk_perf_sample *smp, tk_error *err)
+			     const char *event, const tk_perf_sample *smp, tk_error *err)
 {
 	state *s = user;
 	s->th = model;
 	tk_thread *th = tk_perf_sample_thread(model, smp);
-	table *t = table_for(s, rec->attr->name, th);
+	table *t = table_for(s, event, th);
 	if (!t || !add_sample(s, t, rec, smp, th)) {
 		if (t && t->over_limit)
 			return tk_error_set(err, TK_ERR_LIMIT, rec->offset,

@@ -21,6 +21,11 @@ static double delta_of(const drow *r)
 	return show_children ? r->ch_b - r->ch_a : r->self_b - r->self_a;
 }
 
+static uint64_t baseline_of(const drow *r)
+{
+	return !r->a ? 0 : show_children ? r->a->children : r->a->self;
+}
+
 /* perf diff -c delta-abs: rows found in the other file first (the
  * baseline's rows without a pair last), by |delta|, then by key */
 static int cmp_drow(const void *pa, const void *pb)
@@ -33,6 +38,11 @@ static int cmp_drow(const void *pa, const void *pb)
 		double dx = fabs(delta_of(x)), dy = fabs(delta_of(y));
 		if (dx != dy)
 			return dx > dy ? -1 : 1;
+		/* equal: hist_entry__cmp_baseline, the larger baseline
+		 * period first (a row only in B has none) */
+		uint64_t ax = baseline_of(x), ay = baseline_of(y);
+		if (ax != ay)
+			return ax > ay ? -1 : 1;
 	} else {
 		/* no delta: by the baseline's share */
 		double bx = show_children ? x->ch_a : x->self_a;

@@ -76,11 +76,11 @@ typedef struct load_ctx {
 } load_ctx;
 
 static tk_status load_sample(void *user, tk_threads *th, const tk_perf_record *rec,
-			     const tk_perf_sample *s, tk_error *err)
+			     const char *event, const tk_perf_sample *s, tk_error *err)
 {
 	load_ctx *c = user;
 	tk_perf_profile *out = c->out;
-	tk_profile_agg *a = agg_for(out, c->key, rec->attr->name, c->unknown_per_address);
+	tk_profile_agg *a = agg_for(out, c->key, event, c->unknown_per_address);
 	if (!a)
 		return tk_error_set(err, TK_ERR_NOMEM, rec->offset, "out of memory");
 	for (size_t i = 0; i < out->n; i++)

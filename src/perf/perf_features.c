@@ -146,6 +146,7 @@ static void decode_build_ids(cursor *c)
 static void decode_event_desc(cursor *c)
 {
 	tk_perf_file *f = c->f;
+	f->event_desc = true;
 	uint32_t nre = cur_u32(c);
 	uint32_t sz = cur_u32(c);
 	if (!c->ok || sz < TK_PERF_ATTR_MIN_SIZE || !count_ok(c, nre, sz))

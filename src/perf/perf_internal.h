@@ -97,6 +97,7 @@ struct tk_perf_file {
 	unsigned id_cache_n, id_cache_next;
 
 	/* features */
+	bool event_desc; /* an EVENT_DESC feature names the events */
 	tk_perf_features feat;
 	tk_perf_raw_feature *raw_feats;
 	size_t n_raw_feats, cap_raw_feats;

@@ -1,6 +1,7 @@
 /* Names: record types, features, sample_type bits, and perf's own names for
  * (type, config) pairs (tools/perf/util/evsel.c *_names tables). */
 #include <stdio.h>
+#include <string.h>
 
 #include "perf/perf_internal.h"
 
@@ -185,4 +186,53 @@ void tk_perf_name_attrs(tk_perf_file *f, bool final)
 		}
 		a->name = tk_arena_strdup(&f->meta, n);
 	}
+}
+
+/* evsel__name(): an event named from its attr (no EVENT_DESC: pipe files,
+ * simpleperf) carries evsel__add_modifiers()'s suffix: the privilege
+ * levels counted when some are excluded, precise_ip, and H/G when
+ * exclude_host/exclude_guest differ from what those imply ("cycles:HG"). */
+const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf, size_t size)
+{
+	const char *name = a->name ? a->name : "?";
+	size_t len = strlen(name);
+	bool desc =
+	    f->event_desc ||
+	    (f->hdr.features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1;
+	if (desc || a->type == TK_PERF_TYPE_TRACEPOINT || len + 12 > size)
+		return name;
+	bool ex_k = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL);
+	bool ex_u = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_USER);
+	bool ex_h = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HV);
+	bool ex_host = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_HOST);
+	bool ex_guest = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_GUEST);
+	unsigned precise = (unsigned)((a->flags >> TK_PERF_ATTR_PRECISE_IP) & 3);
+	bool guest_default = false;
+	char mod[10];
+	size_t m = 0;
+	if (ex_k || ex_u || ex_h) {
+		if (!ex_k)
+			mod[m++] = 'k';
+		if (!ex_u)
+			mod[m++] = 'u';
+		if (!ex_h)
+			mod[m++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < precise; i++)
+		mod[m++] = 'p';
+	guest_default |= precise != 0;
+	if (ex_host || ex_guest == guest_default) {
+		if (!ex_host)
+			mod[m++] = 'H';
+		if (!ex_guest)
+			mod[m++] = 'G';
+	}
+	if (!m)
+		return name;
+	memcpy(buf, name, len);
+	buf[len] = ':';
+	memcpy(buf + len + 1, mod, m);
+	buf[len + 1 + m] = '\0';
+	return buf;
 }

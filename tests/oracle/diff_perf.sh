@@ -22,10 +22,19 @@ fi
 failed=0; checked=0
 fail() { echo "FAIL $*"; failed=$((failed+1)); }
 
+# With sym but not dso among the keys, perf diff merges the rows without a
+# symbol of every image into one and shows it with the address of the first
+# of them in its input rb-tree, whose comparator (sort__sym_cmp: images by
+# name, except two symbol-less entries by address) is no order when several
+# images have such rows: which one comes first depends on the tree's shape.
+# tracekit shows the lowest; exact_anyaddr compares that row's address out
+# (the default keys, dso,sym, compare it exactly).
+mask=""
+exact_anyaddr() { mask='s/\[\.\] 0x[0-9a-f]\{16\}$/[.] 0x(no symbol)/'; exact "$@"; mask=""; }
 exact() { # label a b [--sort KEYS]
   local label=$1 a=$2 b=$3; shift 3
-  perf diff "$@" "$a" "$b" 2>/dev/null | grep -v '^#$' | sed 's/ *$//' >"$work/want"
-  "$TK" diff --no-children "$@" "$a" "$b" 2>"$work/err" | grep -v '^#$' | sed 's/ *$//' >"$work/got"
+  perf diff "$@" "$a" "$b" 2>/dev/null | grep -v '^#$' | sed 's/ *$//' | sed "${mask:-b}" >"$work/want"
+  "$TK" diff --no-children "$@" "$a" "$b" 2>"$work/err" | grep -v '^#$' | sed 's/ *$//' | sed "${mask:-b}" >"$work/got"
   checked=$((checked+1))
   if [ -s "$work/want" ] && cmp -s "$work/want" "$work/got"; then
     echo "ok   $label ${*:-}: identical to perf diff ($(grep -c '%' "$work/want") rows)"
@@ -125,8 +134,9 @@ for _ in range($2):
 }
 if pyrec "$work/p1.data" 8 && pyrec "$work/p2.data" 12; then
   exact python3 "$work/p1.data" "$work/p2.data"
-  for s in sym dso; do exact python3 "$work/p1.data" "$work/p2.data" --sort "$s"; done
-  exact "threads vs python3" "$work/t1.data" "$work/p1.data" --sort sym
+  exact_anyaddr python3 "$work/p1.data" "$work/p2.data" --sort sym
+  exact python3 "$work/p1.data" "$work/p2.data" --sort dso
+  exact_anyaddr "threads vs python3" "$work/t1.data" "$work/p1.data" --sort sym
   children python3 "$work/p1.data" "$work/p2.data" dso,sym
 else
   echo "note: python3 could not be recorded with --call-graph dwarf"
