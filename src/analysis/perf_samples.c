@@ -2,7 +2,6 @@
 #include "analysis/perf_samples.h"
 #include "context/ctx_perf_model.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +10,14 @@ typedef struct samples_run {
 	tk_context *ctx;
 	tk_perf_sample_fn fn;
 	void *user;
-	/* events' printed names by attr index, made at their first sample */
-	char (*names)[160];
+	/* events' printed names by attr index, made at their first sample:
+	 * the attr's own name (lives as long as the file) or one with perf's
+	 * modifiers in buf */
+	struct event_name {
+		const char *name; /* NULL: not made yet, or in buf (which moves) */
+		bool in_buf;
+		char buf[160];
+	} * names;
 	size_t n_names;
 } samples_run;
 
@@ -20,21 +25,20 @@ static const char *event_name(samples_run *r, tk_session *ses, const tk_perf_att
 {
 	if (a->index >= r->n_names) {
 		size_t n = a->index + 8;
-		char(*nn)[160] = realloc(r->names, n * sizeof *nn);
+		struct event_name *nn = realloc(r->names, n * sizeof *nn);
 		if (!nn)
 			return NULL;
 		memset(nn + r->n_names, 0, (n - r->n_names) * sizeof *nn);
 		r->names = nn;
 		r->n_names = n;
 	}
-	char *slot = r->names[a->index];
-	if (!slot[0]) {
-		const char *n =
-		    tk_perf_event_name(tk_session_perf(ses), a, slot, sizeof r->names[0]);
-		if (n != slot)
-			snprintf(slot, sizeof r->names[0], "%s", n);
+	struct event_name *e = &r->names[a->index];
+	if (!e->name && !e->in_buf) {
+		const char *n = tk_perf_event_name(tk_session_perf(ses), a, e->buf, sizeof e->buf);
+		e->in_buf = n == e->buf;
+		e->name = e->in_buf ? NULL : n;
 	}
-	return slot;
+	return e->in_buf ? e->buf : e->name;
 }
 
 tk_status tk_perf_samples_context(tk_context **out, tk_error *err)
