@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issue 19's targets in one run, one after the other: the perf.data ones
+# (bench/interleaved_bench.py: 1, 8 and 50 MB, cold and warm symbol cache,
+# json, stats, every command once a round), CTF decode and text against
+# babeltrace2 (bench/ctf_bench.sh: the dmesg trace and the 1.1 M-event
+# LTTng-UST trace) and CPEL text (bench/cpel_bench.sh: >= 10.5 M events/s,
+# since cpeldump cannot be installed here). Prints each bench's own lines,
+# then one verdict line per part; exit status 1 when any target is missed.
+# Usage: bench/issue19_bench.sh [ROUNDS]   (default 10; TK=path/to/tracekit)
+set -u
+cd "$(dirname "$0")/.."
+export TK=${TK:-build/bin/tracekit}
+rounds=${1:-10}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+echo "issue19_bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -s bench/work/perfscript-sizes-50mb.data ] || RUNS=2 bench/perfscript_sizes_bench.sh 1 8 50 >/dev/null
+
+status=0
+python3 bench/interleaved_bench.py "$rounds" || status=1
+bench/ctf_bench.sh | tee "$log" || status=1
+ctf_misses=$(grep -c "NOT met\|DIFFERENT" "$log")
+bench/cpel_bench.sh | tee "$log" || status=1
+cpel_rate=$(sed -n 's/.* = \([0-9.]*\) M events\/s, best.*/\1/p' "$log")
+
+echo "== verdicts"
+[ "$ctf_misses" = 0 ] && echo "CTF: every decode and print ratio >= 8x, outputs identical" ||
+  { echo "CTF: $ctf_misses line(s) with a target NOT met or a different output"; status=1; }
+if awk -v r="${cpel_rate:-0}" 'BEGIN { exit !(r >= 10.5) }'; then
+  echo "CPEL: ${cpel_rate} M events/s (target 10.5)"
+else
+  echo "CPEL: ${cpel_rate:-?} M events/s, target 10.5 NOT met"
+  status=1
+fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $status
