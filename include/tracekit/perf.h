@@ -648,6 +648,10 @@ tk_status tk_perf_open_memory(const void *data, size_t size, const char *name,
 void tk_perf_close(tk_perf_file *f); /* NULL is fine */
 
 const tk_perf_header *tk_perf_get_header(const tk_perf_file *f);
+/* The records of type (TK_PERF_RECORD_COMPRESSED or _COMPRESSED2; 0 for
+ * any other) read so far: the reader hands out the records inside them,
+ * never them (perf report --stats counts both). */
+uint64_t tk_perf_compressed_records(const tk_perf_file *f, uint32_t type);
 /* Attrs known so far (pipe mode adds them as HEADER_ATTR records arrive). */
 size_t tk_perf_attr_count(const tk_perf_file *f);
 const tk_perf_attr *tk_perf_attr_at(const tk_perf_file *f, size_t i);
@@ -658,6 +662,12 @@ const tk_perf_features *tk_perf_get_features(const tk_perf_file *f);
  * suffix ("cpu-clock:u"). In buf, or a->name itself. */
 const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf,
 			       size_t size);
+/* The name perf gives the event when it never reads the file's names
+ * (EVENT_DESC): made from the attr, with the modifiers. perf report --stats
+ * on a pipe-mode file names its events so: its stats mode skips every
+ * HEADER_FEATURE record. */
+const char *tk_perf_event_attr_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf,
+				    size_t size);
 /* Tracepoint formats, or NULL when the file has no tracing data (yet). */
 const tk_perf_tracing *tk_perf_get_tracing(const tk_perf_file *f);
 

@@ -17,10 +17,11 @@ static tk_status count(tk_session *ses, const tk_perf_record *rec, void *user, t
 	return tk_perf_counts_add(user, tk_session_perf(ses), rec, err);
 }
 
+/* perf report --stats' line: the name right-aligned in 16 columns. */
 static void put_type_line(tk_writer *w, const char *name, uint64_t n, uint64_t total)
 {
 	size_t len = strlen(name);
-	tk_put_spaces(w, len < 13 ? (unsigned)(13 - len) : 0);
+	tk_put_spaces(w, len < 16 ? (unsigned)(16 - len) : 0);
 	tk_put_str(w, name);
 	tk_put_str(w, " events: ");
 	tk_put_u64_pad(w, n, 10, ' ');
@@ -36,35 +37,68 @@ static void put_time(tk_writer *w, uint64_t ns)
 	tk_put_u64_pad(w, ns % 1000000000u, 9, '0');
 }
 
+/* Records of types perf has no name for: perf report --stats leaves them
+ * out; they are listed after its part. */
+static void put_unknown_types(const tk_perf_counts *s, tk_writer *w)
+{
+	bool any = false;
+	char buf[32];
+	for (uint32_t t = 0; t < TK_PERF_COUNTS_TYPES + s->n_big + 1; t++) {
+		uint64_t n;
+		if (t < TK_PERF_COUNTS_TYPES) {
+			n = tk_perf_record_type_name(t) ? 0 : s->per_type[t];
+			snprintf(buf, sizeof buf, "UNKNOWN(%u)", t);
+		} else if (t < TK_PERF_COUNTS_TYPES + s->n_big) {
+			n = s->big_count[t - TK_PERF_COUNTS_TYPES];
+			snprintf(buf, sizeof buf, "UNKNOWN(%u)",
+				 s->big_type[t - TK_PERF_COUNTS_TYPES]);
+		} else {
+			n = s->big_other;
+			snprintf(buf, sizeof buf, "UNKNOWN(other)");
+		}
+		if (!n)
+			continue;
+		if (!any)
+			tk_put_str(w, "Records of unknown types:\n");
+		any = true;
+		put_type_line(w, buf, n, s->total);
+	}
+}
+
+/* The first part is perf report --stats' text, byte for byte (perf 6.1,
+ * report.skip-empty: events without samples left out, each named as
+ * evsel__name() names it; a pipe's events as if it had no EVENT_DESC, since
+ * that mode skips HEADER_FEATURE records); tracekit's own counts follow. */
 static void render(const tk_perf_counts *s, tk_perf_file *f, tk_writer *w)
 {
-	tk_put_str(w, "Aggregated stats:\n");
+	tk_put_str(w, "\nAggregated stats:");
+	const tk_perf_header *h = tk_perf_get_header(f);
+	if ((h->features[TK_PERF_FEAT_AUXTRACE / 64] >> (TK_PERF_FEAT_AUXTRACE % 64)) & 1)
+		tk_put_str(w, " (excludes AUX area (e.g. instruction trace) decoded / synthesized "
+			      "events)");
+	tk_put_char(w, '\n');
 	put_type_line(w, "TOTAL", s->total, 0);
 	for (uint32_t t = 0; t < TK_PERF_COUNTS_TYPES; t++) {
-		if (!s->per_type[t])
-			continue;
 		const char *name = tk_perf_record_type_name(t);
-		char buf[32];
-		if (!name) {
-			snprintf(buf, sizeof buf, "UNKNOWN(%u)", t);
-			name = buf;
-		}
-		put_type_line(w, name, s->per_type[t], s->total);
+		if (s->per_type[t] && name)
+			put_type_line(w, name, s->per_type[t], s->total);
 	}
-	for (size_t i = 0; i < s->n_big; i++) {
-		char buf[32];
-		snprintf(buf, sizeof buf, "UNKNOWN(%u)", s->big_type[i]);
-		put_type_line(w, buf, s->big_count[i], s->total);
-	}
-	if (s->big_other)
-		put_type_line(w, "UNKNOWN(other)", s->big_other, s->total);
 	for (size_t i = 0; i < tk_perf_attr_count(f); i++) {
 		const tk_perf_attr *a = tk_perf_attr_at(f, i);
 		uint64_t n = i < s->n_attr_cap ? s->per_attr[i] : 0;
-		tk_put_str(w, a->name ? a->name : "?");
+		uint64_t lost = i < s->n_lost_attr_cap ? s->lost_per_attr[i] : 0;
+		if (!n && !lost)
+			continue;
+		char buf[512];
+		tk_put_str(w, h->pipe_mode ? tk_perf_event_attr_name(f, a, buf, sizeof buf)
+					   : tk_perf_event_name(f, a, buf, sizeof buf));
 		tk_put_str(w, " stats:\n");
-		put_type_line(w, "SAMPLE", n, 0);
+		if (n)
+			put_type_line(w, "SAMPLE", n, 0);
+		if (lost)
+			put_type_line(w, "LOST_SAMPLES", lost, 0);
 	}
+	put_unknown_types(s, w);
 	if (s->samples_no_attr) {
 		tk_put_str(w, "samples of no known event: ");
 		tk_put_u64(w, s->samples_no_attr);
@@ -125,6 +159,16 @@ tk_status tk_perf_render_stats(const char *path, const tk_render_options *opt, t
 		st = tk_session_run(ses, &tool, &c, err);
 	} else {
 		st = tk_perf_counts_scan(&c, tk_session_perf(ses), err);
+	}
+	/* perf counts the compressed containers as records too; the reader
+	 * hands out only what is inside them */
+	static const uint32_t containers[] = {TK_PERF_RECORD_COMPRESSED,
+					      TK_PERF_RECORD_COMPRESSED2};
+	for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++) {
+		uint32_t t = containers[i];
+		uint64_t z = tk_perf_compressed_records(tk_session_perf(ses), t);
+		c.per_type[t] += z;
+		c.total += z;
 	}
 	/* What was counted before an error is still worth showing. */
 	render(&c, tk_session_perf(ses), w);

@@ -76,6 +76,7 @@ struct tk_perf_file {
 	size_t n_inputs;
 	size_t cur_input; /* directory round robin */
 	uint64_t cur_input_bytes;
+	uint64_t n_compressed[2]; /* COMPRESSED, COMPRESSED2 records read (stats counts them) */
 
 	tk_arena meta; /* attrs, names, features: live until close */
 

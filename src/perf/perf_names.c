@@ -157,6 +157,30 @@ static bool cache_name(uint64_t config, char *buf, size_t n)
 	return true;
 }
 
+/* The name perf makes from the attr alone (tracepoint, cache, hardware or
+ * software event); NULL when a tracepoint's format is not known yet. */
+static const char *derived_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf,
+				size_t size)
+{
+	if (a->type == TK_PERF_TYPE_TRACEPOINT && f->tracing) {
+		const tk_perf_tp_format *fmt = tk_perf_tracing_format(f->tracing, a->config);
+		if (fmt) {
+			snprintf(buf, size, "%s:%s", fmt->system, fmt->name);
+			return buf;
+		}
+	} else if (a->type == TK_PERF_TYPE_HW_CACHE && cache_name(a->config, buf, size)) {
+		return buf;
+	} else {
+		const char *n = tk_perf_event_default_name(a->type, a->config);
+		if (n)
+			return n;
+	}
+	if (a->type == TK_PERF_TYPE_TRACEPOINT && !f->tracing)
+		return NULL;
+	snprintf(buf, size, "raw 0x%llx", (unsigned long long)a->config);
+	return buf;
+}
+
 void tk_perf_name_attrs(tk_perf_file *f, bool final)
 {
 	for (size_t i = 0; i < f->n_attrs; i++) {
@@ -164,22 +188,9 @@ void tk_perf_name_attrs(tk_perf_file *f, bool final)
 		if (a->name)
 			continue;
 		char buf[128];
-		const char *n = NULL;
-		if (a->type == TK_PERF_TYPE_TRACEPOINT && f->tracing) {
-			const tk_perf_tp_format *fmt =
-			    tk_perf_tracing_format(f->tracing, a->config);
-			if (fmt) {
-				snprintf(buf, sizeof buf, "%s:%s", fmt->system, fmt->name);
-				n = buf;
-			}
-		} else if (a->type == TK_PERF_TYPE_HW_CACHE &&
-			   cache_name(a->config, buf, sizeof buf)) {
-			n = buf;
-		} else {
-			n = tk_perf_event_default_name(a->type, a->config);
-		}
+		const char *n = derived_name(f, a, buf, sizeof buf);
 		if (!n) {
-			if (a->type == TK_PERF_TYPE_TRACEPOINT && !f->tracing && !final)
+			if (!final)
 				continue; /* tracing data may still arrive (pipe mode) */
 			snprintf(buf, sizeof buf, "raw 0x%llx", (unsigned long long)a->config);
 			n = buf;
@@ -192,14 +203,10 @@ void tk_perf_name_attrs(tk_perf_file *f, bool final)
  * simpleperf) carries evsel__add_modifiers()'s suffix: the privilege
  * levels counted when some are excluded, precise_ip, and H/G when
  * exclude_host/exclude_guest differ from what those imply ("cycles:HG"). */
-const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf, size_t size)
+static const char *with_modifiers(const tk_perf_attr *a, const char *name, char *buf, size_t size)
 {
-	const char *name = a->name ? a->name : "?";
 	size_t len = strlen(name);
-	bool desc =
-	    f->event_desc ||
-	    (f->hdr.features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1;
-	if (desc || a->type == TK_PERF_TYPE_TRACEPOINT || len + 12 > size)
+	if (a->type == TK_PERF_TYPE_TRACEPOINT || len + 12 > size)
 		return name;
 	bool ex_k = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_KERNEL);
 	bool ex_u = tk_perf_attr_flag(a, TK_PERF_ATTR_EXCLUDE_USER);
@@ -235,4 +242,27 @@ const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, cha
 	memcpy(buf + len + 1, mod, m);
 	buf[len + 1 + m] = '\0';
 	return buf;
+}
+
+const char *tk_perf_event_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf, size_t size)
+{
+	const char *name = a->name ? a->name : "?";
+	bool desc =
+	    f->event_desc ||
+	    (f->hdr.features[TK_PERF_FEAT_EVENT_DESC / 64] >> (TK_PERF_FEAT_EVENT_DESC % 64)) & 1;
+	return desc ? name : with_modifiers(a, name, buf, size);
+}
+
+const char *tk_perf_event_attr_name(const tk_perf_file *f, const tk_perf_attr *a, char *buf,
+				    size_t size)
+{
+	if (size < 24)
+		return a->name ? a->name : "?";
+	/* the derived name goes in the second half; the suffix is added in
+	 * the first */
+	size_t half = size / 2;
+	const char *name = derived_name(f, a, buf + half, size - half);
+	if (!name) /* perf's name for a tracepoint without its format */
+		name = "unknown tracepoint";
+	return with_modifiers(a, name, buf, half);
 }

@@ -284,6 +284,7 @@ static tk_status input_next(tk_perf_file *f, perf_input *pi, tk_perf_record *r, 
 		if (st != TK_OK)
 			return st;
 		if (r->type == TK_PERF_RECORD_COMPRESSED || r->type == TK_PERF_RECORD_COMPRESSED2) {
+			f->n_compressed[r->type == TK_PERF_RECORD_COMPRESSED2]++;
 			if ((st = start_compressed(f, pi, r, err)) != TK_OK)
 				return st;
 			continue;

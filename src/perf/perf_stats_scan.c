@@ -34,6 +34,7 @@ void tk_perf_counts_free(tk_perf_counts *c)
 {
 	free(c->per_type);
 	free(c->per_attr);
+	free(c->lost_per_attr);
 	free(c->per_cpu);
 	*c = (tk_perf_counts){0};
 }
@@ -108,6 +109,24 @@ static inline tk_status count_sample(tk_perf_counts *c, const tk_perf_attr *a, b
 	return TK_OK;
 }
 
+/* A LOST_SAMPLES record's count, also under its event: perf report
+ * --stats shows it there (count_lost_samples_event: the event of the
+ * record's sample id, the first one when the file has a single event). */
+static tk_status count_lost_samples(tk_perf_counts *c, tk_perf_file *f, const tk_perf_record *r,
+				    uint64_t lost, tk_error *err)
+{
+	c->lost_samples += lost;
+	const tk_perf_attr *a = r->attr;
+	if (!a && tk_perf_attr_count(f) == 1)
+		a = tk_perf_attr_at(f, 0);
+	if (!a)
+		return TK_OK;
+	if (!grow(&c->lost_per_attr, &c->n_lost_attr_cap, a->index))
+		return tk_error_set(err, TK_ERR_NOMEM, r->offset, "out of memory");
+	c->lost_per_attr[a->index] += lost;
+	return TK_OK;
+}
+
 tk_status tk_perf_counts_add(tk_perf_counts *c, tk_perf_file *f, const tk_perf_record *r,
 			     tk_error *err)
 {
@@ -129,7 +148,7 @@ tk_status tk_perf_counts_add(tk_perf_counts *c, tk_perf_file *f, const tk_perf_r
 			if (r->type == TK_PERF_RECORD_LOST)
 				c->lost_events += ev.u.lost.lost;
 			else
-				c->lost_samples += ev.u.lost_samples.lost;
+				return count_lost_samples(c, f, r, ev.u.lost_samples.lost, err);
 		}
 	}
 	return TK_OK;

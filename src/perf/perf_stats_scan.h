@@ -31,6 +31,8 @@ typedef struct tk_perf_counts {
 	uint64_t big_other; /* beyond TK_PERF_COUNTS_BIG_TYPES distinct ones */
 	uint64_t *per_attr; /* samples per attr index */
 	size_t n_attr_cap;
+	uint64_t *lost_per_attr; /* LOST_SAMPLES' lost counts per attr index */
+	size_t n_lost_attr_cap;
 	uint64_t *per_cpu; /* samples per cpu */
 	size_t n_cpu_cap;
 	uint64_t samples_no_attr, samples_no_cpu;
