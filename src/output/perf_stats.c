@@ -39,30 +39,32 @@ static void put_time(tk_writer *w, uint64_t ns)
 
 /* Records of types perf has no name for: perf report --stats leaves them
  * out; they are listed after its part. */
+static void put_unknown_type(tk_writer *w, const char *name, uint64_t n, uint64_t total, bool *any)
+{
+	if (!*any)
+		tk_put_str(w, "Records of unknown types:\n");
+	*any = true;
+	put_type_line(w, name, n, total);
+}
+
+/* Records of types perf has no name for: perf report --stats leaves them
+ * out; they are listed after its part. */
 static void put_unknown_types(const tk_perf_counts *s, tk_writer *w)
 {
 	bool any = false;
 	char buf[32];
-	for (uint32_t t = 0; t < TK_PERF_COUNTS_TYPES + s->n_big + 1; t++) {
-		uint64_t n;
-		if (t < TK_PERF_COUNTS_TYPES) {
-			n = tk_perf_record_type_name(t) ? 0 : s->per_type[t];
+	for (uint32_t t = 0; t < TK_PERF_COUNTS_TYPES; t++) {
+		if (s->per_type[t] && !tk_perf_record_type_name(t)) {
 			snprintf(buf, sizeof buf, "UNKNOWN(%u)", t);
-		} else if (t < TK_PERF_COUNTS_TYPES + s->n_big) {
-			n = s->big_count[t - TK_PERF_COUNTS_TYPES];
-			snprintf(buf, sizeof buf, "UNKNOWN(%u)",
-				 s->big_type[t - TK_PERF_COUNTS_TYPES]);
-		} else {
-			n = s->big_other;
-			snprintf(buf, sizeof buf, "UNKNOWN(other)");
+			put_unknown_type(w, buf, s->per_type[t], s->total, &any);
 		}
-		if (!n)
-			continue;
-		if (!any)
-			tk_put_str(w, "Records of unknown types:\n");
-		any = true;
-		put_type_line(w, buf, n, s->total);
 	}
+	for (size_t i = 0; i < s->n_big; i++) {
+		snprintf(buf, sizeof buf, "UNKNOWN(%u)", s->big_type[i]);
+		put_unknown_type(w, buf, s->big_count[i], s->total, &any);
+	}
+	if (s->big_other)
+		put_unknown_type(w, "UNKNOWN(other)", s->big_other, s->total, &any);
 }
 
 /* The first part is perf report --stats' text, byte for byte (perf 6.1,
@@ -79,8 +81,8 @@ static void render(const tk_perf_counts *s, tk_perf_file *f, tk_writer *w)
 	tk_put_char(w, '\n');
 	put_type_line(w, "TOTAL", s->total, 0);
 	for (uint32_t t = 0; t < TK_PERF_COUNTS_TYPES; t++) {
-		const char *name = tk_perf_record_type_name(t);
-		if (s->per_type[t] && name)
+		const char *name = s->per_type[t] ? tk_perf_record_type_name(t) : NULL;
+		if (name)
 			put_type_line(w, name, s->per_type[t], s->total);
 	}
 	for (size_t i = 0; i < tk_perf_attr_count(f); i++) {
