@@ -37,8 +37,8 @@ static void put_time(tk_writer *w, uint64_t ns)
 	tk_put_u64_pad(w, ns % 1000000000u, 9, '0');
 }
 
-/* Records of types perf has no name for: perf report --stats leaves them
- * out; they are listed after its part. */
+/* One line of the unknown types, under their heading (written before the
+ * first). */
 static void put_unknown_type(tk_writer *w, const char *name, uint64_t n, uint64_t total, bool *any)
 {
 	if (!*any)
