@@ -359,6 +359,7 @@ const tk_perf_header *tk_perf_get_header(const tk_perf_file *f)
 {
 	return &f->hdr;
 }
+
 uint64_t tk_perf_compressed_records(const tk_perf_file *f, uint32_t type)
 {
 	if (type == TK_PERF_RECORD_COMPRESSED || type == TK_PERF_RECORD_COMPRESSED2)

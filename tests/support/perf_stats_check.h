@@ -99,6 +99,9 @@ static inline const char *psc_diff(const psc_run *a, const psc_run *b)
 			return "large record types";
 	if (!psc_same_array(x->per_attr, x->n_attr_cap, y->per_attr, y->n_attr_cap))
 		return "samples per event";
+	if (!psc_same_array(x->lost_per_attr, x->n_lost_attr_cap, y->lost_per_attr,
+			    y->n_lost_attr_cap))
+		return "lost samples per event";
 	if (!psc_same_array(x->per_cpu, x->n_cpu_cap, y->per_cpu, y->n_cpu_cap))
 		return "samples per cpu";
 	return NULL;
