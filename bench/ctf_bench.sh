@@ -139,6 +139,13 @@ bench() {
 			c[3], c[1], c[2], d[3], d[1], d[2], xp, cp, vp, same }'
 }
 
+# PREPARE_ONLY=1: make the traces and stop, so that a caller can time them
+# later, away from the large frees of making them (bench/issue19_bench.sh)
+if [ -n "${PREPARE_ONLY:-}" ]; then
+	make_dmesg && make_ust
+	exit
+fi
+
 # issue 19's targets: decode >= 8x and print >= 8x babeltrace2 on both traces
 echo "ctf_bench: $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg), $("$TK" --version 2>/dev/null | head -1), print output to ${TIMED_OUT:-a file}"
 
