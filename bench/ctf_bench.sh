@@ -11,7 +11,8 @@
 #   dmesg: 1.5 M events, one stream, written by babeltrace2 (src.text.dmesg -> sink.ctf.fs)
 #   ust:   LTTng-UST, 3 threads (one stream per CPU), >= 1 M events, via tests/ctf/tk_app
 #          recorded by lttng-tools (lttng-sessiond, liblttng-ust): a real tracer's trace
-# usage: bench/ctf_bench.sh [WORKDIR]   (env TK = tracekit binary; env
+# usage: bench/ctf_bench.sh [WORKDIR]   (env PREPARE_ONLY=1: make the traces,
+#   time nothing; env TK = tracekit binary; env
 #   TIMED_OUT=/dev/null: the timed runs write there, without the page-cache
 #   cost of a 456 MB file, whose system time varies by 0.1-1 s on a loaded
 #   machine; the outputs are then compared from one more untimed run each)
@@ -140,7 +141,7 @@ bench() {
 }
 
 # PREPARE_ONLY=1: make the traces and stop, so that a caller can time them
-# later, away from the large frees of making them (bench/issue19_bench.sh)
+# later, not right after the work of making them (bench/issue19_bench.sh)
 if [ -n "${PREPARE_ONLY:-}" ]; then
 	make_dmesg && make_ust
 	exit

@@ -16,9 +16,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 echo "issue19_bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -s bench/work/perfscript-sizes-50mb.data ] || RUNS=2 bench/perfscript_sizes_bench.sh 1 8 50 >/dev/null
-# the CTF traces too, before any timing: making them frees ~100 MB, and on
-# this VM the next run to touch fresh memory pays for it (bench/README,
-# sessions 36 and 37: dmesg print 0.178 s right after, 0.134 s later)
+# the CTF traces too, before any timing: a first run that made them just
+# before timing them printed dmesg in 0.178 s, later runs in 0.134-0.138 s
+# (bench/README, session 37)
 PREPARE_ONLY=1 bench/ctf_bench.sh >/dev/null || status=1
 
 python3 bench/interleaved_bench.py "$rounds" || status=1
