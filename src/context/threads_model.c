@@ -86,8 +86,11 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 	}
 	size_t removed = j - i;
 	size_t n_new = m->n - removed + np;
-	if (n_new > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 8;
+	bool shared = m->shared && *m->shared > 1;
+	if (m->shared && !shared)
+		m->shared = NULL; /* the others made their own: v is this map's */
+	if (shared || n_new > m->cap) {
+		size_t ncap = m->cap ? m->cap : 8;
 		while (ncap < n_new)
 			ncap *= 2;
 		tk_map *nv = tk_maps_pool_get(m->pool, &ncap, sizeof *nv);
@@ -95,7 +98,12 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 			return false;
 		if (m->n)
 			memcpy(nv, m->v, m->n * sizeof *nv);
-		tk_maps_pool_put(m->pool, m->v, m->cap);
+		if (shared) {
+			(*m->shared)--;
+			m->shared = NULL;
+		} else {
+			tk_maps_pool_put(m->pool, m->v, m->cap);
+		}
 		m->v = nv;
 		m->cap = ncap;
 	}
@@ -107,7 +115,7 @@ bool tk_maps_insert(tk_maps *m, const tk_map *map)
 
 _Static_assert(sizeof(tk_map) <= TK_MAPS_POOL_MAX_ELEM, "map arrays fit the pool's chunks");
 
-static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
+static tk_maps *maps_new(tk_threads *t, tk_maps *copy)
 {
 	if (!grow((void **)&t->all_maps, &t->cap_all_maps, t->n_all_maps, sizeof *t->all_maps))
 		return NULL;
@@ -118,15 +126,19 @@ static tk_maps *maps_new(tk_threads *t, const tk_maps *copy)
 	if (copy)
 		m->unwind_ready = copy->unwind_ready;
 	if (copy && copy->n) {
-		size_t cap = copy->n;
-		m->v = tk_maps_pool_get(m->pool, &cap, sizeof *m->v);
-		if (!m->v) {
-			free(m);
-			return NULL;
+		if (!copy->shared) {
+			copy->shared = tk_arena_alloc(&t->arena, sizeof *copy->shared);
+			if (!copy->shared) {
+				free(m);
+				return NULL;
+			}
+			*copy->shared = 1;
 		}
-		memcpy(m->v, copy->v, copy->n * sizeof *m->v);
+		(*copy->shared)++;
+		m->shared = copy->shared;
+		m->v = copy->v;
 		m->n = copy->n;
-		m->cap = cap;
+		m->cap = copy->cap;
 	}
 	if (copy && copy->tag_owner && copy->tag_gen == copy->gen) {
 		/* the same content as the parent's at its tagged generation, so
@@ -373,8 +385,10 @@ void tk_threads_free(tk_threads *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->n_all_maps; i++) {
-		tk_maps_pool_put(t->maps_pool, t->all_maps[i]->v, t->all_maps[i]->cap);
-		free(t->all_maps[i]);
+		tk_maps *m = t->all_maps[i];
+		if (!m->shared || --*m->shared == 0) /* the array's last holder */
+			tk_maps_pool_put(t->maps_pool, m->v, m->cap);
+		free(m);
 	}
 	free(t->all_maps);
 	tk_maps_pool_put(t->maps_pool, t->kernel.v, t->kernel.cap);

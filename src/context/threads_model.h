@@ -82,6 +82,12 @@ typedef struct tk_maps {
 	tk_map *v;
 	size_t n, cap;
 	struct tk_maps_pool *pool; /* where v comes from; NULL: malloc */
+	/* v is shared, copy on write: a fork's copy starts with its parent's
+	 * array and makes its own at its first insert (most children exec
+	 * or exit without one; copying at the fork zeroed ~9 MB of fresh
+	 * pages per pass on a 50 MB -a recording). *shared: how many maps
+	 * hold v; NULL: v is this map's alone. */
+	size_t *shared;
 	uint64_t gen; /* bumped by every insert: caches of resolved addresses key on it */
 	/* perf's unwind__prepare_access() registered a DWARF unwinder for
 	 * this address space: a map of a readable ELF image (or, in files

@@ -2,11 +2,15 @@
  * perf's symbol_type__filter(): T, W, D, B in either case. Kernel symbols
  * carry no sizes: each ends where the next begins. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/kallsyms_core.h"
 #include "symbols/kernel_syms.h"
@@ -43,14 +47,26 @@ static void note_reference(tk_symtab *t, char type, const char *name, size_t len
 	}
 }
 
-/* Parses s[0..n) (s[n] writable too), which t then owns: names and modules
- * are NUL-terminated in place and point into it, so the 100k+ names of a
- * kernel are not copied one by one. core_only: stops at the first line
- * with a [module] (the core kernel's lines come first: kallsyms_core.h)
- * and fails unless there is one. */
-static tk_status parse(tk_symtab *t, char *s, size_t n, bool core_only, tk_error *err)
+/* Parses s[0..n). names NULL: s[n] is writable too and t then owns s:
+ * names and modules are NUL-terminated in place and point into it, so
+ * the 100k+ names of a kernel are not copied one by one. Else s is only
+ * read (a mapped file: its pages are the page cache's, where a copy
+ * would be fresh memory, which costs most on a VM) and each name is
+ * copied with its NUL into names (room for n + 1 bytes: a name is
+ * shorter than its line), which t then owns; core_only only (no module
+ * names). core_only: stops at the first line with a [module] (the core
+ * kernel's lines come first: kallsyms_core.h) and fails unless there is
+ * one. */
+static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, char *names,
+		       tk_error *err)
 {
-	t->text = s;
+	char *in_place = names ? NULL : (char *)s; /* writable: see above */
+	t->text = names ? names : in_place;
+	size_t names_used = 0;
+	/* one allocation for the symbols (a kernel line is ~44 bytes, and
+	 * none is under 21): no copy at each doubling of 4.9 MB of them */
+	if (!tk_symtab_reserve(t, n / 32 + 1))
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
 	size_t pos = 0;
 	bool any_nonzero = false, tail_seen = false;
 	uint64_t lines = 0;
@@ -122,14 +138,22 @@ static tk_status parse(tk_symtab *t, char *s, size_t n, bool core_only, tk_error
 		/* perf also drops ARM module mapping symbols ("$a", "$d"...) */
 		if (kept_type(type) && s[name] != '$') {
 			const char *prev = t->n ? t->syms[t->n - 1].module : NULL;
-			if (mod) {
-				s[mod_end] = '\0';
+			if (mod) { /* in place only: core_only stopped above */
+				in_place[mod_end] = '\0';
 				if (prev && strcmp(prev, mod) == 0)
 					mod = prev; /* one pointer per module */
 			}
-			s[name + name_len] = '\0'; /* a blank, the newline or s[n] */
+			const char *sym = s + name;
+			if (names) {
+				memcpy(names + names_used, sym, name_len);
+				names[names_used + name_len] = '\0';
+				sym = names + names_used;
+				names_used += name_len + 1;
+			} else {
+				in_place[name + name_len] = '\0'; /* a blank, the newline or s[n] */
+			}
 			if (!tk_symtab_add_ref(
-				t, s + name, addr, 0, type,
+				t, sym, addr, 0, type,
 				isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL, mod))
 				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
 						    "out of memory for symbols");
@@ -161,7 +185,7 @@ static tk_status load_owned(char *text, size_t len, const char *name, bool core_
 		free(text);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	tk_status st = parse(t, text, len, core_only, err);
+	tk_status st = parse(t, text, len, core_only, NULL, err);
 	if (st != TK_OK) {
 		tk_symtab_free(t); /* and text with it */
 		return st;
@@ -170,9 +194,31 @@ static tk_status load_owned(char *text, size_t len, const char *name, bool core_
 	return TK_OK;
 }
 
+/* The core lines of text[0..len), which is only read (names copied). */
+static tk_status load_core_from(const char *text, size_t len, const char *name, tk_symtab **out,
+				tk_error *err)
+{
+	*out = NULL;
+	if (name)
+		tk_error_set_file(err, name);
+	tk_symtab *t = tk_symtab_new(name);
+	char *names = t && len < SIZE_MAX ? malloc(len + 1) : NULL;
+	if (!names) {
+		tk_symtab_free(t);
+		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
+	}
+	tk_status st = parse(t, text, len, true, names, err);
+	if (st != TK_OK) {
+		tk_symtab_free(t); /* and names with it */
+		return st;
+	}
+	*out = t;
+	return TK_OK;
+}
+
 /* Loads from a copy of text[0..len) the table takes over. */
-static tk_status load_copy(const char *text, size_t len, const char *name, bool core_only,
-			   tk_symtab **out, tk_error *err)
+static tk_status load_copy(const char *text, size_t len, const char *name, tk_symtab **out,
+			   tk_error *err)
 {
 	*out = NULL;
 	char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
@@ -180,13 +226,13 @@ static tk_status load_copy(const char *text, size_t len, const char *name, bool 
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	return load_owned(copy, len, name, core_only, out, err);
+	return load_owned(copy, len, name, false, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
 					 tk_symtab **out, tk_error *err)
 {
-	return load_copy(text, len, name, false, out, err);
+	return load_copy(text, len, name, out, err);
 }
 
 bool tk_kallsyms_function_start(const tk_symtab *t, const char *name, uint64_t *addr)
@@ -293,13 +339,32 @@ tk_status tk_symtab_load_kallsyms_until(const atomic_bool *stop, tk_symtab **out
 	return read_and_load(NULL, stop, false, out, err);
 }
 
+/* A regular file's core lines straight from its mapping (perf's copy
+ * of kallsyms is one, written whole and renamed into place, as are
+ * the inputs tracekit maps); NULL path, or a file that cannot be
+ * mapped, is read as before. */
 tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err)
 {
-	return read_and_load(path, NULL, true, out, err);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat sb;
+	void *map = MAP_FAILED;
+	size_t len = 0;
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size <= KALLSYMS_LIMIT) {
+		len = (size_t)sb.st_size;
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (map == MAP_FAILED)
+		return read_and_load(path, NULL, true, out, err);
+	tk_status st = load_core_from(map, len, path, out, err);
+	munmap(map, len);
+	return st;
 }
 
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
 					      tk_symtab **out, tk_error *err)
 {
-	return load_copy(text, len, name, true, out, err);
+	return load_core_from(text, len, name, out, err);
 }

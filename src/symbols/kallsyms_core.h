@@ -44,7 +44,8 @@
 
 /* The core lines of kallsyms file path (or of text[0..len)): the lines
  * before the first one with a [module]; TK_ERR_FORMAT when there is no
- * such line, or when a core line is malformed. */
+ * such line, or when a core line is malformed. The text is only read
+ * (a regular file through its mapping) and the names copied out. */
 tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_error *err);
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
 					      tk_symtab **out, tk_error *err);

@@ -1,7 +1,9 @@
 /* The persistent symbol cache's file format (symcache_file.h): encoding a
  * finished table, and checking a file before any of it is used. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/symcache_file.h"
 #include "symbols/symtab_internal.h"
@@ -78,41 +80,71 @@ static uint64_t rotl(uint64_t x, unsigned r)
 	return (x << r) | (x >> (64 - r));
 }
 
-uint64_t tk_symfile_checksum(const void *data, size_t len)
+/* ---- the checksum ---- */
+
+/* Its four lanes over whole 32-byte blocks, so that a file written in
+ * pieces (encode_fd) sums as one in memory does. */
+typedef struct sum_state {
+	uint64_t h0, h1, h2, h3;
+} sum_state;
+
+#define SUM_M 0x9fb21c651e98df25ull
+
+static void sum_init(sum_state *s)
+{
+	*s = (sum_state){0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull,
+			 0x27d4eb2f165667c5ull};
+}
+
+/* p[0..n), n a multiple of 32 */
+static void sum_blocks(sum_state *s, const unsigned char *p, size_t n)
 {
 	/* Each lane's step is a bijection of its state (xor, rotate, odd
 	 * multiply), so a change confined to one lane always shows; four
 	 * independent lanes run at about a cycle per 8 bytes. */
-	const unsigned char *p = data;
-	const uint64_t m = 0x9fb21c651e98df25ull;
-	uint64_t h0 = 0x9e3779b97f4a7c15ull, h1 = 0xc2b2ae3d27d4eb4full;
-	uint64_t h2 = 0x165667b19e3779f9ull, h3 = 0x27d4eb2f165667c5ull;
-	size_t i = 0;
-	for (; len - i >= 32; i += 32) {
-		h0 = rotl(h0 ^ ld64(p + i), 29) * m;
-		h1 = rotl(h1 ^ ld64(p + i + 8), 29) * m;
-		h2 = rotl(h2 ^ ld64(p + i + 16), 29) * m;
-		h3 = rotl(h3 ^ ld64(p + i + 24), 29) * m;
+	for (size_t i = 0; i < n; i += 32) {
+		s->h0 = rotl(s->h0 ^ ld64(p + i), 29) * SUM_M;
+		s->h1 = rotl(s->h1 ^ ld64(p + i + 8), 29) * SUM_M;
+		s->h2 = rotl(s->h2 ^ ld64(p + i + 16), 29) * SUM_M;
+		s->h3 = rotl(s->h3 ^ ld64(p + i + 24), 29) * SUM_M;
 	}
-	uint64_t h = h0 ^ rotl(h1, 17) ^ rotl(h2, 31) ^ rotl(h3, 47);
-	for (; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	h ^= (uint64_t)len;
+}
+
+/* The sum of total bytes whose last tail_len (< 32) are tail. */
+static uint64_t sum_final(const sum_state *s, const unsigned char *tail, size_t tail_len,
+			  size_t total)
+{
+	uint64_t h = s->h0 ^ rotl(s->h1, 17) ^ rotl(s->h2, 31) ^ rotl(s->h3, 47);
+	for (size_t i = 0; i < tail_len; i++)
+		h = (h ^ tail[i]) * 0x100000001b3ull;
+	h ^= (uint64_t)total;
 	h ^= h >> 33;
-	h *= m;
+	h *= SUM_M;
 	h ^= h >> 29;
 	return h;
 }
 
+uint64_t tk_symfile_checksum(const void *data, size_t len)
+{
+	sum_state s;
+	sum_init(&s);
+	size_t whole = len & ~(size_t)31;
+	sum_blocks(&s, data, whole);
+	return sum_final(&s, (const unsigned char *)data + whole, len - whole, len);
+}
+
 /* ---- encoding ---- */
 
-/* The string pool being built. Names are appended as they come (each
- * symbol has its own); ELF tables also keep a pointer -> offset table so
- * that their table-order and PLT symbols, which share the name pointers of
- * the sorted ones, reuse those strings. */
+/* The string pool being laid out. Offsets are given out as strings are
+ * added and the bytes copied only when the pool section is written, so
+ * the kernel's ~3 MB of names are not copied twice (on a VM fresh memory
+ * is what a cold run pays most for). ELF tables also keep a pointer ->
+ * offset table so that their table-order and PLT symbols, which share
+ * the name pointers of the sorted ones, reuse those strings. */
 typedef struct pool {
-	char *buf;
-	size_t n, cap;
+	const char **strs; /* in pool order; they live as long as the table */
+	size_t n_strs, cap_strs;
+	size_t n;          /* bytes */
 	const char **keys; /* open addressing, NULL = free */
 	uint32_t *vals;
 	size_t mask;
@@ -126,19 +158,17 @@ static uint64_t pool_append(pool *p, const char *s)
 	size_t len = strlen(s) + 1;
 	if (p->oom || p->n + len >= UINT32_MAX)
 		return POOL_BAD;
-	if (p->n + len > p->cap) {
-		size_t cap = p->cap ? p->cap : 64 * 1024;
-		while (cap < p->n + len)
-			cap *= 2;
-		char *nb = realloc(p->buf, cap);
-		if (!nb) {
+	if (p->n_strs == p->cap_strs) {
+		size_t cap = p->cap_strs ? 2 * p->cap_strs : 1024;
+		const char **ns = realloc(p->strs, cap * sizeof *ns);
+		if (!ns) {
 			p->oom = true;
 			return POOL_BAD;
 		}
-		p->buf = nb;
-		p->cap = cap;
+		p->strs = ns;
+		p->cap_strs = cap;
 	}
-	memcpy(p->buf + p->n, s, len);
+	p->strs[p->n_strs++] = s;
 	uint64_t off = p->n;
 	p->n += len;
 	return off;
@@ -183,6 +213,13 @@ static uint64_t pool_find(pool *p, const char *s)
 	return p->keys[h] ? p->vals[h] : pool_append(p, s);
 }
 
+static void pool_free(pool *p)
+{
+	free(p->strs);
+	free(p->keys);
+	free(p->vals);
+}
+
 static size_t align8(size_t x)
 {
 	return (x + 7) & ~(size_t)7;
@@ -194,8 +231,77 @@ static size_t top_count(size_t n)
 	return n < 4 * TK_SYMTAB_BLOCK ? 0 : (n + TK_SYMTAB_BLOCK - 1) / TK_SYMTAB_BLOCK;
 }
 
-static void put_rec(unsigned char *p, const tk_symbol *s, uint32_t name, uint8_t bind)
+/* Where the encoded bytes past SUM_FROM go: memory holding the whole
+ * file (tk_symfile_encode), or a file written through a small staging
+ * buffer (tk_symfile_encode_fd: the kernel's 6 MB table is never one
+ * more buffer of fresh memory), summed as it goes. */
+#define STAGE_SIZE ((size_t)64 << 10) /* a multiple of the sum's 32-byte blocks */
+#define ROOM_MAX   64                 /* the most room() gives at once */
+
+typedef struct encoder_out {
+	bool want_mem;      /* encode() allocates mem once it knows the size */
+	unsigned char *mem; /* the file, else NULL: fd */
+	int fd;
+	unsigned char *stage;
+	size_t staged; /* bytes in stage, not written yet */
+	size_t pos;    /* bytes put so far (file offset - SUM_FROM) */
+	uint64_t at;   /* the file offset stage's first byte goes to */
+	sum_state sum; /* of the bytes written from stage */
+	bool failed;   /* a write failed */
+} encoder_out;
+
+/* Writes the staged whole blocks; the rest (< 32 bytes) stays staged. */
+static void flush_blocks(encoder_out *o)
 {
+	size_t whole = o->staged & ~(size_t)31;
+	sum_blocks(&o->sum, o->stage, whole);
+	if (!o->failed && !tk_symfile_pwrite(o->fd, o->stage, whole, o->at))
+		o->failed = true;
+	o->at += whole;
+	memmove(o->stage, o->stage + whole, o->staged - whole);
+	o->staged -= whole;
+}
+
+/* k <= ROOM_MAX bytes for the caller to fill, next in the file */
+static unsigned char *room(encoder_out *o, size_t k)
+{
+	unsigned char *p;
+	if (o->mem) {
+		p = o->mem + SUM_FROM + o->pos;
+	} else {
+		if (o->staged + k > STAGE_SIZE)
+			flush_blocks(o);
+		p = o->stage + o->staged;
+		o->staged += k;
+	}
+	o->pos += k;
+	return p;
+}
+
+static void put(encoder_out *o, const void *data, size_t len)
+{
+	const unsigned char *s = data;
+	while (len > 0) {
+		size_t k = len < ROOM_MAX ? len : ROOM_MAX;
+		memcpy(room(o, k), s, k);
+		s += k;
+		len -= k;
+	}
+}
+
+/* Zeros up to file offset at. */
+static void pad_to(encoder_out *o, size_t at)
+{
+	while (SUM_FROM + o->pos < at) {
+		size_t k = at - SUM_FROM - o->pos;
+		k = k < ROOM_MAX ? k : ROOM_MAX;
+		memset(room(o, k), 0, k);
+	}
+}
+
+static void put_rec(encoder_out *o, const tk_symbol *s, uint32_t name, uint8_t bind)
+{
+	unsigned char *p = room(o, REC_SIZE);
 	memset(p, 0, REC_SIZE);
 	memcpy(p, &s->start, 8);
 	memcpy(p + 8, &s->size, 8);
@@ -204,22 +310,20 @@ static void put_rec(unsigned char *p, const tk_symbol *s, uint32_t name, uint8_t
 	p[21] = bind;
 }
 
-bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void **out,
-		       size_t *out_len)
+/* Lays t out, with key[0..key_len), into o; *h gets the header but its
+ * checksum. false: out of memory, or t is not a table this format keeps. */
+static bool encode(const tk_symtab *t, const void *key, size_t key_len, encoder_out *o,
+		   symfile_header *h, size_t *total_out)
 {
-	*out = NULL;
-	*out_len = 0;
 	if (t->mapped || t->bind || t->tree_state != 0 || (t->use_tree && t->n && !t->order_syms))
 		return false;
 	size_t n = t->n, n_top = top_count(n);
 	size_t n_order = t->use_tree ? t->order_n : 0, n_late = t->use_tree ? t->n_late : 0;
 	pool p = {0};
-	bool ok = true;
 	uint32_t *names = malloc((n ? n : 1) * sizeof *names);
 	uint32_t *mods = malloc((n ? n : 1) * sizeof *mods);
 	uint32_t *onames = malloc((n_order + n_late + 1) * sizeof *onames);
-	unsigned char *buf = NULL;
-	ok = names && mods && onames && (!t->use_tree || pool_index_init(&p, n + n_late));
+	bool ok = names && mods && onames && (!t->use_tree || pool_index_init(&p, n + n_late));
 	uint64_t name_off = ok ? pool_append(&p, t->name ? t->name : "") : 0;
 	ok = ok && name_off < UINT32_MAX;
 	const char *last_mod = NULL; /* kallsyms: runs of one module pointer */
@@ -242,6 +346,8 @@ bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void
 		ok = a < UINT32_MAX;
 		onames[i] = (uint32_t)a;
 	}
+	if (!ok)
+		goto out;
 	size_t sizes[N_SEC] = {
 	    [SEC_KEY] = key_len,
 	    [SEC_START] = n * 8,
@@ -256,81 +362,144 @@ bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void
 	    [SEC_SEGS] = t->n_segs * SEG_SIZE,
 	    [SEC_STR] = p.n,
 	};
-	symfile_header h;
-	memset(&h, 0, sizeof h);
-	size_t pos = sizeof h;
+	memset(h, 0, sizeof *h);
+	size_t pos = sizeof *h;
 	for (int s = 0; s < N_SEC; s++) {
 		pos = align8(pos);
-		h.sec[s][0] = pos;
-		h.sec[s][1] = sizes[s];
+		h->sec[s][0] = pos;
+		h->sec[s][1] = sizes[s];
 		pos += sizes[s];
 	}
 	size_t total = align8(pos);
-	if (ok)
-		buf = calloc(1, total);
-	if (!buf)
+	if (o->want_mem && !(o->mem = malloc(total))) {
+		ok = false;
 		goto out;
-	memcpy(h.magic, TK_SYMFILE_MAGIC, 8);
-	h.version = TK_SYMFILE_VERSION;
-	h.header_size = sizeof h;
-	h.byte_order = BYTE_ORDER_MARK;
-	h.file_size = total;
-	h.kind = t->is_elf ? TK_SYMFILE_ELF : TK_SYMFILE_KALLSYMS;
-	h.flags = (t->relocatable ? F_RELOCATABLE : 0) | (t->from_symtab ? F_FROM_SYMTAB : 0) |
-		  (t->has_text ? F_HAS_TEXT : 0) | (t->has_ref_text ? F_REF_TEXT : 0) |
-		  (t->has_ref_stext ? F_REF_STEXT : 0) | (t->is_elf ? F_ELF : 0);
-	h.n_syms = n;
-	h.n_top = n_top;
-	h.n_order = n_order;
-	h.n_late = n_late;
-	h.n_segs = t->n_segs;
-	h.text_vaddr = t->text_vaddr;
-	h.text_size = t->text_size;
-	h.text_offset = t->text_offset;
-	h.ref_text = t->ref_text;
-	h.ref_stext = t->ref_stext;
-	h.build_id_len = (uint32_t)t->build_id_len;
-	h.name_off = (uint32_t)name_off;
-	memcpy(h.build_id, t->build_id, sizeof h.build_id);
-	if (key_len)
-		memcpy(buf + h.sec[SEC_KEY][0], key, key_len);
-	for (size_t i = 0; i < n; i++) {
-		const tk_symbol *s = &t->syms[i];
-		memcpy(buf + h.sec[SEC_START][0] + 8 * i, &s->start, 8);
-		memcpy(buf + h.sec[SEC_SIZE][0] + 8 * i, &s->size, 8);
-		memcpy(buf + h.sec[SEC_NAME][0] + 4 * i, &names[i], 4);
-		memcpy(buf + h.sec[SEC_MODULE][0] + 4 * i, &mods[i], 4);
-		buf[h.sec[SEC_TYPE][0] + i] = (unsigned char)s->type;
-		if (t->use_tree)
-			buf[h.sec[SEC_CLEAN][0] + i] = t->clean ? t->clean[i] : 0;
 	}
+	memcpy(h->magic, TK_SYMFILE_MAGIC, 8);
+	h->version = TK_SYMFILE_VERSION;
+	h->header_size = sizeof *h;
+	h->byte_order = BYTE_ORDER_MARK;
+	h->file_size = total;
+	h->kind = t->is_elf ? TK_SYMFILE_ELF : TK_SYMFILE_KALLSYMS;
+	h->flags = (t->relocatable ? F_RELOCATABLE : 0) | (t->from_symtab ? F_FROM_SYMTAB : 0) |
+		   (t->has_text ? F_HAS_TEXT : 0) | (t->has_ref_text ? F_REF_TEXT : 0) |
+		   (t->has_ref_stext ? F_REF_STEXT : 0) | (t->is_elf ? F_ELF : 0);
+	h->n_syms = n;
+	h->n_top = n_top;
+	h->n_order = n_order;
+	h->n_late = n_late;
+	h->n_segs = t->n_segs;
+	h->text_vaddr = t->text_vaddr;
+	h->text_size = t->text_size;
+	h->text_offset = t->text_offset;
+	h->ref_text = t->ref_text;
+	h->ref_stext = t->ref_stext;
+	h->build_id_len = (uint32_t)t->build_id_len;
+	h->name_off = (uint32_t)name_off;
+	memcpy(h->build_id, t->build_id, sizeof h->build_id);
+
+	/* the file from SUM_FROM on, section by section in file order */
+	put(o, (const unsigned char *)h + SUM_FROM, sizeof *h - SUM_FROM);
+	pad_to(o, h->sec[SEC_KEY][0]);
+	put(o, key, key_len);
+	pad_to(o, h->sec[SEC_START][0]);
+	for (size_t i = 0; i < n; i++)
+		memcpy(room(o, 8), &t->syms[i].start, 8);
+	pad_to(o, h->sec[SEC_SIZE][0]);
+	for (size_t i = 0; i < n; i++)
+		memcpy(room(o, 8), &t->syms[i].size, 8);
+	pad_to(o, h->sec[SEC_NAME][0]);
+	put(o, names, n * 4);
+	pad_to(o, h->sec[SEC_MODULE][0]);
+	put(o, mods, n * 4);
+	pad_to(o, h->sec[SEC_TYPE][0]);
+	for (size_t i = 0; i < n; i++)
+		*room(o, 1) = (unsigned char)t->syms[i].type;
+	pad_to(o, h->sec[SEC_CLEAN][0]);
+	for (size_t i = 0; t->use_tree && i < n; i++)
+		*room(o, 1) = t->clean ? t->clean[i] : 0;
+	pad_to(o, h->sec[SEC_TOP][0]);
 	for (size_t k = 0; k < n_top; k++)
-		memcpy(buf + h.sec[SEC_TOP][0] + 8 * k, &t->syms[k * TK_SYMTAB_BLOCK].start, 8);
+		memcpy(room(o, 8), &t->syms[k * TK_SYMTAB_BLOCK].start, 8);
+	pad_to(o, h->sec[SEC_ORDER][0]);
 	for (size_t i = 0; i < n_order; i++)
-		put_rec(buf + h.sec[SEC_ORDER][0] + REC_SIZE * i, &t->order_syms[i], onames[i],
-			t->order_bind[i]);
+		put_rec(o, &t->order_syms[i], onames[i], t->order_bind[i]);
+	pad_to(o, h->sec[SEC_LATE][0]);
 	for (size_t i = 0; i < n_late; i++)
-		put_rec(buf + h.sec[SEC_LATE][0] + REC_SIZE * i, &t->late[i], onames[n_order + i],
-			TK_BIND_GLOBAL);
+		put_rec(o, &t->late[i], onames[n_order + i], TK_BIND_GLOBAL);
+	pad_to(o, h->sec[SEC_SEGS][0]);
 	for (size_t i = 0; i < t->n_segs; i++) {
 		const tk_elf_segment *g = &t->segs[i];
 		uint64_t v[5] = {g->vaddr, g->memsz, g->offset, g->filesz, g->exec};
-		memcpy(buf + h.sec[SEC_SEGS][0] + SEG_SIZE * i, v, sizeof v);
+		put(o, v, sizeof v);
 	}
-	memcpy(buf + h.sec[SEC_STR][0], p.buf, p.n);
-	memcpy(buf, &h, sizeof h);
-	h.checksum = tk_symfile_checksum(buf + SUM_FROM, total - SUM_FROM);
-	memcpy(buf + offsetof(symfile_header, checksum), &h.checksum, 8);
-	*out = buf;
-	*out_len = total;
+	pad_to(o, h->sec[SEC_STR][0]);
+	for (size_t i = 0; i < p.n_strs; i++)
+		put(o, p.strs[i], strlen(p.strs[i]) + 1);
+	pad_to(o, total);
+	ok = SUM_FROM + o->pos == total; /* every section the size the header says */
+	*total_out = total;
 out:
 	free(names);
 	free(mods);
 	free(onames);
-	free(p.buf);
-	free(p.keys);
-	free(p.vals);
-	return *out != NULL;
+	pool_free(&p);
+	return ok;
+}
+
+bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void **out_buf,
+		       size_t *out_len)
+{
+	*out_buf = NULL;
+	*out_len = 0;
+	encoder_out o = {.want_mem = true};
+	symfile_header h;
+	size_t total = 0;
+	if (!encode(t, key, key_len, &o, &h, &total)) {
+		free(o.mem);
+		return false;
+	}
+	h.checksum = tk_symfile_checksum(o.mem + SUM_FROM, total - SUM_FROM);
+	memcpy(o.mem, &h, SUM_FROM);
+	*out_buf = o.mem;
+	*out_len = total;
+	return true;
+}
+
+bool tk_symfile_encode_fd(const tk_symtab *t, const void *key, size_t key_len, int fd)
+{
+	encoder_out o = {.fd = fd, .stage = malloc(STAGE_SIZE), .at = SUM_FROM};
+	if (!o.stage)
+		return false;
+	sum_init(&o.sum);
+	symfile_header h;
+	size_t total = 0;
+	bool ok = encode(t, key, key_len, &o, &h, &total);
+	if (ok) {
+		flush_blocks(&o);
+		ok = !o.failed && tk_symfile_pwrite(fd, o.stage, o.staged, o.at);
+		h.checksum = sum_final(&o.sum, o.stage, o.staged, total - SUM_FROM);
+		/* the header's first bytes, the checksum among them, last */
+		ok = ok && tk_symfile_pwrite(fd, &h, SUM_FROM, 0);
+	}
+	free(o.stage);
+	return ok;
+}
+
+bool tk_symfile_pwrite(int fd, const void *buf, size_t n, uint64_t at)
+{
+	const unsigned char *p = buf;
+	while (n > 0) {
+		ssize_t w = pwrite(fd, p, n, (off_t)at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+		at += (uint64_t)w;
+	}
+	return true;
 }
 
 static void *dup_array(const void *a, size_t n, size_t size, bool *ok)

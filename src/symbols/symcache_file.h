@@ -35,6 +35,16 @@ enum { TK_SYMFILE_KALLSYMS = 1, TK_SYMFILE_ELF = 2 };
 bool tk_symfile_encode(const tk_symtab *t, const void *key, size_t key_len, void **out,
 		       size_t *out_len);
 
+/* The same bytes written to fd, a new empty file, through a small
+ * buffer (no copy of the whole file in memory); the checksum is written
+ * last, so a file cut short never checks. false: as above, or a write
+ * failed. */
+bool tk_symfile_encode_fd(const tk_symtab *t, const void *key, size_t key_len, int fd);
+
+/* buf[0..n) written at offset at of fd, whole (short writes and EINTR
+ * retried). */
+bool tk_symfile_pwrite(int fd, const void *buf, size_t n, uint64_t at);
+
 /* A private view of what tk_symfile_encode() reads from t, so t can be
  * encoded in another thread while this one looks symbols up in it: a
  * lookup may build t's tree, which frees its table-order symbols, so

@@ -1,5 +1,4 @@
 /* Writing symbol cache files off the main thread; see symcache_writer.h. */
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/symcache_file.h"
 #include "symbols/symcache_writer.h"
 
 typedef struct job {
@@ -37,21 +37,24 @@ struct tk_symwriter {
 	atomic_bool failed;
 };
 
-static bool write_all(int fd, const unsigned char *p, size_t n)
+typedef struct bytes {
+	const void *buf;
+	size_t len;
+} bytes;
+
+static bool fill_bytes(int fd, void *arg)
 {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
+	const bytes *b = arg;
+	return tk_symfile_pwrite(fd, b->buf, b->len, 0);
 }
 
 int tk_symfile_write_atomic(const char *path, const void *buf, size_t len)
+{
+	bytes b = {buf, len};
+	return tk_symfile_write_atomic_with(path, fill_bytes, &b);
+}
+
+int tk_symfile_write_atomic_with(const char *path, bool (*fill)(int fd, void *arg), void *arg)
 {
 	char tmp[4096 + 32];
 	/* a unique temporary name beside the target: concurrent writers never
@@ -61,7 +64,7 @@ int tk_symfile_write_atomic(const char *path, const void *buf, size_t len)
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	bool ok = write_all(fd, buf, len);
+	bool ok = fill(fd, arg);
 	ok = close(fd) == 0 && ok;
 	if (ok && rename(tmp, path) == 0)
 		return 1;

@@ -57,5 +57,8 @@ bool tk_symwriter_failed(tk_symwriter *w);
  * renamed into place. 1 written, 0 failed, -1 the temporary could not be
  * made. */
 int tk_symfile_write_atomic(const char *path, const void *buf, size_t len);
+/* The same with the bytes written by fill(fd, arg) into the temporary
+ * file (false: they could not all be written). */
+int tk_symfile_write_atomic_with(const char *path, bool (*fill)(int fd, void *arg), void *arg);
 
 #endif

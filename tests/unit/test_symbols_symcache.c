@@ -113,10 +113,30 @@ static void same_tables(const tk_symtab *a, const tk_symtab *b)
 	}
 }
 
+/* tk_symfile_encode_fd writes into a file what tk_symfile_encode gives
+ * in memory, byte for byte. */
+static void same_in_file(const tk_symtab *t, const void *buf, size_t len)
+{
+	char path[96];
+	snprintf(path, sizeof path, "%s/fd-XXXXXX", dir);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(tk_symfile_encode_fd(t, "key", 3, fd));
+	assert_int_equal(lseek(fd, 0, SEEK_END), len);
+	unsigned char *got = malloc(len);
+	assert_non_null(got);
+	assert_int_equal(pread(fd, got, len, 0), len);
+	assert_memory_equal(got, buf, len);
+	free(got);
+	close(fd);
+	unlink(path);
+}
+
 /* Encodes t (fresh) and decodes it back into *back (over *buf). */
 static void round_trip(const tk_symtab *t, void **buf, size_t *len, tk_symtab **back)
 {
 	assert_true(tk_symfile_encode(t, "key", 3, buf, len));
+	same_in_file(t, *buf, *len);
 	tk_error err;
 	tk_error_clear(&err);
 	assert_int_equal(tk_symfile_decode(*buf, *len, "key", 3, true, back, &err), TK_OK);
@@ -135,6 +155,33 @@ static void test_kallsyms_round_trip(void **state)
 	tk_symtab_free(b);
 	tk_symtab_free(a);
 	free(buf);
+}
+
+/* A kernel-sized table: the file encoder's 64 KiB buffer fills many
+ * times, and the file ends inside a 32-byte block of the checksum. */
+static void test_large_kallsyms_round_trip(void **state)
+{
+	(void)state;
+	size_t cap = 40000 * 48, n = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (int i = 0; i < 40000; i++)
+		n += (size_t)snprintf(text + n, cap - n, "ffffffff81%06x %c sym_%d%s\n", i * 16,
+				      "TtDW"[i % 4], i, i % 7 ? "" : "_longer_name");
+	n += (size_t)snprintf(text + n, cap - n, "ffffffffc0000000 t m\t[mod]\n");
+	tk_symtab *a, *b;
+	assert_int_equal(tk_symtab_load_kallsyms_memory(text, n, "big", &a, NULL), TK_OK);
+	assert_true(tk_symtab_count(a) > 39000);
+	void *buf;
+	size_t len;
+	round_trip(a, &buf, &len, &b);
+	assert_true(len > 16 * 65536);
+	assert_true((len - 40) % 32 != 0); /* the checksum's byte-wise tail */
+	same_tables(a, b);
+	tk_symtab_free(b);
+	tk_symtab_free(a);
+	free(buf);
+	free(text);
 }
 
 /* ELF tables: the test binary itself (.symtab), and libc (.dynsym, PLT). */
@@ -423,6 +470,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kallsyms_round_trip),
+	    cmocka_unit_test(test_large_kallsyms_round_trip),
 	    cmocka_unit_test(test_elf_round_trip),
 	    cmocka_unit_test(test_damaged_files),
 	    cmocka_unit_test(test_cache_through_symcache),

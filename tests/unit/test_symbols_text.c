@@ -245,6 +245,59 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* The core of a kallsyms file (perf's copy) is read from its mapping,
+ * names copied out: the table is the one from memory, and outlives the
+ * mapping. */
+static void test_kallsyms_core_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tk-kcore-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, kallsyms);
+	tk_error err;
+	tk_error_clear(&err);
+	tk_symtab *mem, *file;
+	assert_int_equal(
+	    tk_symtab_load_kallsyms_core_memory(kallsyms, sizeof kallsyms - 1, "copy", &mem, &err),
+	    TK_OK);
+	assert_int_equal(tk_symtab_load_kallsyms_core(path, &file, &err), TK_OK);
+	assert_int_equal(tk_symtab_count(file), tk_symtab_count(mem));
+	/* and the whole table's first symbols, parsed in place */
+	tk_symtab *whole = load(kallsyms, TK_OK, 0);
+	for (size_t i = 0; i < tk_symtab_count(mem); i++) {
+		const tk_symbol *a = tk_symtab_at(mem, i), *b = tk_symtab_at(file, i);
+		const tk_symbol *w = tk_symtab_at(whole, i);
+		assert_string_equal(w->name, b->name);
+		assert_int_equal(w->start, b->start);
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->start, b->start);
+		assert_int_equal(a->size, b->size);
+		assert_int_equal(a->type, b->type);
+		assert_null(b->module);
+	}
+	uint64_t at;
+	assert_true(tk_kallsyms_function_start(file, "_stext", &at) == false);
+	assert_true(tk_kallsyms_function_start(file, "_text", &at));
+	assert_int_equal(at, 0xffffffff81000000ull);
+	tk_symtab_free(file);
+	tk_symtab_free(mem);
+	tk_symtab_free(whole);
+	/* cut short, or empty (not mapped: read instead): refused, named */
+	write_file(path, "ffffffff81000000 T _text\nffffffff81000100 T f\n");
+	assert_int_equal(tk_symtab_load_kallsyms_core(path, &file, &err), TK_ERR_FORMAT);
+	assert_null(file);
+	assert_string_equal(err.file, path);
+	write_file(path, "");
+	assert_int_equal(tk_symtab_load_kallsyms_core(path, &file, &err), TK_ERR_FORMAT);
+	assert_null(file);
+	write_file(path, "ffffffff81000000 T _text\nnot a line\nffffffffc0000000 t m\t[m]\n");
+	assert_int_equal(tk_symtab_load_kallsyms_core(path, &file, &err), TK_ERR_FORMAT);
+	assert_int_equal(err.offset, 25); /* the bad line's first byte */
+	unlink(path);
+}
+
 static void test_kallsyms_copy_matches(void **state)
 {
 	(void)state;
@@ -283,13 +336,10 @@ static void test_kallsyms_copy_matches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kallsyms),
-	    cmocka_unit_test(test_kallsyms_errors),
-	    cmocka_unit_test(test_proc_kallsyms),
-	    cmocka_unit_test(test_proc_kallsyms_kept),
-	    cmocka_unit_test(test_perf_map),
-	    cmocka_unit_test(test_kallsyms_core),
-	    cmocka_unit_test(test_kallsyms_copy_matches),
+	    cmocka_unit_test(test_kallsyms),           cmocka_unit_test(test_kallsyms_errors),
+	    cmocka_unit_test(test_proc_kallsyms),      cmocka_unit_test(test_proc_kallsyms_kept),
+	    cmocka_unit_test(test_perf_map),           cmocka_unit_test(test_kallsyms_core),
+	    cmocka_unit_test(test_kallsyms_core_file), cmocka_unit_test(test_kallsyms_copy_matches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,6 +142,69 @@ static void test_fork_comm_and_maps(void **state)
 	free(b.p);
 }
 
+/* A forked process shares its parent's map array until one of them
+ * inserts a map (copy on write): each sees its own maps all along, and
+ * the last holder of a shared array takes it over without a copy. */
+static void test_fork_maps_copy_on_write(void **state)
+{
+	(void)state;
+	pc_buf b;
+	begin(&b);
+	rec_mmap(&b, 2, 100, 0x1000, 0x1000, 0, "/nonexistent/a.so");
+	rec_fork(&b, 200, 100, 200, 100);
+	rec_fork(&b, 300, 100, 300, 100);
+	rec_fork(&b, 400, 200, 400, 200); /* a grandchild, before 200 maps anything */
+	tk_threads t;
+	tk_symcache_options so = {.kallsyms = "/nonexistent/kallsyms",
+				  .perf_map_dir = "/nonexistent"};
+	assert_true(tk_threads_init(&t, &so));
+	feed(&t, &b);
+	free(b.p);
+	tk_maps *p100 = tk_threads_findnew(&t, 100, 100)->maps;
+	tk_maps *p200 = tk_threads_findnew(&t, 200, 200)->maps;
+	tk_maps *p300 = tk_threads_findnew(&t, 300, 300)->maps;
+	tk_maps *p400 = tk_threads_findnew(&t, 400, 400)->maps;
+	/* four maps, one array */
+	assert_ptr_not_equal(p100, p200);
+	assert_ptr_equal(p200->v, p100->v);
+	assert_ptr_equal(p300->v, p100->v);
+	assert_ptr_equal(p400->v, p100->v);
+
+	begin(&b);
+	rec_mmap(&b, 2, 200, 0x5000, 0x1000, 0, "/nonexistent/c.so");
+	rec_mmap(&b, 2, 100, 0x1800, 0x100, 0x40, "/nonexistent/b.so");
+	rec_mmap(&b, 2, 300, 0x7000, 0x1000, 0, "/nonexistent/d.so");
+	feed(&t, &b);
+	free(b.p);
+	assert_int_equal(p100->n, 3); /* a.so split around b.so */
+	assert_int_equal(p200->n, 2);
+	assert_int_equal(p300->n, 2);
+	assert_int_equal(p400->n, 1);
+	assert_ptr_not_equal(p200->v, p100->v);
+	assert_ptr_not_equal(p300->v, p100->v);
+	assert_ptr_not_equal(p300->v, p200->v);
+	tk_addr_loc loc;
+	tk_threads_resolve(&t, tk_threads_findnew(&t, 400, 400), TK_CPUMODE_USER, 0x1810, &loc);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/a.so");
+	tk_threads_resolve(&t, tk_threads_findnew(&t, 400, 400), TK_CPUMODE_USER, 0x5010, &loc);
+	assert_null(loc.map);
+	tk_threads_resolve(&t, tk_threads_findnew(&t, 200, 200), TK_CPUMODE_USER, 0x5010, &loc);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/c.so");
+	tk_threads_resolve(&t, tk_threads_findnew(&t, 200, 200), TK_CPUMODE_USER, 0x1810, &loc);
+	assert_string_equal(loc.map->dso->name, "/nonexistent/a.so");
+
+	/* 400 holds the first array alone now: it inserts in place */
+	const tk_map *before = p400->v;
+	begin(&b);
+	rec_mmap(&b, 2, 400, 0x9000, 0x1000, 0, "/nonexistent/e.so");
+	feed(&t, &b);
+	free(b.p);
+	assert_ptr_equal(p400->v, before);
+	assert_int_equal(p400->n, 2);
+	assert_null(p400->shared);
+	tk_threads_free(&t); /* each array freed once (ASan) */
+}
+
 static void test_fork_replaces_thread(void **state)
 {
 	(void)state;
@@ -423,9 +486,13 @@ static void test_demangle_strip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_fork_comm_and_maps),  cmocka_unit_test(test_fork_replaces_thread),
-	    cmocka_unit_test(test_maps_overlap),        cmocka_unit_test(test_maps_pool),
-	    cmocka_unit_test(test_vdso_from_debug_dir), cmocka_unit_test(test_demangle_strip),
+	    cmocka_unit_test(test_fork_comm_and_maps),
+	    cmocka_unit_test(test_fork_maps_copy_on_write),
+	    cmocka_unit_test(test_fork_replaces_thread),
+	    cmocka_unit_test(test_maps_overlap),
+	    cmocka_unit_test(test_maps_pool),
+	    cmocka_unit_test(test_vdso_from_debug_dir),
+	    cmocka_unit_test(test_demangle_strip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
