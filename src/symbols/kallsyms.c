@@ -63,8 +63,8 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, ch
 	char *in_place = names ? NULL : (char *)s; /* writable: see above */
 	t->text = names ? names : in_place;
 	size_t names_used = 0;
-	/* one allocation for the symbols (a kernel line is ~44 bytes, and
-	 * none is under 21): no copy at each doubling of 4.9 MB of them */
+	/* one allocation for the symbols (a 64-bit kernel's line is ~44
+	 * bytes; fewer is only a hint): no copy at each doubling of 4.9 MB */
 	if (!tk_symtab_reserve(t, n / 32 + 1))
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory for symbols");
 	size_t pos = 0;
@@ -172,44 +172,26 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, ch
 	return TK_OK;
 }
 
-/* Loads from text[0..len), a buffer of len + 1 bytes the table takes over
- * (freed here on failure). */
-static tk_status load_owned(char *text, size_t len, const char *name, bool core_only,
-			    tk_symtab **out, tk_error *err)
+/* Loads text[0..len). owned: text is a buffer of len + 1 bytes the
+ * table takes over (freed here on failure), parsed in place; else text is
+ * only read and its core lines loaded, names copied (parse()). */
+static tk_status load(const char *text, size_t len, bool owned, const char *name, bool core_only,
+		      tk_symtab **out, tk_error *err)
 {
 	*out = NULL;
 	if (name)
 		tk_error_set_file(err, name);
 	tk_symtab *t = tk_symtab_new(name);
-	if (!t) {
-		free(text);
-		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
-	}
-	tk_status st = parse(t, text, len, core_only, NULL, err);
-	if (st != TK_OK) {
-		tk_symtab_free(t); /* and text with it */
-		return st;
-	}
-	*out = t;
-	return TK_OK;
-}
-
-/* The core lines of text[0..len), which is only read (names copied). */
-static tk_status load_core_from(const char *text, size_t len, const char *name, tk_symtab **out,
-				tk_error *err)
-{
-	*out = NULL;
-	if (name)
-		tk_error_set_file(err, name);
-	tk_symtab *t = tk_symtab_new(name);
-	char *names = t && len < SIZE_MAX ? malloc(len + 1) : NULL;
-	if (!names) {
+	char *names = t && !owned && len < SIZE_MAX ? malloc(len + 1) : NULL;
+	if (!t || (!owned && !names)) {
+		if (owned)
+			free((char *)text);
 		tk_symtab_free(t);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	tk_status st = parse(t, text, len, true, names, err);
+	tk_status st = parse(t, text, len, core_only, names, err);
 	if (st != TK_OK) {
-		tk_symtab_free(t); /* and names with it */
+		tk_symtab_free(t); /* and the text or names with it */
 		return st;
 	}
 	*out = t;
@@ -226,7 +208,7 @@ static tk_status load_copy(const char *text, size_t len, const char *name, tk_sy
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	return load_owned(copy, len, name, false, out, err);
+	return load(copy, len, true, name, false, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms_memory(const char *text, size_t len, const char *name,
@@ -313,7 +295,7 @@ static tk_status read_and_load(const char *path, const atomic_bool *stop, bool c
 	size_t len;
 	if (!path && kept_copy(&text, &len)) {
 		text[len] = '\0';
-		return load_owned(text, len, "/proc/kallsyms", core, out, err);
+		return load(text, len, true, "/proc/kallsyms", core, out, err);
 	}
 	if (!path)
 		path = "/proc/kallsyms";
@@ -326,7 +308,7 @@ static tk_status read_and_load(const char *path, const atomic_bool *stop, bool c
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
 	room[len] = '\0';
-	return load_owned(room, len, path, core, out, err);
+	return load(room, len, true, path, core, out, err);
 }
 
 tk_status tk_symtab_load_kallsyms(const char *path, tk_symtab **out, tk_error *err)
@@ -358,7 +340,7 @@ tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_err
 		close(fd);
 	if (map == MAP_FAILED)
 		return read_and_load(path, NULL, true, out, err);
-	tk_status st = load_core_from(map, len, path, out, err);
+	tk_status st = load(map, len, false, path, true, out, err);
 	munmap(map, len);
 	return st;
 }
@@ -366,5 +348,5 @@ tk_status tk_symtab_load_kallsyms_core(const char *path, tk_symtab **out, tk_err
 tk_status tk_symtab_load_kallsyms_core_memory(const char *text, size_t len, const char *name,
 					      tk_symtab **out, tk_error *err)
 {
-	return load_core_from(text, len, name, out, err);
+	return load(text, len, false, name, true, out, err);
 }
