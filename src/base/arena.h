@@ -16,10 +16,10 @@ typedef struct tk_arena {
 } tk_arena;
 
 void tk_arena_init(tk_arena *a, size_t chunk_size);
-/* Returns 8-byte-aligned memory, or NULL when out of memory or over limit. */
+/* Returns 16-byte-aligned memory, or NULL when out of memory or over limit. */
 void *tk_arena_alloc(tk_arena *a, size_t size);
 void *tk_arena_calloc(tk_arena *a, size_t n, size_t size);
-/* Copies n bytes and appends a NUL. */
+/* Copies n bytes and appends a NUL (packed: no alignment). */
 char *tk_arena_strndup(tk_arena *a, const char *s, size_t n);
 char *tk_arena_strdup(tk_arena *a, const char *s);
 void tk_arena_reset(tk_arena *a);

@@ -11,20 +11,27 @@
 #include "base/writer.h"
 
 #define WRITER_BUF_SIZE (1u << 20)
+/* A memory writer's first buffer; it doubles as it fills. print's lanes
+ * hold ten at once (their chunks, ~360 KB of -g text, and two sinks that
+ * take one record at a time): at a megabyte each, mostly never written,
+ * they took 10 MB of the CLI's heap, which is on huge pages
+ * (cli_heap.c), and fresh memory is costly on a VM (bench/README,
+ * session 39). */
+#define MEMORY_FIRST_SIZE (64u << 10)
 /* below this a copy into the buffer is cheaper than a write of its own */
 #define WRITER_DIRECT_MIN (16u << 10)
 
-static tk_status writer_new(int fd, bool own, tk_writer **out, tk_error *err)
+static tk_status writer_new(int fd, bool own, size_t cap, tk_writer **out, tk_error *err)
 {
 	tk_writer *w = calloc(1, sizeof *w);
 	if (w)
-		w->buf = malloc(WRITER_BUF_SIZE);
+		w->buf = malloc(cap);
 	if (!w || !w->buf) {
 		free(w);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
 				    "cannot allocate output buffer");
 	}
-	w->cap = WRITER_BUF_SIZE;
+	w->cap = cap;
 	w->fd = fd;
 	w->own_fd = own;
 	*out = w;
@@ -34,12 +41,12 @@ static tk_status writer_new(int fd, bool own, tk_writer **out, tk_error *err)
 tk_status tk_writer_open_fd(int fd, const char *name, tk_writer **out, tk_error *err)
 {
 	(void)name;
-	return writer_new(fd, false, out, err);
+	return writer_new(fd, false, WRITER_BUF_SIZE, out, err);
 }
 
 tk_status tk_writer_open_memory(tk_writer **out, tk_error *err)
 {
-	return writer_new(-1, false, out, err);
+	return writer_new(-1, false, MEMORY_FIRST_SIZE, out, err);
 }
 
 /* A temporary beside `path` (same file system, so rename is atomic), hidden
@@ -71,7 +78,7 @@ static tk_status open_temp(const char *path, const char *shown, tk_writer **out,
 	 * private); a new one gets the usual 0644 */
 	struct stat sb;
 	fchmod(fd, stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? sb.st_mode & 07777 : 0644);
-	tk_status st = writer_new(fd, true, out, err);
+	tk_status st = writer_new(fd, true, WRITER_BUF_SIZE, out, err);
 	if (st != TK_OK) {
 		tk_error_set_file(err, shown);
 		close(fd);
@@ -106,7 +113,7 @@ tk_status tk_writer_open_atomic(const char *path, tk_writer **out, tk_error *err
 			break;
 		}
 		bool own = op.kind == TK_OUTPUT_STREAM;
-		if ((st = writer_new(fd, own, out, err)) != TK_OK) {
+		if ((st = writer_new(fd, own, WRITER_BUF_SIZE, out, err)) != TK_OK) {
 			if (own)
 				close(fd);
 			break;

@@ -10,7 +10,6 @@
 #include "output/perf_script_lines.h"
 #include "base/hugemem.h"
 
-/* The text store's first size. */
 #define HUGE_PAGE ((size_t)2 << 20)
 /* The table's first size: one huge page, which its first write zeroes
  * whole anyway (tk_huge_alloc); smaller first tables cost a fresh
@@ -193,30 +192,23 @@ static bool grow_table(tk_line_cache *c)
 	return true;
 }
 
-/* Room for n more bytes of text. false: out of memory. */
+/* Room for n more bytes of text. false: out of memory. The store is
+ * mapped at its bound on first use (pages are backed only once written):
+ * it never moves, where doubling it copied the text into fresh huge
+ * pages, which cost most on a VM (bench/README, session 39). */
 static bool reserve_text(tk_line_cache *c, size_t n)
 {
 	if (c->text_cap - c->text_len >= n)
 		return true;
-	if (c->text_len + n > TK_LINE_CACHE_MAX_TEXT) {
-		clear(c);
-		if (n > TK_LINE_CACHE_MAX_TEXT)
+	if (!c->text) {
+		size_t cap = TK_LINE_CACHE_MAX_TEXT;
+		if (!(c->text = tk_huge_alloc(&cap)))
 			return false;
-		if (c->text_cap >= n)
-			return true;
+		c->text_cap = cap;
+	} else {
+		clear(c); /* full: bounded memory, start over */
 	}
-	size_t cap = c->text_cap ? c->text_cap : HUGE_PAGE;
-	while (cap - c->text_len < n)
-		cap *= 2;
-	char *nt = tk_huge_alloc(&cap);
-	if (!nt)
-		return false;
-	if (c->text_len)
-		memcpy(nt, c->text, c->text_len);
-	tk_huge_free(c->text, c->text_cap);
-	c->text = nt;
-	c->text_cap = cap;
-	return true;
+	return c->text_cap - c->text_len >= n;
 }
 
 /* Writes a line without the cache. */

@@ -47,22 +47,20 @@ static void note_reference(tk_symtab *t, char type, const char *name, size_t len
 	}
 }
 
-/* Parses s[0..n). names NULL: s[n] is writable too and t then owns s:
+/* Parses s[0..n). in_place: s[n] is writable too and t then owns s:
  * names and modules are NUL-terminated in place and point into it, so
  * the 100k+ names of a kernel are not copied one by one. Else s is only
  * read (a mapped file: its pages are the page cache's, where a copy
  * would be fresh memory, which costs most on a VM) and each name is
- * copied with its NUL into names (room for n + 1 bytes: a name is
- * shorter than its line), which t then owns; core_only only (no module
- * names). core_only: stops at the first line with a [module] (the core
- * kernel's lines come first: kallsyms_core.h) and fails unless there is
- * one. */
-static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, char *names,
+ * copied, packed, into t's names (3 MB for a kernel, against 5 MB for
+ * a buffer the size of the text); core_only only (no module names).
+ * core_only: stops at the first line with a [module] (the core kernel's
+ * lines come first: kallsyms_core.h) and fails unless there is one. */
+static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, bool in_place,
 		       tk_error *err)
 {
-	char *in_place = names ? NULL : (char *)s; /* writable: see above */
-	t->text = names ? names : in_place;
-	size_t names_used = 0;
+	char *text = in_place ? (char *)s : NULL; /* writable: see above */
+	t->text = text;
 	/* one allocation for the symbols (a 64-bit kernel's line is ~44
 	 * bytes; fewer is only a hint): no copy at each doubling of 4.9 MB */
 	if (!tk_symtab_reserve(t, n / 32 + 1))
@@ -139,22 +137,19 @@ static tk_status parse(tk_symtab *t, const char *s, size_t n, bool core_only, ch
 		if (kept_type(type) && s[name] != '$') {
 			const char *prev = t->n ? t->syms[t->n - 1].module : NULL;
 			if (mod) { /* in place only: core_only stopped above */
-				in_place[mod_end] = '\0';
+				text[mod_end] = '\0';
 				if (prev && strcmp(prev, mod) == 0)
 					mod = prev; /* one pointer per module */
 			}
 			const char *sym = s + name;
-			if (names) {
-				memcpy(names + names_used, sym, name_len);
-				names[names_used + name_len] = '\0';
-				sym = names + names_used;
-				names_used += name_len + 1;
-			} else {
-				in_place[name + name_len] = '\0'; /* a blank, the newline or s[n] */
-			}
-			if (!tk_symtab_add_ref(
-				t, sym, addr, 0, type,
-				isupper((unsigned char)type) ? TK_BIND_GLOBAL : TK_BIND_LOCAL, mod))
+			if (!text)
+				sym = tk_arena_strndup(&t->names, sym, name_len);
+			else
+				text[name + name_len] = '\0'; /* a blank, the newline or s[n] */
+			if (!sym || !tk_symtab_add_ref(t, sym, addr, 0, type,
+						       isupper((unsigned char)type) ? TK_BIND_GLOBAL
+										    : TK_BIND_LOCAL,
+						       mod))
 				return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET,
 						    "out of memory for symbols");
 		}
@@ -182,14 +177,12 @@ static tk_status load(const char *text, size_t len, bool owned, const char *name
 	if (name)
 		tk_error_set_file(err, name);
 	tk_symtab *t = tk_symtab_new(name);
-	char *names = t && !owned && len < SIZE_MAX ? malloc(len + 1) : NULL;
-	if (!t || (!owned && !names)) {
+	if (!t) {
 		if (owned)
 			free((char *)text);
-		tk_symtab_free(t);
 		return tk_error_set(err, TK_ERR_NOMEM, TK_NO_OFFSET, "out of memory");
 	}
-	tk_status st = parse(t, text, len, core_only, names, err);
+	tk_status st = parse(t, text, len, core_only, owned, err);
 	if (st != TK_OK) {
 		tk_symtab_free(t); /* and the text or names with it */
 		return st;

@@ -369,10 +369,21 @@ static bool finish_flat(tk_symtab *t, tk_symtab_mode mode)
 	} else {
 		free(bind); /* t->bind */
 	}
+	/* what is kept, and no more: a kernel's table is reserved from its
+	 * text's length (a fifth more than it keeps) and duplicates fold
+	 * away; the rest goes back to the heap for the tables after it */
+	size_t cap = sorted == t->syms ? t->cap : n;
+	if (out < cap) {
+		tk_symbol *fit = realloc(sorted, (out ? out : 1) * sizeof *fit);
+		if (fit) {
+			sorted = fit;
+			cap = out;
+		}
+	}
 	t->bind = NULL;
 	t->syms = sorted;
 	t->n = out;
-	t->cap = n;
+	t->cap = cap;
 	return true;
 }
 

@@ -202,6 +202,69 @@ static void test_input_stream(void **state)
 	close(fds[0]);
 }
 
+/* Strings are packed, other blocks 16-byte aligned even after an odd
+ * string, and a block larger than the chunk gets its own. */
+static void test_arena_packs_strings(void **state)
+{
+	(void)state;
+	tk_arena a;
+	tk_arena_init(&a, 256);
+	char *s1 = tk_arena_strndup(&a, "abcdefgh", 3);
+	char *s2 = tk_arena_strdup(&a, "xy");
+	assert_string_equal(s1, "abc");
+	assert_string_equal(s2, "xy");
+	assert_ptr_equal(s2, s1 + 4);
+	void *b = tk_arena_alloc(&a, 24);
+	assert_non_null(b);
+	assert_int_equal((uintptr_t)b % 16, 0);
+	assert_true((char *)b > s2 + 2 && (char *)b <= s2 + 3 + 15);
+	char *s3 = tk_arena_strdup(&a, "z");
+	assert_ptr_equal(s3, (char *)b + 24);
+	/* strings that fill the chunk: the next one starts a new chunk whole */
+	char name[64];
+	char *last = NULL;
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof name, "name_%d", i);
+		last = tk_arena_strdup(&a, name);
+		assert_string_equal(last, name);
+	}
+	assert_string_equal(s1, "abc"); /* earlier chunks stay */
+	assert_string_equal(s3, "z");
+	void *big = tk_arena_alloc(&a, 1000);
+	assert_non_null(big);
+	assert_int_equal((uintptr_t)big % 16, 0);
+	memset(big, 0xab, 1000);
+	assert_string_equal(last, "name_99");
+	tk_arena_free(&a);
+}
+
+/* A memory writer starts small and doubles: 3 MB written in pieces of
+ * every size reads back whole. */
+static void test_memory_writer_grows(void **state)
+{
+	(void)state;
+	tk_writer *w;
+	assert_int_equal(tk_writer_open_memory(&w, NULL), TK_OK);
+	size_t total = 0, piece = 1;
+	unsigned char block[4096];
+	while (total < ((size_t)3 << 20)) {
+		for (size_t i = 0; i < piece; i++)
+			block[i] = (unsigned char)((total + i) * 131 >> 3);
+		tk_put_mem(w, block, piece);
+		total += piece;
+		piece = piece % sizeof block + 1 + piece / 3;
+		if (piece > sizeof block)
+			piece = 7;
+	}
+	size_t n;
+	const unsigned char *got = (const unsigned char *)tk_writer_data(w, &n);
+	assert_int_equal(n, total);
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != (unsigned char)(i * 131 >> 3))
+			fail_msg("byte %zu differs", i);
+	tk_writer_abort(w);
+}
+
 static void test_arena_and_hashmap(void **state)
 {
 	(void)state;
@@ -259,6 +322,8 @@ int main(void)
 	    cmocka_unit_test(test_input_memory_bounds),
 	    cmocka_unit_test(test_input_stream),
 	    cmocka_unit_test(test_arena_and_hashmap),
+	    cmocka_unit_test(test_arena_packs_strings),
+	    cmocka_unit_test(test_memory_writer_grows),
 	    cmocka_unit_test(test_bytes_and_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

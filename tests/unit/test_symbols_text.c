@@ -8,6 +8,7 @@
 
 #include "symbols/kallsyms_core.h"
 #include "symbols/kernel_syms.h"
+#include "symbols/symtab_internal.h"
 #include "test_support.h"
 #include "tracekit/tracekit.h"
 
@@ -248,6 +249,39 @@ static void write_file(const char *path, const char *text)
 /* The core of a kallsyms file (perf's copy) is read from its mapping,
  * names copied out: the table is the one from memory, and outlives the
  * mapping. */
+/* A kernel-sized copy read-only: 30 000 names of many lengths copied
+ * across many of the table's name chunks, each one whole, in order. */
+static void test_kallsyms_core_many_names(void **state)
+{
+	(void)state;
+	size_t cap = 30000 * 96, n = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (int i = 0; i < 30000; i++)
+		n += (size_t)snprintf(text + n, cap - n, "ffffffff81%06x T f%d_%.*s\n", i * 16, i,
+				      i % 53,
+				      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0");
+	n += (size_t)snprintf(text + n, cap - n, "ffffffffc0000000 t m\t[mod]\n");
+	tk_symtab *t;
+	tk_error err;
+	tk_error_clear(&err);
+	assert_int_equal(tk_symtab_load_kallsyms_core_memory(text, n, "copy", &t, &err), TK_OK);
+	assert_int_equal(tk_symtab_count(t), 30000);
+	assert_int_equal(t->cap, t->n);
+	char want[128];
+	for (int i = 0; i < 30000; i++) {
+		const tk_symbol *s = tk_symtab_at(t, (size_t)i);
+		snprintf(want, sizeof want, "f%d_%.*s", i, i % 53,
+			 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0");
+		assert_string_equal(s->name, want);
+		assert_int_equal(s->start, 0xffffffff81000000ull + 16 * (uint64_t)i);
+	}
+	memset(text, 'x', n); /* the names are the table's own */
+	assert_string_equal(tk_symtab_at(t, 29999)->name, "f29999_a");
+	tk_symtab_free(t);
+	free(text);
+}
+
 static void test_kallsyms_core_file(void **state)
 {
 	(void)state;
@@ -277,6 +311,10 @@ static void test_kallsyms_core_file(void **state)
 		assert_int_equal(a->type, b->type);
 		assert_null(b->module);
 	}
+	/* the array holds what is kept and no more (reserved from the
+	 * text's length, fitted by tk_symtab_finish) */
+	assert_int_equal(file->cap, file->n);
+	assert_int_equal(mem->cap, mem->n);
 	uint64_t at;
 	assert_true(tk_kallsyms_function_start(file, "_stext", &at) == false);
 	assert_true(tk_kallsyms_function_start(file, "_text", &at));
@@ -336,10 +374,15 @@ static void test_kallsyms_copy_matches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_kallsyms),           cmocka_unit_test(test_kallsyms_errors),
-	    cmocka_unit_test(test_proc_kallsyms),      cmocka_unit_test(test_proc_kallsyms_kept),
-	    cmocka_unit_test(test_perf_map),           cmocka_unit_test(test_kallsyms_core),
-	    cmocka_unit_test(test_kallsyms_core_file), cmocka_unit_test(test_kallsyms_copy_matches),
+	    cmocka_unit_test(test_kallsyms),
+	    cmocka_unit_test(test_kallsyms_errors),
+	    cmocka_unit_test(test_proc_kallsyms),
+	    cmocka_unit_test(test_proc_kallsyms_kept),
+	    cmocka_unit_test(test_perf_map),
+	    cmocka_unit_test(test_kallsyms_core),
+	    cmocka_unit_test(test_kallsyms_core_file),
+	    cmocka_unit_test(test_kallsyms_core_many_names),
+	    cmocka_unit_test(test_kallsyms_copy_matches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
