@@ -20,26 +20,36 @@ void tk_arena_init(tk_arena *a, size_t chunk_size)
 	a->limit = 0;
 }
 
+/* A new chunk for size bytes (the current one has no room): NULL past
+ * the limit or out of memory. */
+static __attribute__((noinline)) void *grow(tk_arena *a, size_t size)
+{
+	size_t csize = size > a->chunk_size ? size : a->chunk_size;
+	if (csize > SIZE_MAX - sizeof(tk_arena_chunk) || (a->limit && a->total + csize > a->limit))
+		return NULL;
+	tk_arena_chunk *c = malloc(sizeof *c + csize);
+	if (!c)
+		return NULL;
+	c->next = a->head;
+	c->size = csize;
+	c->used = size;
+	a->head = c;
+	a->total += csize;
+	return c->data;
+}
+
 /* size bytes at a multiple of align (a power of two, at most 16) from
- * the chunk's start. */
-static void *bump(tk_arena *a, size_t size, size_t align)
+ * the chunk's start. Inlined into each caller, so the alignment is a
+ * constant there (tk_arena_alloc is on per-event paths: perf -> CTF
+ * calls it for every sample). */
+static inline __attribute__((always_inline)) void *bump(tk_arena *a, size_t size, size_t align)
 {
 	tk_arena_chunk *c = a->head;
-	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
-	if (!c || at > c->size || c->size - at < size) {
-		size_t csize = size > a->chunk_size ? size : a->chunk_size;
-		if (csize > SIZE_MAX - sizeof *c || (a->limit && a->total + csize > a->limit))
-			return NULL;
-		c = malloc(sizeof *c + csize);
-		if (!c)
-			return NULL;
-		c->next = a->head;
-		c->size = csize;
-		c->used = 0;
-		a->head = c;
-		a->total += csize;
-		at = 0;
-	}
+	if (!c)
+		return grow(a, size);
+	size_t at = (c->used + align - 1) & ~(align - 1);
+	if (at > c->size || c->size - at < size)
+		return grow(a, size);
 	c->used = at + size;
 	return c->data + at;
 }

@@ -54,7 +54,38 @@ static inline tk_status pull(tk_muxer *m, size_t i, tk_error *err)
 	return st;
 }
 
+static tk_status next_merged(tk_muxer *m, const tk_event **out, size_t *source_index,
+			     tk_error *err);
+
+/* One input (most conversions) has nothing to merge: its events go
+ * straight through, inlined into the pipeline's loop. The merge cost
+ * ~55 instructions an event, 4% of a CTF -> CTF conversion (bench/README,
+ * session 40). */
+static inline tk_status muxer_next(tk_muxer *m, const tk_event **out, size_t *source_index,
+				   tk_error *err)
+{
+	if (m->n != 1)
+		return next_merged(m, out, source_index, err);
+	if (m->done[0])
+		return TK_END;
+	const tk_session_item *it;
+	tk_status st = tk_session_next(m->sessions[0], &it, err);
+	if (st != TK_OK) {
+		m->done[0] = st == TK_END;
+		return st;
+	}
+	*out = it->event;
+	if (source_index)
+		*source_index = 0;
+	return TK_OK;
+}
+
 tk_status tk_muxer_next(tk_muxer *m, const tk_event **out, size_t *source_index, tk_error *err)
+{
+	return muxer_next(m, out, source_index, err);
+}
+
+static tk_status next_merged(tk_muxer *m, const tk_event **out, size_t *source_index, tk_error *err)
 {
 	/* Only the source returned last needs advancing: the other pending
 	 * events are still valid. */
@@ -129,7 +160,7 @@ tk_status tk_pipeline_run(tk_session *const *sessions, size_t n, tk_sink *sink,
 	uint64_t written = 0, seen = 0;
 	double start = opt->progress ? now_s() : 0, next_report = start + 0.25;
 	const tk_event *ev;
-	while ((st = tk_muxer_next(m, &ev, NULL, err)) == TK_OK) {
+	while ((st = muxer_next(m, &ev, NULL, err)) == TK_OK) {
 		if (opt->stop && *opt->stop) {
 			st = tk_error_set(err, TK_ERR_INTERRUPTED, TK_NO_OFFSET, "interrupted");
 			break;
