@@ -142,13 +142,13 @@ print("regression_sweep: %s, old %s, new %s, %d pairs, load %s" % (
 print("%-22s %17s %17s %7s %6s %17s" % ("command", "old best/med ms", "new best/med ms", "ratio", "won", "peak RSS old/new"))
 status = 0
 for name, args in commands:
-    run(new, args), run(old, args)  # page cache, symbol cache
+    run(new, args)  # the page cache and the symbol cache, warm for both
+    run(old, args)
     t_old, t_new, ratio = [], [], []
     for i in range(pairs):
-        if i % 2 == 0:
-            t_old.append(run(old, args)), t_new.append(run(new, args))
-        else:
-            t_new.append(run(new, args)), t_old.append(run(old, args))
+        order = ((old, t_old), (new, t_new)) if i % 2 == 0 else ((new, t_new), (old, t_old))
+        for binary, times in order:
+            times.append(run(binary, args))
         ratio.append(t_new[-1] / t_old[-1])
     raw = r = statistics.median(ratio)
     m_old, n_old = min(run(old, args, rss=True) for _ in range(3))
