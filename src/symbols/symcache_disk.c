@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "symbols/symcache_disk.h"
 #include "symbols/symcache_file.h"
 #include "symbols/symcache_writer.h"
+#include "symbols/symfile_maps.h"
 #include "symbols/symtab_internal.h"
 
 /* A cache file larger than this is not ours (kallsyms makes ~6 MB). */
@@ -304,22 +304,25 @@ tk_symtab *tk_symdisk_load(tk_symdisk *d, const char *name, const tk_symkey *k)
 	if (fd < 0)
 		return NULL;
 	struct stat sb;
-	void *map = MAP_FAILED;
+	void *map = NULL;
 	size_t len = 0;
+	bool checked = false;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
 	    (uint64_t)sb.st_size <= SYMFILE_LIMIT) {
 		len = (size_t)sb.st_size;
-		/* populated: every page is read by the checksum anyway */
-		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		/* the mapping another table (print's other lane) has of this
+		 * file, if any: symfile_maps.h */
+		map = tk_symfile_map(fd, &sb, len, &checked);
 	}
 	close(fd);
-	if (map == MAP_FAILED)
+	if (!map)
 		return NULL;
 	tk_symtab *t;
-	if (tk_symfile_decode(map, len, k->buf, k->n, true, &t, NULL) != TK_OK) {
-		munmap(map, len);
+	if (tk_symfile_decode(map, len, k->buf, k->n, !checked, &t, NULL) != TK_OK) {
+		tk_symfile_unmap(map, len);
 		return NULL;
 	}
+	tk_symfile_map_checked(map);
 	t->map_base = map;
 	t->map_len = len;
 	d->hits++;

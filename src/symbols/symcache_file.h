@@ -55,9 +55,10 @@ tk_symtab *tk_symfile_snapshot(const tk_symtab *t);
 void tk_symfile_snapshot_free(tk_symtab *s);
 
 /* A table over data[0..len), which must be 8-byte aligned, stay unchanged
- * and outlive the table (the caller may hand an mmap over: set map_base
- * and map_len on the result). check_sum false skips only the checksum
- * (fuzzing reaches the structural checks that way). TK_ERR_FORMAT with
+ * and outlive the table (the caller may hand a tk_symfile_map mapping
+ * over: set map_base and map_len on the result). check_sum false skips
+ * only the checksum (fuzzing reaches the structural checks that way; a
+ * mapping whose bytes another table's decode checked). TK_ERR_FORMAT with
  * the byte offset of the first bad field, TK_ERR_NOT_FOUND when the file
  * is sound but made for another key, TK_ERR_NOMEM. */
 tk_status tk_symfile_decode(const void *data, size_t len, const void *key, size_t key_len,

@@ -2,10 +2,10 @@
  * them, so symbol names and offsets agree with perf's) and lookup. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "symbols/kernel_syms.h"
 #include "symbols/symdemangle.h"
+#include "symbols/symfile_maps.h"
 #include "symbols/symtab_internal.h"
 
 tk_symtab *tk_symtab_new(const char *name)
@@ -63,7 +63,7 @@ void tk_symtab_free(tk_symtab *t)
 	tk_arena_free(&t->names);
 	tk_hashmap_free(&t->m_made);
 	if (t->map_len)
-		munmap(t->map_base, t->map_len);
+		tk_symfile_unmap(t->map_base, t->map_len);
 	free(t);
 }
 

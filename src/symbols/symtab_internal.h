@@ -63,7 +63,8 @@ struct tk_symtab {
 	 * is made on first use (m_made), so a warm load touches only the
 	 * symbols the output names; clean, top, order_* and late
 	 * come from the file too (order_* and late only if the tree is
-	 * needed). map_len != 0: map_base is an mmap the table unmaps. */
+	 * needed). map_len != 0: map_base is a mapping of symfile_maps.h, which
+	 * the table gives back when freed (tables of one file share it). */
 	bool mapped;
 	tk_hashmap m_made; /* symbol index -> its tk_symbol (in names) */
 	const unsigned char *m_start, *m_size, *m_name, *m_module, *m_type, *m_clean, *m_top;

@@ -14,6 +14,7 @@
 
 #include "symbols/kernel_syms.h"
 #include "symbols/symcache_file.h"
+#include "symbols/symfile_maps.h"
 #include "symbols/symtab_internal.h"
 #include "test_support.h"
 #include "tracekit/tracekit.h"
@@ -403,6 +404,65 @@ static void test_cache_through_symcache(void **state)
 	free(orig);
 }
 
+/* Two caches over one directory (print's two lanes): the second load of
+ * the kernel's file takes the first's mapping, each table works alone
+ * once the other is freed, and the last free unmaps. A file replaced
+ * meanwhile (a new inode) gets a mapping of its own. */
+static void test_lanes_share_mapping(void **state)
+{
+	(void)state;
+	char ks[128], cdir[128];
+	snprintf(ks, sizeof ks, "%s/kallsyms-shared", dir);
+	snprintf(cdir, sizeof cdir, "%s/cache-shared", dir);
+	write_file(ks, ksyms);
+	if (kernel_run(ks, cdir, false).writes == 0)
+		skip(); /* built without a build id: no persistent cache */
+	assert_int_equal(tk_symfile_maps_held(), 0);
+	tk_symcache_options o = {.kallsyms = ks, .cache_dir = cdir};
+	tk_symcache *a = tk_symcache_new(&o), *b = tk_symcache_new(&o);
+	assert_non_null(a);
+	assert_non_null(b);
+	const tk_symtab *ka = tk_symcache_kernel(a), *kb = tk_symcache_kernel(b);
+	assert_non_null(ka);
+	assert_non_null(kb);
+	assert_int_equal(tk_symcache_persistent_hits(a), 1);
+	assert_int_equal(tk_symcache_persistent_hits(b), 1);
+	assert_true(ka != kb);
+	assert_non_null(ka->map_base);
+	assert_ptr_equal(ka->map_base, kb->map_base);
+	assert_int_equal(tk_symfile_maps_held(), 1);
+	tk_symcache_free(a);
+	assert_int_equal(tk_symfile_maps_held(), 1);
+	const tk_symbol *s = tk_symtab_lookup(kb, 0xffffffff81000050ull, NULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, "secondary");
+
+	/* the file replaced by rename (as writers do) while b holds it */
+	char file[512], tmp[600];
+	cache_file(cdir, file, sizeof file);
+	assert_true(file[0]);
+	snprintf(tmp, sizeof tmp, "%s.copy", file);
+	size_t len;
+	uint8_t *bytes = slurp(file, &len);
+	assert_non_null(bytes);
+	FILE *f = fopen(tmp, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	fclose(f);
+	free(bytes);
+	assert_int_equal(rename(tmp, file), 0);
+	tk_symcache *c = tk_symcache_new(&o);
+	assert_non_null(c);
+	const tk_symtab *kc = tk_symcache_kernel(c);
+	assert_non_null(kc);
+	assert_int_equal(tk_symcache_persistent_hits(c), 1);
+	assert_ptr_not_equal(kc->map_base, kb->map_base);
+	assert_int_equal(tk_symfile_maps_held(), 2);
+	tk_symcache_free(b);
+	tk_symcache_free(c);
+	assert_int_equal(tk_symfile_maps_held(), 0);
+}
+
 /* An ELF image through tk_symcache_image (the test binary, build id read
  * from the file): cold writes, warm reads, both answer the same. */
 static void test_image_through_symcache(void **state)
@@ -474,6 +534,7 @@ int main(void)
 	    cmocka_unit_test(test_elf_round_trip),
 	    cmocka_unit_test(test_damaged_files),
 	    cmocka_unit_test(test_cache_through_symcache),
+	    cmocka_unit_test(test_lanes_share_mapping),
 	    cmocka_unit_test(test_image_through_symcache),
 	    cmocka_unit_test(test_image_inputs_change),
 	};
